@@ -1,0 +1,41 @@
+// Errors users can act on: a code, a one-line message, and the cause kept for the log.
+// The CLI edge turns an AiZenError into one line on stderr and an exit code; the stack goes to the log.
+
+export type ErrorCode =
+  | 'config' // a config file or env value is wrong
+  | 'model' // the model endpoint failed (HTTP error, refused, timeout, bad key)
+  | 'aborted' // the in-flight request was aborted by the user
+  | 'context-guard' // ContextGuardPlugin refused the request (R14)
+  | 'session' // a session file is missing, unreadable or not ours
+  | 'usage' // the command line is wrong
+  | 'handoff' // a handoff could not be completed
+  | 'confinement' // a path escapes the project root
+  | 'daemon' // the daemon is not running, already running, or did not answer
+  | 'ipc'; // a malformed or refused IPC exchange
+
+const MARK = Symbol.for('ai-zen.error');
+
+export class AiZenError extends Error {
+  readonly [MARK] = true;
+  readonly code: ErrorCode;
+  readonly exitCode: number;
+
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; exitCode?: number } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AiZenError';
+    this.code = code;
+    this.exitCode = options.exitCode ?? (code === 'usage' ? 2 : 1);
+  }
+
+  /** Works across module copies, unlike instanceof. */
+  static isInstance(value: unknown): value is AiZenError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARK] === true;
+  }
+}
+
+/** One line for a person: the message of an AiZenError, or a generic line for anything else. */
+export function describeError(error: unknown): string {
+  if (AiZenError.isInstance(error)) return error.message;
+  if (error instanceof Error) return `unexpected error: ${error.message.split('\n')[0]}`;
+  return `unexpected error: ${String(error)}`;
+}

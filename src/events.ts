@@ -1,0 +1,102 @@
+// The typed event catalogue: each event is defined once, here, with its schema. The pipeline's
+// onBeforeHandoff / onHandoff / onMigrated, the daemon's notifications and hooks, IPC
+// subscriptions and logs all read from it.
+import { z } from 'zod';
+import { ExecutorName, HandoffCost } from './session/format.js';
+
+export const EventSchemas = {
+  /** A session's latest prompt_tokens went past its maxContextTokens (R19, D1). */
+  'session.overflowed': z.object({
+    sessionId: z.string(),
+    promptTokens: z.number(),
+    maxContextTokens: z.number(),
+    source: z.string(),
+  }),
+  /** onBeforeHandoff (R21): a handoff is starting; show progress. */
+  'handoff.started': z.object({
+    sessionId: z.string(),
+    mode: z.enum(['handoff', 'migrate']),
+    executor: ExecutorName,
+  }),
+  /** One-way downgrade self → summary → offline (R11), announced to the user. */
+  'handoff.downgraded': z.object({
+    sessionId: z.string(),
+    from: ExecutorName,
+    to: ExecutorName,
+    reason: z.string(),
+  }),
+  /** onHandoff (R23): the document is written and verified. */
+  'handoff.written': z.object({
+    sessionId: z.string(),
+    mode: z.enum(['handoff', 'migrate']),
+    path: z.string(),
+    absolutePath: z.string(),
+    executor: ExecutorName,
+    cost: HandoffCost,
+  }),
+  /** onMigrated (R25): the new session is live. */
+  'session.migrated': z.object({
+    oldId: z.string(),
+    newId: z.string(),
+    path: z.string(),
+  }),
+  'handoff.failed': z.object({
+    sessionId: z.string(),
+    mode: z.enum(['handoff', 'migrate']),
+    reason: z.string(),
+  }),
+  /** The daemon committed a handoff document alone (D3). */
+  'handoff.committed': z.object({
+    path: z.string(),
+    commit: z.string(),
+  }),
+  /** The daemon could not, or must not, commit the document yet (D3); it retries later. */
+  'handoff.commit-deferred': z.object({
+    path: z.string(),
+    reason: z.string(),
+  }),
+  error: z.object({
+    message: z.string(),
+  }),
+} as const;
+
+export type EventName = keyof typeof EventSchemas;
+export type EventPayload<N extends EventName> = z.infer<(typeof EventSchemas)[N]>;
+export type AnyEvent = { [N in EventName]: { name: N; payload: EventPayload<N> } }[EventName];
+export type Listener<N extends EventName> = (payload: EventPayload<N>) => void;
+
+/** A small typed bus. A listener that throws is reported to `onListenerError`, never to the emitter. */
+export class EventBus {
+  private readonly listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+  private readonly anyListeners = new Set<(event: AnyEvent) => void>();
+
+  constructor(private readonly onListenerError: (error: unknown, event: EventName) => void = () => {}) {}
+
+  on<N extends EventName>(name: N, listener: Listener<N>): () => void {
+    let set = this.listeners.get(name);
+    if (!set) this.listeners.set(name, (set = new Set()));
+    const entry = listener as (payload: unknown) => void;
+    set.add(entry);
+    return () => set.delete(entry);
+  }
+
+  onAny(listener: (event: AnyEvent) => void): () => void {
+    this.anyListeners.add(listener);
+    return () => this.anyListeners.delete(listener);
+  }
+
+  emit<N extends EventName>(name: N, payload: EventPayload<N>): void {
+    const parsed = EventSchemas[name].parse(payload) as EventPayload<N>;
+    for (const listener of [...(this.listeners.get(name) ?? [])]) this.call(name, () => listener(parsed));
+    const event = { name, payload: parsed } as AnyEvent;
+    for (const listener of [...this.anyListeners]) this.call(name, () => listener(event));
+  }
+
+  private call(name: EventName, fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      this.onListenerError(error, name);
+    }
+  }
+}

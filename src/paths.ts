@@ -1,0 +1,58 @@
+// The one place that knows where ai-zen keeps things. Nothing else calls os.homedir()
+// or builds a `.ai-zen/...` path by hand, so AI_ZEN_HOME relocates everything (tests rely on it).
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** `$AI_ZEN_HOME`, else `~/.ai-zen`. */
+export function aiZenHome(env: Env = process.env): string {
+  const fromEnv = env.AI_ZEN_HOME;
+  return fromEnv && fromEnv.length > 0 ? path.resolve(fromEnv) : path.join(os.homedir(), '.ai-zen');
+}
+
+export function userConfigPath(env: Env = process.env): string {
+  return path.join(aiZenHome(env), 'config.json');
+}
+
+export function userSkillPath(env: Env = process.env): string {
+  return path.join(aiZenHome(env), 'skills', 'handoff', 'SKILL.md');
+}
+
+/** The installed package's root (holds `skills/`, `hooks/`), from dist/ or src/ alike. */
+export function packageRoot(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+}
+
+export function bundledSkillPath(): string {
+  return path.join(packageRoot(), 'skills', 'handoff', 'SKILL.md');
+}
+
+export interface ProjectPaths {
+  readonly root: string;
+  readonly aiZen: string;
+  readonly sessions: string;
+  readonly handoffs: string;
+  readonly logs: string;
+  readonly hooks: string;
+  readonly config: string;
+  readonly projectSkill: string;
+  /** Which session `--continue` opens; replaced atomically on migration (R25). */
+  readonly latestPointer: string;
+}
+
+export function projectPaths(root: string): ProjectPaths {
+  const aiZen = path.join(root, '.ai-zen');
+  return {
+    root,
+    aiZen,
+    sessions: path.join(aiZen, 'sessions'),
+    handoffs: path.join(aiZen, 'handoffs'),
+    logs: path.join(aiZen, 'logs'),
+    hooks: path.join(aiZen, 'hooks'),
+    config: path.join(aiZen, 'config.json'),
+    projectSkill: path.join(aiZen, 'skills', 'handoff', 'SKILL.md'),
+    latestPointer: path.join(aiZen, 'latest-session.json'),
+  };
+}

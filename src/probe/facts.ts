@@ -1,0 +1,37 @@
+// Facts about the real state of the project, captured by code (X2, D2), never recalled by a model.
+// A probe that fails says why; it never fails the handoff.
+
+export type Known<T> = { readonly known: true; readonly value: T } | { readonly known: false; readonly why: string };
+
+export interface GitFacts {
+  /** null when HEAD is detached. */
+  readonly branch: string | null;
+  /** null when the repo has no commits yet. */
+  readonly head: { readonly sha: string; readonly shortSha: string; readonly subject: string } | null;
+  readonly staged: readonly string[];
+  readonly unstaged: readonly string[];
+  readonly untracked: readonly string[];
+  readonly upstream: string | null;
+  readonly ahead: number | null;
+  readonly behind: number | null;
+  /** A merge, rebase, cherry-pick or revert in progress. */
+  readonly operation: 'merge' | 'rebase' | 'cherry-pick' | 'revert' | null;
+}
+
+export interface PortFact {
+  readonly pid: number;
+  readonly command: string;
+  readonly port: number;
+  readonly address: string;
+}
+
+export interface Facts {
+  readonly capturedAt: string;
+  readonly root: string;
+  readonly git: Known<GitFacts>;
+  readonly ports: Known<readonly PortFact[]>;
+}
+
+export interface FactsProvider {
+  capture(): Promise<Facts>;
+}

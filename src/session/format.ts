@@ -1,0 +1,93 @@
+// Session file, version 1 (SPEC "Contracts"): one JSON object per line, appended.
+// These schemas are the contract other programs (the daemon, third-party readers) rely on.
+import { z } from 'zod';
+
+/** A session id is data, never a path: letters, digits, `-` and `_` only. */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{7,127}$/;
+export const SessionId = z.string().regex(SESSION_ID_PATTERN, 'not a valid session id');
+
+export const ToolCall = z.looseObject({
+  id: z.string(),
+  type: z.literal('function'),
+  function: z.looseObject({ name: z.string(), arguments: z.string() }),
+});
+export type ToolCall = z.infer<typeof ToolCall>;
+
+/** An OpenAI chat message as stored. Unknown fields are kept (forward compatible). */
+export const ChatMessage = z.looseObject({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.union([z.string(), z.null(), z.array(z.unknown())]).optional(),
+  tool_calls: z.array(ToolCall).optional(),
+  tool_call_id: z.string().optional(),
+  name: z.string().optional(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export const Usage = z.looseObject({
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  total_tokens: z.number().int().nonnegative(),
+});
+export type Usage = z.infer<typeof Usage>;
+
+export const HeaderLine = z.looseObject({
+  type: z.literal('session'),
+  v: z.literal(1),
+  id: SessionId,
+  createdAt: z.string(),
+  cwd: z.string(),
+  model: z.string(),
+  maxContextTokens: z.number().int().positive(),
+  previousId: SessionId.nullable(),
+});
+export type HeaderLine = z.infer<typeof HeaderLine>;
+
+export const MessageLine = z.looseObject({
+  type: z.literal('message'),
+  message: ChatMessage,
+  /** Definition messages (system prompt, project rules) survive prune (R24). */
+  definition: z.literal(true).optional(),
+});
+export type MessageLine = z.infer<typeof MessageLine>;
+
+export const UsageLine = z.looseObject({
+  type: z.literal('usage'),
+  usage: Usage,
+});
+export type UsageLine = z.infer<typeof UsageLine>;
+
+export const ExecutorName = z.enum(['self', 'summary', 'offline']);
+export type ExecutorName = z.infer<typeof ExecutorName>;
+
+export const HandoffCost = z.object({
+  requests: z.number().int().nonnegative(),
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+});
+export type HandoffCost = z.infer<typeof HandoffCost>;
+
+/** Written after a handoff document was verified (R22, R28–R30: what it cost). */
+export const HandoffLine = z.looseObject({
+  type: z.literal('handoff'),
+  at: z.string(),
+  /** Project-relative path of the document, e.g. `.ai-zen/handoffs/20261202-105418-abcd1234.md`. */
+  path: z.string(),
+  executor: ExecutorName,
+  mode: z.enum(['handoff', 'migrate']),
+  /** Executors tried before the one that wrote it (R11, one-way), with why each failed. */
+  downgrades: z.array(z.object({ from: ExecutorName, reason: z.string() })),
+  cost: HandoffCost,
+});
+export type HandoffLine = z.infer<typeof HandoffLine>;
+
+/** The last line of a migrated session: it is closed, and its history goes on in `newId` (R23–R25). */
+export const MigratedLine = z.looseObject({
+  type: z.literal('migrated'),
+  at: z.string(),
+  newId: SessionId,
+  path: z.string(),
+});
+export type MigratedLine = z.infer<typeof MigratedLine>;
+
+export const SessionLine = z.discriminatedUnion('type', [HeaderLine, MessageLine, UsageLine, HandoffLine, MigratedLine]);
+export type SessionLine = z.infer<typeof SessionLine>;

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Tests spawn real processes, daemons and pseudo-terminals; two cores are all we have.
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
