@@ -1,0 +1,35 @@
+// Lock names are hashes of real paths: the same repo or session reached through a symlink or a
+// relative path gets the same lock, and the name stays short enough for any socket address.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const LOCK_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The single-instance lock of the daemon of one repository (D1). */
+export function daemonLockName(repoRoot: string): string {
+  return `daemon-${hashPath(realPathOf(repoRoot))}`;
+}
+
+/** Held by the live ai-zen process that has this session open (ownership: the daemon leaves its migration to it). */
+export function sessionLockName(sessionFile: string): string {
+  return `session-${hashPath(realPathOf(sessionFile))}`;
+}
+
+function hashPath(realPath: string): string {
+  return createHash('sha256').update(realPath).digest('hex').slice(0, 24);
+}
+
+/** Real path of the target, or of its folder plus its name when the file does not exist yet. */
+function realPathOf(target: string): string {
+  const absolute = path.resolve(target);
+  try {
+    return fs.realpathSync(absolute);
+  } catch {
+    try {
+      return path.join(fs.realpathSync(path.dirname(absolute)), path.basename(absolute));
+    } catch {
+      return absolute;
+    }
+  }
+}
