@@ -1,0 +1,33 @@
+// The config file format (`.ai-zen/config.json` in the project, `$AI_ZEN_HOME/config.json` for the user).
+// Strict: an unknown field is far more often a typo than a feature from a newer version.
+import { z } from 'zod';
+import { ExecutorName } from '../session/format.js';
+
+export const ConfigFile = z.strictObject({
+  $schema: z.string().optional(),
+  /** Model name sent to the endpoint, e.g. `gpt-4o`. */
+  model: z.string().min(1).optional(),
+  /** OpenAI-compatible endpoint, e.g. `http://127.0.0.1:11434/v1`. */
+  baseURL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Only in the user config: a project config is committed with the code. */
+  apiKey: z.string().min(1).optional(),
+  /** The model's context window in tokens; defaults from the model name. */
+  maxContextTokens: z.number().int().positive().optional(),
+  /** Handoff executor used by default (R9–R11). */
+  executor: ExecutorName.optional(),
+  /** How long one `exec` tool call may run. */
+  execTimeoutMs: z.number().int().positive().optional(),
+  /** How many characters of an `exec` output the model sees. */
+  execOutputLimit: z.number().int().positive().optional(),
+  /** How long a model request may stay silent (before its first byte, and between chunks). */
+  modelTimeoutMs: z.number().int().positive().optional(),
+  daemon: z
+    .strictObject({
+      /** Commit each handoff document by itself (D3). */
+      autoCommit: z.boolean().optional(),
+      /** Desktop notifications on overflow and handoff outcomes (D4). */
+      notifications: z.boolean().optional(),
+    })
+    .optional(),
+});
+export type ConfigFile = z.infer<typeof ConfigFile>;

@@ -1,0 +1,118 @@
+// Where settings come from, in order of strength: the environment, then the project's
+// `.ai-zen/config.json`, then the user's `$AI_ZEN_HOME/config.json`, then defaults.
+import { promises as fs } from 'node:fs';
+import type { z } from 'zod';
+import { AiZenError } from '../errors.js';
+import { projectPaths, userConfigPath, type Env } from '../paths.js';
+import type { ExecutorName } from '../session/format.js';
+import { ConfigFile } from './config-schema.js';
+import { defaultContextWindow } from './model-defaults.js';
+
+export interface Config {
+  readonly model: string;
+  readonly baseURL: string | null;
+  readonly apiKey: string | null;
+  readonly maxContextTokens: number;
+  /** An api key or a base URL is set: there is a model to talk to. */
+  readonly modelConfigured: boolean;
+  readonly executor: ExecutorName;
+  readonly execTimeoutMs: number;
+  readonly execOutputLimit: number;
+  readonly modelTimeoutMs: number;
+  readonly daemon: { readonly autoCommit: boolean; readonly notifications: boolean };
+  /** The config files that were read (for the log). */
+  readonly files: readonly string[];
+}
+
+export const DEFAULT_MODEL = 'gpt-4o';
+export const DEFAULTS = {
+  executor: 'self',
+  execTimeoutMs: 120_000,
+  execOutputLimit: 30_000,
+  modelTimeoutMs: 60_000,
+} as const;
+
+export interface LoadConfigOptions {
+  root: string;
+  env?: Env;
+  /** From the command line (`--model`); stronger than everything else. */
+  overrides?: { model?: string };
+}
+
+export async function loadConfig({ root, env = process.env, overrides = {} }: LoadConfigOptions): Promise<Config> {
+  const projectFile = projectPaths(root).config;
+  const userFile = userConfigPath(env);
+  const user = await readConfigFile(userFile);
+  const project = await readConfigFile(projectFile);
+  if (project?.apiKey !== undefined) {
+    throw new AiZenError('config', `${projectFile}: apiKey: an api key does not belong in the project (it gets committed); set OPENAI_API_KEY or put it in ${userFile}`);
+  }
+  const files = [user && userFile, project && projectFile].filter((file): file is string => typeof file === 'string');
+  const fromFiles = { ...user, ...project, daemon: { ...user?.daemon, ...project?.daemon } };
+
+  const envBaseURL = nonEmpty(env.OPENAI_BASE_URL);
+  if (envBaseURL !== undefined && !isHttpUrl(envBaseURL)) {
+    throw new AiZenError('config', `OPENAI_BASE_URL: not an http(s) URL: ${envBaseURL}`);
+  }
+  const model = nonEmpty(overrides.model) ?? nonEmpty(env.AI_ZEN_MODEL) ?? fromFiles.model ?? DEFAULT_MODEL;
+  const apiKey = nonEmpty(env.OPENAI_API_KEY) ?? fromFiles.apiKey ?? null;
+  const baseURL = envBaseURL ?? fromFiles.baseURL ?? null;
+  return {
+    model,
+    baseURL,
+    apiKey,
+    maxContextTokens: fromFiles.maxContextTokens ?? defaultContextWindow(model),
+    modelConfigured: apiKey !== null || baseURL !== null,
+    executor: fromFiles.executor ?? DEFAULTS.executor,
+    execTimeoutMs: fromFiles.execTimeoutMs ?? DEFAULTS.execTimeoutMs,
+    execOutputLimit: fromFiles.execOutputLimit ?? DEFAULTS.execOutputLimit,
+    modelTimeoutMs: fromFiles.modelTimeoutMs ?? DEFAULTS.modelTimeoutMs,
+    daemon: { autoCommit: fromFiles.daemon.autoCommit ?? true, notifications: fromFiles.daemon.notifications ?? true },
+    files,
+  };
+}
+
+/** Reads and validates one config file; null when it does not exist. */
+export async function readConfigFile(file: string): Promise<ConfigFile | null> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new AiZenError('config', `${file}: cannot be read (${code ?? String(error)})`, { cause: error });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new AiZenError('config', `${file}: not valid JSON (${(error as Error).message.split('\n')[0]})`, { cause: error });
+  }
+  const parsed = ConfigFile.safeParse(data);
+  if (!parsed.success) throw new AiZenError('config', `${file}: ${describeIssue(parsed.error.issues[0])}`, { cause: parsed.error });
+  return parsed.data;
+}
+
+/** `field: what is wrong`, for the first issue zod found. */
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return 'invalid';
+  const field = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((key) => (field ? `${field}.${key}` : key));
+    return `${keys.join(', ')}: unknown field${keys.length > 1 ? 's' : ''}`;
+  }
+  return `${field || '(top level)'}: ${issue.message}`;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,61 @@
+// The log: pino, to a file under `.ai-zen/logs/`. Nothing reaches the terminal unless the person
+// asked for it (--verbose), so `ai-zen -p` keeps stdout for the answer alone.
+import fs from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+
+export type Logger = pino.Logger;
+
+/** Secrets never reach a log line, wherever they sit in the logged object (pino redact paths). */
+export const REDACT_PATHS: readonly string[] = [
+  'apiKey',
+  '*.apiKey',
+  '*.*.apiKey',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  '*.headers.authorization',
+  'Authorization',
+  '*.Authorization',
+  'OPENAI_API_KEY',
+  '*.OPENAI_API_KEY',
+  '*.*.OPENAI_API_KEY',
+];
+
+export interface CreateLoggerOptions {
+  /** Log file; its folder is created. Ignored when `destination` is given. */
+  readonly file?: string;
+  /** Also write to stderr. */
+  readonly verbose?: boolean;
+  readonly name: string;
+  /** Where to write instead of `file` (a pino-roll stream for the daemon, a test's collector). */
+  readonly destination?: pino.DestinationStream;
+  readonly level?: pino.Level;
+}
+
+export function createLogger(options: CreateLoggerOptions): Logger {
+  const streams: pino.StreamEntry[] = [];
+  const level = options.level ?? 'info';
+  if (options.destination) {
+    streams.push({ level, stream: options.destination });
+  } else if (options.file) {
+    fs.mkdirSync(path.dirname(options.file), { recursive: true });
+    // Synchronous: a CLI that exits right after an error must not lose the line that says why.
+    streams.push({ level, stream: pino.destination({ dest: options.file, sync: true, mkdir: true }) });
+  }
+  if (options.verbose) streams.push({ level: 'debug', stream: pino.destination({ dest: 2, sync: true }) });
+  if (streams.length === 0) return silentLogger();
+  return pino(
+    {
+      name: options.name,
+      level: options.verbose ? 'debug' : level,
+      redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
+      serializers: { err: pino.stdSerializers.err, error: pino.stdSerializers.err },
+    },
+    pino.multistream(streams),
+  );
+}
+
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}
