@@ -1,0 +1,139 @@
+// The offline executor's document (X1): built by code from the transcript and the captured facts,
+// deterministically (the same input gives the same bytes). Its sections are the skill's headings
+// (R7); what this code knows is which of its few kinds of content fits a heading, recognised by the
+// heading's marker or words. A heading it cannot fill says so; content whose heading the skill does
+// not have goes under the first section, so nothing captured is lost.
+import type { AgentMessage } from '../../agent/types.js';
+import type { Facts } from '../../probe/facts.js';
+import { firstUserRequest, lastDelivery, lastUserRequest, toolActivity, type ToolActivity } from '../transcript.js';
+
+type ContentKind = 'breakpoint' | 'goal' | 'state' | 'done' | 'not-done' | 'file-index' | 'first-steps';
+
+/** How a heading is recognised: its marker, or a word in it (English or Chinese). */
+const RECOGNISERS: readonly { kind: ContentKind; marker: string; words: RegExp }[] = [
+  { kind: 'breakpoint', marker: '💬', words: /breakpoint|断点/i },
+  { kind: 'goal', marker: '🎯', words: /goal|目标/i },
+  { kind: 'state', marker: '📊', words: /state|status|状态/i },
+  { kind: 'done', marker: '✅', words: /^\W*done|已完成/i },
+  { kind: 'not-done', marker: '📋', words: /not done|未完成/i },
+  { kind: 'file-index', marker: '📁', words: /file index|files|文件/i },
+  { kind: 'first-steps', marker: '🔔', words: /first steps|successor|第一步/i },
+];
+
+function kindOf(heading: string): ContentKind | null {
+  for (const recogniser of RECOGNISERS) if (heading.includes(recogniser.marker)) return recogniser.kind;
+  for (const recogniser of RECOGNISERS) if (recogniser.words.test(heading)) return recogniser.kind;
+  return null;
+}
+
+export interface OfflineDocumentInput {
+  /** The skill's section headings, in order. */
+  readonly sections: readonly string[];
+  readonly messages: readonly AgentMessage[];
+  readonly facts: Facts;
+  /** renderFacts(facts): the same fact block every executor gets. */
+  readonly factsBlock: string;
+  readonly sessionId: string;
+  /** Project-relative path of the session file, for whoever wants the full transcript. */
+  readonly sessionFile: string;
+}
+
+/** Quote text as a Markdown block quote, cut to a readable length. */
+function quote(text: string, limit = 2000): string {
+  const trimmed = text.trim();
+  const cut = trimmed.length > limit ? `${trimmed.slice(0, limit)}\n[… ${trimmed.length - limit} more characters in the session file]` : trimmed;
+  return cut
+    .split('\n')
+    .map((line) => (line.length > 0 ? `> ${line}` : '>'))
+    .join('\n');
+}
+
+function codeSpan(text: string): string {
+  const oneLine = text.replace(/\s*\n\s*/g, ' ⏎ ');
+  return oneLine.includes('`') ? `\`\` ${oneLine} \`\`` : `\`${oneLine}\``;
+}
+
+function unique<T>(values: readonly T[], key: (value: T) => string): T[] {
+  const seen = new Set<string>();
+  return values.filter((value) => (seen.has(key(value)) ? false : (seen.add(key(value)), true)));
+}
+
+function filesList(activity: ToolActivity): string {
+  const files = unique(activity.files, (file) => `${file.tool}\0${file.path}`);
+  if (files.length === 0) return 'No file was changed by a tool in this session.';
+  return files.map((file) => `- ${codeSpan(file.path)} — ${file.tool}`).join('\n');
+}
+
+function commandsList(activity: ToolActivity): string {
+  if (activity.commands.length === 0) return 'No command was run in this session.';
+  const last = activity.commands.slice(-20);
+  const lines = last.map((command) => `- ${codeSpan(command.command)} — exit ${command.exitCode ?? 'unknown'}`);
+  if (activity.commands.length > last.length) lines.unshift(`(${activity.commands.length - last.length} earlier commands are in the session file)`);
+  return lines.join('\n');
+}
+
+function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolActivity): string {
+  switch (kind) {
+    case 'breakpoint': {
+      const request = lastUserRequest(input.messages);
+      const delivery = lastDelivery(input.messages);
+      return [
+        "The user's last request:",
+        '',
+        request ? quote(request) : '> (none recorded)',
+        '',
+        'Last delivered:',
+        '',
+        delivery ? quote(delivery) : '> (nothing delivered yet)',
+      ].join('\n');
+    }
+    case 'goal': {
+      const first = firstUserRequest(input.messages);
+      return ['The first request of the session, in the user\'s words:', '', first ? quote(first) : '> (none recorded)'].join('\n');
+    }
+    case 'state':
+      return input.factsBlock.trim();
+    case 'done':
+      return ['Files changed by tools:', '', filesList(activity), '', 'Commands run, with their exit status:', '', commandsList(activity)].join('\n');
+    case 'not-done':
+      return 'Not known: no model was available to judge what remains. Start from the last request above.';
+    case 'file-index': {
+      const lines = [filesList(activity)];
+      if (input.facts.git.known) {
+        const git = input.facts.git.value;
+        const dirty = [...git.staged.map((file) => `${file} (staged)`), ...git.unstaged.map((file) => `${file} (unstaged)`), ...git.untracked.map((file) => `${file} (untracked)`)];
+        if (dirty.length > 0) lines.push('', 'Uncommitted in git:', '', ...dirty.map((file) => `- ${codeSpan(file)}`));
+      }
+      return lines.join('\n');
+    }
+    case 'first-steps': {
+      const steps = input.facts.git.known
+        ? ['git status --short', 'git log --oneline -5', `tail -n 40 ${input.sessionFile}`]
+        : ['ls -la', `tail -n 40 ${input.sessionFile}`];
+      return ['```sh', ...steps, '```'].join('\n');
+    }
+  }
+}
+
+export function buildOfflineDocument(input: OfflineDocumentInput): string {
+  const activity = toolActivity(input.messages);
+  const placed = new Set<ContentKind>();
+  const bodies = input.sections.map((heading) => {
+    const kind = kindOf(heading);
+    if (kind === null || placed.has(kind)) return { heading, text: 'Not recorded: written without a model (offline executor).' };
+    placed.add(kind);
+    return { heading, text: build(kind, input, activity) };
+  });
+  // Content the skill has no heading for still goes in, under the first section.
+  const leftOver = RECOGNISERS.filter((recogniser) => !placed.has(recogniser.kind) && recogniser.kind !== 'not-done' && recogniser.kind !== 'first-steps');
+  if (bodies[0] && leftOver.length > 0) {
+    bodies[0] = { heading: bodies[0].heading, text: [bodies[0].text, ...leftOver.map((recogniser) => build(recogniser.kind, input, activity))].join('\n\n') };
+  }
+  return [
+    '# Handoff',
+    '',
+    `Written by ai-zen's offline executor (no model): facts captured by code and what the transcript records. Session \`${input.sessionId}\`; full transcript in \`${input.sessionFile}\`.`,
+    '',
+    ...bodies.flatMap(({ heading, text }) => [`## ${heading}`, '', text, '']),
+  ].join('\n');
+}

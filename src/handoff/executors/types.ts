@@ -1,0 +1,45 @@
+// What every executor gets and gives back. An executor either leaves a verified document at the
+// path or says why it could not (the pipeline then downgrades one way, R11).
+import type { HandoffLogger } from '../handoff-logger.js';
+import type { AgentMessage } from '../../agent/types.js';
+import type { Facts } from '../../probe/facts.js';
+import type { ExecutorName, HandoffCost } from '../../session/format.js';
+import type { DocPath } from '../doc-path.js';
+import type { HandoffSkill } from '../skill.js';
+
+export interface ExecutorInput {
+  /** The project root, real path. */
+  readonly root: string;
+  readonly doc: DocPath;
+  readonly skill: HandoffSkill;
+  readonly facts: Facts;
+  /** renderFacts(facts) (X2). */
+  readonly factsBlock: string;
+  readonly sessionId: string;
+  /** Project-relative path of the session file. */
+  readonly sessionFile: string;
+  /** The history as it was when the handoff started, before any handoff turn of this run. */
+  readonly messages: readonly AgentMessage[];
+  readonly maxContextTokens: number;
+  readonly logger: HandoffLogger;
+  readonly signal?: AbortSignal;
+}
+
+export type ExecutorOutcome =
+  | { readonly ok: true; readonly cost: HandoffCost; readonly bytes: number }
+  | { readonly ok: false; readonly reason: string; readonly cost: HandoffCost };
+
+export interface Executor {
+  readonly name: ExecutorName;
+  run(input: ExecutorInput): Promise<ExecutorOutcome>;
+}
+
+export const NO_COST: HandoffCost = { requests: 0, prompt_tokens: 0, completion_tokens: 0 };
+
+export function addCost(a: HandoffCost, b: HandoffCost): HandoffCost {
+  return {
+    requests: a.requests + b.requests,
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+  };
+}

@@ -1,0 +1,139 @@
+// Reading what happened out of a transcript: the last request, the last delivery, the files tools
+// changed and the commands they ran. Shared by the summary and offline executors.
+import type { AgentMessage } from '../agent/types.js';
+import type { ChatMessage } from '../session/format.js';
+
+/**
+ * Every handoff instruction starts with this, so a later handoff can tell our own instruction turns
+ * (R17: they stay in the history) from the user's real requests.
+ */
+export const HANDOFF_INSTRUCTION_MARK = '[ai-zen handoff]';
+
+/** The text of a message, whether its content is a string or an array of parts. */
+export function messageText(message: ChatMessage): string {
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      if (part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string') return (part as { text: string }).text;
+      return '';
+    })
+    .filter((text) => text.length > 0)
+    .join('\n');
+}
+
+export function isHandoffInstruction(message: ChatMessage): boolean {
+  return message.role === 'user' && messageText(message).startsWith(HANDOFF_INSTRUCTION_MARK);
+}
+
+/** Index of the user's last real request (not one of our handoff instructions), or -1. */
+export function lastUserRequestIndex(messages: readonly AgentMessage[]): number {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const entry = messages[index];
+    if (entry && !entry.definition && entry.message.role === 'user' && !isHandoffInstruction(entry.message)) return index;
+  }
+  return -1;
+}
+
+export function firstUserRequest(messages: readonly AgentMessage[]): string | null {
+  const entry = messages.find((candidate) => !candidate.definition && candidate.message.role === 'user' && !isHandoffInstruction(candidate.message));
+  return entry ? messageText(entry.message) : null;
+}
+
+export function lastUserRequest(messages: readonly AgentMessage[]): string | null {
+  const index = lastUserRequestIndex(messages);
+  return index < 0 ? null : messageText(messages[index]!.message);
+}
+
+/** The last assistant text that answered a real request (a handoff turn's confirmation does not count). */
+export function lastDelivery(messages: readonly AgentMessage[]): string | null {
+  let inHandoffTurn = false;
+  let found: string | null = null;
+  for (const entry of messages) {
+    const message = entry.message;
+    if (message.role === 'user') inHandoffTurn = isHandoffInstruction(message);
+    if (message.role === 'assistant' && !inHandoffTurn) {
+      const text = messageText(message).trim();
+      if (text.length > 0) found = text;
+    }
+  }
+  return found;
+}
+
+export interface FileActivity {
+  readonly tool: string;
+  readonly path: string;
+}
+
+export interface CommandActivity {
+  readonly command: string;
+  /** null when the result does not say (timed out, refused, or an unknown format). */
+  readonly exitCode: number | null;
+}
+
+export interface ToolActivity {
+  readonly files: readonly FileActivity[];
+  readonly commands: readonly CommandActivity[];
+}
+
+const FILE_TOOLS: Record<string, readonly string[]> = {
+  write: ['path'],
+  edit: ['path'],
+  batch_edit: ['path'],
+  rm: ['path'],
+  mkdir: ['path'],
+  rename: ['from', 'to'],
+  copy: ['from', 'to'],
+};
+
+function parseArguments(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Looks for an exit status in an exec result, whatever words the tool used around it. */
+export function exitCodeOf(result: string): number | null {
+  const match = /exit(?:ed)?(?:[ _-]?(?:code|status))?\s*[:=]?\s*(?:with\s+)?(-?\d+)/i.exec(result);
+  return match?.[1] === undefined ? null : Number(match[1]);
+}
+
+/**
+ * Files changed and commands run by tools, in order (our own handoff turns excluded). A tool call
+ * whose result says it was refused or failed is left out of the files: it changed nothing.
+ */
+export function toolActivity(messages: readonly AgentMessage[]): ToolActivity {
+  const results = new Map<string, string>();
+  for (const entry of messages) {
+    if (entry.message.role === 'tool' && entry.message.tool_call_id) results.set(entry.message.tool_call_id, messageText(entry.message));
+  }
+  const files: FileActivity[] = [];
+  const commands: CommandActivity[] = [];
+  let inHandoffTurn = false;
+  for (const entry of messages) {
+    const message = entry.message;
+    if (message.role === 'user') inHandoffTurn = isHandoffInstruction(message);
+    if (inHandoffTurn || message.role !== 'assistant') continue;
+    for (const call of message.tool_calls ?? []) {
+      const name = call.function.name;
+      const args = parseArguments(call.function.arguments);
+      const result = results.get(call.id) ?? '';
+      if (name === 'exec' && typeof args.command === 'string') {
+        commands.push({ command: args.command, exitCode: exitCodeOf(result) });
+        continue;
+      }
+      const keys = FILE_TOOLS[name];
+      if (!keys || /^(refused|error)\b/i.test(result.trim())) continue;
+      for (const key of keys) {
+        const value = args[key];
+        if (typeof value === 'string') files.push({ tool: name, path: value });
+      }
+    }
+  }
+  return { files, commands };
+}
