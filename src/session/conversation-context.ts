@@ -2,6 +2,7 @@
 // records or asks "which session is this?" goes through it, so after a migration the next
 // auto-save can only land in the new file — never the pruned shell over the old one.
 import path from 'node:path';
+import type { z } from 'zod';
 import type { AgentMessage, SessionRecorder } from '../agent/types.js';
 import { AiZenError } from '../errors.js';
 import { writeFileInside } from '../fs/safe-write.js';
@@ -77,8 +78,17 @@ function serialize(line: SessionLine): string {
   return `${JSON.stringify(line)}\n`;
 }
 
+/** zod at the boundary: a line that does not match v1 is refused with one clear line, never written. */
+function validated<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  throw new AiZenError('session', `refusing to record an invalid ${what}${where}: ${issue?.message ?? 'does not match the schema'}`);
+}
+
 function messageLine(message: ChatMessage, definition: boolean): MessageLine {
-  return MessageLine.parse(definition ? { type: 'message', message, definition: true } : { type: 'message', message });
+  return validated(MessageLine, definition ? { type: 'message', message, definition: true } : { type: 'message', message }, 'message');
 }
 
 export class ConversationContext implements SessionRecorder {
@@ -102,7 +112,7 @@ export class ConversationContext implements SessionRecorder {
   static async create(options: CreateOptions): Promise<ConversationContext> {
     const deps = dependencies(options);
     const id = assertSessionId(deps.newId());
-    const header = HeaderLine.parse({
+    const header = validated(HeaderLine, {
       type: 'session',
       v: 1,
       id,
@@ -111,7 +121,7 @@ export class ConversationContext implements SessionRecorder {
       model: options.model,
       maxContextTokens: options.maxContextTokens,
       previousId: options.previousId ?? null,
-    });
+    }, 'session header');
     const handle = await AppendHandle.create(deps.paths.root, deps.store.sessionFile(id), serialize(header));
     try {
       await deps.store.writeLatestPointer({ id, previousId: header.previousId });
@@ -186,22 +196,26 @@ export class ConversationContext implements SessionRecorder {
     return this.deps.store.sessionFile(this.id);
   }
 
-  appendMessage(message: ChatMessage, options: { definition?: boolean } = {}): Promise<void> {
+  async appendMessage(message: ChatMessage, options: { definition?: boolean } = {}): Promise<void> {
     const line = messageLine(message, options.definition === true);
     return this.enqueue(() => this.write(line));
   }
 
-  appendUsage(usage: Usage): Promise<void> {
+  async appendUsage(usage: Usage): Promise<void> {
     // The three counts of SPEC v1; provider extras (cached tokens, …) are not part of the contract.
-    const line = UsageLine.parse({
-      type: 'usage',
-      usage: { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens },
-    });
+    const line = validated(
+      UsageLine,
+      {
+        type: 'usage',
+        usage: { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens },
+      },
+      'usage',
+    );
     return this.enqueue(() => this.write(line));
   }
 
-  appendLine(line: HandoffLine): Promise<void> {
-    const valid = HandoffLine.parse(line);
+  async appendLine(line: HandoffLine): Promise<void> {
+    const valid = validated(HandoffLine, line, 'handoff line');
     return this.enqueue(() => this.write(valid));
   }
 
@@ -232,7 +246,7 @@ export class ConversationContext implements SessionRecorder {
    * Until the `migrated` line is durable the old session stays the live one; after it, the
    * successor is (openLatest follows it even if the pointer switch never happened).
    */
-  migrate(options: MigrateOptions): Promise<{ oldId: string; newId: string }> {
+  async migrate(options: MigrateOptions): Promise<{ oldId: string; newId: string }> {
     const definitionMessages = options.definitionMessages.map((message) => messageLine(message, true));
     const breakpoint = messageLine(options.breakpoint, false);
     return this.enqueue(async () => {
@@ -245,12 +259,12 @@ export class ConversationContext implements SessionRecorder {
 
       const newId = assertSessionId(this.deps.newId());
       if (newId === oldId) throw new AiZenError('session', `new session id ${newId} equals the old one`);
-      const newHeader = HeaderLine.parse({
+      const newHeader = validated(HeaderLine, {
         ...this.currentHeader,
         id: newId,
         createdAt: this.deps.now().toISOString(),
         previousId: oldId,
-      });
+      }, 'session header');
       const newFile = store.sessionFile(newId);
       const content = [newHeader, ...definitionMessages, breakpoint].map(serialize).join('');
       try {
@@ -263,7 +277,7 @@ export class ConversationContext implements SessionRecorder {
       await this.pause('after-new-session');
 
       try {
-        const migrated = MigratedLine.parse({ type: 'migrated', at: this.deps.now().toISOString(), newId, path: options.docPath });
+        const migrated = validated(MigratedLine, { type: 'migrated', at: this.deps.now().toISOString(), newId, path: options.docPath }, 'migrated line');
         await oldHandle.write(serialize(migrated));
         await oldHandle.sync();
       } catch (error) {
