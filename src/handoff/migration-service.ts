@@ -1,0 +1,312 @@
+// The migration service: ONE pipeline for every handoff and migration, used by the CLI now and by
+// the daemon next (R21–R30). It owns the `busy` flag (ContextGuard relaxes to ×2 on it, R14;
+// AutoMigrate stands aside on it, R15) and the migration state, and publishes each step on the
+// typed event catalogue (src/events.ts).
+import type OpenAI from 'openai';
+import type { AgentMessage } from '../agent/types.js';
+import { AiZenError } from '../errors.js';
+import type { EventBus } from '../events.js';
+import { projectPaths, type Env } from '../paths.js';
+import type { Facts, FactsProvider } from '../probe/facts.js';
+import { renderFacts as defaultRenderFacts } from '../probe/render-facts.js';
+import type { ChatMessage, ExecutorName, HandoffCost, HandoffLine, Usage } from '../session/format.js';
+import { reserveHandoffDoc, type DocPath } from './doc-path.js';
+import { createOfflineExecutor } from './executors/offline-executor.js';
+import { createSelfExecutor, type SelfExecutorAgent } from './executors/self-executor.js';
+import { createSummaryExecutor } from './executors/summary-executor.js';
+import { addCost, NO_COST, type Executor, type ExecutorInput } from './executors/types.js';
+import { silentHandoffLogger, type HandoffLogger } from './handoff-logger.js';
+import { loadHandoffSkill, type SkillSource } from './skill.js';
+import { removeIfEmpty } from './remove-if-empty.js';
+import path from 'node:path';
+
+export type HandoffMode = 'handoff' | 'migrate';
+
+/** The one-way order of downgrades (R11): never upward. */
+export const EXECUTOR_ORDER: readonly ExecutorName[] = ['self', 'summary', 'offline'];
+
+/** The part of the agent the service drives (the runtime's Agent has all of it). */
+export interface MigrationAgent extends SelfExecutorAgent {
+  readonly messages: readonly AgentMessage[];
+  lastUsage: Usage | null;
+  readonly maxContextTokens: number;
+  readonly busy: boolean;
+  /** Aborts the in-flight request (R22). */
+  abort(): void;
+  /** After prune (R24). */
+  replaceHistory(messages: AgentMessage[]): void;
+}
+
+/** The part of the conversation context the service needs (the session helper's ConversationContext). */
+export interface MigrationContext {
+  readonly currentId: string;
+  readonly sessionFile: string;
+  appendLine(line: HandoffLine): Promise<void>;
+  flush(): Promise<void>;
+  migrate(options: { definitionMessages: ChatMessage[]; breakpoint: ChatMessage; docPath: string }): Promise<{ oldId: string; newId: string }>;
+}
+
+export interface MigrationServiceOptions {
+  /** The project root, real path. */
+  readonly root: string;
+  readonly agent: MigrationAgent;
+  readonly context: MigrationContext;
+  /** Names of the agent's tools (the self executor needs `write`, R11). */
+  readonly toolNames: readonly string[];
+  /** null when no model is configured: every handoff is offline (X1). */
+  readonly model: { readonly client: OpenAI; readonly model: string } | null;
+  readonly defaultExecutor?: ExecutorName;
+  readonly facts: FactsProvider;
+  readonly renderFacts?: (facts: Facts) => string;
+  readonly events?: EventBus;
+  readonly logger?: HandoffLogger;
+  readonly now?: () => Date;
+  /** For the skill's home (AI_ZEN_HOME). */
+  readonly env?: Env;
+  readonly bundledSkillPath?: string;
+  /** How long to wait for an aborted turn to let go of the agent (R22). Default 10 s. */
+  readonly abortWaitMs?: number;
+}
+
+export interface HandoffRequest {
+  readonly mode: HandoffMode;
+  /** Default: the configured default executor. */
+  readonly executor?: ExecutorName;
+  readonly signal?: AbortSignal;
+}
+
+export interface HandoffOutcome {
+  readonly mode: HandoffMode;
+  /** Project-relative path of the document (what the breakpoint holds). */
+  readonly path: string;
+  readonly absolutePath: string;
+  /** The executor that wrote it. */
+  readonly executor: ExecutorName;
+  readonly downgrades: readonly { readonly from: ExecutorName; readonly reason: string }[];
+  /** What the whole handoff cost, failed attempts included (R28–R30). */
+  readonly cost: HandoffCost;
+  readonly skill: SkillSource;
+  /** The session the handoff was made in. */
+  readonly sessionId: string;
+  /** Set by a migration: the new session's id (R25). */
+  readonly newSessionId: string | null;
+}
+
+export type MigrationState =
+  | { readonly phase: 'idle' }
+  | { readonly phase: 'handing-off'; readonly mode: HandoffMode; readonly sessionId: string; readonly executor: ExecutorName }
+  | { readonly phase: 'written'; readonly mode: HandoffMode; readonly sessionId: string; readonly path: string }
+  | { readonly phase: 'migrated'; readonly oldId: string; readonly newId: string; readonly path: string }
+  | { readonly phase: 'failed'; readonly mode: HandoffMode; readonly sessionId: string; readonly reason: string };
+
+function unknownFacts(root: string, why: string, now: Date): Facts {
+  return { capturedAt: now.toISOString(), root, git: { known: false, why }, ports: { known: false, why } };
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+export class MigrationService {
+  private running = false;
+  private current: MigrationState = { phase: 'idle' };
+  private readonly logger: HandoffLogger;
+  private readonly now: () => Date;
+
+  constructor(private readonly options: MigrationServiceOptions) {
+    this.logger = options.logger ?? silentHandoffLogger;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** True from the start of a handoff until it has finished or failed (R14, R15). */
+  get busy(): boolean {
+    return this.running;
+  }
+
+  get state(): MigrationState {
+    return this.current;
+  }
+
+  get defaultExecutor(): ExecutorName {
+    return this.options.defaultExecutor ?? 'self';
+  }
+
+  /** Handoff (R1) or migrate (R2). Throws AiZenError('handoff') when no document could be written; history is never lost (R26). */
+  async handoff(request: HandoffRequest): Promise<HandoffOutcome> {
+    if (this.running) throw new AiZenError('handoff', 'a handoff is already running');
+    this.running = true;
+    const { agent, context, events } = this.options;
+    const mode = request.mode;
+    const sessionId = context.currentId;
+    const requested = request.executor ?? this.defaultExecutor;
+    let doc: DocPath | null = null;
+    try {
+      // R21 onBeforeHandoff: the progress hint goes out before anything slow happens.
+      this.setState({ phase: 'handing-off', mode, sessionId, executor: requested });
+      events?.emit('handoff.started', { sessionId, mode, executor: requested });
+      await this.stopInFlightTurn();
+
+      const snapshot = [...agent.messages];
+      doc = await reserveHandoffDoc({ root: this.options.root, sessionId, now: this.now });
+      const [facts, skill] = await Promise.all([this.captureFacts(), this.loadSkill()]);
+      const input: ExecutorInput = {
+        root: this.options.root,
+        doc,
+        skill,
+        facts,
+        factsBlock: (this.options.renderFacts ?? defaultRenderFacts)(facts),
+        sessionId,
+        sessionFile: path.relative(this.options.root, context.sessionFile).split(path.sep).join('/'),
+        messages: snapshot,
+        maxContextTokens: agent.maxContextTokens,
+        logger: this.logger,
+        ...(request.signal ? { signal: request.signal } : {}),
+      };
+
+      const written = await this.runExecutors(requested, input, sessionId);
+      const outcome: HandoffOutcome = {
+        mode,
+        path: doc.relative,
+        absolutePath: doc.absolute,
+        executor: written.executor,
+        downgrades: written.downgrades,
+        cost: written.cost,
+        skill: skill.source,
+        sessionId,
+        newSessionId: null,
+      };
+
+      // R23 onHandoff: the old session is saved now, handoff turn and cost included (R28–R30).
+      await context.appendLine({
+        type: 'handoff',
+        at: this.now().toISOString(),
+        path: doc.relative,
+        executor: written.executor,
+        mode,
+        downgrades: [...written.downgrades],
+        cost: written.cost,
+      });
+      await context.flush();
+      this.setState({ phase: 'written', mode, sessionId, path: doc.relative });
+      events?.emit('handoff.written', { sessionId, mode, path: doc.relative, absolutePath: doc.absolute, executor: written.executor, cost: written.cost });
+      this.logger.info({ sessionId, mode, path: doc.relative, executor: written.executor, downgrades: written.downgrades, cost: written.cost }, 'handoff written');
+      if (mode === 'handoff') return outcome;
+
+      const { newId } = await this.prune(doc);
+      return { ...outcome, newSessionId: newId };
+    } catch (error) {
+      const reason = firstLine(AiZenError.isInstance(error) ? error.message : error);
+      if (doc && this.current.phase === 'handing-off') await removeIfEmpty(doc.absolute);
+      this.setState({ phase: 'failed', mode, sessionId, reason });
+      events?.emit('handoff.failed', { sessionId, mode, reason });
+      this.logger.error({ sessionId, mode, error }, 'handoff failed');
+      if (AiZenError.isInstance(error)) throw error;
+      throw new AiZenError('handoff', `handoff failed: ${reason}`, { cause: error });
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /**
+   * R24–R27: the ConversationContext does the crash-safe part (old file whole and closed with a
+   * `migrated` line, new file, pointer last, then the one id switches); the agent's history is
+   * replaced only after that succeeded, so a failure leaves the conversation as it was (R26).
+   */
+  private async prune(doc: DocPath): Promise<{ oldId: string; newId: string }> {
+    const { agent, context, events } = this.options;
+    const definitions = agent.messages.filter((entry) => entry.definition === true).map((entry) => entry.message);
+    // R4, R29: the breakpoint holds the path and nothing else.
+    const breakpoint: ChatMessage = { role: 'user', content: doc.relative };
+    const { oldId, newId } = await context.migrate({ definitionMessages: definitions, breakpoint, docPath: doc.relative });
+    agent.replaceHistory([...definitions.map((message) => ({ message, definition: true })), { message: breakpoint }]);
+    // R25: stale usage would make the guard judge the new session's first message by the old one.
+    agent.lastUsage = null;
+    this.setState({ phase: 'migrated', oldId, newId, path: doc.relative });
+    events?.emit('session.migrated', { oldId, newId, path: doc.relative });
+    this.logger.info({ oldId, newId, path: doc.relative }, 'session migrated');
+    return { oldId, newId };
+  }
+
+  private async runExecutors(
+    requested: ExecutorName,
+    input: ExecutorInput,
+    sessionId: string,
+  ): Promise<{ executor: ExecutorName; downgrades: { from: ExecutorName; reason: string }[]; cost: HandoffCost }> {
+    const downgrades: { from: ExecutorName; reason: string }[] = [];
+    let start = EXECUTOR_ORDER.indexOf(requested);
+    if (this.options.model === null && requested !== 'offline') {
+      // X1: no model configured, so straight to offline; announced only when someone asked for a model.
+      if (requested !== this.defaultExecutor) this.downgrade(downgrades, sessionId, requested, 'offline', 'no model is configured');
+      start = EXECUTOR_ORDER.indexOf('offline');
+    }
+    let cost = NO_COST;
+    for (let index = start; index < EXECUTOR_ORDER.length; index += 1) {
+      const name = EXECUTOR_ORDER[index]!;
+      this.logger.info({ sessionId, executor: name, doc: input.doc.relative }, 'handoff: running executor');
+      const outcome = await this.executor(name).run(input);
+      cost = addCost(cost, outcome.cost);
+      if (outcome.ok) return { executor: name, downgrades, cost };
+      const next = EXECUTOR_ORDER[index + 1];
+      if (next === undefined) {
+        const reasons = [...downgrades.map((entry) => `${entry.from}: ${entry.reason}`), `${name}: ${outcome.reason}`].join('; ');
+        throw new AiZenError('handoff', `no handoff document could be written (${reasons})`);
+      }
+      this.downgrade(downgrades, sessionId, name, next, outcome.reason);
+    }
+    throw new AiZenError('handoff', `unknown executor ${requested}`);
+  }
+
+  private downgrade(downgrades: { from: ExecutorName; reason: string }[], sessionId: string, from: ExecutorName, to: ExecutorName, reason: string): void {
+    downgrades.push({ from, reason });
+    this.logger.warn({ sessionId, from, to, reason }, 'handoff downgraded');
+    this.options.events?.emit('handoff.downgraded', { sessionId, from, to, reason });
+  }
+
+  private executor(name: ExecutorName): Executor {
+    const model = this.options.model;
+    switch (name) {
+      case 'self':
+        return createSelfExecutor({ agent: this.options.agent, toolNames: this.options.toolNames });
+      case 'summary':
+        if (model === null) return { name, run: async () => ({ ok: false, reason: 'no model is configured', cost: NO_COST }) };
+        return createSummaryExecutor({ client: model.client, model: model.model });
+      case 'offline':
+        return createOfflineExecutor();
+    }
+  }
+
+  /** R22: the handoff must not race the turn it interrupts. */
+  private async stopInFlightTurn(): Promise<void> {
+    const { agent } = this.options;
+    if (!agent.busy) return;
+    agent.abort();
+    const deadline = Date.now() + (this.options.abortWaitMs ?? 10_000);
+    while (agent.busy) {
+      if (Date.now() > deadline) throw new AiZenError('handoff', 'the turn in progress did not stop after it was aborted');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  private async captureFacts(): Promise<Facts> {
+    try {
+      return await this.options.facts.capture();
+    } catch (error) {
+      // X2: a probe that fails says why; it never fails the handoff.
+      this.logger.warn({ error }, 'facts could not be captured');
+      return unknownFacts(this.options.root, `capture failed: ${firstLine(error)}`, this.now());
+    }
+  }
+
+  private loadSkill() {
+    return loadHandoffSkill({
+      projectSkillPath: projectPaths(this.options.root).projectSkill,
+      env: this.options.env ?? process.env,
+      logger: this.logger,
+      ...(this.options.bundledSkillPath ? { bundledPath: this.options.bundledSkillPath } : {}),
+    });
+  }
+
+  private setState(state: MigrationState): void {
+    this.current = state;
+  }
+}
