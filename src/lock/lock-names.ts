@@ -16,6 +16,11 @@ export function sessionLockName(sessionFile: string): string {
   return `session-${hashPath(realPathOf(sessionFile))}`;
 }
 
+/** A short stable hex digest of a path's real location (sha256 prefix). */
+export function hashRealPath(target: string, length = 24): string {
+  return createHash('sha256').update(realPathOf(target)).digest('hex').slice(0, length);
+}
+
 function hashPath(realPath: string): string {
   return createHash('sha256').update(realPath).digest('hex').slice(0, 24);
 }

@@ -23,10 +23,16 @@ export function runtimeDirPath(options: RuntimeDirOptions = {}): string {
   return path.join(options.tmpdir ?? os.tmpdir(), `ai-zen-${uid < 0 ? 'user' : uid}`);
 }
 
-/** Creates the folder if needed, then checks it: a real folder (no symlink), ours, mode 0700 (tightened if looser). */
+/** Creates the folder if needed, then checks it (see ensurePrivateDir). */
 export async function ensureRuntimeDir(options: RuntimeDirOptions = {}): Promise<string> {
   const uid = options.uid ?? currentUid();
   const dir = runtimeDirPath({ ...options, uid });
+  await ensurePrivateDir(dir, uid);
+  return dir;
+}
+
+/** A real folder (no symlink), owned by `uid`, mode 0700 (tightened if looser); created when missing. */
+export async function ensurePrivateDir(dir: string, uid: number = currentUid()): Promise<void> {
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const stat = await fs.lstat(dir);
   if (!stat.isDirectory()) {
@@ -36,7 +42,6 @@ export async function ensureRuntimeDir(options: RuntimeDirOptions = {}): Promise
     throw new AiZenError('daemon', `runtime folder ${dir} belongs to uid ${stat.uid}, not to you (${uid}); refusing to use it`);
   }
   if ((stat.mode & 0o777) !== 0o700) await fs.chmod(dir, 0o700);
-  return dir;
 }
 
 function currentUid(): number {

@@ -1,0 +1,93 @@
+// The daemon's IPC protocol, version 1: a public contract (README). On the wire each message is
+// one UTF-8 JSON object followed by a form feed ('\f', node-ipc's delimiter; JSON.stringify never
+// emits a raw one). Requests carry an id that the reply repeats; events are pushed to subscribers.
+import { z } from 'zod';
+import { EventSchemas, type AnyEvent, type EventName } from '../events.js';
+import { ExecutorName, SessionId } from '../session/format.js';
+
+export const PROTOCOL_VERSION = 1;
+export const DELIMITER = '\f';
+/** A request larger than this is refused (and its bytes discarded) without ever being buffered whole. */
+export const MAX_REQUEST_BYTES = 1024 * 1024;
+/** Replies can be large (status of thousands of sessions); the client still caps what it buffers. */
+export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
+
+export const RequestType = z.enum(['status', 'sessions', 'handoffs', 'facts', 'handoff', 'migrate', 'stop', 'subscribe']);
+export type RequestType = z.infer<typeof RequestType>;
+
+const NoParams = z.object({}).strict().optional();
+const HandoffParams = z
+  .object({
+    /** Session id; the daemon picks the latest session when absent. */
+    session: SessionId.optional(),
+    executor: ExecutorName.optional(),
+  })
+  .strict()
+  .optional();
+
+/** The params each request type accepts; handlers receive them parsed. */
+export const RequestParams = {
+  status: NoParams,
+  sessions: NoParams,
+  handoffs: NoParams,
+  facts: z.object({ refresh: z.boolean().optional() }).strict().optional(),
+  handoff: HandoffParams,
+  migrate: HandoffParams,
+  stop: NoParams,
+  subscribe: NoParams,
+} as const satisfies Record<RequestType, z.ZodType>;
+export type RequestParams<T extends RequestType> = z.infer<(typeof RequestParams)[T]>;
+
+export const RequestId = z.string().min(1).max(128);
+
+export const Request = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  id: RequestId,
+  type: RequestType,
+  params: z.unknown().optional(),
+});
+export type Request = z.infer<typeof Request>;
+
+/** Why a request was refused. Handler failures carry the AiZenError code of the failure instead. */
+export const ProtocolErrorCode = z.enum([
+  'bad-json', // not JSON, or not an object
+  'too-large', // over MAX_REQUEST_BYTES
+  'unsupported-version', // v is not PROTOCOL_VERSION
+  'unknown-type', // type is not a RequestType
+  'bad-request', // envelope or params do not match the schema
+  'not-supported', // a known type this server has no handler for
+  'internal', // a handler failed with an unexpected error
+]);
+export type ProtocolErrorCode = z.infer<typeof ProtocolErrorCode>;
+
+export const ErrorBody = z.object({ code: z.string().min(1), message: z.string() });
+
+export const Reply = z.discriminatedUnion('ok', [
+  z.object({ v: z.literal(PROTOCOL_VERSION), id: RequestId.nullable(), ok: z.literal(true), result: z.unknown() }),
+  z.object({ v: z.literal(PROTOCOL_VERSION), id: RequestId.nullable(), ok: z.literal(false), error: ErrorBody }),
+]);
+export type Reply = z.infer<typeof Reply>;
+
+const eventNames = Object.keys(EventSchemas) as [EventName, ...EventName[]];
+
+export const EventMessage = z.object({
+  v: z.literal(PROTOCOL_VERSION),
+  event: z.object({ name: z.enum(eventNames), payload: z.unknown() }),
+});
+
+/** Validates an event against the catalogue (src/events.ts); null when it does not match. */
+export function parseEvent(value: unknown): AnyEvent | null {
+  const envelope = EventMessage.safeParse(value);
+  if (!envelope.success) return null;
+  const { name, payload } = envelope.data.event;
+  const parsed = EventSchemas[name].safeParse(payload);
+  return parsed.success ? ({ name, payload: parsed.data } as AnyEvent) : null;
+}
+
+export function encodeMessage(message: unknown): string {
+  return JSON.stringify(message) + DELIMITER;
+}
+
+export function errorReply(id: string | null, code: string, message: string): Reply {
+  return { v: PROTOCOL_VERSION, id, ok: false, error: { code, message } };
+}
