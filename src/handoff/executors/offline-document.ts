@@ -53,15 +53,16 @@ function codeSpan(text: string): string {
   return oneLine.includes('`') ? `\`\` ${oneLine} \`\`` : `\`${oneLine}\``;
 }
 
-function unique<T>(values: readonly T[], key: (value: T) => string): T[] {
-  const seen = new Set<string>();
-  return values.filter((value) => (seen.has(key(value)) ? false : (seen.add(key(value)), true)));
-}
-
+/** One line per path, with the tools that touched it, in the order first touched. */
 function filesList(activity: ToolActivity): string {
-  const files = unique(activity.files, (file) => `${file.tool}\0${file.path}`);
-  if (files.length === 0) return 'No file was changed by a tool in this session.';
-  return files.map((file) => `- ${codeSpan(file.path)} — ${file.tool}`).join('\n');
+  const byPath = new Map<string, string[]>();
+  for (const file of activity.files) {
+    const tools = byPath.get(file.path) ?? [];
+    if (!tools.includes(file.tool)) tools.push(file.tool);
+    byPath.set(file.path, tools);
+  }
+  if (byPath.size === 0) return 'No file was changed by a tool in this session.';
+  return [...byPath].map(([file, tools]) => `- ${codeSpan(file)} — ${tools.join(', ')}`).join('\n');
 }
 
 function commandsList(activity: ToolActivity): string {
@@ -101,8 +102,12 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
       const lines = [filesList(activity)];
       if (input.facts.git.known) {
         const git = input.facts.git.value;
-        const dirty = [...git.staged.map((file) => `${file} (staged)`), ...git.unstaged.map((file) => `${file} (unstaged)`), ...git.untracked.map((file) => `${file} (untracked)`)];
-        if (dirty.length > 0) lines.push('', 'Uncommitted in git:', '', ...dirty.map((file) => `- ${codeSpan(file)}`));
+        const dirty = [
+          ...git.staged.map((file) => `- ${codeSpan(file)} — staged`),
+          ...git.unstaged.map((file) => `- ${codeSpan(file)} — unstaged`),
+          ...git.untracked.map((file) => `- ${codeSpan(file)} — untracked`),
+        ];
+        if (dirty.length > 0) lines.push('', 'Uncommitted in git:', '', ...dirty);
       }
       return lines.join('\n');
     }
