@@ -3,6 +3,8 @@
 
 export type Known<T> = { readonly known: true; readonly value: T } | { readonly known: false; readonly why: string };
 
+export type GitOperation = 'merge' | 'rebase' | 'cherry-pick' | 'revert' | 'am';
+
 export interface GitFacts {
   /** null when HEAD is detached. */
   readonly branch: string | null;
@@ -11,11 +13,13 @@ export interface GitFacts {
   readonly staged: readonly string[];
   readonly unstaged: readonly string[];
   readonly untracked: readonly string[];
+  /** Paths with unresolved merge conflicts (optional, added after the first version of this contract). */
+  readonly conflicted?: readonly string[];
   readonly upstream: string | null;
   readonly ahead: number | null;
   readonly behind: number | null;
-  /** A merge, rebase, cherry-pick or revert in progress. */
-  readonly operation: 'merge' | 'rebase' | 'cherry-pick' | 'revert' | null;
+  /** A merge, rebase, cherry-pick, revert or `git am` in progress (`am` added later). */
+  readonly operation: GitOperation | null;
 }
 
 export interface PortFact {

@@ -1,0 +1,70 @@
+// Branch, commit, dirty files, upstream and operation of the repo holding `root`, from git
+// itself (X2, D2). Three calls run side by side — rev-parse, status, log — so the cost is about
+// one `git status`. Every call runs with optional locks off; nothing here ever throws.
+import type { Env } from '../paths.js';
+import type { GitFacts, Known } from './facts.js';
+import { detectOperation } from './git-operation.js';
+import { parsePorcelainV2 } from './parse-status.js';
+import { isNotARepository, runGit } from './run-git.js';
+
+export interface CaptureGitFactsOptions {
+  readonly env?: Env;
+}
+
+const STATUS_ARGS = [
+  'status',
+  '--porcelain=v2',
+  '--branch',
+  '-z',
+  // The user's status.showUntrackedFiles=no would hide untracked files from the facts;
+  // `normal` lists a wholly untracked folder once, so it stays cheap.
+  '--untracked-files=normal',
+  // Paths are all we report; rename detection only costs time.
+  '--no-renames',
+  '--ahead-behind',
+];
+
+// log.showSignature=true would put gpg output in front of the format.
+const LOG_ARGS = ['log', '-1', '--no-show-signature', '--no-color', '--format=%H%x00%h%x00%s', 'HEAD', '--'];
+
+export async function captureGitFacts(root: string, options: CaptureGitFactsOptions = {}): Promise<Known<GitFacts>> {
+  try {
+    const env = options.env;
+    const [gitDir, status, log] = await Promise.all([
+      runGit(root, ['rev-parse', '--absolute-git-dir'], { env }),
+      runGit(root, STATUS_ARGS, { env }),
+      runGit(root, LOG_ARGS, { env }),
+    ]);
+    if (isNotARepository(gitDir) || isNotARepository(status)) return { known: false, why: 'not a git repository' };
+    if (!gitDir.ok) return { known: false, why: `git rev-parse failed: ${gitDir.message}` };
+    if (!status.ok) return { known: false, why: `git status failed: ${status.message}` };
+
+    const parsed = parsePorcelainV2(status.stdout);
+    const operation = await detectOperation(gitDir.stdout.trim());
+    return {
+      known: true,
+      value: {
+        branch: parsed.branch,
+        head: readHead(parsed.oid, log.ok ? log.stdout : null),
+        staged: parsed.staged,
+        unstaged: parsed.unstaged,
+        untracked: parsed.untracked,
+        conflicted: parsed.conflicted,
+        upstream: parsed.upstream,
+        ahead: parsed.ahead,
+        behind: parsed.behind,
+        operation,
+      },
+    };
+  } catch (error) {
+    return { known: false, why: `git facts failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+function readHead(oid: string | null, logOutput: string | null): GitFacts['head'] {
+  if (oid === null) return null;
+  const [sha, shortSha, subject] = (logOutput ?? '').replace(/\n$/, '').split('\0');
+  if (sha === oid && shortSha) return { sha, shortSha, subject: subject ?? '' };
+  // log failed, or a commit landed between the two calls: status's oid is what the dirty list describes.
+  return { sha: oid, shortSha: oid.slice(0, 7), subject: '' };
+}
