@@ -8,7 +8,14 @@ import { AiZenError } from '../errors.js';
 import { locateInsideRoot } from '../fs/confine.js';
 import { fsyncDirectory } from '../fs/safe-write.js';
 
-const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW;
+// O_NONBLOCK: a FIFO planted in place of a session file must not hang us (no effect on files).
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+async function requireRegularFile(handle: FileHandle, file: string): Promise<void> {
+  if ((await handle.stat()).isFile()) return;
+  await handle.close();
+  throw new AiZenError('session', `${file} is not a regular file`);
+}
 
 async function confinedForAppend(root: string, file: string): Promise<string> {
   const found = await locateInsideRoot(root, file);
@@ -26,13 +33,16 @@ export class AppendHandle {
   /** Opens an existing file for appending. */
   static async open(root: string, file: string): Promise<AppendHandle> {
     const absolute = await confinedForAppend(root, file);
+    let handle: FileHandle;
     try {
-      return new AppendHandle(absolute, await fs.open(absolute, APPEND_FLAGS));
+      handle = await fs.open(absolute, APPEND_FLAGS);
     } catch (error) {
       throw new AiZenError('session', `cannot open ${file} for appending (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {
         cause: error,
       });
     }
+    await requireRegularFile(handle, file);
+    return new AppendHandle(absolute, handle);
   }
 
   /** Creates a new file (never an existing one) and makes its creation durable. */

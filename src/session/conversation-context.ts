@@ -173,7 +173,12 @@ export class ConversationContext implements SessionRecorder {
       const last = content.lines.at(-1);
       if (last?.type !== 'migrated' || !(await deps.store.exists(last.newId))) break;
       try {
-        await deps.store.read(last.newId);
+        const successor = await deps.store.read(last.newId);
+        // Only a session this one really handed over to; never an unrelated file that shares the id.
+        if (successor.header.previousId !== id) {
+          deps.logger.warn({ sessionId: id, successor: last.newId }, 'successor session names another predecessor; staying here');
+          break;
+        }
       } catch (error) {
         deps.logger.warn({ sessionId: id, successor: last.newId, error }, 'successor session unreadable; staying on its predecessor');
         break;

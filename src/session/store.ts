@@ -85,8 +85,10 @@ export class SessionStore {
     const file = await this.confinedSessionFile(id);
     let buffer: Buffer;
     try {
-      const handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+      // O_NONBLOCK: a FIFO in place of a session file must not hang the reader.
+      const handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
       try {
+        if (!(await handle.stat()).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
         buffer = await handle.readFile();
       } finally {
         await handle.close();

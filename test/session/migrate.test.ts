@@ -165,6 +165,19 @@ describe('migration at the session level (R24–R27)', () => {
     expect(parseLines(await fs.readFile(oldFile, 'utf8')).at(-1)).toEqual({ type: 'message', message: { role: 'user', content: 'still here' } });
   });
 
+  it('openLatest follows a migrated line only to a successor that names this session as its predecessor', async () => {
+    const oldFile = context.sessionFile;
+    await context.close();
+    const stranger = await ConversationContext.create({ paths, model: 'm', maxContextTokens: 10, newId: () => NEW_ID });
+    await stranger.close();
+    await fs.appendFile(oldFile, `${JSON.stringify({ type: 'migrated', at: AT.toISOString(), newId: NEW_ID, path: DOC })}\n`);
+    await new SessionStore(paths).writeLatestPointer({ id: OLD_ID, previousId: null });
+    const opened = await ConversationContext.openLatest({ paths });
+    await opened?.context.close();
+    expect(opened?.header.id).toBe(OLD_ID);
+    expect(opened?.closed).toBe(true);
+  });
+
   it('a closed context refuses appends with AiZenError session', async () => {
     await context.close();
     await expect(context.appendMessage({ role: 'user', content: 'x' })).rejects.toThrow(`session ${OLD_ID} is closed`);
