@@ -1,0 +1,167 @@
+// Commits a handoff document ALONE (D3): the user's index, staged files and working tree stay
+// exactly as they were. Refuses, with a reason and whether a retry can help, whenever a commit
+// would be wrong: see commit-preflight.ts.
+//
+// Why plumbing and not `git commit --only -- <doc>` (measured on git 2.39):
+// - `--only` rejects an untracked path ("pathspec did not match any file(s) known to git"), and a
+//   new doc is always untracked; `git add -N` first would touch the user's index before we know
+//   the commit will happen.
+// - `git commit` holds the user's index.lock for the whole pre-commit hook (linters, tests), so
+//   their own `git add` fails meanwhile; here the hook runs on a temporary index and the real
+//   index is locked only for the few milliseconds of the ref update.
+// - `git commit` may start `gc --auto` in the background of a daemon.
+// Hooks still apply: pre-commit, prepare-commit-msg and commit-msg can veto the commit with
+// git's own semantics (temporary index in GIT_INDEX_FILE, as `git commit --only` gives them),
+// and post-commit runs after it.
+//
+// Order: blob → temporary index (HEAD + doc) → tree → hooks → commit object → lock the real
+// index → stage the doc in a copy of it → compare-and-swap HEAD → commit the index lock.
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Env } from '../paths.js';
+import { gitEnvironment } from '../probe/git-environment.js';
+import { runGit } from '../probe/run-git.js';
+import { describeHookFailure, runHook, type HookName } from './commit-hooks.js';
+import { withDocStagedInRealIndex } from './commit-index-lock.js';
+import { preflight, refuse, type CommitRefusal, type CommitTarget } from './commit-preflight.js';
+
+export type CommitHandoffResult = { readonly committed: true; readonly commit: string } | CommitRefusal;
+
+export interface CommitHandoffOptions {
+  readonly root: string;
+  /** Project-relative path of the handoff document. */
+  readonly docPath: string;
+  /** `handoff: <id8> (<executor>)`, chosen by the caller. */
+  readonly message: string;
+  readonly env?: Env;
+  /** How long a hook may run before it is killed and the commit refused. */
+  readonly hookTimeoutMs?: number;
+}
+
+const optionsSchema = z.object({
+  root: z.string().min(1),
+  docPath: z.string().min(1),
+  message: z.string().refine((message) => message.trim().length > 0, 'the commit message is empty'),
+  hookTimeoutMs: z.number().int().positive().optional(),
+});
+
+export async function commitHandoff(options: CommitHandoffOptions): Promise<CommitHandoffResult> {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) return refuse(`invalid commit request: ${parsed.error.issues[0]?.message ?? 'bad options'}`, false);
+  try {
+    const target = await preflight(options.root, options.docPath, options.env);
+    if ('committed' in target) return target;
+    return await commitTarget(target, options);
+  } catch (error) {
+    return refuse(`committing the handoff document failed: ${error instanceof Error ? error.message : String(error)}`, true);
+  }
+}
+
+async function commitTarget(target: CommitTarget, options: CommitHandoffOptions): Promise<CommitHandoffResult> {
+  const git = (args: string[], extraEnv?: Env) => runGit(target.topLevel, args, { env: options.env, extraEnv });
+  const scratch = path.join(target.gitDir, `ai-zen-commit-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const tempIndex = `${scratch}.index`;
+  const messageFile = `${scratch}.msg`;
+  const withTempIndex = { GIT_INDEX_FILE: tempIndex };
+  try {
+    // The blob as `git add` would store it (clean filters and eol attributes of the path apply).
+    const blob = await git(['hash-object', '-w', '--', target.docPath]);
+    if (!blob.ok) return refuse(`cannot store the document in git: ${blob.message}`, true);
+    const readTree = await git(['read-tree', target.head], withTempIndex);
+    if (!readTree.ok) return refuse(`cannot read the HEAD tree: ${readTree.message}`, true);
+    const staged = await git(['update-index', '--add', '--cacheinfo', `100644,${blob.stdout.trim()},${target.docPath}`], withTempIndex);
+    if (!staged.ok) return refuse(`cannot stage the document: ${staged.message}`, true);
+
+    const firstTree = await git(['write-tree'], withTempIndex);
+    const headTree = await git(['rev-parse', `${target.head}^{tree}`]);
+    if (firstTree.ok && headTree.ok && firstTree.stdout.trim() === headTree.stdout.trim()) {
+      return alreadyCommitted(target, git);
+    }
+
+    const hookEnv = gitEnvironment(options.env, withTempIndex);
+    const hook = (name: HookName, args: string[] = []) =>
+      runHook(name, { hooksDir: target.hooksDir, cwd: target.topLevel, env: hookEnv, args, timeoutMs: options.hookTimeoutMs });
+    const preCommit = await hook('pre-commit');
+    if (preCommit.ran && !preCommit.ok) return refuse(describeHookFailure('pre-commit', preCommit), true);
+
+    // The hook may have re-staged the doc (a formatter); commit what the temporary index holds,
+    // and only if that is still the doc alone.
+    const tree = await git(['write-tree'], withTempIndex);
+    if (!tree.ok) return refuse(`cannot write the tree: ${tree.message}`, true);
+    const changed = await git(['diff-tree', '-r', '--no-renames', '--name-only', '-z', target.head, tree.stdout.trim()]);
+    const changedPaths = changed.ok ? changed.stdout.split('\0').filter((entry) => entry.length > 0) : [];
+    if (changedPaths.length !== 1 || changedPaths[0] !== target.docPath) {
+      return refuse('the pre-commit hook staged other files; the handoff commit holds the document alone', true);
+    }
+    const entry = await git(['ls-files', '--stage', '-z', '--', target.docPath], withTempIndex);
+    const stagedEntry = entry.ok ? /^(\d{6}) ([0-9a-f]+) 0\t/.exec(entry.stdout) : null;
+    if (!stagedEntry?.[1] || !stagedEntry[2]) return refuse('cannot read the staged document back', true);
+
+    await fs.writeFile(messageFile, `${options.message.trim()}\n`);
+    const prepare = await hook('prepare-commit-msg', [messageFile, 'message']);
+    if (prepare.ran && !prepare.ok) return refuse(describeHookFailure('prepare-commit-msg', prepare), true);
+    const commitMessage = await hook('commit-msg', [messageFile]);
+    if (commitMessage.ran && !commitMessage.ok) return refuse(describeHookFailure('commit-msg', commitMessage), true);
+    const message = cleanupMessage(await fs.readFile(messageFile, 'utf8'));
+    if (message.length === 0) return refuse('a commit hook left the commit message empty', true);
+    await fs.writeFile(messageFile, message);
+
+    const commit = await git(['commit-tree', tree.stdout.trim(), '-p', target.head, '-F', messageFile]);
+    if (!commit.ok) return refuse(`cannot create the commit: ${describeCommitTreeFailure(commit.message, commit.stderr)}`, true);
+    const newCommit = commit.stdout.trim();
+
+    const subject = message.split('\n')[0] ?? '';
+    const landed = await withDocStagedInRealIndex({
+      cwd: target.topLevel,
+      gitDir: target.gitDir,
+      indexFile: target.indexFile,
+      entry: { mode: stagedEntry[1], blob: stagedEntry[2], path: target.docPath },
+      env: options.env,
+      whileLocked: async () => {
+        // Compare-and-swap: refused when the user committed (or switched branch) meanwhile.
+        const moved = await git(['update-ref', '-m', `commit (ai-zen handoff): ${subject}`, 'HEAD', newCommit, target.head]);
+        return moved.ok
+          ? { ok: true as const, value: newCommit }
+          : { ok: false as const, reason: `HEAD moved while committing (${moved.message})`, retryable: true };
+      },
+    });
+    if (!landed.ok) return refuse(landed.reason, landed.retryable);
+
+    // As with git: the commit stands whatever post-commit says.
+    await hook('post-commit').catch(() => undefined);
+    return { committed: true, commit: newCommit };
+  } finally {
+    await Promise.all([tempIndex, `${tempIndex}.lock`, messageFile].map((file) => fs.rm(file, { force: true })));
+  }
+}
+
+/** The doc at HEAD already has this content: report the commit that holds it. */
+async function alreadyCommitted(
+  target: CommitTarget,
+  git: (args: string[]) => ReturnType<typeof runGit>,
+): Promise<CommitHandoffResult> {
+  const last = await git(['log', '-1', '--no-show-signature', '--format=%H', target.head, '--', target.docPath]);
+  const commit = last.ok ? last.stdout.trim() : '';
+  return commit.length > 0 ? { committed: true, commit } : refuse('the document is unchanged and no commit holds it', false);
+}
+
+/** git's `whitespace` cleanup, which `git commit -m` applies: no trailing spaces, no blank runs or edges. */
+export function cleanupMessage(text: string): string {
+  const lines = text.replace(/\r\n/g, '\n').split('\n').map((line) => line.trimEnd());
+  const collapsed: string[] = [];
+  for (const line of lines) {
+    if (line === '' && (collapsed.length === 0 || collapsed.at(-1) === '')) continue;
+    collapsed.push(line);
+  }
+  while (collapsed.at(-1) === '') collapsed.pop();
+  return collapsed.length === 0 ? '' : `${collapsed.join('\n')}\n`;
+}
+
+function describeCommitTreeFailure(message: string, stderr: string): string {
+  if (/Please tell me who you are|Author identity unknown|empty ident/i.test(stderr)) {
+    return 'no git identity is configured (user.name and user.email)';
+  }
+  return message;
+}
