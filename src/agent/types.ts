@@ -35,6 +35,11 @@ export interface AgentView {
   readonly lastUsage: Usage | null;
   readonly maxContextTokens: number;
   readonly sessionId: string;
+  /**
+   * How many of `messages` the prompt measured by `lastUsage` held (the messages after them are
+   * new since). Lets ContextGuard estimate the next prompt (R14). Added by the agent helper.
+   */
+  readonly measuredMessageCount?: number;
 }
 
 export interface ToolCallRequest {
