@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { AgentMessage, SessionRecorder } from '../agent/types.js';
 import { AiZenError } from '../errors.js';
 import { writeFileInside } from '../fs/safe-write.js';
+import { acquireLock, sessionLockName, type HeldLock } from '../lock/os-lock.js';
 import type { Env, ProjectPaths } from '../paths.js';
 import { ChatMessage, HandoffLine, HeaderLine, MessageLine, MigratedLine, Usage, UsageLine, type SessionLine } from './format.js';
 import { AppendHandle } from './append-handle.js';
@@ -31,6 +32,7 @@ interface Dependencies {
   readonly newId: () => string;
   readonly logger: SessionLogger;
   readonly pause: PauseHook;
+  readonly env: Env;
 }
 
 interface CommonOptions {
@@ -71,7 +73,19 @@ function dependencies(options: CommonOptions): Dependencies {
     newId: options.newId ?? newSessionId,
     logger,
     pause: options.pauseAt ?? pauseHookFromEnv(options.env ?? process.env) ?? (async () => {}),
+    env: options.env ?? process.env,
   };
+}
+
+/**
+ * Ownership: the live process that has a session open holds an OS lock on its file, so the
+ * daemon leaves that session's migration to it, and no two processes append to one session.
+ * The kernel frees the lock when the process dies, however it dies.
+ */
+async function takeSessionLock(file: string, id: string, env: Env): Promise<HeldLock> {
+  const lock = await acquireLock(sessionLockName(file), { env });
+  if (!lock) throw new AiZenError('session', `session ${id.slice(0, 8)} is open in another ai-zen process`);
+  return lock;
 }
 
 function serialize(line: SessionLine): string {
@@ -95,6 +109,7 @@ export class ConversationContext implements SessionRecorder {
   private id: string;
   private currentHeader: HeaderLine;
   private handle: AppendHandle | null;
+  private lock: HeldLock | null;
   // Appends and migrate run one after another, so a line never lands in a file the id left.
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -102,10 +117,12 @@ export class ConversationContext implements SessionRecorder {
     private readonly deps: Dependencies,
     header: HeaderLine,
     handle: AppendHandle,
+    lock: HeldLock,
   ) {
     this.id = header.id;
     this.currentHeader = header;
     this.handle = handle;
+    this.lock = lock;
   }
 
   /** Starts a new session: writes its header line and makes it the latest session. */
@@ -123,29 +140,39 @@ export class ConversationContext implements SessionRecorder {
       previousId: options.previousId ?? null,
     }, 'session header');
     const handle = await AppendHandle.create(deps.paths.root, deps.store.sessionFile(id), serialize(header));
+    let lock: HeldLock | null = null;
     try {
+      // Taken once the file exists, so its name is computed from the same real path the daemon sees.
+      // Until then the file holds only a header: nothing the daemon would act on.
+      lock = await takeSessionLock(handle.file, id, deps.env);
       await deps.store.writeLatestPointer({ id, previousId: header.previousId });
     } catch (error) {
       await handle.close();
+      await lock?.release();
       throw error;
     }
-    return new ConversationContext(deps, header, handle);
+    return new ConversationContext(deps, header, handle, lock);
   }
 
   /** Opens session `id` to carry on appending to it. */
   static async open(options: CommonOptions & { id: string }): Promise<OpenedSession> {
     const deps = dependencies(options);
     const id = assertSessionId(options.id);
-    const content = await deps.store.read(id);
-    const handle = await AppendHandle.open(deps.paths.root, deps.store.sessionFile(id));
+    // First the lock: reading and repairing the file is for its owner only.
+    const lock = await takeSessionLock(deps.store.sessionFile(id), id, deps.env);
+    let handle: AppendHandle | null = null;
+    let content;
     try {
+      content = await deps.store.read(id);
+      handle = await AppendHandle.open(deps.paths.root, deps.store.sessionFile(id));
       // A torn last line must not swallow the next line: end it, readers skip it.
       if (content.tornTail) {
         deps.logger.warn({ sessionId: id }, 'session file ended in a torn line; starting a new line');
         await handle.write('\n');
       }
     } catch (error) {
-      await handle.close();
+      await handle?.close();
+      await lock.release();
       throw error;
     }
     const messages: AgentMessage[] = [];
@@ -155,7 +182,7 @@ export class ConversationContext implements SessionRecorder {
       else if (line.type === 'usage') lastUsage = line.usage;
     }
     const closed = content.lines.at(-1)?.type === 'migrated';
-    return { context: new ConversationContext(deps, content.header, handle), messages, lastUsage, header: content.header, closed };
+    return { context: new ConversationContext(deps, content.header, handle, lock), messages, lastUsage, header: content.header, closed };
   }
 
   /**
@@ -229,16 +256,18 @@ export class ConversationContext implements SessionRecorder {
     return this.enqueue(() => this.requireHandle().sync());
   }
 
-  /** Flushes and closes the file; further appends fail. */
+  /** Flushes and closes the file and gives up ownership of the session; further appends fail. */
   close(): Promise<void> {
     return this.enqueue(async () => {
       const handle = this.handle;
-      if (!handle) return;
+      const lock = this.lock;
       this.handle = null;
+      this.lock = null;
       try {
-        await handle.sync();
+        if (handle) await handle.sync();
       } finally {
-        await handle.close();
+        await handle?.close();
+        await lock?.release();
       }
     });
   }
@@ -279,6 +308,14 @@ export class ConversationContext implements SessionRecorder {
         throw error;
       }
       const newHandle = await AppendHandle.open(paths.root, newFile);
+      // Ownership moves with the conversation: the new file is ours before the old one says it is closed.
+      let newLock: HeldLock;
+      try {
+        newLock = await takeSessionLock(newHandle.file, newId, this.deps.env);
+      } catch (error) {
+        await newHandle.close();
+        throw error;
+      }
       await this.pause('after-new-session');
 
       try {
@@ -287,6 +324,7 @@ export class ConversationContext implements SessionRecorder {
         await oldHandle.sync();
       } catch (error) {
         await newHandle.close();
+        await newLock.release();
         throw error;
       }
       await this.pause('after-migrated-line');
@@ -300,10 +338,13 @@ export class ConversationContext implements SessionRecorder {
       }
       await this.pause('after-pointer');
 
+      const oldLock = this.lock;
       this.id = newId;
       this.currentHeader = newHeader;
       this.handle = newHandle;
+      this.lock = newLock;
       await oldHandle.close().catch(() => {});
+      await oldLock?.release();
       logger.info({ oldId, newId, path: options.docPath, file: path.relative(paths.root, newFile) }, 'session migrated');
       return { oldId, newId };
     });

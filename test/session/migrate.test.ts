@@ -92,6 +92,8 @@ describe('migration at the session level (R24–R27)', () => {
   it('R25 the latest pointer names the new id and --continue lands in the new session', async () => {
     await context.migrate({ definitionMessages: [system, rules], breakpoint, docPath: DOC });
     expect(await new SessionStore(paths).readLatestPointer()).toEqual({ id: NEW_ID, previousId: OLD_ID });
+    // The migrating context owns the new session (it holds its lock): let go of it before reopening.
+    await context.close();
     const opened = await ConversationContext.openLatest({ paths });
     await opened?.context.close();
     expect(opened?.header.id).toBe(NEW_ID);
