@@ -1,0 +1,231 @@
+// Reads a growing file line by line, remembering where it stopped: each call reads only the bytes
+// appended since the last one, in chunks with fs.read at the offset — never the whole file — so a
+// 500 MB session costs the same per append as a small one. A partial last line is kept in memory
+// until its newline arrives. A file that was truncated, replaced (another inode) or rewritten in
+// place (even one that grew: its head or the bytes just before our offset changed) is read again
+// from the start.
+import { promises as fs } from 'node:fs';
+
+export type ResetReason = 'truncated' | 'replaced' | 'rewritten';
+
+export interface RawLine {
+  /** The line without its newline, decoded as UTF-8 (only whole lines are decoded). */
+  readonly text: string;
+  /** 1-based line number in the file. */
+  readonly lineNumber: number;
+  /** Byte offset of the line's first byte. */
+  readonly offset: number;
+}
+
+export interface OversizedLine {
+  readonly lineNumber: number;
+  readonly offset: number;
+  readonly bytes: number;
+}
+
+export interface LineReadResult {
+  /** Set when the file was read again from the start; the consumer must drop what it derived before. */
+  readonly reset: ResetReason | null;
+  /** The file does not exist (any more); nothing was read. */
+  readonly missing: boolean;
+  /** Bytes of appended content read by this call (equals the bytes appended since the last call). */
+  readonly bytesRead: number;
+  /** Bytes re-read to check that the file is still the one we read (constant per call, never the file). */
+  readonly checkBytesRead: number;
+  readonly linesRead: number;
+}
+
+export interface IncrementalReaderOptions {
+  readonly chunkSize?: number;
+  /** A line longer than this is skipped (reported through onOversized) instead of held in memory. */
+  readonly maxLineBytes?: number;
+}
+
+/** Bytes of the head kept as the file's fingerprint. */
+const HEAD_BYTES = 256;
+/** Bytes just before the read position kept to notice a rewrite past the head. */
+const BOUNDARY_BYTES = 32;
+
+export interface LineSink {
+  /** The file is read again from the start: drop what was derived from it, before the first new line. */
+  reset?(reason: ResetReason): void;
+  line(line: RawLine): void;
+  oversized?(line: OversizedLine): void;
+}
+
+export class IncrementalLineReader {
+  private identity: { dev: number; ino: number } | null = null;
+  /** Bytes consumed from the file so far: complete lines plus the pending partial line. */
+  private position = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** The current line is over maxLineBytes: drop its bytes up to its newline. */
+  private dropping: { offset: number; bytes: number } | null = null;
+  private lineNumber = 0;
+  private head = Buffer.alloc(0);
+  private boundary = Buffer.alloc(0);
+  private lastStat: { mtimeMs: number; ctimeMs: number } | null = null;
+  private totals = { bytesRead: 0, checkBytesRead: 0 };
+  private readonly chunkSize: number;
+  private readonly maxLineBytes: number;
+
+  constructor(
+    readonly file: string,
+    options: IncrementalReaderOptions = {},
+  ) {
+    this.chunkSize = options.chunkSize ?? 64 * 1024;
+    this.maxLineBytes = options.maxLineBytes ?? 64 * 1024 * 1024;
+  }
+
+  /** Bytes consumed so far (the offset the next read starts at). */
+  get offset(): number {
+    return this.position;
+  }
+
+  /** Running totals, for the benchmark: appended bytes read, and bytes read only to check identity. */
+  get counters(): { readonly bytesRead: number; readonly checkBytesRead: number } {
+    return { ...this.totals };
+  }
+
+  /** Reads to the end of the file, handing each complete new line to `sink`, in order. */
+  async read(sink: LineSink): Promise<LineReadResult> {
+    let stat;
+    try {
+      stat = await fs.stat(this.file, { bigint: false });
+    } catch (error) {
+      if (isMissing(error)) return { reset: null, missing: true, bytesRead: 0, checkBytesRead: 0, linesRead: 0 };
+      throw error;
+    }
+    // Nothing changed since the last read: no open, no read (the reconcile pass over thousands of files).
+    if (
+      this.identity &&
+      this.lastStat &&
+      stat.ino === this.identity.ino &&
+      stat.dev === this.identity.dev &&
+      stat.size === this.position &&
+      stat.mtimeMs === this.lastStat.mtimeMs &&
+      stat.ctimeMs === this.lastStat.ctimeMs
+    ) {
+      return { reset: null, missing: false, bytesRead: 0, checkBytesRead: 0, linesRead: 0 };
+    }
+
+    let handle;
+    try {
+      handle = await fs.open(this.file, 'r');
+    } catch (error) {
+      if (isMissing(error)) return { reset: null, missing: true, bytesRead: 0, checkBytesRead: 0, linesRead: 0 };
+      throw error;
+    }
+    try {
+      const opened = await handle.stat();
+      let reset: ResetReason | null = null;
+      let checkBytesRead = 0;
+      if (this.identity && (opened.ino !== this.identity.ino || opened.dev !== this.identity.dev)) reset = 'replaced';
+      else if (this.identity && opened.size < this.position) reset = 'truncated';
+      else if (this.identity && this.position > 0) {
+        const check = await this.stillSameContent(handle);
+        checkBytesRead = check.bytes;
+        if (!check.same) reset = 'rewritten';
+      }
+      if (reset || !this.identity) this.restart(opened.dev, opened.ino);
+      if (reset) sink.reset?.(reset);
+
+      let bytesRead = 0;
+      let linesRead = 0;
+      const buffer = Buffer.allocUnsafe(this.chunkSize);
+      for (;;) {
+        const { bytesRead: n } = await handle.read(buffer, 0, buffer.length, this.position);
+        if (n === 0) break;
+        const chunk = buffer.subarray(0, n);
+        linesRead += this.consume(chunk, sink);
+        this.rememberBoundary(chunk);
+        this.position += n;
+        bytesRead += n;
+      }
+      const after = await handle.stat();
+      this.lastStat = { mtimeMs: after.mtimeMs, ctimeMs: after.ctimeMs };
+      this.totals.bytesRead += bytesRead;
+      this.totals.checkBytesRead += checkBytesRead;
+      return { reset, missing: false, bytesRead, checkBytesRead, linesRead };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private restart(dev: number, ino: number): void {
+    this.identity = { dev, ino };
+    this.position = 0;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.dropping = null;
+    this.lineNumber = 0;
+    this.head = Buffer.alloc(0);
+    this.boundary = Buffer.alloc(0);
+    this.lastStat = null;
+  }
+
+  /** Splits a chunk at newlines; returns how many complete lines went to the sink. */
+  private consume(chunk: Buffer, sink: LineSink): number {
+    if (this.head.length < HEAD_BYTES) {
+      const take = chunk.subarray(0, HEAD_BYTES - this.head.length);
+      this.head = Buffer.concat([this.head, take]);
+    }
+    let lines = 0;
+    let start = 0;
+    for (;;) {
+      const newline = chunk.indexOf(0x0a, start);
+      if (newline < 0) break;
+      const piece = chunk.subarray(start, newline);
+      const lineOffset = this.position + start - this.pendingBytes;
+      this.lineNumber += 1;
+      if (this.dropping) {
+        sink.oversized?.({ lineNumber: this.lineNumber, offset: this.dropping.offset, bytes: this.dropping.bytes + piece.length });
+        this.dropping = null;
+      } else {
+        const bytes = this.pendingBytes === 0 ? piece : Buffer.concat([...this.pending, piece]);
+        if (bytes.length > this.maxLineBytes) sink.oversized?.({ lineNumber: this.lineNumber, offset: lineOffset, bytes: bytes.length });
+        else sink.line({ text: bytes.toString('utf8'), lineNumber: this.lineNumber, offset: lineOffset });
+        lines += 1;
+      }
+      this.pending = [];
+      this.pendingBytes = 0;
+      start = newline + 1;
+    }
+    const rest = chunk.subarray(start);
+    if (rest.length > 0) {
+      if (this.dropping) this.dropping.bytes += rest.length;
+      else if (this.pendingBytes + rest.length > this.maxLineBytes) {
+        this.dropping = { offset: this.position + start - this.pendingBytes, bytes: this.pendingBytes + rest.length };
+        this.pending = [];
+        this.pendingBytes = 0;
+      } else {
+        this.pending.push(Buffer.from(rest)); // copy: the read buffer is reused
+        this.pendingBytes += rest.length;
+      }
+    }
+    return lines;
+  }
+
+  /** Keeps the last bytes before the new position, taken from what was just read (no extra read). */
+  private rememberBoundary(chunk: Buffer): void {
+    this.boundary =
+      chunk.length >= BOUNDARY_BYTES
+        ? Buffer.from(chunk.subarray(chunk.length - BOUNDARY_BYTES))
+        : Buffer.concat([this.boundary, chunk]).subarray(-BOUNDARY_BYTES);
+  }
+
+  /** Re-reads the head and the bytes just before our position and compares them with what we saw. */
+  private async stillSameContent(handle: fs.FileHandle): Promise<{ same: boolean; bytes: number }> {
+    const head = Buffer.alloc(this.head.length);
+    const { bytesRead: headRead } = await handle.read(head, 0, head.length, 0);
+    const boundary = Buffer.alloc(this.boundary.length);
+    const { bytesRead: boundaryRead } = await handle.read(boundary, 0, boundary.length, this.position - this.boundary.length);
+    const same = headRead === head.length && head.equals(this.head) && boundaryRead === boundary.length && boundary.equals(this.boundary);
+    return { same, bytes: headRead + boundaryRead };
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

@@ -1,0 +1,131 @@
+// The ai-zen session source: `.ai-zen/sessions/<id>.jsonl` in the v1 format (SPEC "Session file").
+import path from 'node:path';
+import type { HeaderLine, SessionLine } from '../session/format.js';
+import { SESSION_ID_PATTERN } from '../session/format.js';
+import { parseSessionLine } from '../session/parse-line.js';
+import { IncrementalLineReader, type IncrementalReaderOptions, type RawLine } from './incremental-reader.js';
+import { isOverflowed, type SessionReader, type SessionSource, type SessionState, type SessionUpdate, type SkipNotice } from './session-source.js';
+
+const SUFFIX = '.jsonl';
+
+export function createAiZenSessionSource(options: IncrementalReaderOptions = {}): SessionSource {
+  return {
+    id: 'ai-zen',
+    kind: 'ai-zen',
+    matches(file) {
+      const name = path.basename(file);
+      return (
+        name.endsWith(SUFFIX) &&
+        SESSION_ID_PATTERN.test(name.slice(0, -SUFFIX.length)) &&
+        path.basename(path.dirname(file)) === 'sessions' &&
+        path.basename(path.dirname(path.dirname(file))) === '.ai-zen'
+      );
+    },
+    createReader: (file) => new AiZenSessionReader(file, options),
+  };
+}
+
+/** The state of an ai-zen session file with no lines read yet. */
+export function emptyAiZenState(file: string): SessionState {
+  return {
+    kind: 'ai-zen',
+    file,
+    sessionId: path.basename(file, SUFFIX),
+    model: null,
+    maxContextTokens: null,
+    latestUsage: null,
+    closed: false,
+    successorId: null,
+    overflowed: false,
+    messageCount: 0,
+    lastHandoff: null,
+    skippedCount: 0,
+    details: { header: null },
+  };
+}
+
+/** Folds one parsed line into the state (pure). The header counts only as the first line. */
+export function foldAiZenLine(state: SessionState, line: SessionLine, lineNumber: number): SessionState | string {
+  switch (line.type) {
+    case 'session': {
+      if (lineNumber !== 1) return 'a header line after the first line';
+      return withOverflow({
+        ...state,
+        sessionId: line.id,
+        model: line.model,
+        maxContextTokens: line.maxContextTokens,
+        details: { ...state.details, header: line satisfies HeaderLine },
+      });
+    }
+    case 'message':
+      return { ...state, messageCount: state.messageCount + 1 };
+    case 'usage':
+      return withOverflow({ ...state, latestUsage: line.usage });
+    case 'handoff':
+      return { ...state, lastHandoff: { path: line.path, executor: line.executor, mode: line.mode, at: line.at } };
+    case 'migrated':
+      return withOverflow({ ...state, closed: true, successorId: line.newId });
+  }
+}
+
+function withOverflow(state: SessionState): SessionState {
+  return { ...state, overflowed: isOverflowed(state) };
+}
+
+class AiZenSessionReader implements SessionReader {
+  private current: SessionState;
+  private readonly lines: IncrementalLineReader;
+
+  constructor(
+    readonly file: string,
+    options: IncrementalReaderOptions,
+  ) {
+    this.current = emptyAiZenState(file);
+    this.lines = new IncrementalLineReader(file, options);
+  }
+
+  get state(): SessionState {
+    return this.current;
+  }
+
+  get counters() {
+    return this.lines.counters;
+  }
+
+  async update(): Promise<SessionUpdate> {
+    const previous = this.current;
+    const skipped: SkipNotice[] = [];
+    let state = previous;
+    const skip = (lineNumber: number, offset: number, reason: string) => {
+      skipped.push({ file: this.file, lineNumber, offset, reason });
+      state = { ...state, skippedCount: state.skippedCount + 1 };
+    };
+    const take = (raw: RawLine) => {
+      if (raw.text.trim() === '') return;
+      const parsed = parseSessionLine(raw.text);
+      if (!parsed.ok) return skip(raw.lineNumber, raw.offset, parsed.reason);
+      const next = foldAiZenLine(state, parsed.line, raw.lineNumber);
+      if (typeof next === 'string') skip(raw.lineNumber, raw.offset, next);
+      else state = next;
+    };
+    const result = await this.lines.read({
+      // The reader starts over, and so does everything derived from the file.
+      reset: () => (state = emptyAiZenState(this.file)),
+      line: take,
+      oversized: ({ lineNumber, offset, bytes }) => skip(lineNumber, offset, `line of ${bytes} bytes is too long`),
+    });
+    this.current = state;
+    return {
+      state,
+      previous,
+      reset: result.reset,
+      missing: result.missing,
+      bytesRead: result.bytesRead,
+      checkBytesRead: result.checkBytesRead,
+      linesRead: result.linesRead,
+      skipped,
+      overflowStarted: !previous.overflowed && state.overflowed,
+      usageChanged: state.latestUsage !== previous.latestUsage,
+    };
+  }
+}
