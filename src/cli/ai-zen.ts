@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// The `ai-zen` command. Each command lives in its own file and registers itself here;
+// extensions (auto-migration, session locks) attach to every project a command opens.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from '../paths.js';
+import { registerPrintCommand } from './print-command.js';
+import { runCli } from './run-cli.js';
+
+const { version } = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
+
+const code = await runCli(process.argv.slice(2), {
+  registrars: [registerPrintCommand],
+  extensions: [],
+  version,
+});
+process.exit(code);

@@ -1,0 +1,203 @@
+// The composition root: everything a command needs for one project, wired once, with real
+// defaults. Commands (print, chat, handoff, migrate) call `openProject`; extensions (the
+// migration service, auto-migration, the session lock) attach to what it returns.
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type OpenAI from 'openai';
+import { Agent, type TurnResult } from '../agent/agent.js';
+import { createModelClient } from '../agent/model-client.js';
+import { ContextGuardPlugin } from '../agent/plugins/context-guard.js';
+import { systemPrompt } from '../agent/system-prompt.js';
+import { createTools } from '../agent/tools/index.js';
+import type { Tool } from '../agent/types.js';
+import { loadConfig, type Config } from '../config/load-config.js';
+import { AiZenError } from '../errors.js';
+import { writeFileInside } from '../fs/safe-write.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { projectPaths, type Env, type ProjectPaths } from '../paths.js';
+import { ConversationContext, type OpenedSession } from '../session/conversation-context.js';
+import { SessionStore } from '../session/store.js';
+
+const run = promisify(execFile);
+
+export const LOG_FILE_NAME = 'ai-zen.log';
+
+/** What an extension may hook into, per open project. */
+export interface ProjectHooks {
+  /** After each completed turn (print mode: after the answer was written). R19/R20 auto-migration hangs here. */
+  afterTurn?(result: TurnResult): void | Promise<void>;
+  /** When the command is done with the project. */
+  close?(): void | Promise<void>;
+}
+
+/**
+ * Called once the project is open, before the first turn: install plugins (`project.agent.use`),
+ * take locks, build services. Returns the hooks it wants.
+ */
+export type ProjectExtension = (project: OpenProject, mode: { readonly interactive: boolean }) => ProjectHooks | void | Promise<ProjectHooks | void>;
+
+export interface OpenProjectOptions {
+  readonly cwd: string;
+  readonly env?: Env;
+  /** `--continue`: the latest session (following a migration to its successor). */
+  readonly continueLatest?: boolean;
+  /** `--resume <id>`. */
+  readonly resumeId?: string;
+  readonly verbose?: boolean;
+  /** `--model`. */
+  readonly model?: string;
+  /** Fail with AiZenError('config') before touching any session when no model is configured. */
+  readonly requireModel?: boolean;
+  readonly extensions?: readonly ProjectExtension[];
+  readonly interactive?: boolean;
+}
+
+export interface OpenProject {
+  /** Real path of the project root (the git top level, else the working folder). */
+  readonly root: string;
+  readonly paths: ProjectPaths;
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly store: SessionStore;
+  /** The one owner of the session id (R27). */
+  readonly context: ConversationContext;
+  readonly agent: Agent;
+  readonly client: OpenAI;
+  readonly tools: readonly Tool[];
+  readonly contextGuard: ContextGuardPlugin;
+  /** The session was opened (`--continue`, `--resume`) rather than created. */
+  readonly resumed: boolean;
+  /** ContextGuard asks this before each request; the migration service sets it (R14: ×2 while busy). */
+  isHandoffBusy: () => boolean;
+  /** Runs every extension's afterTurn, in order. */
+  afterTurn(result: TurnResult): Promise<void>;
+  /** Runs extensions' close hooks, then flushes and closes the session. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** `git rev-parse --show-toplevel` from `cwd`, else `cwd` — as a real path either way. */
+export async function findProjectRoot(cwd: string, env: Env = process.env): Promise<string> {
+  const real = await fs.realpath(cwd).catch((error: unknown) => {
+    throw new AiZenError('usage', `cannot open the working folder ${cwd} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  });
+  try {
+    const { stdout } = await run('git', ['rev-parse', '--show-toplevel'], { cwd: real, env: { ...env, GIT_OPTIONAL_LOCKS: '0' } });
+    const top = stdout.trim();
+    if (top !== '') return await fs.realpath(top);
+  } catch {
+    // Not a git repository, or no git: the working folder is the project.
+  }
+  return real;
+}
+
+// Sessions and logs are this machine's; handoff documents are meant to be reviewed and committed.
+const GITIGNORE = `# Written by ai-zen. Sessions and logs stay local; handoffs/ is meant to be committed.
+sessions/
+logs/
+latest-session.json
+`;
+
+async function ensureGitignore(paths: ProjectPaths, logger: Logger): Promise<void> {
+  try {
+    await writeFileInside(paths.root, path.join(paths.aiZen, '.gitignore'), GITIGNORE, { exclusive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') logger.warn({ err: error }, 'could not write .ai-zen/.gitignore');
+  }
+}
+
+export async function openProject(options: OpenProjectOptions): Promise<OpenProject> {
+  const env = options.env ?? process.env;
+  if (options.continueLatest && options.resumeId !== undefined) throw new AiZenError('usage', '--continue and --resume cannot be used together');
+  const root = await findProjectRoot(options.cwd, env);
+  const paths = projectPaths(root);
+  const logger = createLogger({ file: path.join(paths.logs, LOG_FILE_NAME), verbose: options.verbose === true, name: 'ai-zen' });
+  try {
+    return await assemble(options, env, root, paths, logger);
+  } catch (error) {
+    logger.error({ err: error }, 'could not open the project');
+    throw error;
+  }
+}
+
+async function assemble(options: OpenProjectOptions, env: Env, root: string, paths: ProjectPaths, logger: Logger): Promise<OpenProject> {
+  const config = await loadConfig({ root, env, overrides: options.model !== undefined ? { model: options.model } : {} });
+  logger.info({ root, model: config.model, baseURL: config.baseURL, maxContextTokens: config.maxContextTokens, files: config.files }, 'project opened');
+  if (options.requireModel && !config.modelConfigured) {
+    throw new AiZenError('config', 'no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another endpoint), or baseURL in .ai-zen/config.json');
+  }
+  const store = new SessionStore(paths, { logger });
+  await store.cleanup();
+  await ensureGitignore(paths, logger);
+
+  let opened: OpenedSession | null = null;
+  if (options.continueLatest) {
+    opened = await ConversationContext.openLatest({ paths, logger, env });
+    if (opened === null) throw new AiZenError('session', `no session to continue in ${root}; start one with ai-zen -p "…"`);
+  } else if (options.resumeId !== undefined) {
+    opened = await ConversationContext.open({ paths, logger, env, id: options.resumeId });
+  }
+  if (opened?.closed) {
+    await opened.context.close().catch(() => {});
+    throw new AiZenError('session', `session ${opened.header.id} is closed: it was migrated to a new session; carry on with --continue`);
+  }
+  const context = opened?.context ?? (await ConversationContext.create({ paths, logger, env, model: config.model, maxContextTokens: config.maxContextTokens }));
+
+  const client = createModelClient({ apiKey: config.apiKey, baseURL: config.baseURL, timeoutMs: config.modelTimeoutMs, logger });
+  const tools = createTools({ execTimeoutMs: config.execTimeoutMs, execOutputLimit: config.execOutputLimit });
+  const agent = new Agent({
+    client,
+    model: config.model,
+    maxContextTokens: config.maxContextTokens,
+    root,
+    tools,
+    recorder: context,
+    messages: opened?.messages ?? [],
+    lastUsage: opened?.lastUsage ?? null,
+    logger: logger.child({ component: 'agent' }),
+  });
+  if (!opened) await agent.append(systemPrompt({ root, tools }), { definition: true });
+  logger.info({ sessionId: context.currentId, resumed: opened !== null }, opened ? 'session resumed' : 'session created');
+
+  const hooks: ProjectHooks[] = [];
+  let closing: Promise<void> | null = null;
+  const project: OpenProject = {
+    root,
+    paths,
+    config,
+    logger,
+    store,
+    context,
+    agent,
+    client,
+    tools,
+    contextGuard: new ContextGuardPlugin({ isBusy: () => project.isHandoffBusy() }),
+    resumed: opened !== null,
+    isHandoffBusy: () => false,
+    async afterTurn(result) {
+      for (const hook of hooks) await hook.afterTurn?.(result);
+    },
+    close() {
+      closing ??= (async () => {
+        try {
+          for (const hook of [...hooks].reverse()) await hook.close?.();
+        } finally {
+          await context.close();
+        }
+      })();
+      return closing;
+    },
+  };
+  agent.use(project.contextGuard);
+  try {
+    for (const extension of options.extensions ?? []) {
+      const added = await extension(project, { interactive: options.interactive === true });
+      if (added) hooks.push(added);
+    }
+  } catch (error) {
+    await project.close().catch(() => {});
+    throw error;
+  }
+  return project;
+}

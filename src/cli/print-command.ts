@@ -1,0 +1,79 @@
+// Print mode: `ai-zen -p "<prompt>"` runs one turn of the tool loop and prints the final answer
+// — and nothing else — on stdout. Also the root action: without -p, a terminal gets the chat and
+// a pipe is read as the prompt (R20: scripts never wait for input).
+import type { Command } from 'commander';
+import { AiZenError } from '../errors.js';
+import { openProject, type OpenProject } from './open-project.js';
+import { writeOut, type CliSetup, type RootOptions } from './run-cli.js';
+
+export function registerPrintCommand(program: Command, setup: CliSetup): void {
+  program
+    .description('An AI coding agent that hands its work over safely when its context window fills up.')
+    .option('-p, --print <prompt>', 'run one turn with this prompt and print only the final answer')
+    .option('-c, --continue', 'carry on the latest session of this project')
+    .option('-r, --resume <id>', 'carry on the session with this id')
+    .option('-m, --model <name>', 'model to use (overrides AI_ZEN_MODEL and config files)')
+    .option('-v, --verbose', 'also write the log to stderr')
+    .action(async (options: RootOptions) => {
+      if (options.print !== undefined) return runPrint(options.print, options, setup);
+      if (setup.io.stdin.isTTY) {
+        if (setup.chat) return setup.chat(options, setup);
+        throw new AiZenError('usage', 'the interactive chat is not available yet; use -p "<prompt>"');
+      }
+      const prompt = (await readAll(setup.io.stdin)).trim();
+      if (prompt === '') throw new AiZenError('usage', 'no prompt: use -p "<prompt>" or pipe one on stdin');
+      return runPrint(prompt, options, setup);
+    });
+}
+
+export async function runPrint(prompt: string, options: RootOptions, setup: CliSetup): Promise<void> {
+  if (prompt.trim() === '') throw new AiZenError('usage', 'the prompt is empty');
+  const project = await openProject({
+    cwd: setup.io.cwd,
+    env: setup.io.env,
+    continueLatest: options.continue === true,
+    ...(options.resume !== undefined ? { resumeId: options.resume } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    verbose: options.verbose === true,
+    requireModel: true,
+    extensions: setup.extensions,
+    interactive: false,
+  });
+  const stopOnSignal = onInterrupt(project);
+  try {
+    const result = await project.agent.send(prompt);
+    const text = result.text.endsWith('\n') || result.text === '' ? result.text : `${result.text}\n`;
+    await writeOut(setup.io.stdout, text);
+    project.logger.info({ sessionId: project.context.currentId, requests: result.requests, usage: result.usage }, 'print turn done');
+    await project.afterTurn(result);
+  } catch (error) {
+    project.logger.error({ err: error, sessionId: project.context.currentId }, 'print turn failed');
+    throw error;
+  } finally {
+    stopOnSignal();
+    await project.close();
+  }
+}
+
+/** Ctrl-C aborts the in-flight request (the session stays whole); a second one leaves at once. */
+function onInterrupt(project: OpenProject): () => void {
+  let count = 0;
+  const handler = (): void => {
+    count += 1;
+    if (count > 1) process.exit(130);
+    project.agent.abort();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream) text += chunk as string;
+  return text;
+}
