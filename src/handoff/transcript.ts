@@ -97,8 +97,18 @@ function parseArguments(text: string): Record<string, unknown> {
   }
 }
 
-/** Looks for an exit status in an exec result, whatever words the tool used around it. */
+/**
+ * The exit status of an exec result. Our exec tool ends its result with `[exit code N]` (or
+ * `[killed …]`); a result in another shape is searched for its first "exit code N".
+ */
 export function exitCodeOf(result: string): number | null {
+  const trimmed = result.trimEnd();
+  const status = /\[([^\[\]\n]*)\]$/.exec(trimmed)?.[1];
+  if (status !== undefined) {
+    const code = /^exit code (-?\d+)$/.exec(status)?.[1];
+    if (code !== undefined) return Number(code);
+    if (/^(killed|could not run)/.test(status)) return null;
+  }
   const match = /exit(?:ed)?(?:[ _-]?(?:code|status))?\s*[:=]?\s*(?:with\s+)?(-?\d+)/i.exec(result);
   return match?.[1] === undefined ? null : Number(match[1]);
 }

@@ -29,12 +29,12 @@ function transcript(): AgentMessage[] {
     { message: { role: 'user', content: 'Add a /health endpoint to server.js' } },
     { message: { role: 'assistant', content: null, tool_calls: [call('c1', 'write', { path: 'server.js', content: '...' }), call('c2', 'exec', { command: 'npm test' })] } },
     { message: { role: 'tool', tool_call_id: 'c1', content: 'wrote server.js (120 bytes)' } },
-    { message: { role: 'tool', tool_call_id: 'c2', content: 'exit code 1\nFAIL health.test.js' } },
+    { message: { role: 'tool', tool_call_id: 'c2', content: 'FAIL health.test.js (exit 3 in a log line)\n[exit code 1]' } },
     { message: { role: 'assistant', content: 'The endpoint is in; one test still fails.' } },
     { message: { role: 'user', content: 'Now make the failing test pass, keep the API stable' } },
     { message: { role: 'assistant', content: null, tool_calls: [call('c3', 'edit', { path: 'server.js', old: 'a', new: 'b' }), call('c4', 'exec', { command: 'npm test' })] } },
     { message: { role: 'tool', tool_call_id: 'c3', content: 'edited server.js' } },
-    { message: { role: 'tool', tool_call_id: 'c4', content: 'exit code 0\nPASS' } },
+    { message: { role: 'tool', tool_call_id: 'c4', content: 'PASS\n[exit code 0]' } },
     { message: { role: 'assistant', content: 'All tests pass now.' } },
   ];
 }
