@@ -1,8 +1,10 @@
 // Branch, commit, dirty files, upstream and operation of the repo holding `root`, from git
-// itself (X2, D2). Three calls run side by side — rev-parse, status, log — so the cost is about
-// one `git status`. Every call runs with optional locks off; nothing here ever throws.
+// itself (X2, D2). Two calls run side by side — status and log — and the git dir (for the
+// operation markers) is found on disk, so the cost is about one `git status`.
+// Every call runs with optional locks off; nothing here ever throws.
 import type { Env } from '../paths.js';
 import type { GitFacts, Known } from './facts.js';
+import { findGitDir } from './find-git-dir.js';
 import { detectOperation } from './git-operation.js';
 import { parsePorcelainV2 } from './parse-status.js';
 import { isNotARepository, runGit } from './run-git.js';
@@ -30,17 +32,18 @@ const LOG_ARGS = ['log', '-1', '--no-show-signature', '--no-color', '--format=%H
 export async function captureGitFacts(root: string, options: CaptureGitFactsOptions = {}): Promise<Known<GitFacts>> {
   try {
     const env = options.env;
-    const [gitDir, status, log] = await Promise.all([
-      runGit(root, ['rev-parse', '--absolute-git-dir'], { env }),
+    const [status, log, foundGitDir] = await Promise.all([
       runGit(root, STATUS_ARGS, { env }),
       runGit(root, LOG_ARGS, { env }),
+      findGitDir(root).catch(() => null),
     ]);
-    if (isNotARepository(gitDir) || isNotARepository(status)) return { known: false, why: 'not a git repository' };
-    if (!gitDir.ok) return { known: false, why: `git rev-parse failed: ${gitDir.message}` };
+    if (isNotARepository(status)) return { known: false, why: 'not a git repository' };
     if (!status.ok) return { known: false, why: `git status failed: ${status.message}` };
 
     const parsed = parsePorcelainV2(status.stdout);
-    const operation = await detectOperation(gitDir.stdout.trim());
+    const gitDir = foundGitDir ?? (await askGitDir(root, env));
+    if (gitDir === null) return { known: false, why: 'cannot locate the git dir' };
+    const operation = await detectOperation(gitDir);
     return {
       known: true,
       value: {
@@ -59,6 +62,11 @@ export async function captureGitFacts(root: string, options: CaptureGitFactsOpti
   } catch (error) {
     return { known: false, why: `git facts failed: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+async function askGitDir(root: string, env: Env | undefined): Promise<string | null> {
+  const asked = await runGit(root, ['rev-parse', '--absolute-git-dir'], { env });
+  return asked.ok ? asked.stdout.trim() : null;
 }
 
 function readHead(oid: string | null, logOutput: string | null): GitFacts['head'] {

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GitFacts } from '../../src/probe/facts.js';
+import { findGitDir } from '../../src/probe/find-git-dir.js';
 import { captureGitFacts } from '../../src/probe/git-facts.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
@@ -139,6 +140,9 @@ describe('captureGitFacts', () => {
     };
     await expect(inWorktree('merge', '-q', 'main')).rejects.toThrow();
 
+    // The worktree's .git is a `gitdir:` file; found on disk as git itself would.
+    expect(await findGitDir(path.join(worktree))).toBe((await repo.git('-C', worktree, 'rev-parse', '--absolute-git-dir')).trim());
+    expect(await findGitDir(path.join(repo.root, 'missing', 'deeper'))).toBe(path.join(repo.root, '.git'));
     expect((await knownFacts(repo, worktree)).operation).toBe('merge');
     expect((await knownFacts(repo, worktree)).branch).toBe('topic');
     expect((await knownFacts(repo)).operation).toBeNull();
