@@ -87,7 +87,7 @@ export class IncrementalLineReader {
     return { ...this.totals };
   }
 
-  /** Reads to the end of the file, handing each complete new line to `sink`, in order. */
+  /** Reads to the end of the file, handing each complete new line to `sink`, in order. Not reentrant: await one read before the next (SessionReader queues them). */
   async read(sink: LineSink): Promise<LineReadResult> {
     let stat;
     try {

@@ -75,6 +75,8 @@ function withOverflow(state: SessionState): SessionState {
 class AiZenSessionReader implements SessionReader {
   private current: SessionState;
   private readonly lines: IncrementalLineReader;
+  /** Updates run one at a time: watcher events and the reconcile pass may ask at once. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly file: string,
@@ -92,7 +94,13 @@ class AiZenSessionReader implements SessionReader {
     return this.lines.counters;
   }
 
-  async update(): Promise<SessionUpdate> {
+  update(): Promise<SessionUpdate> {
+    const next = this.queue.then(() => this.readAppended());
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  private async readAppended(): Promise<SessionUpdate> {
     const previous = this.current;
     const skipped: SkipNotice[] = [];
     let state = previous;

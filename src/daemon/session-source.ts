@@ -59,7 +59,10 @@ export interface SessionUpdate {
 export interface SessionReader {
   readonly file: string;
   readonly state: SessionState;
-  /** Reads what was appended since the last call (cheap when nothing changed). Throws only on I/O errors other than a missing file. */
+  /**
+   * Reads what was appended since the last call (cheap when nothing changed). Concurrent calls
+   * are queued, never interleaved. Throws only on I/O errors other than a missing file.
+   */
   update(): Promise<SessionUpdate>;
   /** Running totals for the benchmark. */
   readonly counters: { readonly bytesRead: number; readonly checkBytesRead: number };

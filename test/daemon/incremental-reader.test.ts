@@ -267,6 +267,15 @@ describe('D1 incremental session reader', () => {
     expect(reader.state.overflowed).toBe(true);
   });
 
+  it('D1 updates asked for at once (watcher event and reconcile pass) are queued: each byte is read once', async () => {
+    const file = path.join(sessions, 'concurrent-1.jsonl');
+    await fs.writeFile(file, original);
+    const reader = source.createReader(file);
+    const updates = await Promise.all([reader.update(), reader.update(), reader.update()]);
+    expect(updates.map((u) => u.bytesRead)).toEqual([original.length, 0, 0]);
+    expect(comparable(reader.state)).toEqual(comparable(await fullParse(file)));
+  });
+
   it('D1 an unchanged file costs no read; a missing file is reported, not thrown', async () => {
     const file = path.join(sessions, 'gone-later.jsonl');
     await fs.writeFile(file, original);
