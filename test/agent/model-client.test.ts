@@ -77,7 +77,14 @@ describe('model client', () => {
     fake.enqueue(reset());
     const error = await failure(ask());
     expect(error.code).toBe('model');
-    expect(error.message).toBe(`the model's reply broke off at ${fake.baseURL}: connection reset`);
+    expect(error.message).toBe(`the model's reply broke off at ${fake.baseURL}: connection closed by the server`);
+  });
+
+  it('a hard TCP reset → one line, whether it overtakes the first chunk or not', async () => {
+    fake.enqueue(reset({ hard: true }));
+    const error = await failure(ask());
+    expect(error.code).toBe('model');
+    expect(error.message).toMatch(/^(the model's reply broke off|cannot reach the model) at http:\/\/127\.0\.0\.1:\d+\/v1: connection (reset|closed by the server)$/);
   });
 
   it('a refused connection → cannot reach the model', async () => {

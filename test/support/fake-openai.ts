@@ -46,6 +46,8 @@ export class ReplyBuilder {
   delayMs = 0;
   stalled = false;
   finishReason: string | null = null;
+  /** Points in the content where streaming waits for a gate (see `hold`). */
+  readonly holds: { readonly at: number; readonly gate: Promise<unknown> }[] = [];
 
   text(text: string): this {
     this.content += text;
@@ -83,6 +85,15 @@ export class ReplyBuilder {
     return this;
   }
 
+  /**
+   * Stream the text added so far, then wait for `gate` before sending the rest — so a test can
+   * look at a reply that has arrived only in part, and then let it finish.
+   */
+  hold(gate: Promise<unknown>): this {
+    this.holds.push({ at: this.content.length, gate });
+    return this;
+  }
+
   finish(reason: string): this {
     this.finishReason = reason;
     return this;
@@ -105,6 +116,8 @@ export interface ResetReply {
   readonly kind: 'reset';
   /** Streamed before the connection is destroyed, so the reset happens mid-stream. */
   readonly partialText: string;
+  /** Send a TCP reset (RST) instead of closing. */
+  readonly hard: boolean;
 }
 
 export type Reply = ReplyBuilder | HttpErrorReply | HangReply | ResetReply;
@@ -138,9 +151,12 @@ export function hang(): HangReply {
   return { kind: 'hang' };
 }
 
-/** The connection is destroyed mid-stream, after one chunk of partial text. */
-export function reset(options: { partialText?: string } = {}): ResetReply {
-  return { kind: 'reset', partialText: options.partialText ?? 'partial' };
+/**
+ * The connection dies mid-stream, after one chunk of partial text (for a non-streaming request,
+ * at once, with a TCP reset). `hard: true` resets instead of closing mid-body.
+ */
+export function reset(options: { partialText?: string; hard?: boolean } = {}): ResetReply {
+  return { kind: 'reset', partialText: options.partialText ?? 'partial', hard: options.hard === true };
 }
 
 export type Handler = (request: RecordedRequest) => Reply | undefined | Promise<Reply | undefined>;
@@ -236,9 +252,14 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       case 'reset':
         if (recorded.stream) {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
-          res.write(sse(chunk(nextId(), body?.model, { role: 'assistant', content: chosen.partialText }, null)));
-          // Let the chunk reach the client before the connection dies.
-          setTimeout(() => res.socket?.resetAndDestroy(), 20);
+          const socket = res.socket;
+          // Once the chunk is on the wire, the connection dies in the middle of the body. By default
+          // it is closed (FIN), which the client always sees after the chunk; a hard reset (RST) may
+          // overtake data the client has not read yet, so the failure can come before the reply.
+          res.write(sse(chunk(nextId(), body?.model, { role: 'assistant', content: chosen.partialText }, null)), () => {
+            if (chosen.hard) socket?.resetAndDestroy();
+            else socket?.destroy();
+          });
         } else {
           res.socket?.resetAndDestroy();
         }
@@ -298,7 +319,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     };
 
     await write(sse(chunk(id, model, { role: 'assistant', content: '' }, null)));
-    for (const piece of splitText(built.content, 12)) await write(sse(chunk(id, model, { content: piece }, null)));
+    let sent = 0;
+    for (const { at, gate } of [...built.holds, { at: built.content.length, gate: Promise.resolve() }]) {
+      for (const piece of splitText(built.content.slice(sent, at), 12)) await write(sse(chunk(id, model, { content: piece }, null)));
+      sent = Math.max(sent, at);
+      await gate;
+    }
     for (const [index, call] of built.toolCalls.entries()) {
       // The first chunk names the call; the arguments follow in several fragments, as real servers do.
       await write(sse(chunk(id, model, { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null)));
