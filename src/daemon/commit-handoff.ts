@@ -112,12 +112,15 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
     if (!commit.ok) return refuse(`cannot create the commit: ${describeCommitTreeFailure(commit.message, commit.stderr)}`, true);
     const newCommit = commit.stdout.trim();
 
+    const atOldHead = await git(['ls-tree', '-z', target.head, '--', target.docPath]);
+    const oldHeadEntry = atOldHead.ok ? /^(\d{6}) blob ([0-9a-f]+)\t/.exec(atOldHead.stdout) : null;
     const subject = message.split('\n')[0] ?? '';
     const landed = await withDocStagedInRealIndex({
       cwd: target.topLevel,
       gitDir: target.gitDir,
       indexFile: target.indexFile,
       entry: { mode: stagedEntry[1], blob: stagedEntry[2], path: target.docPath },
+      entryAtOldHead: oldHeadEntry ? `${oldHeadEntry[1]} ${oldHeadEntry[2]}` : null,
       env: options.env,
       whileLocked: async () => {
         // Compare-and-swap: refused when the user committed (or switched branch) meanwhile.

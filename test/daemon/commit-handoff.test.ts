@@ -110,6 +110,19 @@ describe('commitHandoff', () => {
     expect((await repo.git('reflog', '-1', '--format=%gs')).trim()).toBe(`commit (ai-zen handoff): ${MESSAGE}`);
   });
 
+  it('D3 a version of the document the user staged themselves stays staged', async () => {
+    await using repo = await makeTempRepo();
+    await write(repo.root, DOC, DOC_TEXT);
+    await expectCommitted(repo, await commit(repo));
+    await write(repo.root, DOC, 'the user staged this\n');
+    await repo.git('add', DOC);
+    await write(repo.root, DOC, 'the agent rewrote this\n');
+
+    const rewritten = await expectCommitted(repo, await commit(repo));
+    expect(await repo.git('show', `${rewritten}:${DOC}`)).toBe('the agent rewrote this\n');
+    expect(await repo.git('show', `:${DOC}`)).toBe('the user staged this\n');
+  });
+
   it('D3 commits on the branch of a linked worktree, leaving the main work tree alone', async () => {
     await using repo = await makeTempRepo();
     const worktree = path.join(path.dirname(repo.root), 'worktree');
