@@ -108,9 +108,9 @@ describe('D1 hooks on pipeline events', () => {
   });
 
   it('D1 a hook past its timeout is killed with everything it started', async () => {
-    await writeHook('on-overflow', '#!/bin/sh\nsleep 1000 &\necho $! > grandchild.pid\ntrap "" TERM\nwhile :; do sleep 1; done\n');
-    const result = await runner({ timeoutMs: 300 }).runForEvent(overflow);
-    expect(result).toMatchObject({ status: 'timeout', success: false, exitCode: null, error: 'timed out after 300 ms' });
+    await writeHook('on-overflow', '#!/bin/sh\ntrap "" TERM\nsleep 1000 &\necho $! > grandchild.pid\nwhile :; do sleep 1; done\n');
+    const result = await runner({ timeoutMs: 1500 }).runForEvent(overflow);
+    expect(result).toMatchObject({ status: 'timeout', success: false, exitCode: null, error: 'timed out after 1500 ms' });
     const grandchild = Number(await fs.readFile(path.join(root, 'grandchild.pid'), 'utf8'));
     await waitFor(() => !alive(grandchild), { message: 'the hook’s background child to be killed' });
     expect(logLines).toContainEqual(expect.objectContaining({ msg: 'hook failed', status: 'timeout' }));

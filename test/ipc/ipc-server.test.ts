@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -114,7 +115,7 @@ describe('D5 IPC requests and replies', () => {
 describe('D5 IPC safety', () => {
   it('D5 serving is refused without the daemon lock held (a second server would steal the live socket)', async () => {
     fixture = await startFixture({ status: async () => status });
-    const released = await acquireLock('test-ipc-released');
+    const released = await acquireLock(`test-ipc-released-${randomUUID().slice(0, 8)}`);
     await released!.release();
     await expect(
       startIpcServer({ socketPath: fixture.socketPath, handlers: {}, logger: recordingLogger([]), lock: released! }),
@@ -129,7 +130,7 @@ describe('D5 IPC safety', () => {
     const { socketPath } = fixture;
     await fixture.server.close();
     await fs.writeFile(socketPath, 'left behind');
-    const lock = await acquireLock('test-ipc-second');
+    const lock = await acquireLock(`test-ipc-second-${randomUUID().slice(0, 8)}`);
     const server = await startIpcServer({ socketPath, handlers: { status: async () => ({ second: true }) }, logger: recordingLogger([]), lock: lock! });
     try {
       const c = await connectIpc({ socketPath });
