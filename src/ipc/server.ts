@@ -160,8 +160,9 @@ export async function startIpcServer(options: IpcServerOptions): Promise<IpcServ
   return {
     socketPath,
     publish(event) {
-      const parsed = EventSchemas[event.name].safeParse(event.payload);
-      if (!parsed.success) {
+      const schema = EventSchemas[event.name] as (typeof EventSchemas)[keyof typeof EventSchemas] | undefined;
+      const parsed = schema?.safeParse(event.payload);
+      if (!parsed?.success) {
         logger.warn({ event: event.name }, 'refusing to publish an event that does not match the catalogue');
         return;
       }

@@ -96,7 +96,7 @@ function tryListen(address: string): Promise<ListenOutcome> {
     const server = net.createServer((socket) => socket.destroy());
     const onError = (error: NodeJS.ErrnoException) => resolve({ code: error.code, error });
     server.once('error', onError);
-    server.listen({ path: address, backlog: 16 }, () => {
+    server.listen({ path: address }, () => {
       server.off('error', onError);
       // A lock must not keep the process alive; it stays bound until release() or exit.
       server.unref();
@@ -119,7 +119,8 @@ function answers(address: string): Promise<boolean> {
       resolve(true);
     });
     // ECONNREFUSED (abstract name free, or a stale file), ENOENT (no file): nobody holds it.
-    socket.once('error', () => resolve(false));
+    // Anything else (EAGAIN: a full backlog of a busy holder) means someone listens there.
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code !== 'ECONNREFUSED' && error.code !== 'ENOENT'));
   });
 }
 

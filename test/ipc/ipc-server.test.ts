@@ -223,6 +223,7 @@ describe('D5 IPC events', () => {
     fixture.server.publish({ name: 'session.overflowed', payload: { sessionId: 's1', promptTokens: 130, maxContextTokens: 128, source: 'ai-zen' } });
     fixture.server.publish({ name: 'handoff.committed', payload: { path: 'a.md', commit: 'abc' } } as never);
     fixture.server.publish({ name: 'handoff.committed', payload: { path: 'a.md' } } as never);
+    fixture.server.publish({ name: 'no.such.event', payload: {} } as never);
     fixture.server.publish({ name: 'error', payload: { message: 'last' } });
     await waitFor(() => received.length >= 3);
     expect(received).toEqual([
@@ -231,7 +232,7 @@ describe('D5 IPC events', () => {
       { name: 'error', payload: { message: 'last' } },
     ]);
     expect(bystander.frames).toHaveLength(1);
-    expect(fixture.logLines.some((line) => String(line.msg).includes('does not match the catalogue'))).toBe(true);
+    expect(fixture.logLines.filter((line) => String(line.msg).includes('does not match the catalogue'))).toHaveLength(2);
   });
 
   it('D5 raw subscribers see the versioned event envelope', async () => {
