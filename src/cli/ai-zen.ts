@@ -4,14 +4,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../paths.js';
+import { registerHandoffCommands } from './handoff-command.js';
+import { handoffExtension } from './handoff-extension.js';
 import { registerPrintCommand } from './print-command.js';
 import { runCli } from './run-cli.js';
 
 const { version } = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
 
 const code = await runCli(process.argv.slice(2), {
-  registrars: [registerPrintCommand],
-  extensions: [],
+  registrars: [registerPrintCommand, registerHandoffCommands],
+  extensions: [handoffExtension()],
   version,
 });
 process.exit(code);

@@ -1,0 +1,99 @@
+// `ai-zen handoff` (R1, R17) and `ai-zen migrate` (R2, R18): write the handoff document of a
+// session (the latest by default) and show its path on stdout; migrate then carries the
+// conversation on in a new session that `ai-zen --continue` picks up.
+import { confirm } from '@inquirer/prompts';
+import type { Command } from 'commander';
+import { AiZenError } from '../errors.js';
+import type { HandoffMode, HandoffOutcome } from '../handoff/migration-service.js';
+import { ExecutorName } from '../session/format.js';
+import { projectHandoff } from './handoff-extension.js';
+import { openProject } from './open-project.js';
+import { writeOut, type CliSetup } from './run-cli.js';
+
+interface HandoffCommandOptions {
+  readonly session?: string;
+  readonly executor?: string;
+  readonly verbose?: boolean;
+  readonly yes?: boolean;
+}
+
+function parseExecutor(value: string | undefined): ExecutorName | undefined {
+  if (value === undefined) return undefined;
+  const parsed = ExecutorName.safeParse(value);
+  if (!parsed.success) throw new AiZenError('usage', `--executor must be self, summary or offline (got ${JSON.stringify(value)})`);
+  return parsed.data;
+}
+
+/** `--verbose`: what the handoff cost (R28–R30). */
+export function describeCost(outcome: HandoffOutcome): string {
+  const { requests, prompt_tokens: prompt, completion_tokens: completion } = outcome.cost;
+  const downgrades = outcome.downgrades.length > 0 ? ` after ${outcome.downgrades.map((entry) => entry.from).join(' → ')}` : '';
+  return `cost: executor ${outcome.executor}${downgrades} · ${requests} request${requests === 1 ? '' : 's'} · ${prompt} prompt + ${completion} completion tokens`;
+}
+
+/** Yes only on an explicit yes; Ctrl-C means no. */
+async function confirmMigration(io: CliSetup['io']): Promise<boolean> {
+  try {
+    const message = 'Migrate? A handoff document is written, then the history is cleared and a new session starts from it';
+    return await confirm({ message, default: false }, { input: io.stdin, output: io.stderr });
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ExitPromptError') return false;
+    throw error;
+  }
+}
+
+async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, setup: CliSetup): Promise<void> {
+  const executor = parseExecutor(options.executor);
+  const { io } = setup;
+  if (mode === 'migrate' && options.yes !== true) {
+    // R18: migrate drops the history from the conversation, so a person confirms; a script says --yes.
+    if (!io.stdin.isTTY) throw new AiZenError('usage', 'migrate needs --yes when not run in a terminal (it clears the conversation history)');
+    const confirmed = await confirmMigration(io);
+    if (!confirmed) throw new AiZenError('usage', 'migration cancelled', { exitCode: 1 });
+  }
+  const project = await openProject({
+    cwd: io.cwd,
+    env: io.env,
+    ...(options.session !== undefined ? { resumeId: options.session } : { continueLatest: true }),
+    verbose: options.verbose === true,
+    extensions: setup.extensions,
+    interactive: false,
+  });
+  try {
+    const { service, events } = projectHandoff(project);
+    // R11: each downgrade is announced in one line (stderr: stdout stays the path alone).
+    events.on('handoff.downgraded', (event) => {
+      void writeOut(io.stderr, `ai-zen: ${event.from} handoff failed (${event.reason}); falling back to ${event.to}\n`).catch(() => {});
+    });
+    const outcome = await service.handoff({ mode, ...(executor ? { executor } : {}) });
+    await writeOut(io.stdout, `${outcome.path}\n`);
+    if (outcome.newSessionId !== null) await writeOut(io.stderr, `ai-zen: migrated to session ${outcome.newSessionId}; carry on with ai-zen --continue\n`);
+    if (options.verbose === true) await writeOut(io.stderr, `${describeCost(outcome)}\n`);
+  } finally {
+    await project.close();
+  }
+}
+
+/** `-v` may be given before the command name too (`ai-zen -v handoff`): the root program owns it then. */
+function withGlobals(options: HandoffCommandOptions, command: Command): HandoffCommandOptions {
+  return { ...options, verbose: options.verbose === true || command.optsWithGlobals<HandoffCommandOptions>().verbose === true };
+}
+
+export function registerHandoffCommands(program: Command, setup: CliSetup): void {
+  const executorHelp = 'who writes the document: self (the agent, default), summary (one call, no tools) or offline (no model)';
+  program
+    .command('handoff')
+    .description('write a handoff document for a session and show its path; the session goes on')
+    .option('-s, --session <id>', 'the session to hand off (default: the latest)')
+    .option('-e, --executor <name>', executorHelp)
+    .option('-v, --verbose', 'also show what it cost, and write the log to stderr')
+    .action((options: HandoffCommandOptions, command: Command) => runHandoff('handoff', withGlobals(options, command), setup));
+  program
+    .command('migrate')
+    .description('hand off, then continue in a new session that starts from the document')
+    .option('-s, --session <id>', 'the session to migrate (default: the latest)')
+    .option('-e, --executor <name>', executorHelp)
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .option('-v, --verbose', 'also show what it cost, and write the log to stderr')
+    .action((options: HandoffCommandOptions, command: Command) => runHandoff('migrate', withGlobals(options, command), setup));
+}
