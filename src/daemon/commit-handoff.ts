@@ -93,7 +93,8 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
     const changed = await git(['diff-tree', '-r', '--no-renames', '--name-only', '-z', target.head, tree.stdout.trim()]);
     const changedPaths = changed.ok ? changed.stdout.split('\0').filter((entry) => entry.length > 0) : [];
     if (changedPaths.length !== 1 || changedPaths[0] !== target.docPath) {
-      return refuse('the pre-commit hook staged other files; the handoff commit holds the document alone', true);
+      const what = changedPaths.length === 0 ? 'unstaged the document' : 'staged other files';
+      return refuse(`the pre-commit hook ${what}; the handoff commit holds the document alone`, true);
     }
     const entry = await git(['ls-files', '--stage', '-z', '--', target.docPath], withTempIndex);
     const stagedEntry = entry.ok ? /^(\d{6}) ([0-9a-f]+) 0\t/.exec(entry.stdout) : null;
@@ -123,7 +124,12 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
       entryAtOldHead: oldHeadEntry ? `${oldHeadEntry[1]} ${oldHeadEntry[2]}` : null,
       env: options.env,
       whileLocked: async () => {
-        // Compare-and-swap: refused when the user committed (or switched branch) meanwhile.
+        // With index.lock held no checkout can complete, so a branch checked now stays checked out.
+        const onBranch = await git(['symbolic-ref', '--quiet', 'HEAD']);
+        if (!onBranch.ok || onBranch.stdout.trim() !== target.branch) {
+          return { ok: false as const, reason: 'the branch was switched while committing', retryable: true };
+        }
+        // Compare-and-swap: refused when the user committed meanwhile.
         const moved = await git(['update-ref', '-m', `commit (ai-zen handoff): ${subject}`, 'HEAD', newCommit, target.head]);
         return moved.ok
           ? { ok: true as const, value: newCommit }

@@ -27,6 +27,8 @@ export interface CommitTarget {
   readonly hooksDir: string;
   /** The commit HEAD points at now; the new commit's parent and the compare-and-swap value. */
   readonly head: string;
+  /** The branch HEAD is on (`refs/heads/…`). */
+  readonly branch: string;
   /** The doc's path in the repository (forward slashes, relative to the top). */
   readonly docPath: string;
   readonly docAbsolute: string;
@@ -83,6 +85,7 @@ export async function preflight(root: string, docPath: string, env: Env | undefi
     indexFile: absoluteIndex,
     hooksDir: path.resolve(realRoot, hooksDir),
     head: head.stdout.trim(),
+    branch: branch.stdout.trim(),
     docPath: repoPath,
     docAbsolute: doc.absolute,
   };

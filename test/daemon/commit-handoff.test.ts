@@ -236,6 +236,17 @@ describe('commitHandoff', () => {
     expect(await repo.git('status', '--porcelain=v1')).toBe('?? .ai-zen/\n');
   });
 
+  it('D3 refuses when the branch is switched during the commit, even to one at the same commit', async () => {
+    await using repo = await makeTempRepo();
+    await write(repo.root, DOC, DOC_TEXT);
+    await write(repo.root, '.git/hooks/pre-commit', '#!/bin/sh\ngit branch other\ngit symbolic-ref HEAD refs/heads/other\n', 0o755);
+    const mainBefore = (await repo.git('rev-parse', 'main')).trim();
+    const result = await commit(repo);
+    expect(result).toEqual({ committed: false, reason: 'the branch was switched while committing', retryable: true });
+    expect((await repo.git('rev-parse', 'main')).trim()).toBe(mainBefore);
+    expect((await repo.git('rev-parse', 'other')).trim()).toBe(mainBefore);
+  });
+
   it('D3 refuses a plain folder inside a parent repository, and commits once it is a repository itself', async () => {
     await using parent = await makeTempRepo();
     const project = path.join(parent.root, 'project');
