@@ -1,7 +1,8 @@
 // Branch, commit, dirty files, upstream and operation of the repo holding `root`, from git
 // itself (X2, D2). Two calls run side by side — status and log — and the git dir (for the
 // operation markers) is found on disk, so the cost is about one `git status`.
-// Every call runs with optional locks off; nothing here ever throws.
+// Paths are relative to the top of the repository (as porcelain v2 gives them), even when
+// `root` is a folder below it. Every call runs with optional locks off; nothing here ever throws.
 import type { Env } from '../paths.js';
 import type { GitFacts, Known } from './facts.js';
 import { findGitDir } from './find-git-dir.js';
