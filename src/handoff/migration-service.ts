@@ -134,16 +134,21 @@ export class MigrationService {
   /** Handoff (R1) or migrate (R2). Throws AiZenError('handoff') when no document could be written; history is never lost (R26). */
   async handoff(request: HandoffRequest): Promise<HandoffOutcome> {
     if (this.running) throw new AiZenError('handoff', 'a handoff is already running');
-    this.running = true;
     const { agent, context, events } = this.options;
     const mode = request.mode;
     const sessionId = context.currentId;
     const requested = request.executor ?? this.defaultExecutor;
+    if (!EXECUTOR_ORDER.includes(requested)) {
+      throw new AiZenError('usage', `unknown executor ${JSON.stringify(requested)}: use self, summary or offline`);
+    }
+    // X1: without a model the offline executor is the first (and only) one tried.
+    const first = this.options.model === null ? 'offline' : requested;
+    this.running = true;
     let doc: DocPath | null = null;
     try {
       // R21 onBeforeHandoff: the progress hint goes out before anything slow happens.
-      this.setState({ phase: 'handing-off', mode, sessionId, executor: requested });
-      events?.emit('handoff.started', { sessionId, mode, executor: requested });
+      this.setState({ phase: 'handing-off', mode, sessionId, executor: first });
+      events?.emit('handoff.started', { sessionId, mode, executor: first });
       await this.stopInFlightTurn();
 
       const snapshot = [...agent.messages];
@@ -253,7 +258,7 @@ export class MigrationService {
       }
       this.downgrade(downgrades, sessionId, name, next, outcome.reason);
     }
-    throw new AiZenError('handoff', `unknown executor ${requested}`);
+    throw new AiZenError('handoff', 'no executor left to try');
   }
 
   private downgrade(downgrades: { from: ExecutorName; reason: string }[], sessionId: string, from: ExecutorName, to: ExecutorName, reason: string): void {

@@ -73,6 +73,22 @@ describe('self executor (R9, R17, R22, R28–R30)', () => {
     expect(await fs.readFile(path.join(h.root, first.path), 'utf8')).toBe(goodDocument());
   });
 
+  it('R17 after a handoff the user can ask for more detail and the agent rewrites the same file', async () => {
+    const h = await setUp();
+    await converse(h);
+    h.fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument() })));
+    const outcome = await h.service.handoff({ mode: 'handoff' });
+    h.fake.handle((request) => {
+      if (!request.lastUserText.startsWith('more detail in section 3')) return undefined;
+      if (request.messages.at(-1)?.role === 'tool') return reply().text('Rewritten.');
+      // The model still has the handoff turn in its context: it knows the path.
+      const docPath = docPathIn(request)!;
+      return reply().tool('write', { path: docPath, content: goodDocument('more detail') });
+    });
+    await h.agent.send('more detail in section 3');
+    expect(await fs.readFile(path.join(h.root, outcome.path), 'utf8')).toBe(goodDocument('more detail'));
+  });
+
   it('R12 edit, rm, mkdir, a write elsewhere, through ../ and through a symlinked folder are refused softly; files untouched; doc written', async () => {
     const h = await setUp();
     await fs.mkdir(path.join(h.root, 'src'));
