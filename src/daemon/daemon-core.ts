@@ -1,0 +1,32 @@
+// What the IPC handlers read and drive: the daemon's parts, as daemon.ts wires them.
+import path from 'node:path';
+import type { Config } from '../config/load-config.js';
+import type { ProjectPaths } from '../paths.js';
+import type { DaemonMigrator } from './daemon-migrator.js';
+import type { FactsCache } from './facts-cache.js';
+import type { HandoffCommitter } from './handoff-committer.js';
+import type { SessionMonitor } from './session-monitor.js';
+import type { SessionWatcher } from './session-watcher.js';
+
+export interface DaemonCore {
+  readonly root: string;
+  readonly paths: ProjectPaths;
+  readonly config: Config;
+  readonly version: string;
+  readonly startedAt: string;
+  readonly socketPath: string;
+  readonly logFile: string;
+  readonly facts: FactsCache;
+  readonly watcher: SessionWatcher;
+  readonly monitor: SessionMonitor;
+  readonly committer: HandoffCommitter;
+  readonly migrator: DaemonMigrator;
+  readonly isOwned: (file: string) => Promise<boolean>;
+  readonly ready: () => boolean;
+  readonly requestStop: (reason: string) => void;
+}
+
+/** Project-relative, `/`-separated. */
+export function relativeToRoot(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join('/');
+}

@@ -1,0 +1,137 @@
+// The daemon migrates a session that no live ai-zen process owns (issue 4 §3), through the ONE
+// migration service of src/handoff: it takes the session's lock by opening it (a live owner makes
+// that fail, so the CLI and the daemon never both migrate one session), rebuilds the agent from
+// the file, and runs the service with the configured default executor — offline when no model is
+// configured (X1). One migration at a time.
+import { Agent } from '../agent/agent.js';
+import { createModelClient } from '../agent/model-client.js';
+import { ContextGuardPlugin } from '../agent/plugins/context-guard.js';
+import { createTools } from '../agent/tools/index.js';
+import type { Config } from '../config/load-config.js';
+import { AiZenError } from '../errors.js';
+import { EventBus } from '../events.js';
+import { MigrationService, type HandoffMode, type HandoffOutcome } from '../handoff/migration-service.js';
+import type { Logger } from '../log/logger.js';
+import type { Env, ProjectPaths } from '../paths.js';
+import type { FactsProvider } from '../probe/facts.js';
+import { ConversationContext } from '../session/conversation-context.js';
+import type { ExecutorName } from '../session/format.js';
+
+export interface DaemonMigrationRequest {
+  readonly sessionId: string;
+  readonly mode: HandoffMode;
+  readonly executor?: ExecutorName;
+  /** Why the daemon runs it (logged): 'overflow', 'ipc'. */
+  readonly reason: string;
+}
+
+export interface DaemonMigratorOptions {
+  readonly paths: ProjectPaths;
+  readonly config: Config;
+  /** The daemon's facts cache (D2): every handoff the daemon runs gets its facts. */
+  readonly facts: FactsProvider;
+  /** The daemon's bus. Only what the session file will not show is passed on (started, downgraded, failed). */
+  readonly events: EventBus;
+  /** The daemon's logger; the migration's parts log through children of it. */
+  readonly logger: Logger;
+  readonly env: Env;
+}
+
+export interface DaemonMigrator {
+  run(request: DaemonMigrationRequest): Promise<HandoffOutcome>;
+  /** The migration running now, if any. */
+  readonly current: { readonly sessionId: string; readonly mode: HandoffMode; readonly since: string } | null;
+  /** Resolves when the queue is empty (the shutdown lets a running migration finish). */
+  idle(): Promise<void>;
+  /** Refuses new requests from now on. */
+  close(): void;
+}
+
+/** Events of a daemon-run handoff that its session file records anyway (the watcher emits those). */
+const FROM_THE_FILE = new Set(['handoff.written', 'session.migrated']);
+
+export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigrator {
+  let tail: Promise<unknown> = Promise.resolve();
+  let current: DaemonMigrator['current'] = null;
+  let closed = false;
+
+  async function migrate(request: DaemonMigrationRequest): Promise<HandoffOutcome> {
+    const { paths, config, logger, env } = options;
+    const id8 = request.sessionId.slice(0, 8);
+    let opened;
+    try {
+      opened = await ConversationContext.open({ paths, id: request.sessionId, logger: logger.child({ component: 'session' }), env });
+    } catch (error) {
+      if (AiZenError.isInstance(error) && error.message.includes('is open in another ai-zen process')) {
+        throw new AiZenError('session', `session ${id8} is open in another ai-zen process; its owner hands it over (/handoff or /migrate there)`, { cause: error });
+      }
+      throw error;
+    }
+    const { context } = opened;
+    try {
+      if (opened.closed) throw new AiZenError('session', `session ${id8} is already migrated; nothing to hand over`);
+      const modelConfigured = config.modelConfigured;
+      const client = createModelClient({ apiKey: config.apiKey, baseURL: config.baseURL, timeoutMs: config.modelTimeoutMs, logger });
+      const tools = createTools({ execTimeoutMs: config.execTimeoutMs, execOutputLimit: config.execOutputLimit });
+      const agent = new Agent({
+        client,
+        model: config.model,
+        maxContextTokens: opened.header.maxContextTokens,
+        root: paths.root,
+        tools,
+        recorder: context,
+        messages: opened.messages,
+        lastUsage: opened.lastUsage,
+        logger: logger.child({ component: 'agent', sessionId: request.sessionId }),
+      });
+      const bus = new EventBus((error, name) => logger.warn({ err: error, event: name }, 'event listener failed'));
+      bus.onAny((event) => {
+        if (!FROM_THE_FILE.has(event.name)) options.events.emit(event.name, event.payload as never);
+      });
+      const service = new MigrationService({
+        root: paths.root,
+        agent,
+        context,
+        toolNames: tools.map((tool) => tool.name),
+        model: modelConfigured ? { client, model: config.model } : null,
+        defaultExecutor: config.executor,
+        facts: options.facts,
+        events: bus,
+        logger: logger.child({ component: 'handoff', sessionId: request.sessionId }),
+        env,
+      });
+      // R14: the handoff turn may go up to ×2 of the window while the service is busy.
+      agent.use(new ContextGuardPlugin({ isBusy: () => service.busy }));
+      logger.child({ component: 'migrator' }).info({ sessionId: request.sessionId, mode: request.mode, reason: request.reason, model: modelConfigured ? config.model : null }, 'daemon handing over a session');
+      return await service.handoff({ mode: request.mode, ...(request.executor ? { executor: request.executor } : {}) });
+    } finally {
+      await context.close().catch((error: unknown) => logger.warn({ err: error, sessionId: request.sessionId }, 'could not close the session after the handoff'));
+    }
+  }
+
+  return {
+    run(request) {
+      if (closed) return Promise.reject(new AiZenError('daemon', 'the daemon is shutting down'));
+      const result = tail.then(async () => {
+        if (closed) throw new AiZenError('daemon', 'the daemon is shutting down');
+        current = { sessionId: request.sessionId, mode: request.mode, since: new Date().toISOString() };
+        try {
+          return await migrate(request);
+        } finally {
+          current = null;
+        }
+      });
+      tail = result.catch(() => {});
+      return result;
+    },
+    get current() {
+      return current;
+    },
+    async idle() {
+      await tail;
+    },
+    close() {
+      closed = true;
+    },
+  };
+}

@@ -1,0 +1,40 @@
+// What the desktop hears from the daemon (D4): overflow, and each handoff's outcome — written,
+// failed, committed, or not committed yet. One notification per event; the notifier never throws.
+import type { AnyEvent } from '../events.js';
+import { formatTokens } from './format-tokens.js';
+import type { Notification } from './notifier.js';
+
+/** Extra context the event itself does not carry. */
+export interface NotificationContext {
+  /** For session.overflowed: who will hand the session over. */
+  readonly overflowOwner?: 'live' | 'none' | 'unknown';
+}
+
+export function notificationFor(event: AnyEvent, context: NotificationContext = {}): Notification | null {
+  switch (event.name) {
+    case 'session.overflowed': {
+      const { sessionId, promptTokens, maxContextTokens } = event.payload;
+      const who =
+        context.overflowOwner === 'live'
+          ? ' — its ai-zen process hands it over'
+          : context.overflowOwner === 'none'
+            ? ' — the daemon hands it over'
+            : '';
+      return {
+        title: 'ai-zen: context window full',
+        body: `session ${sessionId.slice(0, 8)} is at ${formatTokens(promptTokens)}/${formatTokens(maxContextTokens)} tokens${who}`,
+        urgency: 'critical',
+      };
+    }
+    case 'handoff.written':
+      return { title: 'ai-zen: handoff written', body: `${event.payload.path} (session ${event.payload.sessionId.slice(0, 8)}, ${event.payload.executor})` };
+    case 'handoff.failed':
+      return { title: 'ai-zen: handoff failed', body: `session ${event.payload.sessionId.slice(0, 8)}: ${event.payload.reason}`, urgency: 'critical' };
+    case 'handoff.committed':
+      return { title: 'ai-zen: handoff committed', body: `${event.payload.commit.slice(0, 7)} ${event.payload.path}` };
+    case 'handoff.commit-deferred':
+      return { title: 'ai-zen: handoff not committed yet', body: `${event.payload.path}: ${event.payload.reason}` };
+    default:
+      return null;
+  }
+}

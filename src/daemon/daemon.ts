@@ -1,0 +1,136 @@
+// The daemon's composition root (D1–D5): the leaves, wired once. The caller (run-daemon.ts) holds
+// the daemon lock and passes it in: the IPC server refuses to serve without it.
+import { loadConfig } from '../config/load-config.js';
+import { EventBus, type AnyEvent } from '../events.js';
+import { socketPathFor } from '../ipc/socket-path.js';
+import { startIpcServer, type IpcServer } from '../ipc/server.js';
+import { isLockHeld, sessionLockName, type HeldLock } from '../lock/os-lock.js';
+import type { Logger } from '../log/logger.js';
+import { projectPaths, type Env } from '../paths.js';
+import { createFactsProvider } from '../probe/capture-facts.js';
+import { createDaemonMigrator } from './daemon-migrator.js';
+import { notificationFor } from './daemon-notifications.js';
+import { createFactsCache } from './facts-cache.js';
+import { watchGitState, type GitWatch } from './git-watch.js';
+import { createHandoffCommitter } from './handoff-committer.js';
+import { createHooksRunner } from './hooks-runner.js';
+import type { DaemonCore } from './daemon-core.js';
+import { createIpcHandlers } from './ipc-handlers.js';
+import { createNotifier, type Notifier } from './notifier.js';
+import { createAiZenSessionSource } from './session-source-ai-zen.js';
+import { SessionMonitor } from './session-monitor.js';
+import { SessionWatcher } from './session-watcher.js';
+
+export interface DaemonOptions {
+  /** Real path of the project root. */
+  readonly root: string;
+  readonly env: Env;
+  readonly logger: Logger;
+  /** The daemon lock, held (D1). */
+  readonly lock: HeldLock;
+  readonly version: string;
+  /** Where the log is, for status. */
+  readonly logFile: string;
+  /** The `stop` request: starts the shutdown (after the reply went out). */
+  readonly requestStop: (reason: string) => void;
+  readonly reconcileIntervalMs?: number;
+  readonly now?: () => Date;
+}
+
+export interface Daemon {
+  readonly socketPath: string;
+  readonly events: EventBus;
+  /** Stops watching, lets a running migration finish, closes IPC. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  const { root, env, logger } = options;
+  const paths = projectPaths(root);
+  const config = await loadConfig({ root, env });
+  logger.info({ root, pid: process.pid, version: options.version, autoCommit: config.daemon.autoCommit, notifications: config.daemon.notifications, modelConfigured: config.modelConfigured, executor: config.executor }, 'daemon starting');
+
+  const events = new EventBus((error, name) => logger.warn({ err: error, event: name }, 'event listener failed'));
+  const isOwned = (file: string) => isLockHeld(sessionLockName(file), { env });
+
+  const gitWatch: GitWatch = await watchGitState({ root, env, logger: logger.child({ component: 'git-watch' }) });
+  const facts = createFactsCache({ provider: createFactsProvider({ root, env, ...(options.now ? { now: options.now } : {}) }) });
+  const committer = createHandoffCommitter({ root, enabled: config.daemon.autoCommit, events, env, logger: logger.child({ component: 'committer' }) });
+  gitWatch.onChange(() => {
+    facts.invalidate();
+    void facts.capture().catch((error: unknown) => logger.warn({ err: error }, 'facts refresh failed'));
+    committer.retry();
+  });
+
+  const migrator = createDaemonMigrator({ paths, config, facts, events, logger, env });
+  const monitor = new SessionMonitor({ root, events, committer, migrator, isOwned, logger: logger.child({ component: 'monitor' }) });
+  const watcher: SessionWatcher = new SessionWatcher({
+    folder: paths.sessions,
+    sources: [createAiZenSessionSource()],
+    logger: logger.child({ component: 'watcher' }),
+    ...(options.reconcileIntervalMs ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+    onUpdate: (update, info) => monitor.handle(update, info),
+    onReconcile: () => monitor.recheckOwners(watcher.states()),
+  });
+
+  const notifier: Notifier = createNotifier({ enabled: config.daemon.notifications, env, logger: logger.child({ component: 'notifier' }) });
+  const hooks = createHooksRunner({ root, env, logger: logger.child({ component: 'hooks' }) });
+
+  let ready = false;
+  const core: DaemonCore = {
+    root,
+    paths,
+    config,
+    version: options.version,
+    startedAt: (options.now ?? (() => new Date()))().toISOString(),
+    socketPath: socketPathFor(root, { env }),
+    logFile: options.logFile,
+    facts,
+    watcher,
+    monitor,
+    committer,
+    migrator,
+    isOwned,
+    ready: () => ready,
+    requestStop: options.requestStop,
+  };
+
+  // The lock is held (the caller took it), so a socket left at the path is a dead daemon's.
+  const ipc: IpcServer = await startIpcServer({ socketPath: core.socketPath, handlers: createIpcHandlers(core), logger: logger.child({ component: 'ipc' }), lock: options.lock });
+
+  events.onAny((event) => {
+    logger.info({ event: event.name, ...event.payload }, 'event');
+    ipc.publish(event);
+    void hooks.runForEvent(event).catch((error: unknown) => logger.warn({ err: error, event: event.name }, 'hook runner failed'));
+    void notify(event);
+  });
+  async function notify(event: AnyEvent): Promise<void> {
+    const owner = event.name === 'session.overflowed' ? monitor.ownerOf(event.payload.sessionId) : undefined;
+    const notification = notificationFor(event, owner ? { overflowOwner: owner } : {});
+    if (notification) await notifier.notify(notification);
+  }
+
+  void facts.capture().catch((error: unknown) => logger.warn({ err: error }, 'first facts capture failed'));
+  await watcher.start();
+  ready = true;
+  logger.info({ socket: core.socketPath, sessions: watcher.states().length }, 'daemon ready');
+
+  let closing: Promise<void> | null = null;
+  return {
+    socketPath: core.socketPath,
+    events,
+    close() {
+      closing ??= (async () => {
+        migrator.close();
+        await watcher.close();
+        // A running migration finishes (the session file is whole at every step of it anyway).
+        await migrator.idle();
+        gitWatch.close();
+        await committer.close();
+        await ipc.close();
+        logger.info({}, 'daemon stopped');
+      })();
+      return closing;
+    },
+  };
+}

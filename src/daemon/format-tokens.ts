@@ -1,0 +1,16 @@
+// Token counts as a person reads them: 131000 → "131k", 1500 → "1.5k", 999 → "999".
+export function formatTokens(tokens: number): string {
+  if (tokens < 1000) return String(tokens);
+  if (tokens < 10_000) return `${trim((tokens / 1000).toFixed(1))}k`;
+  if (tokens < 1_000_000) return `${Math.round(tokens / 1000)}k`;
+  return `${trim((tokens / 1_000_000).toFixed(1))}M`;
+}
+
+/** Share of the window used, in whole percent (may pass 100). */
+export function usagePercent(promptTokens: number, maxContextTokens: number): number {
+  return maxContextTokens > 0 ? Math.round((promptTokens / maxContextTokens) * 100) : 0;
+}
+
+function trim(text: string): string {
+  return text.endsWith('.0') ? text.slice(0, -2) : text;
+}

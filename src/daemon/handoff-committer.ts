@@ -1,0 +1,149 @@
+// Auto-commit (D3): every new handoff document, whoever wrote it, is committed ALONE by
+// commitHandoff (message `handoff: <id8> (<executor>)`). When it cannot or must not commit, the
+// document stays, the record says why, and the commit is tried again when the obstacle may be
+// gone: on a change of the git state (the daemon calls retry()) and on a backoff timer.
+// Commits run one at a time: two at once would race for HEAD.
+import type { EventBus } from '../events.js';
+import type { Env } from '../paths.js';
+import { commitHandoff as defaultCommitHandoff, type CommitHandoffOptions, type CommitHandoffResult } from './commit-handoff.js';
+
+export interface HandoffSeen {
+  /** Project-relative path of the document. */
+  readonly path: string;
+  readonly sessionId: string;
+  readonly executor: string;
+  readonly mode: string;
+  readonly at: string;
+}
+
+export type CommitStatus =
+  | { readonly state: 'pending' }
+  | { readonly state: 'committed'; readonly commit: string }
+  | { readonly state: 'deferred'; readonly reason: string; readonly retryable: boolean }
+  | { readonly state: 'off'; readonly reason: string };
+
+export interface HandoffRecord extends HandoffSeen {
+  readonly status: CommitStatus;
+  readonly attempts: number;
+}
+
+export interface CommitterLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  debug(details: object, message: string): void;
+}
+
+export interface HandoffCommitterOptions {
+  readonly root: string;
+  /** config.daemon.autoCommit. */
+  readonly enabled: boolean;
+  readonly events: EventBus;
+  readonly logger: CommitterLogger;
+  readonly env?: Env;
+  readonly commit?: (options: CommitHandoffOptions) => Promise<CommitHandoffResult>;
+  /** First retry after this, doubling up to maxRetryMs. */
+  readonly retryMs?: number;
+  readonly maxRetryMs?: number;
+}
+
+export interface HandoffCommitter {
+  /** A handoff line was seen. `announce: false` for those found at startup: no events for them. */
+  add(handoff: HandoffSeen, options?: { announce?: boolean }): void;
+  /** The git state changed: try every uncommitted document again. */
+  retry(): void;
+  list(): HandoffRecord[];
+  /** Stops the timers and waits for the commit under way. */
+  close(): Promise<void>;
+}
+
+export const AUTO_COMMIT_OFF = 'auto-commit is off (daemon.autoCommit in the config)';
+
+export function commitMessage(handoff: Pick<HandoffSeen, 'sessionId' | 'executor'>): string {
+  return `handoff: ${handoff.sessionId.slice(0, 8)} (${handoff.executor})`;
+}
+
+interface Entry {
+  record: HandoffRecord;
+  announce: boolean;
+  timer: NodeJS.Timeout | null;
+  queued: boolean;
+}
+
+export function createHandoffCommitter(options: HandoffCommitterOptions): HandoffCommitter {
+  const { events, logger } = options;
+  const commit = options.commit ?? defaultCommitHandoff;
+  const retryMs = options.retryMs ?? 1000;
+  const maxRetryMs = options.maxRetryMs ?? 60_000;
+  const entries = new Map<string, Entry>();
+  const queue: Entry[] = [];
+  let running: Promise<void> | null = null;
+  let closed = false;
+
+  function enqueue(entry: Entry): void {
+    if (closed || entry.queued || entry.record.status.state === 'committed' || entry.record.status.state === 'off') return;
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.timer = null;
+    entry.queued = true;
+    queue.push(entry);
+    running ??= drain().finally(() => (running = null));
+  }
+
+  async function drain(): Promise<void> {
+    for (let entry = queue.shift(); entry && !closed; entry = queue.shift()) {
+      entry.queued = false;
+      await attempt(entry);
+    }
+  }
+
+  async function attempt(entry: Entry): Promise<void> {
+    const { record } = entry;
+    let result: CommitHandoffResult;
+    try {
+      result = await commit({ root: options.root, docPath: record.path, message: commitMessage(record), ...(options.env ? { env: options.env } : {}) });
+    } catch (error) {
+      result = { committed: false, reason: `committing failed: ${error instanceof Error ? error.message : String(error)}`, retryable: true };
+    }
+    const attempts = record.attempts + 1;
+    const previous = record.status;
+    if (result.committed) {
+      entry.record = { ...record, attempts, status: { state: 'committed', commit: result.commit } };
+      logger.info({ path: record.path, commit: result.commit, attempts }, 'handoff document committed');
+      if (entry.announce) events.emit('handoff.committed', { path: record.path, commit: result.commit });
+      return;
+    }
+    entry.record = { ...record, attempts, status: { state: 'deferred', reason: result.reason, retryable: result.retryable } };
+    const sameReason = previous.state === 'deferred' && previous.reason === result.reason;
+    if (!sameReason) {
+      logger.warn({ path: record.path, reason: result.reason, retryable: result.retryable }, 'handoff document not committed yet');
+      if (entry.announce) events.emit('handoff.commit-deferred', { path: record.path, reason: result.reason });
+    }
+    // A refusal that no retry can cure waits for a change of the git state instead of a timer.
+    if (result.retryable && !closed) {
+      const delay = Math.min(maxRetryMs, retryMs * 2 ** Math.min(attempts - 1, 20));
+      entry.timer = setTimeout(() => enqueue(entry), delay);
+      entry.timer.unref();
+    }
+  }
+
+  return {
+    add(handoff, addOptions = {}) {
+      if (closed || entries.has(handoff.path)) return;
+      const status: CommitStatus = options.enabled ? { state: 'pending' } : { state: 'off', reason: AUTO_COMMIT_OFF };
+      const entry: Entry = { record: { ...handoff, status, attempts: 0 }, announce: addOptions.announce ?? true, timer: null, queued: false };
+      entries.set(handoff.path, entry);
+      enqueue(entry);
+    },
+    retry() {
+      for (const entry of entries.values()) if (entry.record.status.state === 'deferred') enqueue(entry);
+    },
+    list() {
+      return [...entries.values()].map((entry) => entry.record).sort((a, b) => a.at.localeCompare(b.at) || a.path.localeCompare(b.path));
+    },
+    async close() {
+      closed = true;
+      queue.length = 0;
+      for (const entry of entries.values()) if (entry.timer) clearTimeout(entry.timer);
+      await running;
+    },
+  };
+}

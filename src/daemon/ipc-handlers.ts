@@ -1,0 +1,142 @@
+// The answers to IPC requests (D5). Replies follow status-schema.ts; `handoff` and `migrate` go
+// through the daemon's migrator — the ONE migration service — and refuse a session that a live
+// ai-zen process owns: its owner is the one to hand it over.
+import { AiZenError } from '../errors.js';
+import type { IpcHandlers } from '../ipc/server.js';
+import { PROTOCOL_VERSION } from '../ipc/protocol.js';
+import type { Facts } from '../probe/facts.js';
+import type { ExecutorName } from '../session/format.js';
+import { SessionStore } from '../session/store.js';
+import { relativeToRoot, type DaemonCore } from './daemon-core.js';
+import { usagePercent } from './format-tokens.js';
+import type { HandoffRecord } from './handoff-committer.js';
+import type { SessionState } from './session-source.js';
+import type { FactsInfo, HandoffInfo, HandoffReply, SessionInfo, StatusInfo } from './status-schema.js';
+
+/** How many handoffs `status` lists (all of them: `handoffs`). */
+export const STATUS_HANDOFFS = 10;
+
+export function createIpcHandlers(core: DaemonCore): IpcHandlers {
+  return {
+    async status() {
+      const [sessions, facts] = await Promise.all([sessionInfos(core, { includeClosed: false }), core.facts.get()]);
+      const handoffs = core.committer.list();
+      const status: StatusInfo = {
+        pid: process.pid,
+        repo: core.root,
+        socket: core.socketPath,
+        log: core.logFile,
+        startedAt: core.startedAt,
+        version: core.version,
+        protocolVersion: PROTOCOL_VERSION,
+        ready: core.ready(),
+        autoCommit: core.config.daemon.autoCommit,
+        notifications: core.config.daemon.notifications,
+        model: core.config.modelConfigured ? core.config.model : null,
+        executor: core.config.modelConfigured ? core.config.executor : 'offline',
+        migration: core.migrator.current,
+        sessions,
+        closedSessions: core.watcher.states().filter((state) => state.closed).length,
+        git: facts.git as StatusInfo['git'],
+        ports: facts.ports as StatusInfo['ports'],
+        factsCapturedAt: facts.capturedAt,
+        handoffs: handoffs.slice(-STATUS_HANDOFFS).map(handoffInfo),
+        handoffCount: handoffs.length,
+      };
+      return status;
+    },
+    async sessions() {
+      return { sessions: await sessionInfos(core, { includeClosed: true }) };
+    },
+    async handoffs() {
+      return { handoffs: core.committer.list().map(handoffInfo) };
+    },
+    async facts(params) {
+      const facts = params?.refresh ? await core.facts.capture() : await core.facts.get({ maxAgeMs: 1000 });
+      return factsInfo(facts);
+    },
+    handoff: (params) => runHandoff(core, 'handoff', params?.session, params?.executor),
+    migrate: (params) => runHandoff(core, 'migrate', params?.session, params?.executor),
+    async stop() {
+      // Answer first: the shutdown closes this very connection.
+      setImmediate(() => core.requestStop('stop request'));
+      return { stopping: true, pid: process.pid };
+    },
+  };
+}
+
+async function runHandoff(core: DaemonCore, mode: 'handoff' | 'migrate', session: string | undefined, executor: ExecutorName | undefined): Promise<HandoffReply> {
+  const sessionId = session ?? (await latestSession(core));
+  const store = new SessionStore(core.paths);
+  if (!(await store.exists(sessionId))) throw new AiZenError('session', `no session ${sessionId} in ${core.root}`);
+  if (await core.isOwned(store.sessionFile(sessionId))) {
+    throw new AiZenError('session', `session ${sessionId.slice(0, 8)} is open in another ai-zen process; its owner hands it over (/${mode} there)`);
+  }
+  const outcome = await core.migrator.run({ sessionId, mode, reason: 'ipc', ...(executor ? { executor } : {}) });
+  return {
+    mode: outcome.mode,
+    sessionId: outcome.sessionId,
+    path: outcome.path,
+    executor: outcome.executor,
+    downgrades: outcome.downgrades.map((entry) => ({ from: entry.from, reason: entry.reason })),
+    newSessionId: outcome.newSessionId,
+  };
+}
+
+/** The latest pointer's session, or its successor when it was migrated (as `--continue` does). */
+async function latestSession(core: DaemonCore): Promise<string> {
+  const pointer = await new SessionStore(core.paths).readLatestPointer();
+  if (!pointer) throw new AiZenError('session', `no session in ${core.root} yet; name one (ai-zen-daemon sessions lists them)`);
+  let id = pointer.id;
+  for (let hop = 0; hop < 1000; hop += 1) {
+    const state = core.watcher.state(new SessionStore(core.paths).sessionFile(id));
+    if (!state?.closed || !state.successorId) break;
+    id = state.successorId;
+  }
+  return id;
+}
+
+async function sessionInfos(core: DaemonCore, options: { includeClosed: boolean }): Promise<SessionInfo[]> {
+  const states = core.watcher.states().filter((state) => options.includeClosed || !state.closed);
+  const infos = await Promise.all(states.map((state) => sessionInfo(core, state)));
+  return infos.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+async function sessionInfo(core: DaemonCore, state: SessionState): Promise<SessionInfo> {
+  const promptTokens = state.latestUsage?.prompt_tokens ?? null;
+  const owned = state.closed ? false : await core.isOwned(state.file).catch(() => false);
+  const action = core.monitor.actionFor(state.file);
+  return {
+    id: state.sessionId,
+    file: relativeToRoot(core.root, state.file),
+    source: state.kind,
+    model: state.model,
+    promptTokens,
+    maxContextTokens: state.maxContextTokens,
+    percent: promptTokens !== null && state.maxContextTokens !== null ? usagePercent(promptTokens, state.maxContextTokens) : null,
+    owner: owned ? 'live' : 'none',
+    closed: state.closed,
+    successorId: state.successorId,
+    overflowed: state.overflowed,
+    action: action?.action ?? null,
+  };
+}
+
+export function handoffInfo(record: HandoffRecord): HandoffInfo {
+  const { status } = record;
+  return {
+    path: record.path,
+    sessionId: record.sessionId,
+    executor: record.executor,
+    mode: record.mode,
+    at: record.at,
+    state: status.state,
+    commit: status.state === 'committed' ? status.commit : null,
+    reason: status.state === 'deferred' || status.state === 'off' ? status.reason : null,
+    attempts: record.attempts,
+  };
+}
+
+function factsInfo(facts: Facts): FactsInfo {
+  return { capturedAt: facts.capturedAt, root: facts.root, git: facts.git as FactsInfo['git'], ports: facts.ports as FactsInfo['ports'] };
+}

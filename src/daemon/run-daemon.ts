@@ -1,0 +1,91 @@
+// The daemon process: take the single-instance lock FIRST (a second node-ipc server on the same
+// path would silently steal the live daemon's socket), then the log, then the daemon; every way
+// out — `stop`, SIGTERM, SIGINT — goes through the one shutdown coordinator.
+import { AiZenError } from '../errors.js';
+import { acquireLock, daemonLockName } from '../lock/os-lock.js';
+import type { Env } from '../paths.js';
+import { createDaemonLog } from './daemon-logger.js';
+import { startDaemon, type Daemon } from './daemon.js';
+import { EXIT_ALREADY_RUNNING } from './exit-codes.js';
+import { createShutdownCoordinator } from './shutdown-coordinator.js';
+
+export interface RunDaemonOptions {
+  /** Real path of the project root. */
+  readonly root: string;
+  readonly env: Env;
+  /** Readable logs on stderr too (`start --foreground`). */
+  readonly foreground: boolean;
+  readonly version: string;
+  readonly exit?: (code: number) => void;
+  /** How long the shutdown may take before the process exits anyway. Default 30 s. */
+  readonly shutdownDeadlineMs?: number;
+  readonly reconcileIntervalMs?: number;
+}
+
+export interface RunningDaemon {
+  readonly pid: number;
+  readonly socketPath: string;
+  readonly logFile: string;
+  /** Starts the shutdown (as `stop` does). */
+  stop(reason: string): Promise<void>;
+}
+
+export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemon> {
+  const { root, env } = options;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const lock = await acquireLock(daemonLockName(root), { env });
+  if (!lock) throw new AiZenError('daemon', `a daemon is already running for ${root}`, { exitCode: EXIT_ALREADY_RUNNING });
+
+  let log;
+  try {
+    log = await createDaemonLog({ root, foreground: options.foreground });
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  const { logger } = log;
+  let daemon: Daemon | null = null;
+  const coordinator = createShutdownCoordinator({
+    deadlineMs: options.shutdownDeadlineMs ?? 30_000,
+    logger,
+    exit: (code) => {
+      // The log's last lines before the process goes.
+      log.close().finally(() => exit(code));
+    },
+    async cleanup() {
+      try {
+        await daemon?.close();
+      } finally {
+        await lock.release();
+      }
+    },
+  });
+
+  try {
+    daemon = await startDaemon({
+      root,
+      env,
+      logger,
+      lock,
+      version: options.version,
+      logFile: log.file,
+      requestStop: (reason) => void coordinator.shutdown(reason),
+      ...(options.reconcileIntervalMs ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
+    });
+  } catch (error) {
+    logger.error({ err: error }, 'the daemon could not start');
+    await daemon?.close().catch(() => {});
+    await lock.release();
+    await log.close();
+    throw error;
+  }
+  coordinator.installSignalHandlers();
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
+  process.on('uncaughtException', (error) => {
+    // State is unknown now; the session files are whole at every step, so leave at once.
+    logger.fatal({ err: error }, 'uncaught exception; the daemon exits');
+    log.close().finally(() => exit(1));
+  });
+  logger.info({ pid: process.pid, socket: daemon.socketPath, log: log.file, foreground: options.foreground }, 'daemon running');
+  return { pid: process.pid, socketPath: daemon.socketPath, logFile: log.file, stop: (reason) => coordinator.shutdown(reason) };
+}

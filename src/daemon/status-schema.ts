@@ -1,0 +1,111 @@
+// The shapes of the daemon's IPC answers (protocol v1, a public contract: README). The daemon
+// builds them, the CLI validates them with these same schemas before printing anything.
+import { z } from 'zod';
+
+export const Owner = z.enum(['live', 'none', 'unknown']);
+
+export const SessionInfo = z.object({
+  id: z.string(),
+  /** Project-relative path of the session file. */
+  file: z.string(),
+  source: z.string(),
+  model: z.string().nullable(),
+  promptTokens: z.number().nullable(),
+  maxContextTokens: z.number().nullable(),
+  /** promptTokens / maxContextTokens in whole percent (may pass 100); null when either is unknown. */
+  percent: z.number().nullable(),
+  /** live: an ai-zen process has the session open (it holds the session lock). */
+  owner: Owner,
+  closed: z.boolean(),
+  successorId: z.string().nullable(),
+  overflowed: z.boolean(),
+  /** What the daemon did about the current overflow: 'left to its owner', 'migrating', 'migrated to …', 'failed: …'. */
+  action: z.string().nullable(),
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
+export const HandoffInfo = z.object({
+  path: z.string(),
+  sessionId: z.string(),
+  executor: z.string(),
+  mode: z.string(),
+  at: z.string(),
+  /** pending: not tried yet · committed · deferred: not committed, `reason` says why · off: auto-commit is off. */
+  state: z.enum(['pending', 'committed', 'deferred', 'off']),
+  commit: z.string().nullable(),
+  /** Why it is not committed (yet); null once committed or while pending. */
+  reason: z.string().nullable(),
+  attempts: z.number(),
+});
+export type HandoffInfo = z.infer<typeof HandoffInfo>;
+
+const Known = <T extends z.ZodType>(value: T) =>
+  z.discriminatedUnion('known', [z.object({ known: z.literal(true), value }), z.object({ known: z.literal(false), why: z.string() })]);
+
+export const GitFactsSchema = z.looseObject({
+  branch: z.string().nullable(),
+  head: z.object({ sha: z.string(), shortSha: z.string(), subject: z.string() }).nullable(),
+  staged: z.array(z.string()),
+  unstaged: z.array(z.string()),
+  untracked: z.array(z.string()),
+  conflicted: z.array(z.string()).optional(),
+  upstream: z.string().nullable(),
+  ahead: z.number().nullable(),
+  behind: z.number().nullable(),
+  operation: z.string().nullable(),
+});
+
+export const PortFactSchema = z.looseObject({ pid: z.number(), command: z.string(), port: z.number(), address: z.string() });
+
+export const FactsInfo = z.object({
+  capturedAt: z.string(),
+  root: z.string(),
+  git: Known(GitFactsSchema),
+  ports: Known(z.array(PortFactSchema)),
+});
+export type FactsInfo = z.infer<typeof FactsInfo>;
+
+export const StatusInfo = z.object({
+  pid: z.number(),
+  repo: z.string(),
+  /** The IPC socket's path. */
+  socket: z.string(),
+  log: z.string(),
+  startedAt: z.string(),
+  version: z.string(),
+  protocolVersion: z.number(),
+  /** False while the first scan of the session folder runs. */
+  ready: z.boolean(),
+  autoCommit: z.boolean(),
+  notifications: z.boolean(),
+  /** The model the daemon's own handoffs use; null: none configured, handoffs are offline (X1). */
+  model: z.string().nullable(),
+  executor: z.string(),
+  /** The handoff the daemon is running now. */
+  migration: z.object({ sessionId: z.string(), mode: z.string(), since: z.string() }).nullable(),
+  /** Open sessions (not migrated). */
+  sessions: z.array(SessionInfo),
+  closedSessions: z.number(),
+  git: FactsInfo.shape.git,
+  ports: FactsInfo.shape.ports,
+  factsCapturedAt: z.string(),
+  /** The latest handoffs, oldest first, each with its commit or why it is not committed yet. */
+  handoffs: z.array(HandoffInfo),
+  handoffCount: z.number(),
+});
+export type StatusInfo = z.infer<typeof StatusInfo>;
+
+export const SessionsReply = z.object({ sessions: z.array(SessionInfo) });
+export const HandoffsReply = z.object({ handoffs: z.array(HandoffInfo) });
+
+export const HandoffReply = z.object({
+  mode: z.string(),
+  sessionId: z.string(),
+  path: z.string(),
+  executor: z.string(),
+  downgrades: z.array(z.object({ from: z.string(), reason: z.string() })),
+  newSessionId: z.string().nullable(),
+});
+export type HandoffReply = z.infer<typeof HandoffReply>;
+
+export const StopReply = z.object({ stopping: z.literal(true), pid: z.number() });
