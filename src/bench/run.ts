@@ -1,0 +1,106 @@
+// `npm run bench`: runs the daemon benchmark (issue 4 §Benchmark, items a–e) and writes
+// bench/RESULTS.md. Never part of `npm test`. `--quick` shrinks sizes and counts for a smoke run
+// (printed to stdout unless --out is given, so it never overwrites the real results);
+// `--only b,d` runs some items. Progress goes to stderr.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { packageRoot } from '../paths.js';
+import { benchEndToEnd } from './end-to-end-bench.js';
+import { benchFactsItem } from './facts-bench.js';
+import { benchIdle } from './idle-bench.js';
+import { benchLatency } from './latency-bench.js';
+import { describeMachine } from './machine.js';
+import { benchReader } from './reader-bench.js';
+import { renderResults } from './render-results.js';
+import { notRun, type ItemResult } from './results.js';
+
+type ItemId = ItemResult['id'];
+const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e'];
+const TITLES: Record<ItemId, string> = {
+  a: '(a) Overflow detection latency',
+  b: '(b) Incremental reader: bytes read and time per append',
+  c: '(c) Idle CPU and RSS of a real daemon',
+  d: '(d) Facts capture',
+  e: '(e) Overflow → committed handoff doc, end to end',
+};
+
+interface Arguments {
+  readonly quick: boolean;
+  readonly only: readonly ItemId[];
+  readonly out: string | null;
+}
+
+function parseArguments(argv: readonly string[]): Arguments {
+  let quick = false;
+  let only: ItemId[] = [...ALL];
+  let out: string | null = null;
+  for (let index = 0; index < argv.length; index += 1) {
+    const argument = argv[index];
+    if (argument === '--quick') quick = true;
+    else if (argument === '--only') {
+      const list = (argv[++index] ?? '').split(',').filter(Boolean);
+      const wrong = list.filter((item) => !ALL.includes(item as ItemId));
+      if (wrong.length > 0 || list.length === 0) throw new Error(`--only takes items from ${ALL.join(',')}, got ${JSON.stringify(argv[index] ?? '')}`);
+      only = list as ItemId[];
+    } else if (argument === '--out') out = argv[++index] ?? null;
+    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e, --out FILE`);
+  }
+  return { quick, only, out };
+}
+
+function log(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
+  const daemonBin = path.join(packageRoot(), 'dist', 'cli', 'ai-zen-daemon.js');
+  switch (id) {
+    case 'a':
+      return benchLatency({ appends: quick ? 30 : 200, log });
+    case 'b':
+      return quick
+        ? benchReader({ sizesMb: [1, 10, 50], appends: 30, reparseMb: 10, reparseRuns: 2, log })
+        : benchReader({ sizesMb: [1, 100, 500], appends: 200, reparseMb: 100, reparseRuns: 3, log });
+    case 'c':
+      return benchIdle({ daemonBin, counts: quick ? [1, 100, 1000] : [1, 100, 1000, 10_000], idleMs: quick ? 3000 : 10_000, log });
+    case 'd':
+      return benchFactsItem({ files: quick ? 2000 : 10_000, runs: quick ? 5 : 21, log });
+    case 'e':
+      return benchEndToEnd({ daemonBin, runs: quick ? 2 : 7, log });
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArguments(process.argv.slice(2));
+  const startedAt = new Date();
+  const started = performance.now();
+  const machine = await describeMachine();
+  const items: ItemResult[] = [];
+  for (const id of args.only) {
+    const itemStart = performance.now();
+    try {
+      items.push(await runItem(id, args.quick));
+    } catch (error) {
+      // An item that cannot run says why in the results; the others still run.
+      const reason = error instanceof Error ? error.message.split('\n')[0] ?? String(error) : String(error);
+      log(`(${id}) could not run: ${reason}`);
+      items.push(notRun(id, TITLES[id], reason));
+    }
+    log(`(${id}) done in ${((performance.now() - itemStart) / 1000).toFixed(1)} s`);
+  }
+  const partial = args.quick || args.only.length !== ALL.length;
+  const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+  const text = renderResults(machine, { startedAt, durationMs: performance.now() - started, quick: args.quick, command, loadAverageAtEnd: os.loadavg() }, items);
+  const out = args.out ?? (partial ? null : path.join(packageRoot(), 'bench', 'RESULTS.md'));
+  if (out) {
+    await fs.mkdir(path.dirname(out), { recursive: true });
+    await fs.writeFile(out, text);
+    log(`wrote ${out}`);
+  } else process.stdout.write(text);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
