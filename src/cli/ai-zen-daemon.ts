@@ -1,4 +1,16 @@
 #!/usr/bin/env node
-// Placeholder until the daemon lands (issue 4): say so, exit non-zero.
-process.stderr.write('ai-zen-daemon: the daemon is not built yet\n');
-process.exit(1);
+// The `ai-zen-daemon` command (D1–D5): start/stop the per-repo daemon and ask it questions.
+// Exit codes (src/daemon/exit-codes.ts): 0 done · 1 error, or no daemon running · 2 usage ·
+// 3 `start` found a daemon already running for the repo (left alone).
+import { registerHandoffCommands } from './daemon-handoff.js';
+import { registerQueryCommands } from './daemon-queries.js';
+import { packageVersion, registerStartCommand } from './daemon-start.js';
+import { registerStopCommand } from './daemon-stop.js';
+import { runCli } from './run-cli.js';
+
+const code = await runCli(process.argv.slice(2), {
+  name: 'ai-zen-daemon',
+  version: packageVersion(),
+  registrars: [registerStartCommand, registerStopCommand, registerQueryCommands, registerHandoffCommands],
+});
+process.exit(code);

@@ -1,0 +1,30 @@
+// `ai-zen-daemon handoff|migrate [SESSION] [--executor …]`: the daemon runs the one migration
+// service on a session no live ai-zen process owns (default: the latest session).
+import { Option, type Command } from 'commander';
+import { HandoffReply } from '../daemon/status-schema.js';
+import { ExecutorName } from '../session/format.js';
+import { daemonRoot, requestDaemon } from './daemon-client.js';
+import { writeOut, type CliSetup } from './run-cli.js';
+
+/** A self handoff is a full model turn (or two): give it time. */
+const HANDOFF_TIMEOUT_MS = 15 * 60_000;
+
+export function registerHandoffCommands(program: Command, setup: CliSetup): void {
+  for (const mode of ['handoff', 'migrate'] as const) {
+    program
+      .command(`${mode} [session]`)
+      .description(mode === 'handoff' ? 'write a handoff document for a session (default: the latest)' : 'hand a session over to a new one (default: the latest)')
+      .addOption(new Option('--executor <name>', 'self, summary or offline').choices(ExecutorName.options))
+      .option('--json', 'one JSON object, for scripts')
+      .action(async (session: string | undefined, options: { executor?: ExecutorName; json?: boolean }) => {
+        const { io } = setup;
+        const root = await daemonRoot(io.cwd, io.env);
+        const params = { ...(session ? { session } : {}), ...(options.executor ? { executor: options.executor } : {}) };
+        const reply = await requestDaemon(root, io.env, mode, params, HandoffReply, HANDOFF_TIMEOUT_MS);
+        if (options.json) return writeOut(io.stdout, `${JSON.stringify(reply, null, 2)}\n`);
+        const downgrades = reply.downgrades.map((entry) => `  (${entry.from} failed: ${entry.reason})\n`).join('');
+        const next = reply.newSessionId ? `  new session ${reply.newSessionId}\n` : '';
+        await writeOut(io.stdout, `${reply.path}\n  written by ${reply.executor} for session ${reply.sessionId.slice(0, 8)}\n${downgrades}${next}`);
+      });
+  }
+}

@@ -1,0 +1,50 @@
+// `ai-zen-daemon status|sessions|handoffs|facts [--json]`: questions for the running daemon (D5).
+import type { Command } from 'commander';
+import { FactsInfo, HandoffsReply, SessionsReply, StatusInfo } from '../daemon/status-schema.js';
+import { daemonRoot, requestDaemon } from './daemon-client.js';
+import { renderFactsInfo, renderHandoffs, renderSessions, renderStatus } from './daemon-render.js';
+import { writeOut, type CliSetup } from './run-cli.js';
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+export function registerQueryCommands(program: Command, setup: CliSetup): void {
+  const { io } = setup;
+  program
+    .command('status')
+    .description('sessions with their context usage, git, ports and the latest handoffs')
+    .option('--json', 'one JSON object, for scripts')
+    .action(async (options: { json?: boolean }) => {
+      const root = await daemonRoot(io.cwd, io.env);
+      const status = await requestDaemon(root, io.env, 'status', undefined, StatusInfo);
+      await writeOut(io.stdout, options.json ? json(status) : renderStatus(status));
+    });
+  program
+    .command('sessions')
+    .description('every session of the repo with its token usage and owner')
+    .option('--json', 'one JSON object, for scripts')
+    .action(async (options: { json?: boolean }) => {
+      const root = await daemonRoot(io.cwd, io.env);
+      const reply = await requestDaemon(root, io.env, 'sessions', undefined, SessionsReply);
+      await writeOut(io.stdout, options.json ? json(reply) : renderSessions(reply.sessions));
+    });
+  program
+    .command('handoffs')
+    .description('every handoff document seen, each with its commit or why it is not committed yet')
+    .option('--json', 'one JSON object, for scripts')
+    .action(async (options: { json?: boolean }) => {
+      const root = await daemonRoot(io.cwd, io.env);
+      const reply = await requestDaemon(root, io.env, 'handoffs', undefined, HandoffsReply);
+      await writeOut(io.stdout, options.json ? json(reply) : renderHandoffs(reply.handoffs));
+    });
+  program
+    .command('facts')
+    .description('branch, commit, dirty files and listening ports, captured now')
+    .option('--json', 'one JSON object, for scripts')
+    .action(async (options: { json?: boolean }) => {
+      const root = await daemonRoot(io.cwd, io.env);
+      const facts = await requestDaemon(root, io.env, 'facts', { refresh: true }, FactsInfo);
+      await writeOut(io.stdout, options.json ? json(facts) : renderFactsInfo(facts));
+    });
+}

@@ -1,0 +1,117 @@
+// What `ai-zen-daemon status|sessions|handoffs|facts` print for a person. Scripts use --json.
+import path from 'node:path';
+import { formatTokens } from '../daemon/format-tokens.js';
+import type { FactsInfo, HandoffInfo, SessionInfo, StatusInfo } from '../daemon/status-schema.js';
+
+const BAR_CELLS = 8;
+
+/** `██████░░` for 78%: one cell per 12.5%, full past 100%. */
+export function contextBar(percent: number, cells = BAR_CELLS): string {
+  const filled = Math.max(0, Math.min(cells, Math.round((percent / 100) * cells)));
+  return '█'.repeat(filled) + '░'.repeat(cells - filled);
+}
+
+export function renderStatus(status: StatusInfo): string {
+  const lines: string[] = [];
+  lines.push(`ai-zen-daemon ${status.version} · pid ${status.pid} · up ${since(status.startedAt)} · ${status.repo}`);
+  lines.push(`socket  ${status.socket}`);
+  lines.push(`log     ${status.log}`);
+  const model = status.model === null ? 'no model configured: handoffs are offline' : `${status.model} (default executor ${status.executor})`;
+  lines.push(`model   ${model}`);
+  lines.push(`commit  ${status.autoCommit ? 'auto-commit on' : 'auto-commit off'} · notifications ${status.notifications ? 'on' : 'off'}${status.ready ? '' : ' · still reading the sessions'}`);
+  if (status.migration) lines.push(`now     ${status.migration.mode} of session ${status.migration.sessionId.slice(0, 8)} since ${status.migration.since}`);
+  lines.push('');
+  lines.push(`sessions (${status.sessions.length} open${status.closedSessions > 0 ? `, ${status.closedSessions} migrated` : ''})`);
+  if (status.sessions.length === 0) lines.push('  none');
+  for (const session of status.sessions) lines.push(`  ${sessionLine(session)}`);
+  lines.push('');
+  lines.push(`git     ${gitLine(status.git)}`);
+  lines.push(`ports   ${portsLine(status.ports)}`);
+  lines.push('');
+  const older = status.handoffCount - status.handoffs.length;
+  lines.push(`handoffs (${status.handoffCount}${older > 0 ? `, last ${status.handoffs.length} shown` : ''})`);
+  if (status.handoffs.length === 0) lines.push('  none');
+  for (const handoff of [...status.handoffs].reverse()) lines.push(`  ${handoffLine(handoff)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderSessions(sessions: readonly SessionInfo[]): string {
+  if (sessions.length === 0) return 'no sessions\n';
+  return `${sessions.map(sessionLine).join('\n')}\n`;
+}
+
+export function renderHandoffs(handoffs: readonly HandoffInfo[]): string {
+  if (handoffs.length === 0) return 'no handoffs\n';
+  return `${[...handoffs].reverse().map(handoffLine).join('\n')}\n`;
+}
+
+export function renderFactsInfo(facts: FactsInfo): string {
+  return `git     ${gitLine(facts.git)}\nports   ${portsLine(facts.ports)}\ncaptured ${facts.capturedAt}\n`;
+}
+
+/** `abcd1234  ██████░░  78%   99k/128k  gpt-4o  owner: live`. */
+export function sessionLine(session: SessionInfo): string {
+  const id = session.id.slice(0, 8);
+  let usage: string;
+  if (session.percent !== null && session.promptTokens !== null && session.maxContextTokens !== null) {
+    usage = `${contextBar(session.percent)} ${`${session.percent}%`.padStart(4)}  ${`${formatTokens(session.promptTokens)}/${formatTokens(session.maxContextTokens)}`.padEnd(9)}`;
+  } else if (session.maxContextTokens !== null) {
+    usage = `${contextBar(0)}   0%  ${`0/${formatTokens(session.maxContextTokens)}`.padEnd(9)}`;
+  } else {
+    usage = `${'?'.repeat(BAR_CELLS)}    ?  ${'?'.padEnd(9)}`;
+  }
+  const notes: string[] = [];
+  if (session.model) notes.push(session.model);
+  if (session.closed) notes.push(`migrated → ${session.successorId?.slice(0, 8) ?? '?'}`);
+  else notes.push(session.owner === 'live' ? 'owner: live' : 'owner: none');
+  if (session.overflowed) notes.push('OVERFLOWED');
+  if (session.action) notes.push(session.action);
+  return `${id}  ${usage}  ${notes.join(' · ')}`;
+}
+
+/** `.ai-zen/handoffs/….md  self  committed 1a2b3c4` or `… not committed: why`. */
+export function handoffLine(handoff: HandoffInfo): string {
+  const where = `${handoff.path}  ${handoff.executor}`;
+  switch (handoff.state) {
+    case 'committed':
+      return `${where}  committed ${handoff.commit?.slice(0, 7) ?? ''}`;
+    case 'pending':
+      return `${where}  committing…`;
+    case 'deferred':
+      return `${where}  not committed: ${handoff.reason ?? 'unknown reason'}`;
+    case 'off':
+      return `${where}  not committed: ${handoff.reason ?? 'auto-commit is off'}`;
+  }
+}
+
+function gitLine(git: FactsInfo['git']): string {
+  if (!git.known) return `unknown (${git.why})`;
+  const facts = git.value;
+  const parts: string[] = [];
+  const branch = facts.branch ?? 'detached HEAD';
+  parts.push(facts.head ? `${branch} @ ${facts.head.shortSha} ${JSON.stringify(facts.head.subject)}` : `${branch} (no commits yet)`);
+  const dirty = [
+    facts.staged.length > 0 ? `${facts.staged.length} staged` : null,
+    facts.unstaged.length > 0 ? `${facts.unstaged.length} unstaged` : null,
+    facts.untracked.length > 0 ? `${facts.untracked.length} untracked` : null,
+    facts.conflicted && facts.conflicted.length > 0 ? `${facts.conflicted.length} conflicted` : null,
+  ].filter((part): part is string => part !== null);
+  parts.push(dirty.length > 0 ? dirty.join(', ') : 'clean');
+  if (facts.upstream) parts.push(`${facts.upstream} ahead ${facts.ahead ?? '?'} behind ${facts.behind ?? '?'}`);
+  if (facts.operation) parts.push(`${facts.operation} in progress`);
+  return parts.join(' · ');
+}
+
+function portsLine(ports: FactsInfo['ports']): string {
+  if (!ports.known) return `unknown (${ports.why})`;
+  if (ports.value.length === 0) return 'none listening';
+  return ports.value.map((port) => `${port.port} (${path.basename(port.command)}, pid ${port.pid})`).join(', ');
+}
+
+function since(iso: string): string {
+  const seconds = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
+  return `${Math.floor(seconds / 86_400)}d`;
+}

@@ -1,0 +1,134 @@
+// `ai-zen-daemon start [--foreground]` (D1). Detached by default: a child running the daemon in
+// its own session, its stdout/stderr appended to `.ai-zen/logs/daemon.out`; `start` returns once
+// the daemon answers a status request, printing pid, socket and log. A second `start` for the
+// same repo says it is already running and exits with EXIT_ALREADY_RUNNING, leaving it alone.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Option, type Command } from 'commander';
+import { daemonLogPath, daemonOutputPath } from '../daemon/daemon-logger.js';
+import { EXIT_ALREADY_RUNNING } from '../daemon/exit-codes.js';
+import { StatusInfo } from '../daemon/status-schema.js';
+import { AiZenError } from '../errors.js';
+import { connectIpc } from '../ipc/client.js';
+import { socketPathFor } from '../ipc/socket-path.js';
+import { packageRoot, type Env } from '../paths.js';
+import { daemonRoot, isDaemonRunning } from './daemon-client.js';
+import { writeOut, type CliSetup } from './run-cli.js';
+
+/** How long `start` waits for the new daemon to answer. */
+const START_DEADLINE_MS = 20_000;
+const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ai-zen-daemon.js');
+
+export function registerStartCommand(program: Command, setup: CliSetup): void {
+  program
+    .command('start')
+    .description('start the daemon for this repo (detached; returns once it answers)')
+    .option('--foreground', 'stay in the foreground with readable logs on stderr (for systemd, launchd)')
+    // The detached child: foreground without the readable copy on stderr (that goes to daemon.out).
+    .addOption(new Option('--detached-child').hideHelp())
+    .action(async (options: { foreground?: boolean; detachedChild?: boolean }) => {
+      const { io } = setup;
+      const root = await daemonRoot(io.cwd, io.env);
+      if (options.foreground || options.detachedChild) {
+        await runInForeground(root, io.env, options.detachedChild !== true);
+        return;
+      }
+      const started = await startDetached(root, io.env);
+      await writeOut(io.stdout, `ai-zen-daemon: started for ${root}\n  pid     ${started.pid}\n  socket  ${started.socket}\n  log     ${started.log}\n`);
+    });
+}
+
+async function runInForeground(root: string, env: Env, readableStderr: boolean): Promise<never> {
+  const { runDaemon } = await import('../daemon/run-daemon.js');
+  try {
+    await runDaemon({ root, env, foreground: readableStderr, version: packageVersion() });
+  } catch (error) {
+    if (AiZenError.isInstance(error) && error.exitCode === EXIT_ALREADY_RUNNING) throw await alreadyRunning(root, env);
+    throw error;
+  }
+  // The daemon's watchers and socket keep the process alive; the shutdown coordinator exits it.
+  return new Promise<never>(() => {});
+}
+
+async function startDetached(root: string, env: Env): Promise<{ pid: number; socket: string; log: string }> {
+  if (await isDaemonRunning(root, env)) throw await alreadyRunning(root, env);
+  const outputFile = daemonOutputPath(root);
+  fs.mkdirSync(path.dirname(outputFile), { recursive: true });
+  const output = fs.openSync(outputFile, 'a');
+  const startedAt = fs.fstatSync(output).size;
+  let child;
+  try {
+    child = spawn(process.execPath, [BIN, 'start', '--detached-child'], {
+      cwd: root,
+      env: env as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: ['ignore', output, output],
+    });
+  } finally {
+    fs.closeSync(output);
+  }
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  let spawnError: Error | null = null;
+  child.once('exit', (code, signal) => (exit = { code, signal }));
+  child.once('error', (error) => (spawnError = error));
+  child.unref();
+
+  const socketPath = socketPathFor(root, { env });
+  const deadline = Date.now() + START_DEADLINE_MS;
+  for (;;) {
+    if (spawnError) throw new AiZenError('daemon', `could not start the daemon: ${(spawnError as Error).message}`);
+    const ended = exit as { code: number | null; signal: NodeJS.Signals | null } | null;
+    if (ended) {
+      if (ended.code === EXIT_ALREADY_RUNNING) throw await alreadyRunning(root, env);
+      const why = lastLine(outputFile, startedAt);
+      throw new AiZenError('daemon', `the daemon exited (${ended.signal ?? `code ${ended.code}`}) before it answered${why ? `: ${why}` : ''} (see ${outputFile})`);
+    }
+    const status = await askStatus(socketPath, root);
+    if (status && status.pid === child.pid) return { pid: status.pid, socket: status.socket, log: status.log };
+    if (Date.now() > deadline) {
+      throw new AiZenError('daemon', `the daemon (pid ${child.pid}) did not answer within ${START_DEADLINE_MS / 1000} s (see ${daemonLogPath(root)})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function askStatus(socketPath: string, root: string): Promise<StatusInfo | null> {
+  try {
+    const client = await connectIpc({ socketPath, repoRoot: root, timeoutMs: 1000 });
+    try {
+      const parsed = StatusInfo.safeParse(await client.request('status', undefined, { timeoutMs: 5000 }));
+      return parsed.success ? parsed.data : null;
+    } finally {
+      await client.close().catch(() => {});
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** The refusal of a second start, naming the running daemon's pid when it answers. */
+async function alreadyRunning(root: string, env: Env): Promise<AiZenError> {
+  const status = await askStatus(socketPathFor(root, { env }), root);
+  const pid = status ? `pid ${status.pid}` : 'it does not answer yet';
+  return new AiZenError('daemon', `already running for ${root} (${pid})`, { exitCode: EXIT_ALREADY_RUNNING });
+}
+
+/** The last non-empty line the child wrote to daemon.out in this run (Node's own fatal message). */
+function lastLine(file: string, from: number): string | null {
+  try {
+    const text = fs.readFileSync(file).subarray(from).toString('utf8');
+    return text.split('\n').map((line) => line.trim()).filter((line) => line.length > 0).at(-1)?.slice(0, 300) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function packageVersion(): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
