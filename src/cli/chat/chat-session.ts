@@ -1,0 +1,240 @@
+// The chat loop: one input line at a time (node:readline, closed while anything else runs), each
+// message a streamed turn, each slash command dispatched, and after each reply the overflow check
+// (R19). Ctrl-C stops whatever runs and keeps the session; two at an empty prompt, Ctrl-D or /exit leave.
+import type { TurnResult } from '../../agent/agent.js';
+import { AiZenError, describeError } from '../../errors.js';
+import type { OverflowInfo } from '../../handoff/auto-migrate.js';
+import type { HandoffMode } from '../../handoff/migration-service.js';
+import type { ExecutorName } from '../../session/format.js';
+import type { ProjectHandoff } from '../handoff-extension.js';
+import type { OpenProject } from '../open-project.js';
+import { confirmMigrate } from './confirm-migrate.js';
+import { contextUsage, describeUsage } from './context-usage.js';
+import { helpText, statusText } from './chat-text.js';
+import { showHandoffProgress } from './handoff-view.js';
+import { watchInterrupts } from './interrupt-watch.js';
+import { findLastHandoff, type HandoffRecord } from './last-handoff.js';
+import { chooseOnOverflow, type OverflowChoice } from './overflow-selector.js';
+import { readLine, type InputHistory, type LineResult } from './read-line.js';
+import { parseChatInput } from './slash-commands.js';
+import type { Style } from './style.js';
+import { TurnRenderer } from './turn-renderer.js';
+
+export interface ChatTerminal {
+  readonly input: NodeJS.ReadStream;
+  readonly output: NodeJS.WriteStream;
+  readonly style: Style;
+  /** Where SIGINT comes from (the real process by default). */
+  readonly signals?: Pick<NodeJS.Process, 'on' | 'off'>;
+}
+
+export const PROMPT_SYMBOL = '› ';
+
+export class ChatSession {
+  private readonly history: InputHistory = { entries: [] };
+  private lastHandoff: HandoffRecord | null = null;
+  /** What Ctrl-C does right now; null while nothing is running (the input line handles its own). */
+  private onInterrupt: (() => void) | null = null;
+  private stopWatching: (() => void) | null = null;
+  /** A Ctrl-C that came as a signal while no reader was open: it counts at the next prompt. */
+  private pendingInterrupt = false;
+
+  constructor(
+    private readonly project: OpenProject,
+    private readonly handoff: ProjectHandoff | null,
+    private readonly terminal: ChatTerminal,
+  ) {}
+
+  /** Runs until the person leaves. */
+  async run(): Promise<void> {
+    const { style } = this.terminal;
+    const signals = this.terminal.signals ?? process;
+    // A Ctrl-C that arrives as a signal (between two readers, or sent by `kill -INT`) must never
+    // kill the chat with a reply half-recorded: it goes where a Ctrl-C key would.
+    const onSignal = (): void => {
+      if (this.onInterrupt) this.onInterrupt();
+      else this.pendingInterrupt = true;
+    };
+    signals.on('SIGINT', onSignal);
+    const stopProgress = this.handoff
+      ? showHandoffProgress({ events: this.handoff.events, write: (text) => this.write(text), style, onWritten: (record) => (this.lastHandoff = record) })
+      : () => {};
+    try {
+      this.lastHandoff = await findLastHandoff(this.project.store, this.project.context.currentId);
+      this.banner();
+      await this.loop();
+      this.write(style.dim(`Session ${this.project.context.currentId} saved. Carry on later with: ai-zen --continue\n`));
+    } finally {
+      stopProgress();
+      this.stopInterruptible();
+      signals.off('SIGINT', onSignal);
+    }
+  }
+
+  /** The chooser AutoMigratePlugin calls after a reply that went over the window (R19). */
+  async chooseOnOverflow(info: OverflowInfo): Promise<OverflowChoice> {
+    const { input, output, style } = this.terminal;
+    const choice = await chooseOnOverflow(info, style, { input, output });
+    if (choice === 'skip') {
+      this.write(style.dim('Skipped: the history stays as it is. This comes back after the next reply while the context stays over.\n'));
+    } else {
+      // The migration runs next, inside the same after-turn step; Ctrl-C stops it and nothing is lost (R26).
+      this.interruptible(() => this.project.agent.abort());
+    }
+    return choice;
+  }
+
+  private async loop(): Promise<void> {
+    const { style } = this.terminal;
+    let armedToLeave = false;
+    for (;;) {
+      this.write(`${this.statusLine()}\n`);
+      const result: LineResult = this.pendingInterrupt
+        ? { kind: 'interrupt', hadText: false }
+        : await readLine({ input: this.terminal.input, output: this.terminal.output, prompt: style.cyan(PROMPT_SYMBOL), history: this.history });
+      this.pendingInterrupt = false;
+      if (result.kind === 'eof') return;
+      if (result.kind === 'interrupt') {
+        if (result.hadText) {
+          armedToLeave = false;
+          continue;
+        }
+        if (armedToLeave) return;
+        armedToLeave = true;
+        this.write(style.dim('(Ctrl-C again to leave, or Ctrl-D, or /exit)\n'));
+        continue;
+      }
+      armedToLeave = false;
+      const input = parseChatInput(result.text);
+      switch (input.kind) {
+        case 'empty':
+          break;
+        case 'message':
+          await this.turn(input.text);
+          break;
+        case 'handoff':
+          await this.handOff('handoff', input.executor);
+          break;
+        case 'migrate':
+          await this.handOff('migrate', input.executor);
+          break;
+        case 'status':
+          this.write(statusText({ usage: contextUsage(this.project.agent), sessionId: this.project.context.currentId, sessionFile: this.project.context.sessionFile, root: this.project.root, model: this.project.config.model, lastHandoff: this.lastHandoff, style }));
+          break;
+        case 'help':
+          this.write(helpText(style));
+          break;
+        case 'exit':
+          return;
+        case 'invalid':
+          this.write(`${style.yellow(input.message)}\n`);
+          break;
+      }
+    }
+  }
+
+  /** One message: the reply streams in, tool calls show as lines; then the overflow check. */
+  private async turn(text: string): Promise<void> {
+    const { agent } = this.project;
+    const renderer = new TurnRenderer(this.terminal.output, this.terminal.style);
+    let result: TurnResult | null = null;
+    this.interruptible(() => agent.abort());
+    try {
+      result = await agent.send(text, { observer: renderer });
+      renderer.finish();
+    } catch (error) {
+      renderer.finish();
+      this.report(error);
+    } finally {
+      this.stopInterruptible();
+    }
+    if (result === null) return;
+    try {
+      // Auto-migration hangs here (R19): it may call chooseOnOverflow and then migrate.
+      await this.project.afterTurn(result);
+    } catch (error) {
+      this.report(error, 'handoff');
+    } finally {
+      this.stopInterruptible();
+    }
+  }
+
+  /** /handoff (R1, R17: no question, repeatable) and /migrate (R2, R18: asks first). */
+  private async handOff(mode: HandoffMode, executor: ExecutorName | null): Promise<void> {
+    const { style } = this.terminal;
+    if (this.handoff === null) {
+      this.write(`${style.yellow('handoff is not available in this build')}\n`);
+      return;
+    }
+    if (mode === 'migrate') {
+      const yes = await confirmMigrate({ input: this.terminal.input, output: this.terminal.output });
+      if (!yes) {
+        this.write(style.dim('Not migrated; the conversation goes on.\n'));
+        return;
+      }
+    }
+    const controller = new AbortController();
+    this.interruptible(() => {
+      controller.abort();
+      this.project.agent.abort();
+    });
+    try {
+      await this.handoff.service.handoff({ mode, ...(executor ? { executor } : {}), signal: controller.signal });
+    } catch (error) {
+      this.report(error, 'handoff');
+    } finally {
+      this.stopInterruptible();
+    }
+  }
+
+  private report(error: unknown, during: 'turn' | 'handoff' = 'turn'): void {
+    const { style } = this.terminal;
+    this.project.logger.warn({ err: error, sessionId: this.project.context.currentId }, `chat ${during} failed`);
+    if (AiZenError.isInstance(error) && error.code === 'aborted') {
+      this.write(style.yellow(during === 'handoff' ? 'Handoff interrupted. Nothing was lost; the conversation goes on.\n' : 'Interrupted. The session is kept; carry on, or /exit.\n'));
+      return;
+    }
+    const after = during === 'handoff' ? ' Nothing was lost; you can retry or carry on.' : '';
+    this.write(`${style.red(`Error: ${describeError(error)}`)}${after}\n`);
+  }
+
+  private banner(): void {
+    const { style } = this.terminal;
+    const { project } = this;
+    const how = project.resumed ? `resumed, ${project.agent.messages.length} messages` : 'new';
+    this.write(`${style.bold('ai-zen')} ${style.dim(`· ${project.config.model} · session ${project.context.currentId} (${how})`)}\n`);
+    if (!project.config.modelConfigured) {
+      this.write(style.yellow('No model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL), or baseURL in .ai-zen/config.json. /handoff still works offline.\n'));
+    }
+    this.write(style.dim('Type a request, or /help. Ctrl-C stops a reply; Ctrl-D leaves.\n'));
+  }
+
+  /** The line right above the prompt: the context percentage at all times. */
+  private statusLine(): string {
+    const { style } = this.terminal;
+    const usage = contextUsage(this.project.agent);
+    const text = `── ${describeUsage(usage)} · ${this.project.config.model} · ${this.project.context.currentId.slice(0, 8)} ──`;
+    const width = Math.max(20, (this.terminal.output.columns ?? 80) - 1);
+    const fitted = text.length > width ? `${text.slice(0, width - 1)}…` : text;
+    if (usage.percent >= 100) return style.red(fitted);
+    if (usage.percent >= 80) return style.yellow(fitted);
+    return style.dim(fitted);
+  }
+
+  /** Ctrl-C runs `handler` until stopInterruptible(); stdin is read here meanwhile. */
+  private interruptible(handler: () => void): void {
+    this.stopInterruptible();
+    this.onInterrupt = handler;
+    this.stopWatching = watchInterrupts({ input: this.terminal.input }, handler);
+  }
+
+  private stopInterruptible(): void {
+    this.stopWatching?.();
+    this.stopWatching = null;
+    this.onInterrupt = null;
+  }
+
+  private write(text: string): void {
+    this.terminal.output.write(text);
+  }
+}

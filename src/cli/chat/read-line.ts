@@ -1,0 +1,60 @@
+// The input line: node:readline with history, opened for one line and closed again, so that no
+// other reader (a prompt, the Ctrl-C watcher during a reply) ever shares stdin with it.
+import readline from 'node:readline';
+
+export type LineResult =
+  | { readonly kind: 'line'; readonly text: string }
+  /** Ctrl-D on an empty line, or the input ended. */
+  | { readonly kind: 'eof' }
+  /** Ctrl-C; `hadText` when it threw away a half-typed line. */
+  | { readonly kind: 'interrupt'; readonly hadText: boolean };
+
+export interface InputHistory {
+  /** Newest first, as node:readline keeps it. */
+  entries: string[];
+}
+
+export const HISTORY_SIZE = 500;
+
+export function readLine(options: {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  prompt: string;
+  history: InputHistory;
+}): Promise<LineResult> {
+  const { history } = options;
+  return new Promise((resolve) => {
+    const rl = readline.createInterface({
+      input: options.input,
+      output: options.output,
+      terminal: true,
+      prompt: options.prompt,
+      history: [...history.entries],
+      historySize: HISTORY_SIZE,
+      removeHistoryDuplicates: true,
+    });
+    let settled = false;
+    const finish = (result: LineResult): void => {
+      if (settled) return;
+      settled = true;
+      rl.close();
+      resolve(result);
+    };
+    rl.on('history', (entries: string[]) => {
+      history.entries = [...entries];
+    });
+    rl.on('line', (text) => finish({ kind: 'line', text }));
+    rl.on('SIGINT', () => {
+      const hadText = rl.line.length > 0;
+      // Leave the abandoned line visible, the way shells do, and move on.
+      options.output.write(hadText ? '^C\n' : '\n');
+      finish({ kind: 'interrupt', hadText });
+    });
+    rl.on('close', () => {
+      if (settled) return;
+      options.output.write('\n');
+      finish({ kind: 'eof' });
+    });
+    rl.prompt();
+  });
+}
