@@ -49,15 +49,16 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
     deadlineMs: options.shutdownDeadlineMs ?? 30_000,
     logger,
     exit: (code) => {
-      // The log's last lines before the process goes.
-      log.close().finally(() => exit(code));
+      // The log's last lines before the process goes. The lock is NOT released here: the kernel
+      // frees it with the process, so a free lock means the daemon is gone — what `stop` waits
+      // for. Only an injected exit (the process lives on) releases it.
+      void log.close().finally(async () => {
+        if (options.exit) await lock.release();
+        exit(code);
+      });
     },
-    async cleanup() {
-      try {
-        await daemon?.close();
-      } finally {
-        await lock.release();
-      }
+    cleanup: async () => {
+      await daemon?.close();
     },
   });
 

@@ -1,0 +1,136 @@
+// Real daemon processes in real temp git repos: `node dist/cli/ai-zen-daemon.js` with its own
+// AI_ZEN_HOME and XDG_RUNTIME_DIR, raw v1 session lines written as another agent would, and
+// cleanup that leaves no daemon behind (kill -9 of every pid a start printed).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StatusInfo } from '../../src/daemon/status-schema.js';
+import { connectIpc, type IpcClient } from '../../src/ipc/client.js';
+import { socketPathFor } from '../../src/ipc/socket-path.js';
+import { daemonLockName, isLockHeld } from '../../src/lock/os-lock.js';
+import { runCli, type CliResult } from '../support/run-cli.js';
+import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { waitFor } from '../support/wait-for.js';
+
+export const DAEMON_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli', 'ai-zen-daemon.js');
+
+export interface DaemonRepo {
+  readonly repo: TempRepo;
+  readonly root: string;
+  /** The environment the daemon and its CLI run with. */
+  readonly env: Record<string, string>;
+  readonly socketPath: string;
+  /** `ai-zen-daemon <args>` in `cwd` (default the root). */
+  daemon(args: readonly string[], options?: { cwd?: string; timeoutMs?: number }): Promise<CliResult>;
+  /** `start`, expecting success; returns the pid it printed. */
+  start(): Promise<number>;
+  status(): Promise<StatusInfo>;
+  running(): Promise<boolean>;
+  /** An IPC client on the daemon's socket (closed by cleanup). */
+  connect(): Promise<IpcClient>;
+  /** Writes a raw v1 session file header (and more lines) as another agent would. */
+  writeSession(id: string, options: { maxContextTokens: number; model?: string }): Promise<string>;
+  appendLines(id: string, ...lines: unknown[]): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+export function sessionId(n: number): string {
+  return `${String(n).padStart(8, '0')}-aaaa-4bbb-8ccc-dddddddddddd`;
+}
+
+export const usageLine = (promptTokens: number) => ({ type: 'usage', usage: { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10 } });
+export const messageLine = (role: 'system' | 'user' | 'assistant', content: string, definition = false) =>
+  definition ? { type: 'message', message: { role, content }, definition: true } : { type: 'message', message: { role, content } };
+
+export async function makeDaemonRepo(options: { env?: Record<string, string>; config?: object } = {}): Promise<DaemonRepo> {
+  const repo = await makeTempRepo();
+  const root = repo.root;
+  const runtime = path.join(path.dirname(root), 'run');
+  await fs.mkdir(runtime, { mode: 0o700 });
+  const env: Record<string, string> = {
+    AI_ZEN_HOME: repo.home,
+    XDG_RUNTIME_DIR: runtime,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: path.join(repo.home, 'gitconfig'),
+    ...options.env,
+  };
+  if (options.config) {
+    await fs.mkdir(path.join(root, '.ai-zen'), { recursive: true });
+    await fs.writeFile(path.join(root, '.ai-zen', 'config.json'), JSON.stringify(options.config));
+  }
+  const socketPath = socketPathFor(root, { env });
+  const pids = new Set<number>();
+  const clients: IpcClient[] = [];
+  const sessionsDir = path.join(root, '.ai-zen', 'sessions');
+
+  const daemon = async (args: readonly string[], runOptions: { cwd?: string; timeoutMs?: number } = {}) => {
+    const result = await runCli(args, { cwd: runOptions.cwd ?? root, env, bin: DAEMON_BIN, timeoutMs: runOptions.timeoutMs ?? 30_000 });
+    const pid = /pid\s+(\d+)/.exec(result.stdout)?.[1];
+    if (pid) pids.add(Number(pid));
+    return result;
+  };
+  const fileOf = (id: string) => path.join(sessionsDir, `${id}.jsonl`);
+
+  return {
+    repo,
+    root,
+    env,
+    socketPath,
+    daemon,
+    async start() {
+      const result = await daemon(['start']);
+      if (result.code !== 0) throw new Error(`start failed (${result.code}): ${result.stderr}`);
+      return Number(/pid\s+(\d+)/.exec(result.stdout)?.[1]);
+    },
+    async status() {
+      const result = await daemon(['status', '--json']);
+      if (result.code !== 0) throw new Error(`status failed (${result.code}): ${result.stderr}`);
+      return StatusInfo.parse(JSON.parse(result.stdout));
+    },
+    running: () => isLockHeld(daemonLockName(root), { env }),
+    async connect() {
+      const client = await connectIpc({ socketPath, repoRoot: root, timeoutMs: 5000 });
+      clients.push(client);
+      return client;
+    },
+    async writeSession(id, sessionOptions) {
+      await fs.mkdir(sessionsDir, { recursive: true });
+      const header = {
+        type: 'session',
+        v: 1,
+        id,
+        createdAt: new Date().toISOString(),
+        cwd: root,
+        model: sessionOptions.model ?? 'test-model',
+        maxContextTokens: sessionOptions.maxContextTokens,
+        previousId: null,
+      };
+      const lines = [header, messageLine('system', 'You are a coding agent.', true), messageLine('user', 'Add an install section to the README.'), messageLine('assistant', 'Added it to README.md.')];
+      await fs.writeFile(fileOf(id), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+      return fileOf(id);
+    },
+    async appendLines(id, ...lines) {
+      await fs.appendFile(fileOf(id), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    },
+    async cleanup() {
+      for (const client of clients) await client.close().catch(() => {});
+      if (await isLockHeld(daemonLockName(root), { env })) await daemon(['stop']).catch(() => undefined);
+      for (const pid of pids) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      await waitFor(async () => !(await isLockHeld(daemonLockName(root), { env })), { timeoutMs: 10_000, message: 'the daemon lock to be free after cleanup' }).catch(() => {});
+      await repo.cleanup();
+    },
+  };
+}
+
+/** Paths of the handoff documents in the repo. */
+export async function handoffDocs(root: string): Promise<string[]> {
+  const dir = path.join(root, '.ai-zen', 'handoffs');
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  return names.filter((name) => name.endsWith('.md')).map((name) => `.ai-zen/handoffs/${name}`);
+}
