@@ -1,5 +1,114 @@
-import type { ItemResult } from './results.js';
-import { notRun } from './results.js';
-export async function benchIdle(_options: { daemonBin: string; counts: number[]; idleMs: number; log: (line: string) => void }): Promise<ItemResult> {
-  return notRun('c', '(c) Idle CPU and RSS of a real daemon', 'not written yet');
+// Benchmark (c): idle CPU and RSS of a real daemon process watching 1, 100, 1,000 and 10,000
+// session files. For each count the daemon is started afresh in the same temp repo, asked for
+// status until it knows every session, left alone to settle, then measured over a quiet window:
+// CPU from /proc/<pid>/stat (utime+stime; the per-thread schedstat as the precise cross-check),
+// RSS from /proc/<pid>/status.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { projectPaths } from '../paths.js';
+import { startDaemonProcess, type DaemonProcess } from './daemon-process.js';
+import { cpuPercent, memory, sampleCpu } from './proc-usage.js';
+import type { Figure, ItemResult } from './results.js';
+import { copySession, writeTemplateSession } from './session-fixture.js';
+import { formatBytes, pause } from './statistics.js';
+import { makeBenchProject } from './temp-project.js';
+
+export interface IdleBenchOptions {
+  readonly daemonBin: string;
+  readonly counts: readonly number[];
+  readonly idleMs: number;
+  readonly log: (line: string) => void;
+}
+
+const TITLE = '(c) Idle CPU and RSS of a real daemon process';
+/** After status first lists every session: startup garbage and the first facts capture settle. */
+const SETTLE_MS = 3000;
+const TARGETS: Record<number, { cpu: number; rssMb: number }> = { 1000: { cpu: 0.1, rssMb: 80 }, 10_000: { cpu: 0.5, rssMb: 150 } };
+
+interface Measured {
+  readonly count: number;
+  readonly readyMs: number;
+  readonly cpuStat: number;
+  readonly cpuSched: number | null;
+  readonly rss: number;
+  readonly peak: number;
+  readonly windowMs: number;
+}
+
+export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> {
+  if (process.platform !== 'linux') throw new Error('needs Linux /proc to read the daemon\'s CPU time and RSS');
+  const templateProject = await makeBenchProject('idle-template', { git: false });
+  const project = await makeBenchProject('idle');
+  const measured: Measured[] = [];
+  try {
+    const { template } = await writeTemplateSession(templateProject.root, { maxContextTokens: 128_000, env: templateProject.env });
+    const sessions = projectPaths(project.root).sessions;
+    await fs.mkdir(sessions, { recursive: true });
+    let present = 0;
+    for (const count of [...options.counts].sort((a, b) => a - b)) {
+      options.log(`(c) ${count} sessions: writing ${count - present} more`);
+      while (present < count) {
+        const batch = Math.min(500, count - present);
+        await Promise.all(Array.from({ length: batch }, () => copySession(sessions, template)));
+        present += batch;
+      }
+      options.log(`(c) ${count} sessions: starting the daemon`);
+      const started = performance.now();
+      const daemon = await startDaemonProcess({ bin: options.daemonBin, root: project.root, env: project.env, outputFile: path.join(path.dirname(project.root), `daemon-${count}.out`) });
+      try {
+        await daemon.waitForStatus((status) => status.ready && status.sessions.length === count, 120_000 + count * 20);
+        const readyMs = performance.now() - started;
+        await pause(SETTLE_MS);
+        options.log(`(c) ${count} sessions: measuring ${options.idleMs / 1000} s of idle`);
+        measured.push({ count, readyMs, ...(await measureIdle(daemon, options.idleMs)) });
+      } finally {
+        await daemon.stop();
+      }
+    }
+  } finally {
+    await project.cleanup();
+    await templateProject.cleanup();
+  }
+
+  const figures: Figure[] = [];
+  for (const entry of measured) {
+    const target = TARGETS[entry.count];
+    const precise = entry.cpuSched === null ? '' : ` (schedstat ${entry.cpuSched.toFixed(3)}%)`;
+    figures.push({
+      name: `${sessionsLabel(entry.count)}: idle CPU over ${(entry.windowMs / 1000).toFixed(1)} s`,
+      measured: `${entry.cpuStat.toFixed(2)}%${precise}`,
+      target: target ? `≤ ${target.cpu}%` : '—',
+      pass: target ? entry.cpuStat <= target.cpu : null,
+    });
+    figures.push({
+      name: `${sessionsLabel(entry.count)}: RSS`,
+      measured: `${formatBytes(entry.rss)} (peak ${formatBytes(entry.peak)})`,
+      target: target ? `≤ ${target.rssMb} MB (MiB)` : '—',
+      pass: target ? entry.rss <= target.rssMb * 1024 * 1024 : null,
+    });
+  }
+  return {
+    id: 'c',
+    title: TITLE,
+    notRun: null,
+    figures,
+    notes: [
+      'A real daemon process per count: `node dist/cli/ai-zen-daemon.js start --foreground` in a temp git repo (temp AI_ZEN_HOME and XDG_RUNTIME_DIR, no model configured), the session files (copies of a real ConversationContext session, under their window) written before it starts.',
+      `Measured once \`status\` listed every session and ${SETTLE_MS / 1000} s more had passed, with nothing touching the repo: CPU = Δ(utime+stime) of /proc/<pid>/stat over the window, in % of one core (clock ticks of 10 ms, so a 10 s window resolves 0.1%); schedstat = Δ of the summed /proc/<pid>/task/*/schedstat run time over the same window (ns). RSS = VmRSS at the end of the window (peak = VmHWM, which includes the startup read of every file).`,
+      `Time from spawn to a status listing every session: ${measured.map((entry) => `${entry.count.toLocaleString('en')}: ${(entry.readyMs / 1000).toFixed(1)} s`).join(', ')}.`,
+    ],
+  };
+}
+
+async function measureIdle(daemon: DaemonProcess, idleMs: number): Promise<Omit<Measured, 'count' | 'readyMs'>> {
+  const first = await sampleCpu(daemon.pid);
+  await pause(idleMs);
+  const last = await sampleCpu(daemon.pid);
+  const { rss, peak } = await memory(daemon.pid);
+  const percent = cpuPercent(first, last);
+  return { cpuStat: percent.stat, cpuSched: percent.sched, rss, peak, windowMs: last.at - first.at };
+}
+
+function sessionsLabel(count: number): string {
+  return `${count.toLocaleString('en')} session${count === 1 ? '' : 's'}`;
 }

@@ -1,0 +1,97 @@
+// A real daemon process for the benchmark: `node dist/cli/ai-zen-daemon.js start --foreground`
+// in a temp project (the same code path as `start`, minus the detaching, so its pid is the
+// child's), spoken to over its IPC socket, stopped with `stop` and, past a deadline, killed.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fsSync from 'node:fs';
+import { StatusInfo } from '../daemon/status-schema.js';
+import { connectIpc, type IpcClient } from '../ipc/client.js';
+import { socketPathFor } from '../ipc/socket-path.js';
+import { pause } from './statistics.js';
+
+export interface DaemonProcess {
+  readonly pid: number;
+  readonly socketPath: string;
+  /** A connection (made once the daemon answers). */
+  connect(): Promise<IpcClient>;
+  /** Asks for status until `accept` says yes; the last status, or throws at the deadline. */
+  waitForStatus(accept: (status: StatusInfo) => boolean, timeoutMs: number): Promise<StatusInfo>;
+  /** `stop` over IPC, then SIGKILL to this child if it has not exited within the deadline. */
+  stop(): Promise<void>;
+}
+
+export async function startDaemonProcess(options: { bin: string; root: string; env: NodeJS.ProcessEnv; outputFile: string }): Promise<DaemonProcess> {
+  const output = fsSync.openSync(options.outputFile, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, [options.bin, 'start', '--foreground'], { cwd: options.root, env: options.env, stdio: ['ignore', output, output] });
+  } finally {
+    fsSync.closeSync(output);
+  }
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('the daemon process did not start');
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  const exit = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      resolve();
+    });
+  });
+  const socketPath = socketPathFor(options.root, { env: options.env });
+
+  const whyGone = () => {
+    const tail = fsSync.readFileSync(options.outputFile, 'utf8').trim().split('\n').slice(-3).join(' | ');
+    const how = exited as { code: number | null; signal: NodeJS.Signals | null } | null;
+    return `the daemon exited (${how?.signal ?? `code ${how?.code}`}): ${tail.slice(0, 400)}`;
+  };
+
+  async function askStatus(): Promise<StatusInfo | null> {
+    let client: IpcClient;
+    try {
+      client = await connectIpc({ socketPath, repoRoot: options.root, timeoutMs: 2000 });
+    } catch {
+      return null;
+    }
+    try {
+      const parsed = StatusInfo.safeParse(await client.request('status', undefined, { timeoutMs: 60_000 }));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    } finally {
+      await client.close().catch(() => {});
+    }
+  }
+
+  return {
+    pid,
+    socketPath,
+    connect: () => connectIpc({ socketPath, repoRoot: options.root, timeoutMs: 5000 }),
+    async waitForStatus(accept, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      let last: StatusInfo | null = null;
+      for (;;) {
+        if (exited) throw new Error(whyGone());
+        last = (await askStatus()) ?? last;
+        if (last && accept(last)) return last;
+        if (Date.now() > deadline) {
+          throw new Error(`the daemon did not reach the expected state within ${timeoutMs / 1000} s (last status: ${last ? `${last.sessions.length} open sessions, ready ${last.ready}` : 'none'})`);
+        }
+        await pause(200);
+      }
+    },
+    async stop() {
+      if (exited) return;
+      try {
+        const client = await connectIpc({ socketPath, repoRoot: options.root, timeoutMs: 2000 });
+        await client.request('stop', undefined, { timeoutMs: 5000 }).catch(() => {});
+        await client.close().catch(() => {});
+      } catch {
+        child.kill('SIGTERM');
+      }
+      const stopped = await Promise.race([exit.then(() => true), pause(15_000).then(() => false)]);
+      if (!stopped) {
+        child.kill('SIGKILL');
+        await exit;
+      }
+    },
+  };
+}
