@@ -1,0 +1,187 @@
+// D1–D3, issue 4 §3: a session crossing its limit, seen by a real daemon in a real repo. Unowned →
+// the daemon migrates it (offline: no model configured, X1) and commits the doc alone; owned by a
+// live ai-zen process → left to its owner, still announced; overflow announced once per crossing.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AnyEvent } from '../../src/events.js';
+import { SessionsReply } from '../../src/daemon/status-schema.js';
+import { waitFor } from '../support/wait-for.js';
+import { handoffDocs, makeDaemonRepo, messageLine, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
+import { startSessionOwner, type SessionOwner } from './session-owner.js';
+
+const DEADLINE = { timeoutMs: 20_000 };
+
+describe('D1 D3 an unowned session that crosses its limit is migrated by the daemon and its doc committed alone', () => {
+  let daemon: DaemonRepo;
+  beforeEach(async () => {
+    daemon = await makeDaemonRepo();
+  });
+  afterEach(async () => {
+    await daemon.cleanup();
+  });
+
+  it('D1 D3 raw v1 lines from another agent → a handoff doc (offline) and a commit holding only it; the staged file stays staged', async () => {
+    const { repo, root } = daemon;
+    await fs.writeFile(path.join(root, 'notes.txt'), 'staged by the user\n');
+    await repo.git('add', 'notes.txt');
+    await fs.appendFile(path.join(root, 'README.md'), 'an unstaged edit\n');
+    const headBefore = (await repo.git('rev-parse', 'HEAD')).trim();
+    await daemon.start();
+
+    const id = sessionId(1);
+    const file = await daemon.writeSession(id, { maxContextTokens: 1000 });
+    await daemon.appendLines(id, usageLine(800));
+    await daemon.appendLines(id, messageLine('user', 'Now write the tests.'), usageLine(1310));
+
+    const [doc] = await waitFor(async () => ((await handoffDocs(root)).length > 0 ? handoffDocs(root) : null), { ...DEADLINE, message: 'a handoff document' });
+    expect(doc).toMatch(/^\.ai-zen\/handoffs\/\d{8}-\d{6}-00000001\.md$/);
+    const subject = await waitFor(async () => {
+      const line = (await repo.git('log', '-1', '--format=%s')).trim();
+      return line.startsWith('handoff:') ? line : null;
+    }, { ...DEADLINE, message: 'the handoff commit' });
+    expect(subject).toBe('handoff: 00000001 (offline)');
+    // The commit holds the doc and nothing else, on top of the user's HEAD.
+    expect((await repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(doc);
+    expect((await repo.git('rev-parse', 'HEAD~1')).trim()).toBe(headBefore);
+    // The user's index and working tree are as they were.
+    expect((await repo.git('diff', '--cached', '--name-only')).trim()).toBe('notes.txt');
+    expect((await repo.git('diff', '--name-only')).trim()).toBe('README.md');
+
+    // X2: the 📊 section carries the daemon's facts, not a model's memory.
+    const text = await fs.readFile(path.join(root, doc!), 'utf8');
+    expect(text).toContain('`main`');
+    expect(text).toContain(headBefore.slice(0, 7));
+    expect(text).toContain('notes.txt');
+
+    // The old session is closed with a migrated line; its successor starts from the doc.
+    const lines = (await fs.readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.at(-2)).toMatchObject({ type: 'handoff', path: doc, executor: 'offline', mode: 'migrate' });
+    expect(lines.at(-1)).toMatchObject({ type: 'migrated', path: doc });
+    const successor = (lines.at(-1) as { newId: string }).newId;
+
+    const status = await waitFor(async () => {
+      const current = await daemon.status();
+      return current.handoffs[0]?.state === 'committed' && current.sessions.some((session) => session.id === successor) ? current : null;
+    }, { ...DEADLINE, message: 'status to show the commit and the new session' });
+    const head = (await repo.git('rev-parse', 'HEAD')).trim();
+    expect(status.handoffs).toEqual([expect.objectContaining({ path: doc, sessionId: id, executor: 'offline', state: 'committed', commit: head, reason: null })]);
+    expect(status.sessions).toEqual([expect.objectContaining({ id: successor, closed: false, overflowed: false, owner: 'none' })]);
+    expect(status.closedSessions).toBe(1);
+  });
+
+  it('D3 a rebase in progress defers the commit, status says why, and once it is over the doc is committed', async () => {
+    const { repo, root } = daemon;
+    const gitDir = (await repo.git('rev-parse', '--absolute-git-dir')).trim();
+    await fs.mkdir(path.join(gitDir, 'rebase-merge'));
+    await daemon.start();
+    const id = sessionId(2);
+    await daemon.writeSession(id, { maxContextTokens: 1000 });
+    await daemon.appendLines(id, usageLine(1200));
+
+    const deferred = await waitFor(async () => {
+      const status = await daemon.status();
+      return status.handoffs[0]?.state === 'deferred' ? status.handoffs[0] : null;
+    }, { ...DEADLINE, message: 'the commit to be deferred' });
+    expect(deferred.reason).toBe('a rebase is in progress');
+    expect(deferred.commit).toBeNull();
+    expect((await repo.git('log', '-1', '--format=%s')).trim()).toBe('initial commit');
+    const human = await daemon.daemon(['status']);
+    expect(human.stdout).toContain(`${deferred.path}  offline  not committed: a rebase is in progress`);
+
+    await fs.rm(path.join(gitDir, 'rebase-merge'), { recursive: true });
+    const committed = await waitFor(async () => {
+      const status = await daemon.status();
+      return status.handoffs[0]?.state === 'committed' ? status.handoffs[0] : null;
+    }, { ...DEADLINE, message: 'the commit once the rebase is over' });
+    expect(committed.commit).toBe((await repo.git('rev-parse', 'HEAD')).trim());
+    expect((await repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(deferred.path);
+  });
+
+  it('D3 with auto-commit off the doc stays uncommitted and status says so', async () => {
+    const off = await makeDaemonRepo({ config: { daemon: { autoCommit: false } } });
+    try {
+      await off.start();
+      const id = sessionId(3);
+      await off.writeSession(id, { maxContextTokens: 1000 });
+      await off.appendLines(id, usageLine(5000));
+      const handoff = await waitFor(async () => (await off.status()).handoffs[0], { ...DEADLINE, message: 'the handoff in status' });
+      expect(handoff).toMatchObject({ state: 'off', commit: null, reason: 'auto-commit is off (daemon.autoCommit in the config)' });
+      expect(await handoffDocs(off.root)).toEqual([handoff.path]);
+      expect((await off.repo.git('log', '-1', '--format=%s')).trim()).toBe('initial commit');
+    } finally {
+      await off.cleanup();
+    }
+  });
+});
+
+describe('D1 a session owned by a live ai-zen process', () => {
+  let daemon: DaemonRepo;
+  let owner: SessionOwner | null = null;
+  let events: AnyEvent[];
+  beforeEach(async () => {
+    daemon = await makeDaemonRepo();
+    await daemon.start();
+    events = [];
+    const client = await daemon.connect();
+    await client.subscribe((event) => events.push(event));
+    const started = await startSessionOwner(daemon.root, { create: 1000 });
+    if (!started.ok) throw new Error(started.error);
+    owner = started.owner;
+  });
+  afterEach(async () => {
+    await owner?.kill();
+    await daemon.cleanup();
+  });
+
+  const sessionFromDaemon = async (id: string) => {
+    const result = await daemon.daemon(['sessions', '--json']);
+    return SessionsReply.parse(JSON.parse(result.stdout)).sessions.find((session) => session.id === id) ?? null;
+  };
+
+  it('D1 is left to its owner — no doc from the daemon — but its overflow is announced, and migrate over IPC is refused', async () => {
+    const { id } = owner!;
+    await owner!.usage(1500);
+    await waitFor(() => events.some((event) => event.name === 'session.overflowed'), { ...DEADLINE, message: 'the overflow event' });
+    expect(events.filter((event) => event.name === 'session.overflowed')).toEqual([
+      { name: 'session.overflowed', payload: { sessionId: id, promptTokens: 1500, maxContextTokens: 1000, source: 'ai-zen' } },
+    ]);
+    const session = await waitFor(async () => {
+      const current = await sessionFromDaemon(id);
+      return current?.action ? current : null;
+    }, { ...DEADLINE, message: 'the daemon to decide' });
+    expect(session).toMatchObject({ owner: 'live', overflowed: true, closed: false, action: 'left to its owner', promptTokens: 1500, percent: 150 });
+    expect(await handoffDocs(daemon.root)).toEqual([]);
+    expect(events.map((event) => event.name)).not.toContain('handoff.started');
+
+    const refused = await daemon.daemon(['migrate', id]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`ai-zen-daemon: session ${id.slice(0, 8)} is open in another ai-zen process; its owner hands it over (/migrate there)\n`);
+    expect(await handoffDocs(daemon.root)).toEqual([]);
+  });
+
+  it('D1 when the owner goes away without handing the overflowed session over, the daemon does', async () => {
+    const { id } = owner!;
+    await owner!.usage(1500);
+    await waitFor(async () => (await sessionFromDaemon(id))?.action === 'left to its owner', { ...DEADLINE, message: 'left to its owner' });
+    await owner!.kill();
+    const [doc] = await waitFor(async () => ((await handoffDocs(daemon.root)).length > 0 ? handoffDocs(daemon.root) : null), { ...DEADLINE, message: 'the daemon to hand it over' });
+    expect(doc).toContain(id.slice(0, 8));
+    await waitFor(async () => (await sessionFromDaemon(id))?.closed === true, { ...DEADLINE, message: 'the session to be closed' });
+  });
+
+  it('D1 overflow is announced once per crossing: not again for a later usage line, again after it dropped below', async () => {
+    const { id } = owner!;
+    const seen = async (tokens: number) => waitFor(async () => (await sessionFromDaemon(id))?.promptTokens === tokens, { ...DEADLINE, message: `usage ${tokens}` });
+    await owner!.usage(1500);
+    await seen(1500);
+    await owner!.usage(1600);
+    await seen(1600);
+    await owner!.usage(500);
+    await seen(500);
+    await owner!.usage(1700);
+    await waitFor(() => events.filter((event) => event.name === 'session.overflowed').length >= 2, { ...DEADLINE, message: 'the second crossing' });
+    const crossings = events.filter((event) => event.name === 'session.overflowed').map((event) => (event.payload as { promptTokens: number }).promptTokens);
+    expect(crossings).toEqual([1500, 1700]);
+  });
+});
