@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../paths.js';
+import { chatOverflowChooser, runChat } from './chat-command.js';
 import { registerHandoffCommands } from './handoff-command.js';
 import { handoffExtension } from './handoff-extension.js';
 import { registerPrintCommand } from './print-command.js';
@@ -13,7 +14,8 @@ const { version } = JSON.parse(readFileSync(path.join(packageRoot(), 'package.js
 
 const code = await runCli(process.argv.slice(2), {
   registrars: [registerPrintCommand, registerHandoffCommands],
-  extensions: [handoffExtension()],
+  extensions: [handoffExtension({ interactiveChooser: chatOverflowChooser })],
+  chat: runChat,
   version,
 });
 process.exit(code);

@@ -35,8 +35,8 @@ export interface TmuxSession {
   sendKeys(...keys: string[]): Promise<void>;
   /** Types text literally (no key-name lookup). */
   type(text: string): Promise<void>;
-  /** The visible screen, wrapped lines joined, trailing blank lines dropped. */
-  capture(): Promise<string>;
+  /** The visible screen, wrapped lines joined, trailing blank lines dropped; `escapes` keeps colours and attributes. */
+  capture(options?: { escapes?: boolean }): Promise<string>;
   /** Polls the screen until `pattern` matches; rejects at the deadline with the last screen in the message. */
   waitForScreen(pattern: RegExp, options?: WaitOptions): Promise<string>;
   /** Resolves with the exit status once the program in the pane has ended. */
@@ -107,8 +107,8 @@ export async function startTmux(options: StartTmuxOptions): Promise<TmuxSession>
     async type(text) {
       await tmux('send-keys', '-t', target, '-l', text);
     },
-    async capture() {
-      const screen = await tmux('capture-pane', '-p', '-J', '-t', target);
+    async capture({ escapes = false } = {}) {
+      const screen = await tmux('capture-pane', '-p', '-J', ...(escapes ? ['-e'] : []), '-t', target);
       return screen.replace(/\s+$/, '');
     },
     async waitForScreen(pattern, { timeoutMs = 15_000, intervalMs = 40 } = {}) {

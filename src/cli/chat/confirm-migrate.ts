@@ -2,7 +2,7 @@
 import { confirm } from '@inquirer/prompts';
 import type { SelectorIo } from './overflow-selector.js';
 
-export const MIGRATE_QUESTION = 'Migrate? A handoff document is written, then the history is cleared and a new session starts from it';
+export const MIGRATE_QUESTION = 'Migrate? It writes a handoff document, clears the history and goes on in a new session';
 
 /** Yes only on an explicit yes; Ctrl-C means no. */
 export async function confirmMigrate(io: SelectorIo = {}): Promise<boolean> {

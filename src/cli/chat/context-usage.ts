@@ -27,15 +27,15 @@ export function contextUsage(agent: UsageSource): ContextUsage {
   return { used, window, percent: window > 0 ? Math.floor((used / window) * 100) : 0, estimated: agent.lastUsage === null };
 }
 
-/** `950`, `12.3k`, `128k`, `1.2M`. */
+/** `950`, `12.3k`, `5k`, `128k`, `1.2M`. */
 export function formatTokens(tokens: number): string {
+  const oneDecimal = (value: number): string => value.toFixed(1).replace(/\.0$/, '');
   if (tokens < 1000) return String(tokens);
   if (tokens < 1_000_000) {
     const thousands = tokens / 1000;
-    return `${thousands >= 100 || Number.isInteger(thousands) ? Math.round(thousands) : thousands.toFixed(1)}k`;
+    return `${thousands >= 100 ? Math.round(thousands) : oneDecimal(thousands)}k`;
   }
-  const millions = tokens / 1_000_000;
-  return `${Number.isInteger(millions) ? millions : millions.toFixed(1)}M`;
+  return `${oneDecimal(tokens / 1_000_000)}M`;
 }
 
 /** A bar of `width` cells, full past 100%. */

@@ -12,6 +12,8 @@ export type OverflowChoice = ExecutorName | 'skip';
 interface Option {
   readonly value: OverflowChoice;
   readonly label: string;
+  /** What the answered prompt shows. */
+  readonly short: string;
 }
 
 interface SelectorConfig {
@@ -38,7 +40,7 @@ const selectorPrompt = createPrompt<OverflowChoice, SelectorConfig>((config, don
     else if (isDownKey(key)) setActive((active + 1) % options.length);
   });
 
-  if (answer !== null) return `${style.yellow('!')} ${config.message} ${style.cyan(answer.label)}`;
+  if (answer !== null) return `${style.yellow('!')} ${config.message} ${style.cyan(answer.short)}`;
   const lines = options.map((option, index) => (index === active ? style.cyan(`❯ ${option.label}`) : `  ${option.label}`));
   return [`${style.yellow('!')} ${style.bold(config.message)}`, ...lines, style.dim('↑↓ move · ⏎ choose · Esc skip')].join('\n');
 });
@@ -49,9 +51,9 @@ export function overflowMessage(info: OverflowInfo): string {
 }
 
 export function overflowOptions(info: OverflowInfo): Option[] {
-  const self: Option = { value: 'self', label: 'Hand off by this agent — it writes the handoff document with its full context' };
-  const summary: Option = { value: 'summary', label: 'Independent summary — one cheaper call, lower fidelity' };
-  const skip: Option = { value: 'skip', label: 'Skip (Esc) — keep the whole history; ask again after the next reply' };
+  const self: Option = { value: 'self', label: 'Hand off by this agent — it writes the handoff document with its full context', short: 'Hand off by this agent' };
+  const summary: Option = { value: 'summary', label: 'Independent summary — one cheaper call, lower fidelity', short: 'Independent summary' };
+  const skip: Option = { value: 'skip', label: 'Skip (Esc) — keep the whole history; ask again after the next reply', short: 'Skip' };
   // R19: this agent's own handoff is the highlighted default, unless the project chose otherwise.
   const ordered = info.defaultExecutor === 'summary' ? [summary, self] : [self, summary];
   return [...ordered, skip];
