@@ -136,6 +136,11 @@ export class ChatSession {
   /** One message: the reply streams in, tool calls show as lines; then the overflow check. */
   private async turn(text: string): Promise<void> {
     const { agent } = this.project;
+    if (!this.project.config.modelConfigured) {
+      // Never fall through to a default endpoint nobody chose.
+      this.write(`${this.terminal.style.yellow('No model configured, so nothing was sent: set OPENAI_API_KEY (and OPENAI_BASE_URL), or baseURL in .ai-zen/config.json.')}\n`);
+      return;
+    }
     const renderer = new TurnRenderer(this.terminal.output, this.terminal.style);
     let result: TurnResult | null = null;
     this.interruptible(() => agent.abort());

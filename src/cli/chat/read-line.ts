@@ -43,7 +43,13 @@ export function readLine(options: {
     rl.on('history', (entries: string[]) => {
       history.entries = [...entries];
     });
-    rl.on('line', (text) => finish({ kind: 'line', text }));
+    // A paste of several lines arrives in one chunk and readline splits it; lines that come in the
+    // same tick are one message, not a message and some lost lines.
+    const pasted: string[] = [];
+    rl.on('line', (text) => {
+      pasted.push(text);
+      if (pasted.length === 1) setImmediate(() => finish({ kind: 'line', text: pasted.join('\n') }));
+    });
     rl.on('SIGINT', () => {
       const hadText = rl.line.length > 0;
       // Leave the abandoned line visible, the way shells do, and move on.

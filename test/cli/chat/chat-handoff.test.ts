@@ -160,4 +160,16 @@ describe('ai-zen chat: /handoff and /migrate', () => {
     expect(await read(lastPath(screen))).toContain('after the retry');
     expect(await chat.sessionIds()).toEqual([id]);
   });
+
+  it('X1 without a model the chat sends nothing, and /handoff still writes a document offline', async () => {
+    const term = await chat.open([], { env: { AI_ZEN_HOME: chat.repo.home } });
+    expect(await term.capture()).toMatch(/No model configured/);
+    await chat.say('hello?');
+    await term.waitForScreen(/No model configured, so nothing was sent[^\n]*\n── [^\n]*\n›$/);
+    await chat.say('/handoff');
+    const screen = await term.waitForScreen(new RegExp(`${WRITTEN.source}── [^\\n]*\\n›$`));
+    expect(screen).toMatch(/Handoff document written \(offline\)/);
+    expect(await chat.handoffDocs()).toEqual([lastPath(screen)]);
+    expect(chat.fake.requests).toHaveLength(0);
+  });
 });

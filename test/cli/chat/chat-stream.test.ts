@@ -28,4 +28,13 @@ describe('ai-zen chat', () => {
     const done = await term.waitForScreen(/Second half, after the wait\.\n── [^\n]*\n›$/);
     expect(done).toMatch(/First half of the answer\. Second half, after the wait\./);
   });
+
+  it('a pasted block of lines is one message', async () => {
+    chat.fake.enqueue(reply().text('Got both lines.'));
+    const term = await chat.open();
+    await term.type('first pasted line\rsecond pasted line\r');
+    await term.waitForScreen(/Got both lines\.\n── /);
+    expect(chat.fake.requests).toHaveLength(1);
+    expect(chat.fake.requests[0]?.lastUserText).toBe('first pasted line\nsecond pasted line');
+  });
 });
