@@ -2,7 +2,8 @@
 // service on a session no live ai-zen process owns (default: the latest session).
 import { Option, type Command } from 'commander';
 import { HandoffReply } from '../daemon/status-schema.js';
-import { ExecutorName } from '../session/format.js';
+import { AiZenError } from '../errors.js';
+import { ExecutorName, SessionId } from '../session/format.js';
 import { daemonRoot, requestDaemon } from './daemon-client.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
@@ -18,6 +19,7 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
       .option('--json', 'one JSON object, for scripts')
       .action(async (session: string | undefined, options: { executor?: ExecutorName; json?: boolean }) => {
         const { io } = setup;
+        if (session !== undefined && !SessionId.safeParse(session).success) throw new AiZenError('usage', `not a valid session id: ${JSON.stringify(session)}`);
         const root = await daemonRoot(io.cwd, io.env);
         const params = { ...(session ? { session } : {}), ...(options.executor ? { executor: options.executor } : {}) };
         const reply = await requestDaemon(root, io.env, mode, params, HandoffReply, HANDOFF_TIMEOUT_MS);

@@ -98,11 +98,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // The lock is held (the caller took it), so a socket left at the path is a dead daemon's.
   const ipc: IpcServer = await startIpcServer({ socketPath: core.socketPath, handlers: createIpcHandlers(core), logger: logger.child({ component: 'ipc' }), lock: options.lock });
 
+  let notifying: Promise<void> = Promise.resolve();
   events.onAny((event) => {
     logger.info({ event: event.name, ...event.payload }, 'event');
     ipc.publish(event);
     void hooks.runForEvent(event).catch((error: unknown) => logger.warn({ err: error, event: event.name }, 'hook runner failed'));
-    void notify(event);
+    // One at a time, so the desktop shows them in the order they happened.
+    notifying = notifying.then(() => notify(event)).catch((error: unknown) => logger.warn({ err: error }, 'notification failed'));
   });
   async function notify(event: AnyEvent): Promise<void> {
     const owner = event.name === 'session.overflowed' ? monitor.ownerOf(event.payload.sessionId) : undefined;

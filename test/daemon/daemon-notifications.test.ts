@@ -1,0 +1,70 @@
+// D4 end to end: a real daemon on a private D-Bus session bus with a notification service that
+// records every Notify call — overflow (naming the session and its usage) and each handoff outcome.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startDbusSession, type DbusSession, type NotificationService, type NotifyCall } from '../support/dbus-session.js';
+import { waitFor } from '../support/wait-for.js';
+import { makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
+import { startSessionOwner } from './session-owner.js';
+
+describe('D4 desktop notifications from the daemon', () => {
+  let bus: DbusSession;
+  let service: NotificationService;
+  let daemon: DaemonRepo;
+
+  beforeEach(async () => {
+    bus = await startDbusSession();
+    service = await bus.startNotificationService();
+  });
+  afterEach(async () => {
+    await daemon?.cleanup();
+    await bus?.stop();
+  });
+
+  const summaries = (calls: NotifyCall[]) => calls.map((call) => call.summary);
+
+  it('D4 an unowned session: overflow with its usage, then handoff written, then committed', async () => {
+    daemon = await makeDaemonRepo({ env: bus.env });
+    await daemon.start();
+    const id = sessionId(7);
+    await daemon.writeSession(id, { maxContextTokens: 128_000 });
+    await daemon.appendLines(id, usageLine(131_000));
+
+    const calls = await waitFor(async () => {
+      const received = await service.received();
+      return summaries(received).includes('ai-zen: handoff committed') ? received : null;
+    }, { timeoutMs: 20_000, message: 'the committed notification' });
+    expect(summaries(calls)).toEqual(['ai-zen: context window full', 'ai-zen: handoff written', 'ai-zen: handoff committed']);
+    expect(calls[0]).toMatchObject({ appName: 'ai-zen', body: 'session 00000007 is at 131k/128k tokens — the daemon hands it over' });
+    expect(calls[0]!.hints.urgency).toBe(2);
+    const doc = (await daemon.status()).handoffs[0]!;
+    expect(calls[1]!.body).toBe(`${doc.path} (session 00000007, offline)`);
+    expect(calls[2]!.body).toBe(`${doc.commit!.slice(0, 7)} ${doc.path}`);
+  });
+
+  it('D4 an owned session is still announced, naming its owner', async () => {
+    daemon = await makeDaemonRepo({ env: bus.env });
+    await daemon.start();
+    const started = await startSessionOwner(daemon.root, { create: 1000 });
+    if (!started.ok) throw new Error(started.error);
+    try {
+      await started.owner.usage(1500);
+      const calls = await waitFor(async () => ((await service.received()).length > 0 ? service.received() : null), { timeoutMs: 20_000, message: 'the overflow notification' });
+      expect(calls[0]).toMatchObject({
+        summary: 'ai-zen: context window full',
+        body: `session ${started.owner.id.slice(0, 8)} is at 1.5k/1k tokens — its ai-zen process hands it over`,
+      });
+    } finally {
+      await started.owner.kill();
+    }
+  });
+
+  it('D4 switched off in the config, nothing reaches the desktop', async () => {
+    daemon = await makeDaemonRepo({ env: bus.env, config: { daemon: { notifications: false } } });
+    await daemon.start();
+    const id = sessionId(8);
+    await daemon.writeSession(id, { maxContextTokens: 1000 });
+    await daemon.appendLines(id, usageLine(2000));
+    await waitFor(async () => (await daemon.status()).handoffs[0]?.state === 'committed', { timeoutMs: 20_000, message: 'the handoff to be committed' });
+    expect(await service.received()).toEqual([]);
+  });
+});
