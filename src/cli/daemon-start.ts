@@ -13,8 +13,9 @@ import { StatusInfo } from '../daemon/status-schema.js';
 import { AiZenError } from '../errors.js';
 import { connectIpc } from '../ipc/client.js';
 import { socketPathFor } from '../ipc/socket-path.js';
-import { packageRoot, type Env } from '../paths.js';
+import { packageRoot, projectPaths, type Env } from '../paths.js';
 import { daemonRoot, isDaemonRunning } from './daemon-client.js';
+import { ensureGitignore } from './open-project.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
 /** How long `start` waits for the new daemon to answer. */
@@ -31,6 +32,8 @@ export function registerStartCommand(program: Command, setup: CliSetup): void {
     .action(async (options: { foreground?: boolean; detachedChild?: boolean }) => {
       const { io } = setup;
       const root = await daemonRoot(io.cwd, io.env);
+      // Sessions and logs stay local (the daemon's own log included); handoffs/ is for committing.
+      await ensureGitignore(projectPaths(root), { warn() {} });
       if (options.foreground || options.detachedChild) {
         await runInForeground(root, io.env, options.detachedChild !== true);
         return;

@@ -99,7 +99,8 @@ logs/
 latest-session.json
 `;
 
-async function ensureGitignore(paths: ProjectPaths, logger: Logger): Promise<void> {
+/** Writes `.ai-zen/.gitignore` once (never over the user's). Also used by `ai-zen-daemon start`. */
+export async function ensureGitignore(paths: ProjectPaths, logger: Pick<Logger, 'warn'>): Promise<void> {
   try {
     await writeFileInside(paths.root, path.join(paths.aiZen, '.gitignore'), GITIGNORE, { exclusive: true });
   } catch (error) {

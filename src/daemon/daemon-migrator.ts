@@ -16,6 +16,7 @@ import type { Env, ProjectPaths } from '../paths.js';
 import type { FactsProvider } from '../probe/facts.js';
 import { ConversationContext } from '../session/conversation-context.js';
 import type { ExecutorName } from '../session/format.js';
+import { SessionStore, type LatestPointer } from '../session/store.js';
 
 export interface DaemonMigrationRequest {
   readonly sessionId: string;
@@ -102,8 +103,13 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
       });
       // R14: the handoff turn may go up to ×2 of the window while the service is busy.
       agent.use(new ContextGuardPlugin({ isBusy: () => service.busy }));
-      logger.child({ component: 'migrator' }).info({ sessionId: request.sessionId, mode: request.mode, reason: request.reason, model: modelConfigured ? config.model : null }, 'daemon handing over a session');
-      return await service.handoff({ mode: request.mode, ...(request.executor ? { executor: request.executor } : {}) });
+      const log = logger.child({ component: 'migrator' });
+      log.info({ sessionId: request.sessionId, mode: request.mode, reason: request.reason, model: modelConfigured ? config.model : null }, 'daemon handing over a session');
+      const store = new SessionStore(paths);
+      const pointerBefore = await store.readLatestPointer().catch(() => null);
+      const outcome = await service.handoff({ mode: request.mode, ...(request.executor ? { executor: request.executor } : {}) });
+      await keepLatestPointer(store, pointerBefore, request.sessionId, outcome, log);
+      return outcome;
     } finally {
       await context.close().catch((error: unknown) => logger.warn({ err: error, sessionId: request.sessionId }, 'could not close the session after the handoff'));
     }
@@ -134,4 +140,27 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
       closed = true;
     },
   };
+}
+
+/**
+ * A migration points `--continue` at the new session (R25) — right for the session the person is
+ * in. The daemon may migrate an older session nobody has open; then the pointer goes back to the
+ * session it named, unless something else moved it meanwhile.
+ */
+async function keepLatestPointer(
+  store: SessionStore,
+  before: LatestPointer | null,
+  migratedId: string,
+  outcome: HandoffOutcome,
+  log: Pick<Logger, 'info' | 'warn'>,
+): Promise<void> {
+  if (!before || before.id === migratedId || outcome.newSessionId === null) return;
+  try {
+    const now = await store.readLatestPointer();
+    if (now?.id !== outcome.newSessionId) return;
+    await store.writeLatestPointer(before);
+    log.info({ latest: before.id, migrated: migratedId }, 'the migrated session was not the latest; the latest-session pointer is left where it was');
+  } catch (error) {
+    log.warn({ err: error }, 'could not put the latest-session pointer back');
+  }
 }

@@ -70,6 +70,19 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     expect(status.closedSessions).toBe(1);
   });
 
+  it('D1 migrating an older session nobody has open leaves --continue on the latest session', async () => {
+    await daemon.start();
+    const latest = sessionId(4);
+    const older = sessionId(5);
+    await daemon.writeSession(latest, { maxContextTokens: 1000 });
+    await daemon.writeSession(older, { maxContextTokens: 1000 });
+    const pointer = path.join(daemon.root, '.ai-zen', 'latest-session.json');
+    await fs.writeFile(pointer, `${JSON.stringify({ id: latest, previousId: null })}\n`);
+    await daemon.appendLines(older, usageLine(1500));
+    await waitFor(async () => (await daemon.status()).closedSessions === 1, { ...DEADLINE, message: 'the older session to be migrated' });
+    expect(JSON.parse(await fs.readFile(pointer, 'utf8'))).toEqual({ id: latest, previousId: null });
+  });
+
   it('D3 a rebase in progress defers the commit, status says why, and once it is over the doc is committed', async () => {
     const { repo, root } = daemon;
     const gitDir = (await repo.git('rev-parse', '--absolute-git-dir')).trim();
