@@ -34,8 +34,11 @@ const selectorPrompt = createPrompt<OverflowChoice, SelectorConfig>((config, don
 
   useKeypress((key) => {
     if (answer !== null) return;
-    if (isEnterKey(key)) finish(options[active]!);
-    else if (key.name === 'escape') finish(options.find((option) => option.value === 'skip')!);
+    // A key that follows Esc within readline's escape timeout arrives as one `meta` key (Esc then
+    // Enter is meta-Enter): it is still an Esc, so it must skip, never take the default.
+    const escaped = key.name === 'escape' || (key as { meta?: boolean }).meta === true;
+    if (escaped) finish(options.find((option) => option.value === 'skip')!);
+    else if (isEnterKey(key)) finish(options[active]!);
     else if (isUpKey(key)) setActive((active + options.length - 1) % options.length);
     else if (isDownKey(key)) setActive((active + 1) % options.length);
   });

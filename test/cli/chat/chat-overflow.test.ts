@@ -73,4 +73,15 @@ describe('ai-zen chat: the overflow selector (R19)', () => {
     expect(chat.fake.requests.filter(isSummaryCall)).toHaveLength(1);
     expect(await term.capture()).toMatch(READY);
   });
+
+  it('R19 Esc followed at once by Enter still skips (it never takes the default)', async () => {
+    chat.fake.enqueue(reply().text('Big answer.').usage({ prompt_tokens: 7000, completion_tokens: 10 }));
+    const term = await chat.open();
+    await chat.say('go');
+    await term.waitForScreen(SELECTOR);
+    await term.sendKeys('Escape', 'Enter');
+    await term.waitForScreen(/Hand over to a fresh session\? Skip\nSkipped: the history stays as it is[^\n]*\n── [^\n]*\n›$/);
+    expect(await chat.handoffDocs()).toEqual([]);
+    expect(await chat.sessionIds()).toHaveLength(1);
+  });
 });
