@@ -10,7 +10,7 @@ import type { ProjectHandoff } from '../handoff-extension.js';
 import type { OpenProject } from '../open-project.js';
 import { confirmMigrate } from './confirm-migrate.js';
 import { contextUsage, describeUsage } from './context-usage.js';
-import { helpText, statusText } from './chat-text.js';
+import { helpText, recap, statusText } from './chat-text.js';
 import { showHandoffProgress } from './handoff-view.js';
 import { watchInterrupts } from './interrupt-watch.js';
 import { findLastHandoff, type HandoffRecord } from './last-handoff.js';
@@ -206,8 +206,10 @@ export class ChatSession {
   private banner(): void {
     const { style } = this.terminal;
     const { project } = this;
-    const how = project.resumed ? `resumed, ${project.agent.messages.length} messages` : 'new';
+    const count = project.agent.messages.length;
+    const how = project.resumed ? `resumed, ${count} message${count === 1 ? '' : 's'}` : 'new';
     this.write(`${style.bold('ai-zen')} ${style.dim(`· ${project.config.model} · session ${project.context.currentId} (${how})`)}\n`);
+    if (project.resumed) this.write(recap(project.agent.messages, style, this.terminal.output.columns));
     if (!project.config.modelConfigured) {
       this.write(style.yellow('No model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL), or baseURL in .ai-zen/config.json. /handoff still works offline.\n'));
     }

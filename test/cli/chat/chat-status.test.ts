@@ -60,7 +60,7 @@ describe('ai-zen chat: /status, /help and reopening', () => {
     const [id] = await chat.sessionIds();
 
     term = await chat.open(['--resume', id!]);
-    expect(await term.capture()).toMatch(new RegExp(`session ${id} \\(resumed, \\d+ messages\\)`));
+    expect(await term.capture()).toMatch(new RegExp(`session ${id} \\(resumed, \\d+ messages\\)\\nWhere it left off:\\n› first question\\n {2}First answer\\.\\n`));
     await chat.say('/status');
     await term.waitForScreen(new RegExp(`Handoff +${doc!.replace(/[.]/g, '\\.')} `));
     chat.fake.enqueue(reply().text('Second answer.'));
