@@ -13,7 +13,7 @@ import { ConversationContext } from '../session/conversation-context.js';
 import { startDaemonProcess } from './daemon-process.js';
 import type { Figure, ItemResult } from './results.js';
 import { usageLine } from './session-fixture.js';
-import { formatMs, median, pollUntil } from './statistics.js';
+import { formatMs, median, pollUntil, timed } from './statistics.js';
 import { makeBenchProject, type BenchProject } from './temp-project.js';
 
 export interface EndToEndBenchOptions {
@@ -37,6 +37,7 @@ interface Run {
 export async function benchEndToEnd(options: EndToEndBenchOptions): Promise<ItemResult> {
   const project = await makeBenchProject('e2e');
   const runs: Run[] = [];
+  let gitSpawnMs = Number.NaN;
   try {
     const daemon = await startDaemonProcess({ bin: options.daemonBin, root: project.root, env: project.env, outputFile: path.join(path.dirname(project.root), 'daemon.out') });
     try {
@@ -50,6 +51,10 @@ export async function benchEndToEnd(options: EndToEndBenchOptions): Promise<Item
           options.log(`(e) run ${index + 1} of ${options.runs}`);
           runs.push(await oneRun(project, client, events));
         }
+        // The commit is a chain of git processes; what one costs on this machine right now says a lot.
+        const spawns: number[] = [];
+        for (let index = 0; index < 15; index += 1) spawns.push((await timed(() => project.git('rev-parse', 'HEAD'))).ms);
+        gitSpawnMs = median(spawns);
       } finally {
         await client.close().catch(() => {});
       }
@@ -77,6 +82,12 @@ export async function benchEndToEnd(options: EndToEndBenchOptions): Promise<Item
       measured: formatMs(maximum),
       target: '< 1 s',
       pass: allCommitted && maximum < 1000,
+    },
+    {
+      name: 'one `git rev-parse HEAD` process in the same repo (median of 15), for scale',
+      measured: formatMs(gitSpawnMs),
+      target: '—',
+      pass: null,
     },
     {
       name: 'every run: a commit holding only the document, `handoff: <id8> (offline)`',
