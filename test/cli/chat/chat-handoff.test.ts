@@ -16,7 +16,7 @@ function lastPath(screen: string): string {
   return found;
 }
 
-describe('ai-zen chat: /handoff and /migrate', () => {
+describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
   let chat: ChatFixture;
   beforeEach(async () => {
     chat = await makeChatFixture();

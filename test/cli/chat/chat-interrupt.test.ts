@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply } from '../../support/fake-openai.js';
 import { makeChatFixture, READY, roles, type ChatFixture } from './chat-fixture.js';
 
-describe('ai-zen chat: Ctrl-C and leaving', () => {
+describe('ai-zen chat: Ctrl-C and leaving', { timeout: 60_000 }, () => {
   let chat: ChatFixture;
   beforeEach(async () => {
     chat = await makeChatFixture();

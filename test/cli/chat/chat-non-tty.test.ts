@@ -11,7 +11,7 @@ import { makeChatFixture, READY, type ChatFixture } from './chat-fixture.js';
 
 const ESCAPE = '\u001b';
 
-describe('ai-zen without a terminal (R20) and colours', () => {
+describe('ai-zen without a terminal (R20) and colours', { timeout: 60_000 }, () => {
   let chat: ChatFixture;
   beforeEach(async () => {
     chat = await makeChatFixture({ maxContextTokens: 5000 });

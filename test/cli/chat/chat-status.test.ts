@@ -4,7 +4,7 @@ import { reply } from '../../support/fake-openai.js';
 import { goodDocument, selfModel } from '../../handoff/harness.js';
 import { makeChatFixture, READY, type ChatFixture } from './chat-fixture.js';
 
-describe('ai-zen chat: /status, /help and reopening', () => {
+describe('ai-zen chat: /status, /help and reopening', { timeout: 60_000 }, () => {
   let chat: ChatFixture;
   beforeEach(async () => {
     chat = await makeChatFixture({ maxContextTokens: 10_000 });

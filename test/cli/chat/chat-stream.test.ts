@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply } from '../../support/fake-openai.js';
 import { makeChatFixture, READY, type ChatFixture } from './chat-fixture.js';
 
-describe('ai-zen chat', () => {
+describe('ai-zen chat', { timeout: 60_000 }, () => {
   let chat: ChatFixture;
   beforeEach(async () => {
     chat = await makeChatFixture();
