@@ -79,8 +79,12 @@ async function main(): Promise<void> {
   const items: ItemResult[] = [];
   for (const id of args.only) {
     const itemStart = performance.now();
+    const loadBefore = os.loadavg()[0] ?? Number.NaN;
     try {
-      items.push(await runItem(id, args.quick));
+      const result = await runItem(id, args.quick);
+      // Other work on the machine moves timings; each item says how busy it was around it.
+      const load = `Machine load (1-minute average) when this item began / ended: ${loadBefore.toFixed(2)} / ${(os.loadavg()[0] ?? Number.NaN).toFixed(2)} on ${machine.cores} cores.`;
+      items.push({ ...result, notes: [...result.notes, load] });
     } catch (error) {
       // An item that cannot run says why in the results; the others still run.
       const reason = error instanceof Error ? error.message.split('\n')[0] ?? String(error) : String(error);
