@@ -1,5 +1,5 @@
-// Colours for the chat, or none: off when the output is not a terminal or NO_COLOR is set
-// (https://no-color.org: present and not empty). node:util styleText does the escape codes.
+// Colours for the chat, or none: off when the output is not a terminal, when NO_COLOR is set
+// (https://no-color.org: present and not empty) or TERM is dumb. node:util styleText does the escape codes.
 import { styleText } from 'node:util';
 import type { Env } from '../../paths.js';
 
@@ -15,7 +15,7 @@ export interface Style {
 
 export function colorsWanted(output: { isTTY?: boolean }, env: Env): boolean {
   const noColor = env.NO_COLOR;
-  return output.isTTY === true && (noColor === undefined || noColor === '');
+  return output.isTTY === true && (noColor === undefined || noColor === '') && env.TERM !== 'dumb';
 }
 
 type Format = Parameters<typeof styleText>[0];
