@@ -7,7 +7,7 @@ import { FactsInfo, HandoffReply, HandoffsReply } from '../../src/daemon/status-
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 
-describe('D5 commands through the daemon', () => {
+describe('D5 commands through the daemon', { timeout: 60_000 }, () => {
   let daemon: DaemonRepo;
   beforeEach(async () => {
     daemon = await makeDaemonRepo();
@@ -42,7 +42,7 @@ describe('D5 commands through the daemon', () => {
     const handoffs = await waitFor(async () => {
       const reply = HandoffsReply.parse(JSON.parse((await daemon.daemon(['handoffs', '--json'])).stdout));
       return reply.handoffs.length === 2 && reply.handoffs.every((entry) => entry.state === 'committed') ? reply.handoffs : null;
-    }, { timeoutMs: 20_000, message: 'both handoffs committed' });
+    }, { timeoutMs: 40_000, message: 'both handoffs committed' });
     expect(handoffs.map((entry) => entry.mode)).toEqual(['handoff', 'migrate']);
     expect((await daemon.repo.git('log', '--format=%s', '-2')).trim().split('\n')).toEqual(['handoff: 00000011 (offline)', 'handoff: 00000011 (offline)']);
   });
@@ -70,7 +70,7 @@ describe('D5 commands through the daemon', () => {
   });
 });
 
-describe('D1 the user’s hooks run on the daemon’s events', () => {
+describe('D1 the user’s hooks run on the daemon’s events', { timeout: 60_000 }, () => {
   let daemon: DaemonRepo;
   afterEach(async () => {
     await daemon.cleanup();
@@ -88,9 +88,9 @@ describe('D1 the user’s hooks run on the daemon’s events', () => {
     await daemon.writeSession(id, { maxContextTokens: 1000 });
     await daemon.appendLines(id, usageLine(1001));
     const read = (name: string) => fs.readFile(path.join(daemon.root, '.ai-zen', `${name}.json`), 'utf8').then((text) => JSON.parse(text) as Record<string, unknown>);
-    const overflow = await waitFor(() => read('on-overflow'), { timeoutMs: 20_000, message: 'the on-overflow hook' });
+    const overflow = await waitFor(() => read('on-overflow'), { timeoutMs: 30_000, message: 'the on-overflow hook' });
     expect(overflow).toMatchObject({ v: 1, hook: 'on-overflow', event: 'session.overflowed', root: daemon.root, payload: { sessionId: id, promptTokens: 1001, maxContextTokens: 1000 } });
-    const commit = await waitFor(() => read('on-commit'), { timeoutMs: 20_000, message: 'the on-commit hook' });
+    const commit = await waitFor(() => read('on-commit'), { timeoutMs: 30_000, message: 'the on-commit hook' });
     expect(commit).toMatchObject({ hook: 'on-commit', event: 'handoff.committed', payload: { commit: (await daemon.repo.git('rev-parse', 'HEAD')).trim() } });
   });
 });

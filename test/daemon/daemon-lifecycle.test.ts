@@ -25,7 +25,7 @@ function alive(pid: number): boolean {
   }
 }
 
-describe('D1 one daemon per repo, started and stopped from the command line', () => {
+describe('D1 one daemon per repo, started and stopped from the command line', { timeout: 60_000 }, () => {
   let daemon: DaemonRepo;
   beforeEach(async () => {
     daemon = await makeDaemonRepo();
@@ -117,7 +117,7 @@ describe('D1 one daemon per repo, started and stopped from the command line', ()
   });
 });
 
-describe('D5 the IPC socket', () => {
+describe('D5 the IPC socket', { timeout: 60_000 }, () => {
   let daemon: DaemonRepo;
   beforeEach(async () => {
     daemon = await makeDaemonRepo();

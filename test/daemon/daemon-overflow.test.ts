@@ -10,9 +10,9 @@ import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, messageLine, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 import { startSessionOwner, type SessionOwner } from './session-owner.js';
 
-const DEADLINE = { timeoutMs: 20_000 };
+const DEADLINE = { timeoutMs: 30_000 };
 
-describe('D1 D3 an unowned session that crosses its limit is migrated by the daemon and its doc committed alone', () => {
+describe('D1 D3 an unowned session that crosses its limit is migrated by the daemon and its doc committed alone', { timeout: 60_000 }, () => {
   let daemon: DaemonRepo;
   beforeEach(async () => {
     daemon = await makeDaemonRepo();
@@ -128,7 +128,7 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
   });
 });
 
-describe('D1 a session owned by a live ai-zen process', () => {
+describe('D1 a session owned by a live ai-zen process', { timeout: 60_000 }, () => {
   let daemon: DaemonRepo;
   let owner: SessionOwner | null = null;
   let events: AnyEvent[];
