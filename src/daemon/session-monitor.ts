@@ -107,7 +107,6 @@ export class SessionMonitor {
       path: handoff.path,
       absolutePath: path.resolve(this.options.root, handoff.path),
       executor: executor.data,
-      // The cost is in the session's handoff line; the watcher's state keeps only where and how.
       cost: handoffCost(handoff),
     });
   }
@@ -160,8 +159,8 @@ export class SessionMonitor {
   }
 }
 
+/** A source that does not record the cost reports none. */
 function handoffCost(handoff: SessionState['lastHandoff']): { requests: number; prompt_tokens: number; completion_tokens: number } {
-  const cost = (handoff as { cost?: { requests?: unknown; prompt_tokens?: unknown; completion_tokens?: unknown } } | null)?.cost;
-  const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0);
-  return { requests: count(cost?.requests), prompt_tokens: count(cost?.prompt_tokens), completion_tokens: count(cost?.completion_tokens) };
+  const cost = handoff?.cost;
+  return { requests: cost?.requests ?? 0, prompt_tokens: cost?.prompt_tokens ?? 0, completion_tokens: cost?.completion_tokens ?? 0 };
 }

@@ -62,7 +62,7 @@ export function foldAiZenLine(state: SessionState, line: SessionLine, lineNumber
     case 'usage':
       return withOverflow({ ...state, latestUsage: line.usage });
     case 'handoff':
-      return { ...state, lastHandoff: { path: line.path, executor: line.executor, mode: line.mode, at: line.at } };
+      return { ...state, lastHandoff: { path: line.path, executor: line.executor, mode: line.mode, at: line.at, cost: line.cost } };
     case 'migrated':
       return withOverflow({ ...state, closed: true, successorId: line.newId });
   }

@@ -22,7 +22,14 @@ export interface SessionState {
   /** SPEC: latest usage prompt_tokens > maxContextTokens, and not closed. */
   readonly overflowed: boolean;
   readonly messageCount: number;
-  readonly lastHandoff: { readonly path: string; readonly executor: string; readonly mode: string; readonly at: string } | null;
+  readonly lastHandoff: {
+    readonly path: string;
+    readonly executor: string;
+    readonly mode: string;
+    readonly at: string;
+    /** What it cost, when the transcript says (ai-zen's handoff line does; added for the daemon's handoff.written). */
+    readonly cost?: { readonly requests: number; readonly prompt_tokens: number; readonly completion_tokens: number };
+  } | null;
   /** Lines skipped so far (unknown, corrupt, too long). */
   readonly skippedCount: number;
   /** Source-specific extras (the ai-zen header line, …). */

@@ -70,6 +70,23 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     expect(status.closedSessions).toBe(1);
   });
 
+  it('D3 a handoff line written by another process announces the doc (with its cost) and commits it alone', async () => {
+    await daemon.start();
+    const events: AnyEvent[] = [];
+    await (await daemon.connect()).subscribe((event) => events.push(event));
+    const id = sessionId(6);
+    await daemon.writeSession(id, { maxContextTokens: 100_000 });
+    const doc = '.ai-zen/handoffs/20261202-120000-00000006.md';
+    await fs.mkdir(path.join(daemon.root, '.ai-zen', 'handoffs'), { recursive: true });
+    await fs.writeFile(path.join(daemon.root, doc), `# Handoff\n\n${'written by the owner of the session. '.repeat(20)}\n`);
+    const cost = { requests: 2, prompt_tokens: 5000, completion_tokens: 700 };
+    await daemon.appendLines(id, { type: 'handoff', at: new Date().toISOString(), path: doc, executor: 'self', mode: 'handoff', downgrades: [], cost });
+    await waitFor(() => events.some((event) => event.name === 'handoff.committed'), { ...DEADLINE, message: 'the commit event' });
+    expect(events.find((event) => event.name === 'handoff.written')?.payload).toEqual({ sessionId: id, mode: 'handoff', path: doc, absolutePath: path.join(daemon.root, doc), executor: 'self', cost });
+    expect((await daemon.repo.git('log', '-1', '--format=%s')).trim()).toBe('handoff: 00000006 (self)');
+    expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(doc);
+  });
+
   it('D1 migrating an older session nobody has open leaves --continue on the latest session', async () => {
     await daemon.start();
     const latest = sessionId(4);
