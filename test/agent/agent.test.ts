@@ -82,13 +82,15 @@ describe('agent runtime', () => {
 
   describe('each model failure gives one clear line and leaves the session intact and usable', () => {
     it.each([
-      ['401 bad key', () => httpError(401), /^model request failed: 401 Unauthorized \(invalid api key/],
-      ['429', () => httpError(429), /^model request failed: 429 Too Many Requests/],
-      ['500', () => httpError(500), /^model request failed: 500 Internal Server Error/],
-      ['hang → timeout', () => hang(), /^model did not answer within 400ms at http:\/\/127\.0\.0\.1:\d+\/v1$/],
-      ['reset mid-stream', () => reset(), /^the model's reply broke off at http:\/\/127\.0\.0\.1:\d+\/v1: connection closed by the server$/],
-    ])('%s', async (_name, failure, expected) => {
-      fixture = await makeAgentFixture({ timeoutMs: 400 });
+      // Only the hang waits for the timeout; a roomy one for the rest keeps a loaded machine from
+      // turning a quick failure into a timeout.
+      ['401 bad key', () => httpError(401), /^model request failed: 401 Unauthorized \(invalid api key/, 30_000],
+      ['429', () => httpError(429), /^model request failed: 429 Too Many Requests/, 30_000],
+      ['500', () => httpError(500), /^model request failed: 500 Internal Server Error/, 30_000],
+      ['hang → timeout', () => hang(), /^model did not answer within 400ms at http:\/\/127\.0\.0\.1:\d+\/v1$/, 400],
+      ['reset mid-stream', () => reset(), /^the model's reply broke off at http:\/\/127\.0\.0\.1:\d+\/v1: connection closed by the server$/, 30_000],
+    ])('%s', async (_name, failure, expected, timeoutMs) => {
+      fixture = await makeAgentFixture({ timeoutMs });
       const { fake, agent } = fixture;
       fake.enqueue(failure());
       const error = await rejection(agent.send('first question'));

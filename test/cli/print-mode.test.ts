@@ -115,12 +115,14 @@ describe('ai-zen -p (print mode)', () => {
   });
 
   it.each([
-    ['401 bad key', () => httpError(401), /^ai-zen: model request failed: 401 Unauthorized \(invalid api key/],
-    ['500', () => httpError(500), /^ai-zen: model request failed: 500 Internal Server Error/],
-    ['a hang', () => hang(), /^ai-zen: model did not answer within 500ms at http:\/\/127\.0\.0\.1:\d+\/v1$/],
-  ])('a model failure (%s) is one line on stderr, exit 1, and the session stays valid', async (_name, failure, expected) => {
+    // Only the hang waits for the model's timeout; the others keep a roomy one, so a loaded machine
+    // cannot turn a quick HTTP error into a timeout.
+    ['401 bad key', () => httpError(401), /^ai-zen: model request failed: 401 Unauthorized \(invalid api key/, 30_000],
+    ['500', () => httpError(500), /^ai-zen: model request failed: 500 Internal Server Error/, 30_000],
+    ['a hang', () => hang(), /^ai-zen: model did not answer within 500ms at http:\/\/127\.0\.0\.1:\d+\/v1$/, 500],
+  ])('a model failure (%s) is one line on stderr, exit 1, and the session stays valid', async (_name, failure, expected, modelTimeoutMs) => {
     await fs.mkdir(path.join(repo.root, '.ai-zen'), { recursive: true });
-    await fs.writeFile(path.join(repo.root, '.ai-zen', 'config.json'), JSON.stringify({ modelTimeoutMs: 500 }));
+    await fs.writeFile(path.join(repo.root, '.ai-zen', 'config.json'), JSON.stringify({ modelTimeoutMs }));
     fake.enqueue(failure());
     const result = await cli(['-p', 'hello']);
     expect(result.code).toBe(1);
