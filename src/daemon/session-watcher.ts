@@ -5,9 +5,10 @@
 // only reads appended bytes); when the inotify limit or queue overflows events are lost with no
 // error, so a slow reconcile pass stats every open session (the reader skips a file whose size,
 // inode and times are unchanged) and re-lists the folder when its mtime moved — the recovery, as
-// watchman rescans. No awaitWriteFinish: it would cost 50 ms to 2 s per event. A closed
+// watchman rescans; and one trailing read ~100 ms after the last event of a burst catches the
+// change chokidar dropped without waiting for that pass. No awaitWriteFinish: it would cost 50 ms to 2 s per event. A closed
 // (migrated) session needs no further work and drops out of the reconcile pass.
-import chokidar, { type FSWatcher } from 'chokidar';
+import chokidar, { type ChokidarOptions } from 'chokidar';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { findSource, type SessionReader, type SessionSource, type SessionState, type SessionUpdate } from './session-source.js';
@@ -31,20 +32,36 @@ export interface SessionWatcherOptions {
   readonly onUpdate: (update: SessionUpdate, info: { readonly initial: boolean }) => void;
   /** After each reconcile pass (the daemon re-checks owners of overflowed sessions then). */
   readonly onReconcile?: () => void;
+  /** Default chokidar.watch; a test passes a watcher that drops every event, as an overflowed inotify queue does. */
+  readonly watchFolder?: (folder: string, options: ChokidarOptions) => FolderWatcher;
+}
+
+/** The part of chokidar's FSWatcher the session watcher uses. */
+export interface FolderWatcher {
+  // Events: 'add' | 'change' | 'unlink' (file), 'error' (error), 'ready'.
+  on(event: string, listener: (argument: never) => void): unknown;
+  once(event: 'ready', listener: () => void): unknown;
+  close(): Promise<void>;
 }
 
 const FULL_SCAN_EVERY = 10;
+/**
+ * chokidar passes on one change per file per 50 ms and drops the last change of a burst: one
+ * more read this long after the last event catches that change without waiting for reconcile.
+ */
+const TRAILING_READ_MS = 100;
 
 interface Tracked {
   readonly reader: SessionReader;
   running: Promise<void> | null;
   again: boolean;
   initial: boolean;
+  trailing?: NodeJS.Timeout;
 }
 
 export class SessionWatcher {
   private readonly tracked = new Map<string, Tracked>();
-  private watcher: FSWatcher | null = null;
+  private watcher: FolderWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
   private reconciling: Promise<void> | null = null;
   private folderMtimeMs = -1;
@@ -60,7 +77,8 @@ export class SessionWatcher {
     await this.scanFolder(true);
     await Promise.all([...this.tracked.keys()].map((file) => this.refresh(file)));
 
-    const watcher = chokidar.watch(folder, {
+    const watch = this.options.watchFolder ?? ((path: string, options: ChokidarOptions) => chokidar.watch(path, options));
+    const watcher = watch(folder, {
       depth: 0,
       ignoreInitial: true,
       awaitWriteFinish: false,
@@ -69,10 +87,10 @@ export class SessionWatcher {
       ignored: (file, stats) => file !== folder && stats !== undefined && stats.isFile() && !file.endsWith('.jsonl'),
     });
     this.watcher = watcher;
-    watcher.on('add', (file) => void this.refresh(file));
-    watcher.on('change', (file) => void this.refresh(file));
-    watcher.on('unlink', (file) => void this.refresh(file));
-    watcher.on('error', (error) => this.options.logger.warn({ err: error }, 'session folder watch error; the reconcile pass covers it'));
+    watcher.on('add', (file: string) => this.changed(file));
+    watcher.on('change', (file: string) => this.changed(file));
+    watcher.on('unlink', (file: string) => void this.refresh(file));
+    watcher.on('error', (error: unknown) => this.options.logger.warn({ err: error }, 'session folder watch error; the reconcile pass covers it'));
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
 
     const interval = this.options.reconcileIntervalMs ?? 2000;
@@ -92,6 +110,19 @@ export class SessionWatcher {
 
   state(file: string): SessionState | null {
     return this.tracked.get(file)?.reader.state ?? null;
+  }
+
+  /** An event for `file`: read it to the end now, and once more after the burst. */
+  private changed(file: string): void {
+    void this.refresh(file);
+    const tracked = this.tracked.get(file);
+    if (!tracked) return;
+    if (tracked.trailing) clearTimeout(tracked.trailing);
+    tracked.trailing = setTimeout(() => {
+      tracked.trailing = undefined;
+      void this.refresh(file);
+    }, TRAILING_READ_MS);
+    tracked.trailing.unref();
   }
 
   /** Reads `file` to its end; a call during a read makes that read run once more afterwards. */
@@ -140,6 +171,7 @@ export class SessionWatcher {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    for (const entry of this.tracked.values()) if (entry.trailing) clearTimeout(entry.trailing);
     await this.watcher?.close();
     await this.reconciling;
     await Promise.all([...this.tracked.values()].map((entry) => entry.running));

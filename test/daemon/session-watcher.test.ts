@@ -1,0 +1,98 @@
+// D1: the watcher over `.ai-zen/sessions/` — real files, real chokidar, and a watcher that hears
+// nothing at all (what an overflowed inotify queue looks like: no error, still "ready").
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAiZenSessionSource } from '../../src/daemon/session-source-ai-zen.js';
+import type { SessionUpdate } from '../../src/daemon/session-source.js';
+import { SessionWatcher, type FolderWatcher } from '../../src/daemon/session-watcher.js';
+import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { waitFor } from '../support/wait-for.js';
+import { messageLine, sessionId, usageLine } from './daemon-harness.js';
+
+const quiet = { debug() {}, info() {}, warn() {} };
+
+function deafWatcher(): FolderWatcher {
+  const emitter = new EventEmitter();
+  setImmediate(() => emitter.emit('ready'));
+  return { on: (event, listener) => emitter.on(event, listener as () => void), once: (event, listener) => emitter.once(event, listener), close: async () => {} };
+}
+
+describe('D1 the session watcher', () => {
+  let repo: TempRepo;
+  let folder: string;
+  let watcher: SessionWatcher | null = null;
+  let updates: { update: SessionUpdate; initial: boolean }[];
+
+  beforeEach(async () => {
+    repo = await makeTempRepo({ git: false });
+    folder = path.join(repo.root, '.ai-zen', 'sessions');
+    updates = [];
+  });
+  afterEach(async () => {
+    await watcher?.close();
+    watcher = null;
+    await repo.cleanup();
+  });
+
+  const header = (id: string) => ({ type: 'session', v: 1, id, createdAt: '2026-12-02T00:00:00Z', cwd: repo.root, model: 'm', maxContextTokens: 1000, previousId: null });
+  const append = (id: string, ...lines: unknown[]) => fs.appendFile(path.join(folder, `${id}.jsonl`), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  const start = async (options: { deaf?: boolean; reconcileIntervalMs?: number } = {}) => {
+    watcher = new SessionWatcher({
+      folder,
+      sources: [createAiZenSessionSource()],
+      logger: quiet,
+      reconcileIntervalMs: options.reconcileIntervalMs ?? 60_000,
+      onUpdate: (update, info) => updates.push({ update, initial: info.initial }),
+      ...(options.deaf ? { watchFolder: () => deafWatcher() } : {}),
+    });
+    await watcher.start();
+    return watcher;
+  };
+
+  it('D1 sessions present at start are read as history; a burst of appends is read to its last line', async () => {
+    await fs.mkdir(folder, { recursive: true });
+    const old = sessionId(1);
+    await append(old, header(old), usageLine(10));
+    const live = await start();
+    expect(updates).toHaveLength(1);
+    expect(updates[0]).toMatchObject({ initial: true, update: { state: { sessionId: old, latestUsage: { prompt_tokens: 10 } } } });
+
+    const id = sessionId(2);
+    await append(id, header(id));
+    for (let index = 1; index <= 20; index += 1) {
+      await append(id, messageLine('user', `turn ${index}`), usageLine(index * 10));
+      await new Promise((resolve) => setTimeout(resolve, 10)); // appends 10 ms apart: chokidar drops some events
+    }
+    const file = path.join(folder, `${id}.jsonl`);
+    await waitFor(() => live.state(file)?.latestUsage?.prompt_tokens === 200, { message: 'the last usage line' });
+    expect(live.state(file)).toMatchObject({ messageCount: 20, overflowed: false });
+    expect(updates.filter((entry) => entry.update.state.sessionId === id).every((entry) => !entry.initial)).toBe(true);
+  });
+
+  it('D1 the reconcile pass finds new files and appended lines when the watcher hears nothing', async () => {
+    const deaf = await start({ deaf: true, reconcileIntervalMs: 50 });
+    const id = sessionId(3);
+    await fs.mkdir(folder, { recursive: true });
+    await append(id, header(id), usageLine(900));
+    await waitFor(() => deaf.state(path.join(folder, `${id}.jsonl`))?.latestUsage?.prompt_tokens === 900, { message: 'the new file' });
+    await append(id, usageLine(1500));
+    const crossing = await waitFor(() => updates.find((entry) => entry.update.overflowStarted), { message: 'the overflow' });
+    expect(crossing.update.state).toMatchObject({ sessionId: id, overflowed: true, latestUsage: { prompt_tokens: 1500 } });
+  });
+
+  it('D1 a closed (migrated) session needs no further work', async () => {
+    const deaf = await start({ deaf: true });
+    const id = sessionId(4);
+    await fs.mkdir(folder, { recursive: true });
+    await append(id, header(id), usageLine(1500), { type: 'migrated', at: '2026-12-02T00:00:01Z', newId: sessionId(5), path: 'doc.md' });
+    await deaf.reconcile();
+    const file = path.join(folder, `${id}.jsonl`);
+    expect(deaf.state(file)).toMatchObject({ closed: true, overflowed: false, successorId: sessionId(5) });
+    await append(id, usageLine(2500));
+    await deaf.reconcile();
+    await deaf.reconcile();
+    expect(deaf.state(file)?.latestUsage?.prompt_tokens).toBe(1500);
+  });
+});
