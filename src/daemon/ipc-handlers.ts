@@ -85,11 +85,12 @@ async function runHandoff(core: DaemonCore, mode: 'handoff' | 'migrate', session
 
 /** The latest pointer's session, or its successor when it was migrated (as `--continue` does). */
 async function latestSession(core: DaemonCore): Promise<string> {
-  const pointer = await new SessionStore(core.paths).readLatestPointer();
+  const store = new SessionStore(core.paths);
+  const pointer = await store.readLatestPointer();
   if (!pointer) throw new AiZenError('session', `no session in ${core.root} yet; name one (ai-zen-daemon sessions lists them)`);
   let id = pointer.id;
   for (let hop = 0; hop < 1000; hop += 1) {
-    const state = core.watcher.state(new SessionStore(core.paths).sessionFile(id));
+    const state = core.watcher.state(store.sessionFile(id));
     if (!state?.closed || !state.successorId) break;
     id = state.successorId;
   }
