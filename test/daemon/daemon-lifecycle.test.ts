@@ -64,6 +64,16 @@ describe('D1 one daemon per repo, started and stopped from the command line', { 
     expect((await daemon.status()).pid).toBe(pid);
   });
 
+  it('D1 two starts at once: one daemon, the other start says it is already running', async () => {
+    const results = await Promise.all([daemon.daemon(['start']), daemon.daemon(['start'])]);
+    const codes = results.map((result) => result.code).sort();
+    expect(codes).toEqual([0, 3]);
+    const pid = (await daemon.status()).pid;
+    const loser = results.find((result) => result.code === 3)!;
+    expect(loser.stderr).toMatch(new RegExp(`^ai-zen-daemon: already running for .* \\((pid ${pid}|it does not answer yet)\\)\n$`));
+    expect(results.find((result) => result.code === 0)!.stdout).toContain(`pid     ${pid}`);
+  });
+
   it('D1 after kill -9 the next start works: the lock is the kernel’s, not a pid file', async () => {
     const first = await daemon.start();
     process.kill(first, 'SIGKILL');
