@@ -6,6 +6,7 @@
 import type { EventBus } from '../events.js';
 import type { Env } from '../paths.js';
 import { commitHandoff as defaultCommitHandoff, type CommitHandoffOptions, type CommitHandoffResult } from './commit-handoff.js';
+import { committedHandoffs } from './handoff-history.js';
 
 export interface HandoffSeen {
   /** Project-relative path of the document. */
@@ -41,6 +42,8 @@ export interface HandoffCommitterOptions {
   readonly logger: CommitterLogger;
   readonly env?: Env;
   readonly commit?: (options: CommitHandoffOptions) => Promise<CommitHandoffResult>;
+  /** Which of these docs git already holds unchanged, and in which commit (for docs found at startup). */
+  readonly lookupCommitted?: (paths: readonly string[]) => Promise<Map<string, string>>;
   /** First retry after this, doubling up to maxRetryMs. */
   readonly retryMs?: number;
   readonly maxRetryMs?: number;
@@ -74,8 +77,12 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
   const commit = options.commit ?? defaultCommitHandoff;
   const retryMs = options.retryMs ?? 1000;
   const maxRetryMs = options.maxRetryMs ?? 60_000;
+  const lookupCommitted = options.lookupCommitted ?? ((paths: readonly string[]) => committedHandoffs(options.root, paths, options.env));
   const entries = new Map<string, Entry>();
   const queue: Entry[] = [];
+  /** Docs found at startup wait here for one batched lookup; only those git does not hold are committed. */
+  let history: Entry[] = [];
+  let historyLookup: Promise<void> | null = null;
   let running: Promise<void> | null = null;
   let closed = false;
 
@@ -86,6 +93,21 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
     entry.queued = true;
     queue.push(entry);
     running ??= drain().finally(() => (running = null));
+  }
+
+  async function settleHistory(): Promise<void> {
+    const batch = history;
+    history = [];
+    historyLookup = null;
+    const held = await lookupCommitted(batch.map((entry) => entry.record.path)).catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not look up which handoff documents are committed; checking each');
+      return new Map<string, string>();
+    });
+    for (const entry of batch) {
+      const commit = held.get(entry.record.path);
+      if (commit) entry.record = { ...entry.record, status: { state: 'committed', commit } };
+      else enqueue(entry);
+    }
   }
 
   async function drain(): Promise<void> {
@@ -131,7 +153,9 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
       const status: CommitStatus = options.enabled ? { state: 'pending' } : { state: 'off', reason: AUTO_COMMIT_OFF };
       const entry: Entry = { record: { ...handoff, status, attempts: 0 }, announce: addOptions.announce ?? true, timer: null, queued: false };
       entries.set(handoff.path, entry);
-      enqueue(entry);
+      if (entry.announce || status.state !== 'pending') return enqueue(entry);
+      history.push(entry);
+      historyLookup ??= new Promise<void>((resolve) => setImmediate(resolve)).then(settleHistory);
     },
     retry() {
       for (const entry of entries.values()) if (entry.record.status.state === 'deferred') enqueue(entry);
@@ -141,6 +165,7 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
     },
     async close() {
       closed = true;
+      await historyLookup;
       queue.length = 0;
       for (const entry of entries.values()) if (entry.timer) clearTimeout(entry.timer);
       await running;

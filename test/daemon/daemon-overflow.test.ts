@@ -85,6 +85,14 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     expect(events.find((event) => event.name === 'handoff.written')?.payload).toEqual({ sessionId: id, mode: 'handoff', path: doc, absolutePath: path.join(daemon.root, doc), executor: 'self', cost });
     expect((await daemon.repo.git('log', '-1', '--format=%s')).trim()).toBe('handoff: 00000006 (self)');
     expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(doc);
+
+    // A restarted daemon finds the doc committed already: it says so, and commits nothing more.
+    const head = (await daemon.repo.git('rev-parse', 'HEAD')).trim();
+    expect((await daemon.daemon(['stop'])).code).toBe(0);
+    await daemon.start();
+    const again = await waitFor(async () => (await daemon.status()).handoffs[0], { ...DEADLINE, message: 'the doc in status after a restart' });
+    expect(again).toMatchObject({ path: doc, state: 'committed', commit: head, attempts: 0 });
+    expect((await daemon.repo.git('rev-parse', 'HEAD')).trim()).toBe(head);
   });
 
   it('D1 migrating an older session nobody has open leaves --continue on the latest session', async () => {

@@ -1,6 +1,10 @@
 // The daemon's small parts, with real inputs: the facts cache, the committer's retry and
 // bookkeeping (its git work is commit-handoff's, injected here), notification texts, the bar.
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { committedHandoffs } from '../../src/daemon/handoff-history.js';
+import { makeTempRepo } from '../support/temp-repo.js';
 import { contextBar, sessionLine } from '../../src/cli/daemon-render.js';
 import { notificationFor } from '../../src/daemon/daemon-notifications.js';
 import { createFactsCache } from '../../src/daemon/facts-cache.js';
@@ -77,7 +81,7 @@ describe('D3 the handoff committer', () => {
     const events = new EventBus();
     const seen: AnyEvent[] = [];
     events.onAny((event) => seen.push(event));
-    const committer = createHandoffCommitter({ root: '/r', enabled: true, events, logger: quiet, commit, retryMs: 10 });
+    const committer = createHandoffCommitter({ root: '/r', enabled: true, events, logger: quiet, commit, retryMs: 10, lookupCommitted: async () => new Map() });
     committer.add(handoff(2), { announce: false });
     await waitFor(() => committer.list()[0]?.status.state === 'committed');
     expect(committer.list()[0]!.attempts).toBe(3);
@@ -89,6 +93,48 @@ describe('D3 the handoff committer', () => {
     off.retry();
     expect(off.list()[0]!.status).toEqual({ state: 'off', reason: AUTO_COMMIT_OFF });
     await off.close();
+  });
+});
+
+describe('D3 handoff documents found at startup', () => {
+  it('D3 those git already holds unchanged are known committed from one batched look-up, the rest are committed', async () => {
+    const calls: string[] = [];
+    const lookups: string[][] = [];
+    const committer = createHandoffCommitter({
+      root: '/r',
+      enabled: true,
+      events: new EventBus(),
+      logger: quiet,
+      commit: async (options) => (calls.push(options.docPath), { committed: true, commit: 'new' }),
+      lookupCommitted: async (paths) => (lookups.push([...paths]), new Map([['a.md', 'old-a']])),
+    });
+    for (const name of ['a.md', 'b.md']) committer.add({ path: name, sessionId: 'abcd1234-x', executor: 'offline', mode: 'migrate', at: name }, { announce: false });
+    await waitFor(() => committer.list().every((record) => record.status.state === 'committed'));
+    expect(lookups).toEqual([['a.md', 'b.md']]);
+    expect(calls).toEqual(['b.md']);
+    expect(committer.list().map((record) => record.status)).toEqual([{ state: 'committed', commit: 'old-a' }, { state: 'committed', commit: 'new' }]);
+    await committer.close();
+  });
+
+  it('D3 committedHandoffs: only docs at HEAD and clean in the work tree, each with the latest commit that touched it', async () => {
+    await using repo = await makeTempRepo();
+    const dir = path.join(repo.root, '.ai-zen', 'handoffs');
+    await fs.mkdir(dir, { recursive: true });
+    const write = (name: string, text: string) => fs.writeFile(path.join(dir, name), text);
+    await write('a.md', 'a\n');
+    await write('c.md', 'c\n');
+    await write('d.md', 'd\n');
+    await repo.git('add', '.ai-zen/handoffs');
+    await repo.git('commit', '-q', '-m', 'first');
+    await write('a.md', 'a, second version\n');
+    await repo.git('commit', '-q', '-am', 'second');
+    const second = (await repo.git('rev-parse', 'HEAD')).trim();
+    await write('b.md', 'untracked\n');
+    await write('c.md', 'modified, not committed\n');
+    await repo.git('rm', '-q', '.ai-zen/handoffs/d.md');
+    await repo.git('commit', '-q', '-m', 'third');
+    const found = await committedHandoffs(repo.root, ['a', 'b', 'c', 'd'].map((name) => `.ai-zen/handoffs/${name}.md`));
+    expect([...found]).toEqual([['.ai-zen/handoffs/a.md', second]]);
   });
 });
 
