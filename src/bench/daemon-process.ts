@@ -39,7 +39,10 @@ export async function startDaemonProcess(options: { bin: string; root: string; e
   const socketPath = socketPathFor(options.root, { env: options.env });
 
   const whyGone = () => {
-    const tail = fsSync.readFileSync(options.outputFile, 'utf8').trim().split('\n').slice(-3).join(' | ');
+    const lines = fsSync.readFileSync(options.outputFile, 'utf8').trim().split('\n');
+    // Node's fatal output puts the error's name and message above the stack: show that line.
+    const error = lines.find((line) => /\b\w*Error\b|ai-zen-daemon:/.test(line)) ?? lines.at(-1) ?? '';
+    const tail = error.trim();
     const how = exited as { code: number | null; signal: NodeJS.Signals | null } | null;
     return `the daemon exited (${how?.signal ?? `code ${how?.code}`}): ${tail.slice(0, 400)}`;
   };

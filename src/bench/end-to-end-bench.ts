@@ -13,7 +13,7 @@ import { ConversationContext } from '../session/conversation-context.js';
 import { startDaemonProcess } from './daemon-process.js';
 import type { Figure, ItemResult } from './results.js';
 import { usageLine } from './session-fixture.js';
-import { formatMs, median, pollUntil, timed } from './statistics.js';
+import { formatMs, median, pause, pollUntil, timed } from './statistics.js';
 import { makeBenchProject, type BenchProject } from './temp-project.js';
 
 export interface EndToEndBenchOptions {
@@ -25,6 +25,7 @@ export interface EndToEndBenchOptions {
 const TITLE = '(e) Overflow → committed handoff doc, end to end (offline executor)';
 const MAX_CONTEXT_TOKENS = 128_000;
 const RUN_DEADLINE_MS = 15_000;
+const QUIET_MS = 1000;
 
 interface Run {
   readonly total: number | null;
@@ -133,6 +134,9 @@ async function oneRun(project: BenchProject, client: IpcClient, events: { event:
   );
   if (!known) return { total: null, overflowed: null, written: null, migrated: null, problem: 'the daemon never listed the new session' };
 
+  // A real overflow follows a model reply that took seconds: let the daemon finish with the new
+  // file and with the previous run (its commit wakes the git watch and a facts refresh) first.
+  await pause(QUIET_MS);
   const id8 = id.slice(0, 8);
   const from = events.length;
   const start = performance.now();

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import { promisify } from 'node:util';
+import { packageRoot } from '../paths.js';
 
 const run = promisify(execFile);
 
@@ -16,6 +17,8 @@ export interface Machine {
   readonly fileSystemTmp: string;
   /** 1, 5 and 15 minute load averages when the run began: other work on the machine skews timings. */
   readonly loadAverage: readonly number[];
+  /** The commit the run was built from, and whether src/ had uncommitted changes (the build is of the working tree). */
+  readonly revision: string;
 }
 
 export async function describeMachine(): Promise<Machine> {
@@ -32,6 +35,7 @@ export async function describeMachine(): Promise<Machine> {
     ),
     fileSystemTmp: os.tmpdir(),
     loadAverage: os.loadavg(),
+    revision: await revision(),
   };
 }
 
@@ -39,4 +43,15 @@ async function distribution(): Promise<string> {
   const text = await fs.readFile('/etc/os-release', 'utf8').catch(() => '');
   const pretty = /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text)?.[1];
   return pretty ?? os.platform();
+}
+
+async function revision(): Promise<string> {
+  try {
+    const cwd = packageRoot();
+    const head = (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd })).stdout.trim();
+    const dirty = (await run('git', ['status', '--porcelain', '--', 'src'], { cwd })).stdout.split('\n').filter((line) => line.trim().length > 0).length;
+    return dirty === 0 ? head : `${head} + ${dirty} uncommitted file${dirty === 1 ? '' : 's'} in src/`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
 }

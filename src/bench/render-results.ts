@@ -18,6 +18,7 @@ export function renderResults(machine: Machine, run: RunInfo, items: readonly It
   lines.push('', '## Machine', '');
   lines.push('| | |', '|---|---|');
   lines.push(`| date | ${run.startedAt.toISOString()} |`);
+  lines.push(`| source | ${escape(machine.revision)} |`);
   lines.push(`| CPU | ${escape(machine.cpuModel)} |`);
   lines.push(`| cores | ${machine.cores} |`);
   lines.push(`| memory | ${(machine.memoryBytes / 1024 ** 3).toFixed(1)} GiB |`);
