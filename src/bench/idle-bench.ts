@@ -23,6 +23,8 @@ export interface IdleBenchOptions {
 const TITLE = '(c) Idle CPU and RSS of a real daemon process';
 /** After status first lists every session: startup garbage and the first facts capture settle. */
 const SETTLE_MS = 3000;
+/** How long ago the sessions were last written: idle sessions, as most in a real repo are. */
+const IDLE_FOR_MS = 60 * 60_000;
 const TARGETS: Record<number, { cpu: number; rssMb: number }> = { 1000: { cpu: 0.1, rssMb: 80 }, 10_000: { cpu: 0.5, rssMb: 150 } };
 
 interface Measured {
@@ -45,11 +47,12 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
     const sessions = projectPaths(project.root).sessions;
     await fs.mkdir(sessions, { recursive: true });
     let present = 0;
+    const lastWritten = new Date(Date.now() - IDLE_FOR_MS);
     for (const count of [...options.counts].sort((a, b) => a - b)) {
       options.log(`(c) ${count} sessions: writing ${count - present} more`);
       while (present < count) {
         const batch = Math.min(500, count - present);
-        await Promise.all(Array.from({ length: batch }, () => copySession(sessions, template)));
+        await Promise.all(Array.from({ length: batch }, () => copySession(sessions, template, { lastWritten })));
         present += batch;
       }
       options.log(`(c) ${count} sessions: starting the daemon`);
@@ -93,7 +96,7 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
     notRun: null,
     figures,
     notes: [
-      'A real daemon process per count: `node dist/cli/ai-zen-daemon.js start --foreground` in a temp git repo (temp AI_ZEN_HOME and XDG_RUNTIME_DIR, no model configured), the session files (copies of a real ConversationContext session, under their window) written before it starts.',
+      `A real daemon process per count: \`node dist/cli/ai-zen-daemon.js start --foreground\` in a temp git repo (temp AI_ZEN_HOME and XDG_RUNTIME_DIR, no model configured), the session files (copies of a real ConversationContext session, under their window) written before it starts, their times set ${IDLE_FOR_MS / 60_000} minutes back (idle sessions: the daemon may check recently written ones more often).`,
       `Measured once \`status\` listed every session and ${SETTLE_MS / 1000} s more had passed, with nothing touching the repo: CPU = Δ(utime+stime) of /proc/<pid>/stat over the window, in % of one core (clock ticks of 10 ms, so a 10 s window resolves 0.1%); schedstat = Δ of the summed /proc/<pid>/task/*/schedstat run time over the same window (ns). RSS = VmRSS at the end of the window (peak = VmHWM, which includes the startup read of every file).`,
       `Time from spawn to a status listing every session: ${measured.map((entry) => `${entry.count.toLocaleString('en')}: ${(entry.readyMs / 1000).toFixed(1)} s`).join(', ')}.`,
     ],

@@ -48,11 +48,14 @@ export async function writeTemplateSession(root: string, options: { maxContextTo
 }
 
 /** A copy of the template session under a fresh id in `sessionsFolder`; returns its path. */
-export async function copySession(sessionsFolder: string, template: SessionTemplate): Promise<string> {
+export async function copySession(sessionsFolder: string, template: SessionTemplate, options: { lastWritten?: Date } = {}): Promise<string> {
   const id = randomUUID();
-  const header = HeaderLine.parse({ ...template.header, id, createdAt: new Date().toISOString() });
+  const created = options.lastWritten ?? new Date();
+  const header = HeaderLine.parse({ ...template.header, id, createdAt: created.toISOString() });
   const file = path.join(sessionsFolder, `${id}.jsonl`);
   await fs.writeFile(file, `${JSON.stringify(header)}\n${template.body}`, { flag: 'wx' });
+  // A session last written long ago, as most of the thousands in a real repo are.
+  if (options.lastWritten) await fs.utimes(file, options.lastWritten, options.lastWritten);
   return file;
 }
 
