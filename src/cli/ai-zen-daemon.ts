@@ -8,6 +8,13 @@ import { packageVersion, registerStartCommand } from './daemon-start.js';
 import { registerStopCommand } from './daemon-stop.js';
 import { runCli } from './run-cli.js';
 
+// `ai-zen-daemon status | head -1`: a reader that goes away early is not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+  });
+}
+
 const code = await runCli(process.argv.slice(2), {
   name: 'ai-zen-daemon',
   version: packageVersion(),

@@ -6,7 +6,7 @@ import type { RequestParams, RequestType } from '../ipc/protocol.js';
 import { socketPathFor } from '../ipc/socket-path.js';
 import { daemonLockName, isLockHeld } from '../lock/os-lock.js';
 import type { Env } from '../paths.js';
-import { findProjectRoot } from './open-project.js';
+import { findProjectRoot } from './project-root.js';
 
 /** The repo a command is about: the git top level of the working folder (as `ai-zen` decides). */
 export function daemonRoot(cwd: string, env: Env): Promise<string> {

@@ -15,7 +15,7 @@ import { connectIpc } from '../ipc/client.js';
 import { socketPathFor } from '../ipc/socket-path.js';
 import { packageRoot, projectPaths, type Env } from '../paths.js';
 import { daemonRoot, isDaemonRunning } from './daemon-client.js';
-import { ensureGitignore } from './open-project.js';
+import { ensureGitignore } from './project-root.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
 /** How long `start` waits for the new daemon to answer. */

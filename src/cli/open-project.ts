@@ -1,10 +1,7 @@
 // The composition root: everything a command needs for one project, wired once, with real
 // defaults. Commands (print, chat, handoff, migrate) call `openProject`; extensions (the
 // migration service, auto-migration, the session lock) attach to what it returns.
-import { execFile } from 'node:child_process';
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type OpenAI from 'openai';
 import { Agent, type TurnResult } from '../agent/agent.js';
 import { createModelClient } from '../agent/model-client.js';
@@ -14,13 +11,11 @@ import { createTools } from '../agent/tools/index.js';
 import type { Tool } from '../agent/types.js';
 import { loadConfig, type Config } from '../config/load-config.js';
 import { AiZenError } from '../errors.js';
-import { writeFileInside } from '../fs/safe-write.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { projectPaths, type Env, type ProjectPaths } from '../paths.js';
 import { ConversationContext, type OpenedSession } from '../session/conversation-context.js';
 import { SessionStore } from '../session/store.js';
-
-const run = promisify(execFile);
+import { ensureGitignore, findProjectRoot } from './project-root.js';
 
 export const LOG_FILE_NAME = 'ai-zen.log';
 
@@ -77,36 +72,9 @@ export interface OpenProject {
   close(): Promise<void>;
 }
 
-/** `git rev-parse --show-toplevel` from `cwd`, else `cwd` — as a real path either way. */
-export async function findProjectRoot(cwd: string, env: Env = process.env): Promise<string> {
-  const real = await fs.realpath(cwd).catch((error: unknown) => {
-    throw new AiZenError('usage', `cannot open the working folder ${cwd} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  });
-  try {
-    const { stdout } = await run('git', ['rev-parse', '--show-toplevel'], { cwd: real, env: { ...env, GIT_OPTIONAL_LOCKS: '0' } });
-    const top = stdout.trim();
-    if (top !== '') return await fs.realpath(top);
-  } catch {
-    // Not a git repository, or no git: the working folder is the project.
-  }
-  return real;
-}
-
-// Sessions and logs are this machine's; handoff documents are meant to be reviewed and committed.
-const GITIGNORE = `# Written by ai-zen. Sessions and logs stay local; handoffs/ is meant to be committed.
-sessions/
-logs/
-latest-session.json
-`;
-
-/** Writes `.ai-zen/.gitignore` once (never over the user's). Also used by `ai-zen-daemon start`. */
-export async function ensureGitignore(paths: ProjectPaths, logger: Pick<Logger, 'warn'>): Promise<void> {
-  try {
-    await writeFileInside(paths.root, path.join(paths.aiZen, '.gitignore'), GITIGNORE, { exclusive: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') logger.warn({ err: error }, 'could not write .ai-zen/.gitignore');
-  }
-}
+// Where the project is, and its .gitignore: in their own small module so `ai-zen-daemon` can use
+// them without loading the agent stack.
+export { ensureGitignore, findProjectRoot };
 
 export async function openProject(options: OpenProjectOptions): Promise<OpenProject> {
   const env = options.env ?? process.env;

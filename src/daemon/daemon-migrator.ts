@@ -3,14 +3,10 @@
 // that fail, so the CLI and the daemon never both migrate one session), rebuilds the agent from
 // the file, and runs the service with the configured default executor — offline when no model is
 // configured (X1). One migration at a time.
-import { Agent } from '../agent/agent.js';
-import { createModelClient } from '../agent/model-client.js';
-import { ContextGuardPlugin } from '../agent/plugins/context-guard.js';
-import { createTools } from '../agent/tools/index.js';
 import type { Config } from '../config/load-config.js';
 import { AiZenError } from '../errors.js';
 import { EventBus } from '../events.js';
-import { MigrationService, type HandoffMode, type HandoffOutcome } from '../handoff/migration-service.js';
+import type { HandoffMode, HandoffOutcome } from '../handoff/migration-service.js';
 import type { Logger } from '../log/logger.js';
 import type { Env, ProjectPaths } from '../paths.js';
 import type { FactsProvider } from '../probe/facts.js';
@@ -70,6 +66,15 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
     }
     const { context } = opened;
     try {
+      // Loaded on the first migration: an idle daemon does not carry the agent, its tools and the
+      // openai client in memory.
+      const [{ Agent }, { createModelClient }, { ContextGuardPlugin }, { createTools }, { MigrationService }] = await Promise.all([
+        import('../agent/agent.js'),
+        import('../agent/model-client.js'),
+        import('../agent/plugins/context-guard.js'),
+        import('../agent/tools/index.js'),
+        import('../handoff/migration-service.js'),
+      ]);
       if (opened.closed) throw new AiZenError('session', `session ${id8} is already migrated; nothing to hand over`);
       const modelConfigured = config.modelConfigured;
       const client = createModelClient({ apiKey: config.apiKey, baseURL: config.baseURL, timeoutMs: config.modelTimeoutMs, logger });

@@ -70,7 +70,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     logger: logger.child({ component: 'watcher' }),
     ...(options.reconcileIntervalMs ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     onUpdate: (update, info) => monitor.handle(update, info),
-    onReconcile: () => monitor.recheckOwners(watcher.states()),
+    onReconcile: () => monitor.recheckOwners((file) => watcher.state(file)),
   });
 
   const notifier: Notifier = createNotifier({ enabled: config.daemon.notifications, env, logger: logger.child({ component: 'notifier' }) });

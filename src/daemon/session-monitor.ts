@@ -68,10 +68,12 @@ export class SessionMonitor {
   }
 
   /** Called after each reconcile pass: an overflowed session whose owner went away is now the daemon's. */
-  recheckOwners(states: readonly SessionState[]): void {
-    for (const state of states) {
-      const crossing = this.crossings.get(state.file);
-      if (!crossing || crossing.attempted || crossing.owner !== 'live' || !state.overflowed) continue;
+  recheckOwners(states: readonly SessionState[] | ((file: string) => SessionState | null)): void {
+    // A lookup costs nothing per idle session; a list (the first form of this method) is still taken.
+    const stateOf = typeof states === 'function' ? states : (file: string) => states.find((state) => state.file === file) ?? null;
+    for (const [file, crossing] of this.crossings) {
+      const state = stateOf(file);
+      if (!state || crossing.attempted || crossing.owner !== 'live' || !state.overflowed) continue;
       void this.options.isOwned(state.file).then((owned) => {
         if (owned || crossing.attempted || this.crossings.get(state.file) !== crossing) return;
         crossing.owner = 'none';

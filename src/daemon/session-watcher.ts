@@ -2,14 +2,20 @@
 //
 // What was measured and shapes this: chokidar passes on at most one `change` per file per 50 ms
 // and drops the last change of a burst, so every event reads to the END of the file (the reader
-// only reads appended bytes); when the inotify limit or queue overflows events are lost with no
-// error, so a slow reconcile pass stats every open session (the reader skips a file whose size,
-// inode and times are unchanged) and re-lists the folder when its mtime moved — the recovery, as
-// watchman rescans; and one trailing read ~100 ms after the last event of a burst catches the
-// change chokidar dropped without waiting for that pass. No awaitWriteFinish: it would cost 50 ms to 2 s per event. A closed
-// (migrated) session needs no further work and drops out of the reconcile pass.
+// only reads appended bytes), and one trailing read ~100 ms after the last event of a burst
+// catches the change chokidar dropped. When the inotify limit or queue overflows, events are lost
+// with no error, so a slow reconcile pass re-checks the open sessions and re-lists the folder when
+// its mtime moved — the recovery, as watchman rescans. No awaitWriteFinish: it would cost 50 ms to
+// 2 s per event. A closed (migrated) session needs no further work: it drops out of the reconcile
+// pass and is not watched.
+//
+// The reconcile pass must stay cheap with thousands of sessions: it compares one synchronous stat
+// per file with the size/inode/times taken before the last read, and reads only on a difference.
+// Sessions that changed in the last few minutes are checked every pass; idle ones in round-robin
+// slices, each about every COLD_PERIOD_MS — an idle session whose event was lost is found a little
+// later, and the idle daemon stays near zero CPU.
 import chokidar, { type ChokidarOptions } from 'chokidar';
-import { promises as fs } from 'node:fs';
+import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { findSource, type SessionReader, type SessionSource, type SessionState, type SessionUpdate } from './session-source.js';
 
@@ -34,6 +40,8 @@ export interface SessionWatcherOptions {
   readonly onReconcile?: () => void;
   /** Default chokidar.watch; a test passes a watcher that drops every event, as an overflowed inotify queue does. */
   readonly watchFolder?: (folder: string, options: ChokidarOptions) => FolderWatcher;
+  /** Wall clock in ms (file times are compared with it). */
+  readonly now?: () => number;
 }
 
 /** The part of chokidar's FSWatcher the session watcher uses. */
@@ -41,15 +49,43 @@ export interface FolderWatcher {
   // Events: 'add' | 'change' | 'unlink' (file), 'error' (error), 'ready'.
   on(event: string, listener: (argument: never) => void): unknown;
   once(event: 'ready', listener: () => void): unknown;
+  /** Stops watching one file (a closed session). */
+  unwatch?(path: string): unknown;
   close(): Promise<void>;
 }
 
-const FULL_SCAN_EVERY = 10;
+const FULL_SCAN_EVERY = 30;
 /**
  * chokidar passes on one change per file per 50 ms and drops the last change of a burst: one
  * more read this long after the last event catches that change without waiting for reconcile.
  */
 const TRAILING_READ_MS = 100;
+/** Session files read at once during the startup scan. */
+const STARTUP_READS = 8;
+/** A session whose file changed this recently is checked on every reconcile pass. */
+const HOT_MS = 5 * 60_000;
+/** Each idle session is checked about this often. */
+const COLD_PERIOD_MS = 60_000;
+
+interface FileStamp {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly ino: number;
+}
+
+function stampOf(file: string): FileStamp | null {
+  try {
+    const stats = fsSync.statSync(file, { throwIfNoEntry: false });
+    return stats ? { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino } : null;
+  } catch {
+    return null;
+  }
+}
+
+function sameStamp(a: FileStamp | null, b: FileStamp | null): boolean {
+  return a !== null && b !== null && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
 
 interface Tracked {
   readonly reader: SessionReader;
@@ -57,6 +93,9 @@ interface Tracked {
   again: boolean;
   initial: boolean;
   trailing?: NodeJS.Timeout;
+  /** The file as it was just before the last read began (a later append makes it differ). */
+  stamp: FileStamp | null;
+  unwatched?: boolean;
 }
 
 export class SessionWatcher {
@@ -66,16 +105,26 @@ export class SessionWatcher {
   private reconciling: Promise<void> | null = null;
   private folderMtimeMs = -1;
   private passes = 0;
+  private coldCursor = 0;
   private closed = false;
+  private readonly now: () => number;
 
-  constructor(private readonly options: SessionWatcherOptions) {}
+  constructor(private readonly options: SessionWatcherOptions) {
+    this.now = options.now ?? Date.now;
+  }
 
   /** Reads every session file present, then watches. Resolves once chokidar is ready. */
   async start(): Promise<void> {
     const { folder } = this.options;
     await fs.mkdir(folder, { recursive: true });
     await this.scanFolder(true);
-    await Promise.all([...this.tracked.keys()].map((file) => this.refresh(file)));
+    // A few at a time: each read holds a chunk buffer, and thousands at once would pile them up.
+    const files = [...this.tracked.keys()];
+    let next = 0;
+    const worker = async () => {
+      while (next < files.length) await this.refresh(files[next++]!);
+    };
+    await Promise.all(Array.from({ length: Math.min(STARTUP_READS, files.length) }, worker));
 
     const watch = this.options.watchFolder ?? ((path: string, options: ChokidarOptions) => chokidar.watch(path, options));
     const watcher = watch(folder, {
@@ -83,8 +132,9 @@ export class SessionWatcher {
       ignoreInitial: true,
       awaitWriteFinish: false,
       persistent: true,
-      // Only `*.jsonl` files (a function: chokidar 5 has no globs); the folder itself passes.
-      ignored: (file, stats) => file !== folder && stats !== undefined && stats.isFile() && !file.endsWith('.jsonl'),
+      // Only `*.jsonl` files (a function: chokidar 5 has no globs) of sessions still open; the folder itself passes.
+      ignored: (file, stats) =>
+        file !== folder && ((stats !== undefined && stats.isFile() && !file.endsWith('.jsonl')) || this.tracked.get(file)?.reader.state.closed === true),
     });
     this.watcher = watcher;
     watcher.on('add', (file: string) => this.changed(file));
@@ -132,7 +182,7 @@ export class SessionWatcher {
     if (!entry) {
       const source = findSource(this.options.sources, file);
       if (!source) return Promise.resolve();
-      entry = { reader: source.createReader(file), running: null, again: false, initial: false };
+      entry = { reader: source.createReader(file), running: null, again: false, initial: false, stamp: null };
       this.tracked.set(file, entry);
     }
     const tracked = entry;
@@ -154,18 +204,34 @@ export class SessionWatcher {
   reconcile(): Promise<void> {
     this.reconciling ??= (async () => {
       try {
-        await this.scanFolder(false);
-        const open = [...this.tracked.entries()].filter(([, entry]) => !entry.reader.state.closed);
-        for (const [file] of open) {
-          if (this.closed) return;
-          await this.refresh(file);
+        const reads: Promise<void>[] = await this.scanFolder(false);
+        const hotSince = this.now() - HOT_MS;
+        const cold: [string, Tracked][] = [];
+        for (const entry of this.tracked.entries()) {
+          const [file, tracked] = entry;
+          if (tracked.reader.state.closed) continue;
+          if (tracked.stamp === null || tracked.stamp.mtimeMs >= hotSince) reads.push(this.check(file, tracked) ?? Promise.resolve());
+          else cold.push(entry);
         }
+        const interval = this.options.reconcileIntervalMs ?? 2000;
+        const slice = Math.min(cold.length, Math.ceil((cold.length * interval) / COLD_PERIOD_MS));
+        for (let index = 0; index < slice; index += 1) {
+          const [file, tracked] = cold[(this.coldCursor + index) % cold.length]!;
+          reads.push(this.check(file, tracked) ?? Promise.resolve());
+        }
+        this.coldCursor = cold.length === 0 ? 0 : (this.coldCursor + slice) % cold.length;
+        await Promise.all(reads);
         this.options.onReconcile?.();
       } catch (error) {
         this.options.logger.warn({ err: error }, 'reconcile pass failed');
       }
     })().finally(() => (this.reconciling = null));
     return this.reconciling;
+  }
+
+  /** One stat; a read only when the file is not as it was before the last read (a read under way reads to the end anyway). */
+  private check(file: string, tracked: Tracked): Promise<void> | null {
+    return !tracked.running && !sameStamp(stampOf(file), tracked.stamp) ? this.refresh(file) : null;
   }
 
   async close(): Promise<void> {
@@ -180,6 +246,8 @@ export class SessionWatcher {
   /** One read to the end; true when the file is gone. */
   private async readOnce(file: string, tracked: Tracked): Promise<boolean> {
     let update: SessionUpdate;
+    // Before the read: an append after this stamp makes the next reconcile see a difference.
+    tracked.stamp = stampOf(file);
     try {
       update = await tracked.reader.update();
     } catch (error) {
@@ -188,6 +256,11 @@ export class SessionWatcher {
     }
     for (const skip of update.skipped) this.options.logger.warn({ ...skip }, 'skipped a session line');
     if (update.missing) this.tracked.delete(file);
+    if (update.state.closed && !tracked.unwatched) {
+      // Archived: nothing more will happen to it that the daemon cares about.
+      tracked.unwatched = true;
+      this.watcher?.unwatch?.(file);
+    }
     const initial = tracked.initial;
     tracked.initial = false;
     if (update.linesRead > 0 || update.reset !== null || update.missing || update.skipped.length > 0) {
@@ -201,14 +274,16 @@ export class SessionWatcher {
   }
 
   /** Lists the folder when its mtime moved (entries added or removed); new files get a reader. */
-  private async scanFolder(initial: boolean): Promise<void> {
+  /** Resolves with the reads it started (none at startup: the caller reads everything then). */
+  private async scanFolder(initial: boolean): Promise<Promise<void>[]> {
     const { folder } = this.options;
+    const reads: Promise<void>[] = [];
     const stats = await fs.stat(folder).catch(() => null);
-    if (!stats) return;
+    if (!stats) return reads;
     // File times come from a coarse clock: two additions within one tick leave one mtime. A full
     // listing every FULL_SCAN_EVERY passes covers that rare case, should chokidar miss it too.
     this.passes += 1;
-    if (stats.mtimeMs === this.folderMtimeMs && this.passes % FULL_SCAN_EVERY !== 0) return;
+    if (stats.mtimeMs === this.folderMtimeMs && this.passes % FULL_SCAN_EVERY !== 0) return reads;
     this.folderMtimeMs = stats.mtimeMs;
     const names = await fs.readdir(folder);
     const present = new Set<string>();
@@ -219,9 +294,10 @@ export class SessionWatcher {
       if (this.tracked.has(file)) continue;
       const source = findSource(this.options.sources, file);
       if (!source) continue;
-      this.tracked.set(file, { reader: source.createReader(file), running: null, again: false, initial });
-      if (!initial) void this.refresh(file);
+      this.tracked.set(file, { reader: source.createReader(file), running: null, again: false, initial, stamp: null });
+      if (!initial) reads.push(this.refresh(file));
     }
-    for (const file of this.tracked.keys()) if (!present.has(file)) void this.refresh(file);
+    for (const file of this.tracked.keys()) if (!present.has(file)) reads.push(this.refresh(file));
+    return reads;
   }
 }

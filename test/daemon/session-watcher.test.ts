@@ -82,6 +82,37 @@ describe('D1 the session watcher', () => {
     expect(crossing.update.state).toMatchObject({ sessionId: id, overflowed: true, latestUsage: { prompt_tokens: 1500 } });
   });
 
+  it('D1 idle sessions are re-checked in slices, so thousands cost little; sessions that just changed, every pass', async () => {
+    await fs.mkdir(folder, { recursive: true });
+    const ids = [sessionId(10), sessionId(11), sessionId(12)];
+    for (const id of ids) await append(id, header(id), usageLine(100));
+    // An hour later, as the watcher sees it: every session is idle ("cold").
+    let now = Date.now() + 3_600_000;
+    watcher = new SessionWatcher({
+      folder,
+      sources: [createAiZenSessionSource()],
+      logger: quiet,
+      reconcileIntervalMs: 20_000, // one pass covers a third of the 60 s cold period: one cold file per pass
+      onUpdate: (update, info) => updates.push({ update, initial: info.initial }),
+      watchFolder: () => deafWatcher(),
+      now: () => now,
+    });
+    await watcher.start();
+    for (const id of ids) await append(id, usageLine(200));
+    const seen = () => ids.filter((id) => watcher!.state(path.join(folder, `${id}.jsonl`))?.latestUsage?.prompt_tokens === 200).length;
+    await watcher.reconcile();
+    await waitFor(() => seen() === 1, { message: 'one cold session read' });
+    await watcher.reconcile();
+    await waitFor(() => seen() === 2, { message: 'the next one' });
+    await watcher.reconcile();
+    await waitFor(() => seen() === 3, { message: 'all three' });
+    // Changed just now ("hot"): checked on every pass.
+    now = Date.now();
+    for (const id of ids) await append(id, usageLine(300));
+    await watcher.reconcile();
+    await waitFor(() => ids.every((id) => watcher!.state(path.join(folder, `${id}.jsonl`))?.latestUsage?.prompt_tokens === 300), { message: 'every hot session in one pass' });
+  });
+
   it('D1 a closed (migrated) session needs no further work', async () => {
     const deaf = await start({ deaf: true });
     const id = sessionId(4);
