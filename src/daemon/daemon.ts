@@ -107,7 +107,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     notifying = notifying.then(() => notify(event)).catch((error: unknown) => logger.warn({ err: error }, 'notification failed'));
   });
   async function notify(event: AnyEvent): Promise<void> {
-    const owner = event.name === 'session.overflowed' ? monitor.ownerOf(event.payload.sessionId) : undefined;
+    const owner = event.name === 'session.overflowed' ? await monitor.ownerOf(event.payload.sessionId) : undefined;
     const notification = notificationFor(event, owner ? { overflowOwner: owner } : {});
     if (notification) await notifier.notify(notification);
   }

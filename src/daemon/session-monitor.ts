@@ -45,7 +45,7 @@ interface Crossing {
 export class SessionMonitor {
   /** The current overflow crossing of each overflowed session file. */
   private readonly crossings = new Map<string, Crossing>();
-  private readonly owners = new Map<string, Owner>();
+  private readonly owners = new Map<string, Promise<Owner>>();
 
   constructor(private readonly options: SessionMonitorOptions) {}
 
@@ -83,9 +83,9 @@ export class SessionMonitor {
     }
   }
 
-  /** The owner seen when the session last overflowed. */
-  ownerOf(sessionId: string): Owner {
-    return this.owners.get(sessionId) ?? 'unknown';
+  /** The owner seen when the session last overflowed (resolves once the lock was asked). */
+  ownerOf(sessionId: string): Promise<Owner> {
+    return this.owners.get(sessionId) ?? Promise.resolve('unknown');
   }
 
   actionFor(file: string): SessionAction | null {
@@ -116,10 +116,12 @@ export class SessionMonitor {
   private async overflowStarted(state: SessionState): Promise<void> {
     const crossing: Crossing = { owner: 'unknown', attempted: false, action: null };
     this.crossings.set(state.file, crossing);
-    const owned = await this.options.isOwned(state.file).catch(() => false);
-    if (this.crossings.get(state.file) !== crossing) return; // already over: it dropped below, or closed
-    crossing.owner = owned ? 'live' : 'none';
-    this.owners.set(state.sessionId, crossing.owner);
+    // The event goes out the moment the crossing is read; who owns the session is asked after.
+    const owner = this.options.isOwned(state.file).then(
+      (owned): Owner => (owned ? 'live' : 'none'),
+      (): Owner => 'unknown',
+    );
+    this.owners.set(state.sessionId, owner);
     const usage = state.latestUsage?.prompt_tokens ?? 0;
     this.options.events.emit('session.overflowed', {
       sessionId: state.sessionId,
@@ -127,6 +129,9 @@ export class SessionMonitor {
       maxContextTokens: state.maxContextTokens ?? 0,
       source: state.kind,
     });
+    crossing.owner = await owner;
+    if (this.crossings.get(state.file) !== crossing) return; // already over: it dropped below, or closed
+    const owned = crossing.owner === 'live';
     if (state.kind !== 'ai-zen') {
       crossing.action = `the daemon cannot hand over ${state.kind} sessions yet`;
       return;
