@@ -122,7 +122,7 @@ export async function benchLatency(options: LatencyBenchOptions): Promise<ItemRe
       figures,
       notes: [
         `${options.appends} measured appends per watcher (after ${WARMUP} unmeasured), ~80 ms apart, round-robin over ${POOL} session files; each append is one overflowing usage line (${Buffer.byteLength(usageLine(MAX_CONTEXT_TOKENS + 1))} B, prompt_tokens > maxContextTokens = ${MAX_CONTEXT_TOKENS}) written with fs.writeSync on an O_APPEND fd; the clock starts just before the write and stops in the callback / event listener.`,
-        'The three run one after another in this process, each alone (its own watcher started and closed): bare fs.watch on the folder, bare chokidar with the daemon\'s options (depth 0, no awaitWriteFinish), then the daemon\'s SessionWatcher (chokidar + incremental reader, default 2 s reconcile) feeding its SessionMonitor, whose EventBus emits session.overflowed after asking the OS lock whether a live process owns the session (nobody does here).',
+        'The three run one after another in this process, each alone (its own watcher started and closed): bare fs.watch on the folder, bare chokidar with the daemon\'s options (depth 0, no awaitWriteFinish), then the daemon\'s SessionWatcher (chokidar + incremental reader, default 2 s reconcile) feeding its SessionMonitor, whose EventBus emits session.overflowed (the monitor then asks the OS lock whether a live process owns the session; nobody does here).',
         'Not a mock: the committer is the real one with auto-commit off (no handoff lines occur); the migrator the monitor calls after the event is a stand-in that declines, because this item stops at the event — the migration is item (e).',
         `Percentiles are nearest-rank; min / max: fs.watch ${formatMs(fsWatch.summary.min)} / ${formatMs(fsWatch.summary.max)}, chokidar ${formatMs(chokidarResult.summary.min)} / ${formatMs(chokidarResult.summary.max)}, daemon ${formatMs(daemon.summary.min)} / ${formatMs(daemon.summary.max)}.`,
         ...breakdowns,
@@ -240,7 +240,7 @@ function daemonWatcher(root: string, folder: string, env: NodeJS.ProcessEnv): Su
   const afterRead: number[] = [];
   return {
     name: 'daemon',
-    breakdown: () => `from the reader's update to the event (ownership check through the OS lock, then emit): median ${formatMs(summarise(afterRead).median)}, p99 ${formatMs(summarise(afterRead).p99)}`,
+    breakdown: () => `from the reader handing over the crossing update to the event (the monitor's work before it emits): median ${formatMs(summarise(afterRead).median)}, p99 ${formatMs(summarise(afterRead).p99)}`,
     async start(signal) {
       const events = new EventBus();
       committer = createHandoffCommitter({ root, enabled: false, events, env, logger: silent });
