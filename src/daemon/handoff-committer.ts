@@ -52,6 +52,8 @@ export interface HandoffCommitterOptions {
 export interface HandoffCommitter {
   /** A handoff line was seen. `announce: false` for those found at startup: no events for them. */
   add(handoff: HandoffSeen, options?: { announce?: boolean }): void;
+  /** The document at this project-relative path is already known (committed or not). */
+  has(path: string): boolean;
   /** The git state changed: try every uncommitted document again. */
   retry(): void;
   list(): HandoffRecord[];
@@ -156,6 +158,9 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
       if (entry.announce || status.state !== 'pending') return enqueue(entry);
       history.push(entry);
       historyLookup ??= new Promise<void>((resolve) => setImmediate(resolve)).then(settleHistory);
+    },
+    has(path) {
+      return entries.has(path);
     },
     retry() {
       for (const entry of entries.values()) if (entry.record.status.state === 'deferred') enqueue(entry);

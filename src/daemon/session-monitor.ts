@@ -10,7 +10,7 @@ import type { HandoffMode } from '../handoff/migration-service.js';
 import { ExecutorName } from '../session/format.js';
 import type { DaemonMigrator } from './daemon-migrator.js';
 import type { HandoffCommitter } from './handoff-committer.js';
-import type { SessionState, SessionUpdate } from './session-source.js';
+import type { HandoffSeenInSession, SessionState, SessionUpdate } from './session-source.js';
 
 export type Owner = 'live' | 'none' | 'unknown';
 
@@ -55,7 +55,7 @@ export class SessionMonitor {
       this.crossings.delete(state.file);
       return;
     }
-    this.noticeHandoff(state, previous, info.initial);
+    for (const handoff of update.handoffs) this.noticeHandoff(state, handoff, info.initial);
     if (state.closed && !previous.closed && !info.initial && state.successorId) {
       this.options.events.emit('session.migrated', { oldId: state.sessionId, newId: state.successorId, path: state.lastHandoff?.path ?? '' });
     }
@@ -93,11 +93,9 @@ export class SessionMonitor {
     return crossing ? { owner: crossing.owner, action: crossing.action } : null;
   }
 
-  private noticeHandoff(state: SessionState, previous: SessionState, initial: boolean): void {
-    const handoff = state.lastHandoff;
-    if (!handoff) return;
-    const before = previous.lastHandoff;
-    if (before && before.path === handoff.path && before.at === handoff.at) return;
+  private noticeHandoff(state: SessionState, handoff: HandoffSeenInSession, initial: boolean): void {
+    // A file read again from the start (truncated, replaced) repeats handoffs already known: no news.
+    if (this.options.committer.has(handoff.path)) return;
     this.options.committer.add({ path: handoff.path, sessionId: state.sessionId, executor: handoff.executor, mode: handoff.mode, at: handoff.at }, { announce: !initial });
     if (initial) return;
     const executor = ExecutorName.safeParse(handoff.executor);

@@ -4,7 +4,7 @@ import type { HeaderLine, SessionLine } from '../session/format.js';
 import { SESSION_ID_PATTERN } from '../session/format.js';
 import { parseSessionLine } from '../session/parse-line.js';
 import { IncrementalLineReader, type IncrementalReaderOptions, type RawLine } from './incremental-reader.js';
-import { isOverflowed, type SessionReader, type SessionSource, type SessionState, type SessionUpdate, type SkipNotice } from './session-source.js';
+import { isOverflowed, type HandoffSeenInSession, type SessionReader, type SessionSource, type SessionState, type SessionUpdate, type SkipNotice } from './session-source.js';
 
 const SUFFIX = '.jsonl';
 
@@ -103,6 +103,7 @@ class AiZenSessionReader implements SessionReader {
   private async readAppended(): Promise<SessionUpdate> {
     const previous = this.current;
     const skipped: SkipNotice[] = [];
+    const handoffs: HandoffSeenInSession[] = [];
     let state = previous;
     const skip = (lineNumber: number, offset: number, reason: string) => {
       skipped.push({ file: this.file, lineNumber, offset, reason });
@@ -113,8 +114,9 @@ class AiZenSessionReader implements SessionReader {
       const parsed = parseSessionLine(raw.text);
       if (!parsed.ok) return skip(raw.lineNumber, raw.offset, parsed.reason);
       const next = foldAiZenLine(state, parsed.line, raw.lineNumber);
-      if (typeof next === 'string') skip(raw.lineNumber, raw.offset, next);
-      else state = next;
+      if (typeof next === 'string') return skip(raw.lineNumber, raw.offset, next);
+      state = next;
+      if (parsed.line.type === 'handoff' && state.lastHandoff) handoffs.push(state.lastHandoff);
     };
     const result = await this.lines.read({
       // The reader starts over, and so does everything derived from the file.
@@ -134,6 +136,7 @@ class AiZenSessionReader implements SessionReader {
       skipped,
       overflowStarted: !previous.overflowed && state.overflowed,
       usageChanged: state.latestUsage !== previous.latestUsage,
+      handoffs,
     };
   }
 }

@@ -6,6 +6,16 @@ import type { ResetReason } from './incremental-reader.js';
 
 export type SessionSourceKind = 'ai-zen' | 'claude-code' | 'codex';
 
+/** A handoff line as a session source reports it. */
+export interface HandoffSeenInSession {
+  readonly path: string;
+  readonly executor: string;
+  readonly mode: string;
+  readonly at: string;
+  /** What it cost, when the transcript says (ai-zen's handoff line does; added for the daemon's handoff.written). */
+  readonly cost?: { readonly requests: number; readonly prompt_tokens: number; readonly completion_tokens: number };
+}
+
 /** What the daemon knows about one session file, derived from its lines alone. */
 export interface SessionState {
   readonly kind: SessionSourceKind;
@@ -22,14 +32,7 @@ export interface SessionState {
   /** SPEC: latest usage prompt_tokens > maxContextTokens, and not closed. */
   readonly overflowed: boolean;
   readonly messageCount: number;
-  readonly lastHandoff: {
-    readonly path: string;
-    readonly executor: string;
-    readonly mode: string;
-    readonly at: string;
-    /** What it cost, when the transcript says (ai-zen's handoff line does; added for the daemon's handoff.written). */
-    readonly cost?: { readonly requests: number; readonly prompt_tokens: number; readonly completion_tokens: number };
-  } | null;
+  readonly lastHandoff: HandoffSeenInSession | null;
   /** Lines skipped so far (unknown, corrupt, too long). */
   readonly skippedCount: number;
   /** Source-specific extras (the ai-zen header line, …). */
@@ -61,6 +64,8 @@ export interface SessionUpdate {
   readonly overflowStarted: boolean;
   /** A new latest usage arrived. */
   readonly usageChanged: boolean;
+  /** Every handoff line this update read, in order (one read may hold several; each doc is committed). */
+  readonly handoffs: readonly HandoffSeenInSession[];
 }
 
 export interface SessionReader {

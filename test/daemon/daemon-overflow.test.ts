@@ -95,6 +95,25 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     expect((await daemon.repo.git('rev-parse', 'HEAD')).trim()).toBe(head);
   });
 
+  it('D3 two handoff lines that arrive in one write are both announced and each doc is committed alone', async () => {
+    await daemon.start();
+    const events: AnyEvent[] = [];
+    await (await daemon.connect()).subscribe((event) => events.push(event));
+    const id = sessionId(7);
+    await daemon.writeSession(id, { maxContextTokens: 100_000 });
+    await fs.mkdir(path.join(daemon.root, '.ai-zen', 'handoffs'), { recursive: true });
+    const docs = ['.ai-zen/handoffs/20261202-120000-00000007.md', '.ai-zen/handoffs/20261202-120000-00000007-2.md'];
+    for (const doc of docs) await fs.writeFile(path.join(daemon.root, doc), `# Handoff\n\n${`${doc} `.repeat(20)}\n`);
+    const cost = { requests: 1, prompt_tokens: 10, completion_tokens: 10 };
+    const at = new Date().toISOString();
+    await daemon.appendLines(id, ...docs.map((doc) => ({ type: 'handoff', at, path: doc, executor: 'self', mode: 'handoff', downgrades: [], cost })));
+
+    await waitFor(() => events.filter((event) => event.name === 'handoff.committed').length === 2, { ...DEADLINE, message: 'two commit events' });
+    expect(events.filter((event) => event.name === 'handoff.written').map((event) => event.payload.path)).toEqual(docs);
+    const committed = (await daemon.repo.git('log', '-2', '--format=', '--name-only')).split('\n').filter(Boolean).sort();
+    expect(committed).toEqual([...docs].sort());
+  });
+
   it('D1 migrating an older session nobody has open leaves --continue on the latest session', async () => {
     await daemon.start();
     const latest = sessionId(4);
