@@ -14,7 +14,8 @@
 // git's own semantics (temporary index in GIT_INDEX_FILE, as `git commit --only` gives them),
 // and post-commit runs after it.
 //
-// Order: blob → temporary index (HEAD + doc) → tree → hooks → commit object → lock the real
+// Order: blob → temporary index (HEAD + doc) → tree → hooks (the tree is written again and
+// checked only when a pre-commit hook ran) → commit object → lock the real
 // index → stage the doc in a copy of it → compare-and-swap HEAD → commit the index lock.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -66,16 +67,21 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
   const messageFile = `${scratch}.msg`;
   const withTempIndex = { GIT_INDEX_FILE: tempIndex };
   try {
-    // The blob as `git add` would store it (clean filters and eol attributes of the path apply).
-    const blob = await git(['hash-object', '-w', '--', target.docPath]);
+    // Independent steps run side by side: each git process costs tens of ms on a busy machine.
+    const [blob, readTree, atOldHead] = await Promise.all([
+      // The blob as `git add` would store it (clean filters and eol attributes of the path apply).
+      git(['hash-object', '-w', '--', target.docPath]),
+      git(['read-tree', target.head], withTempIndex),
+      git(['ls-tree', '-z', target.head, '--', target.docPath]),
+    ]);
     if (!blob.ok) return refuse(`cannot store the document in git: ${blob.message}`, true);
-    const readTree = await git(['read-tree', target.head], withTempIndex);
     if (!readTree.ok) return refuse(`cannot read the HEAD tree: ${readTree.message}`, true);
-    const staged = await git(['update-index', '--add', '--cacheinfo', `100644,${blob.stdout.trim()},${target.docPath}`], withTempIndex);
+    const blobId = blob.stdout.trim();
+    const staged = await git(['update-index', '--verbose', '--add', '--cacheinfo', `100644,${blobId},${target.docPath}`], withTempIndex);
     if (!staged.ok) return refuse(`cannot stage the document: ${staged.message}`, true);
 
     const firstTree = await git(['write-tree'], withTempIndex);
-    const headTree = await git(['rev-parse', `${target.head}^{tree}`]);
+    const headTree = target.headTree !== null ? { ok: true as const, stdout: target.headTree } : await git(['rev-parse', `${target.head}^{tree}`]);
     if (firstTree.ok && headTree.ok && firstTree.stdout.trim() === headTree.stdout.trim()) {
       return alreadyCommitted(target, git);
     }
@@ -86,19 +92,30 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
     const preCommit = await hook('pre-commit');
     if (preCommit.ran && !preCommit.ok) return refuse(describeHookFailure('pre-commit', preCommit), true);
 
-    // The hook may have re-staged the doc (a formatter); commit what the temporary index holds,
-    // and only if that is still the doc alone.
-    const tree = await git(['write-tree'], withTempIndex);
-    if (!tree.ok) return refuse(`cannot write the tree: ${tree.message}`, true);
-    const changed = await git(['diff-tree', '-r', '--no-renames', '--name-only', '-z', target.head, tree.stdout.trim()]);
-    const changedPaths = changed.ok ? changed.stdout.split('\0').filter((entry) => entry.length > 0) : [];
-    if (changedPaths.length !== 1 || changedPaths[0] !== target.docPath) {
-      const what = changedPaths.length === 0 ? 'unstaged the document' : 'staged other files';
-      return refuse(`the pre-commit hook ${what}; the handoff commit holds the document alone`, true);
+    let treeId: string;
+    let stagedEntry: { mode: string; blob: string };
+    if (!preCommit.ran && firstTree.ok) {
+      // No hook touched the temporary index: it is HEAD's tree plus the doc as staged above, and
+      // that tree differs from HEAD's in the doc alone.
+      treeId = firstTree.stdout.trim();
+      stagedEntry = { mode: '100644', blob: blobId };
+    } else {
+      // The hook may have re-staged the doc (a formatter); commit what the temporary index holds,
+      // and only if that is still the doc alone.
+      const tree = await git(['write-tree'], withTempIndex);
+      if (!tree.ok) return refuse(`cannot write the tree: ${tree.message}`, true);
+      treeId = tree.stdout.trim();
+      const changed = await git(['diff-tree', '-r', '--no-renames', '--name-only', '-z', target.head, treeId]);
+      const changedPaths = changed.ok ? changed.stdout.split('\0').filter((entry) => entry.length > 0) : [];
+      if (changedPaths.length !== 1 || changedPaths[0] !== target.docPath) {
+        const what = changedPaths.length === 0 ? 'unstaged the document' : 'staged other files';
+        return refuse(`the pre-commit hook ${what}; the handoff commit holds the document alone`, true);
+      }
+      const entry = await git(['ls-files', '--stage', '-z', '--', target.docPath], withTempIndex);
+      const found = entry.ok ? /^(\d{6}) ([0-9a-f]+) 0\t/.exec(entry.stdout) : null;
+      if (!found?.[1] || !found[2]) return refuse('cannot read the staged document back', true);
+      stagedEntry = { mode: found[1], blob: found[2] };
     }
-    const entry = await git(['ls-files', '--stage', '-z', '--', target.docPath], withTempIndex);
-    const stagedEntry = entry.ok ? /^(\d{6}) ([0-9a-f]+) 0\t/.exec(entry.stdout) : null;
-    if (!stagedEntry?.[1] || !stagedEntry[2]) return refuse('cannot read the staged document back', true);
 
     await fs.writeFile(messageFile, `${options.message.trim()}\n`);
     const prepare = await hook('prepare-commit-msg', [messageFile, 'message']);
@@ -109,18 +126,17 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
     if (message.length === 0) return refuse('a commit hook left the commit message empty', true);
     await fs.writeFile(messageFile, message);
 
-    const commit = await git(['commit-tree', tree.stdout.trim(), '-p', target.head, '-F', messageFile]);
+    const commit = await git(['commit-tree', treeId, '-p', target.head, '-F', messageFile]);
     if (!commit.ok) return refuse(`cannot create the commit: ${describeCommitTreeFailure(commit.message, commit.stderr)}`, true);
     const newCommit = commit.stdout.trim();
 
-    const atOldHead = await git(['ls-tree', '-z', target.head, '--', target.docPath]);
     const oldHeadEntry = atOldHead.ok ? /^(\d{6}) blob ([0-9a-f]+)\t/.exec(atOldHead.stdout) : null;
     const subject = message.split('\n')[0] ?? '';
     const landed = await withDocStagedInRealIndex({
       cwd: target.topLevel,
       gitDir: target.gitDir,
       indexFile: target.indexFile,
-      entry: { mode: stagedEntry[1], blob: stagedEntry[2], path: target.docPath },
+      entry: { mode: stagedEntry.mode, blob: stagedEntry.blob, path: target.docPath },
       entryAtOldHead: oldHeadEntry ? `${oldHeadEntry[1]} ${oldHeadEntry[2]}` : null,
       env: options.env,
       whileLocked: async () => {

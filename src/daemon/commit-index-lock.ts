@@ -53,14 +53,18 @@ export async function withDocStagedInRealIndex<T>(options: {
     await fs.copyFile(options.indexFile, scratch).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
     });
-    const current = await runGit(options.cwd, ['ls-files', '--stage', '-z', '--', options.entry.path], inScratch);
-    if (!current.ok) return { ok: false, reason: `cannot read the index: ${current.message}`, retryable: true };
-    const currentEntry = /^(\d{6}) ([0-9a-f]+) 0\t/.exec(current.stdout);
+    // --error-unmatch: a doc not in the index is said on stderr, not by silence (simple-git waits
+    // 50 ms more for a git that printed nothing).
+    const current = await runGit(options.cwd, ['ls-files', '--stage', '--error-unmatch', '-z', '--', options.entry.path], inScratch);
+    // Exit 1 is that unmatched pathspec (git's other failures exit 128); the message may be translated.
+    const notInIndex = !current.ok && current.exitCode === 1 && current.stdout === '';
+    if (!current.ok && !notInIndex) return { ok: false, reason: `cannot read the index: ${current.message}`, retryable: true };
+    const currentEntry = current.ok ? /^(\d{6}) ([0-9a-f]+) 0\t/.exec(current.stdout) : null;
     const inSync = (currentEntry ? `${currentEntry[1]} ${currentEntry[2]}` : null) === options.entryAtOldHead;
 
     if (inSync) {
       const { mode, blob, path: entryPath } = options.entry;
-      const added = await runGit(options.cwd, ['update-index', '--add', '--cacheinfo', `${mode},${blob},${entryPath}`], inScratch);
+      const added = await runGit(options.cwd, ['update-index', '--verbose', '--add', '--cacheinfo', `${mode},${blob},${entryPath}`], inScratch);
       if (!added.ok) return { ok: false, reason: `cannot stage the document: ${added.message}`, retryable: true };
       await lock.write(await fs.readFile(scratch));
       await lock.sync();

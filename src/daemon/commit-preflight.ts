@@ -5,7 +5,7 @@ import path from 'node:path';
 import { resolveInsideRoot } from '../fs/confine.js';
 import type { Env } from '../paths.js';
 import { detectOperation } from '../probe/git-operation.js';
-import { isNotARepository, runGit } from '../probe/run-git.js';
+import { isNotARepository, runGit, type GitRun } from '../probe/run-git.js';
 
 export interface CommitRefusal {
   readonly committed: false;
@@ -27,6 +27,8 @@ export interface CommitTarget {
   readonly hooksDir: string;
   /** The commit HEAD points at now; the new commit's parent and the compare-and-swap value. */
   readonly head: string;
+  /** HEAD's tree, when the combined rev-parse gave it (null: ask git). */
+  readonly headTree: string | null;
   /** The branch HEAD is on (`refs/heads/…`). */
   readonly branch: string;
   /** The doc's path in the repository (forward slashes, relative to the top). */
@@ -45,22 +47,41 @@ export async function preflight(root: string, docPath: string, env: Env | undefi
     return refuse(`${docPath} is not a document git can commit`, false);
   }
   const realRoot = await fs.realpath(root);
+  const repoPath = doc.relative.split(path.sep).join('/');
 
-  const paths = await runGit(realRoot, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-path', 'index', '--git-path', 'hooks'], { env });
-  if (isNotARepository(paths)) return refuse('the project is not a git repository', false);
-  if (!paths.ok) return refuse(`cannot inspect the git repository: ${paths.message}`, false);
-  const [topLevel = '', gitDir = '', indexFile = '', hooksDir = ''] = paths.stdout.split('\n');
+  // One round of git processes (each spawn costs tens of ms on a busy machine): the paths, HEAD and
+  // its tree in one rev-parse, beside the branch and the ignore check. The combined rev-parse fails
+  // as a whole when HEAD is unborn or this is no repository; the step-by-step calls below then say which.
+  const [combined, branch, ignored] = await Promise.all([
+    runGit(realRoot, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-path', 'index', '--git-path', 'hooks', 'HEAD^{commit}', 'HEAD^{tree}'], { env }),
+    runGit(realRoot, ['symbolic-ref', '--quiet', 'HEAD'], { env }),
+    // Verbose, not --quiet: simple-git waits 50 ms more for a git that printed nothing. It names
+    // the matching pattern (check-ignore consults the index: a tracked doc matches none).
+    runGit(realRoot, ['check-ignore', '--verbose', '--non-matching', '--', repoPath], { env }),
+  ]);
+  const lines = combined.ok ? combined.stdout.split('\n') : [];
+  const known = lines.length >= 6 && /^[0-9a-f]{40,64}$/.test(lines[4] ?? '') && /^[0-9a-f]{40,64}$/.test(lines[5] ?? '');
+  let topLevel: string, gitDir: string, indexFile: string, hooksDir: string;
+  let head: GitRun;
+  let headTree: string | null = null;
+  if (known) {
+    [topLevel = '', gitDir = '', indexFile = '', hooksDir = ''] = lines;
+    head = { ok: true, stdout: lines[4] ?? '', stderr: '' };
+    headTree = lines[5] ?? null;
+  } else {
+    const paths = await runGit(realRoot, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-path', 'index', '--git-path', 'hooks'], { env });
+    if (isNotARepository(paths)) return refuse('the project is not a git repository', false);
+    if (!paths.ok) return refuse(`cannot inspect the git repository: ${paths.message}`, false);
+    [topLevel = '', gitDir = '', indexFile = '', hooksDir = ''] = paths.stdout.split('\n');
+    head = await runGit(realRoot, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { env });
+  }
   const realTop = await fs.realpath(topLevel).catch(() => topLevel);
   if (realTop !== realRoot) {
     // A plain folder inside some parent repository: the commit would land in the parent.
     return refuse(`the project folder is not the top of its git repository (${realTop} is); not committing into it`, false);
   }
 
-  const [head, branch, operation] = await Promise.all([
-    runGit(realRoot, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { env }),
-    runGit(realRoot, ['symbolic-ref', '--quiet', 'HEAD'], { env }),
-    detectOperation(gitDir),
-  ]);
+  const operation = await detectOperation(gitDir);
   if (!head.ok) return refuse('the repository has no commits yet', true);
   // A path-limited commit succeeds mid-rebase and lands inside the user's operation.
   // Checked before the branch: a rebase detaches HEAD, and the rebase is what the user must finish.
@@ -74,10 +95,10 @@ export async function preflight(root: string, docPath: string, env: Env | undefi
   if (stats === null) return refuse(`the handoff document ${docPath} does not exist`, false);
   if (!stats.isFile()) return refuse(`the handoff document ${docPath} is not a regular file`, false);
 
-  const repoPath = doc.relative.split(path.sep).join('/');
-  // Exit 0: ignored and not tracked (check-ignore consults the index). `git add` would refuse it too.
-  const ignored = await runGit(realRoot, ['check-ignore', '--quiet', '--', repoPath], { env });
-  if (ignored.ok) return refuse(`the handoff document ${repoPath} is ignored by git (.gitignore)`, false);
+  // Ignored = matched by a pattern that is not a negation (`!x` un-ignores); `git add` would refuse it too.
+  // The line is `<source>:<line>:<pattern>\t<path>`, or `::\t<path>` when nothing matched.
+  const pattern = /^(.*?):(\d+):(.*)\t[^\t]*$/s.exec(ignored.stdout.split('\n')[0] ?? '')?.[3] ?? '';
+  if (pattern !== '' && !pattern.startsWith('!')) return refuse(`the handoff document ${repoPath} is ignored by git (.gitignore)`, false);
 
   return {
     topLevel: realRoot,
@@ -85,6 +106,7 @@ export async function preflight(root: string, docPath: string, env: Env | undefi
     indexFile: absoluteIndex,
     hooksDir: path.resolve(realRoot, hooksDir),
     head: head.stdout.trim(),
+    headTree,
     branch: branch.stdout.trim(),
     docPath: repoPath,
     docAbsolute: doc.absolute,
