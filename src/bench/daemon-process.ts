@@ -2,7 +2,8 @@
 // in a temp project (the same code path as `start`, minus the detaching, so its pid is the
 // child's), spoken to over its IPC socket, stopped with `stop` and, past a deadline, killed.
 import { spawn, type ChildProcess } from 'node:child_process';
-import fsSync from 'node:fs';
+import fsSync, { promises as fs } from 'node:fs';
+import { daemonLogPath } from '../daemon/daemon-logger.js';
 import { StatusInfo } from '../daemon/status-schema.js';
 import { connectIpc, type IpcClient } from '../ipc/client.js';
 import { socketPathFor } from '../ipc/socket-path.js';
@@ -13,6 +14,11 @@ export interface DaemonProcess {
   readonly socketPath: string;
   /** A connection (made once the daemon answers). */
   connect(): Promise<IpcClient>;
+  /**
+   * Waits for the daemon's own "daemon ready" log line (no IPC: asking status over and over while
+   * thousands of sessions load would itself cost the daemon memory); resolves with its session count.
+   */
+  waitForReadyLine(timeoutMs: number): Promise<number>;
   /** Asks for status until `accept` says yes; the last status, or throws at the deadline. */
   waitForStatus(accept: (status: StatusInfo) => boolean, timeoutMs: number): Promise<StatusInfo>;
   /** `stop` over IPC, then SIGKILL to this child if it has not exited within the deadline. */
@@ -68,6 +74,22 @@ export async function startDaemonProcess(options: { bin: string; root: string; e
     pid,
     socketPath,
     connect: () => connectIpc({ socketPath, repoRoot: options.root, timeoutMs: 5000 }),
+    async waitForReadyLine(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      const log = daemonLogPath(options.root);
+      for (;;) {
+        if (exited) throw new Error(whyGone());
+        const text = await fs.readFile(log, 'utf8').catch(() => '');
+        const ready = text
+          .split('\n')
+          .filter((line) => line.includes('"daemon ready"'))
+          .map((line) => (JSON.parse(line) as { sessions?: unknown }).sessions)
+          .at(-1);
+        if (typeof ready === 'number') return ready;
+        if (Date.now() > deadline) throw new Error(`the daemon did not log "daemon ready" within ${timeoutMs / 1000} s`);
+        await pause(200);
+      }
+    },
     async waitForStatus(accept, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       let last: StatusInfo | null = null;

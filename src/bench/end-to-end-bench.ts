@@ -1,6 +1,6 @@
 // Benchmark (e): overflow → committed handoff document, end to end, with a real daemon process,
 // no model configured (the offline executor, X1). Each run writes a real session through
-// ConversationContext and closes it (nobody owns it), waits until the daemon lists it, appends
+// ConversationContext and closes it (nobody owns it), waits until the daemon lists it and a quiet second more, appends
 // one overflowing usage line, and times until the daemon's IPC event stream announces the commit;
 // then git is asked whether that commit is there and holds only the document.
 import fsSync from 'node:fs';
@@ -104,7 +104,7 @@ export async function benchEndToEnd(options: EndToEndBenchOptions): Promise<Item
     figures,
     notes: [
       'A real daemon process (`node dist/cli/ai-zen-daemon.js start --foreground`) in a temp git repo with one commit, temp AI_ZEN_HOME and XDG_RUNTIME_DIR, no model configured (no OPENAI_* or AI_ZEN_MODEL), default config (auto-commit and notifications on).',
-      `Each run: a session written by ConversationContext (definition message, three turns, usage under its window of ${MAX_CONTEXT_TOKENS.toLocaleString('en')}) and closed; once \`sessions\` lists it, one usage line with prompt_tokens over the window is appended; the clock runs from just before that write to the arrival of \`handoff.committed\` on the daemon's IPC event stream (subscribed before). Afterwards \`git log\`/\`git show\` confirm the commit.`,
+      `Each run: a session written by ConversationContext (definition message, three turns, usage under its window of ${MAX_CONTEXT_TOKENS.toLocaleString('en')}) and closed; once \`sessions\` lists it and ${QUIET_MS / 1000} s more have passed (a real overflow follows a model reply that takes seconds), one usage line with prompt_tokens over the window is appended; the clock runs from just before that write to the arrival of \`handoff.committed\` on the daemon's IPC event stream (subscribed before). Afterwards \`git log\`/\`git show\` confirm the commit.`,
       `Where the time goes (medians): append → session.overflowed ${stage((run) => run.overflowed)}, → handoff.written ${stage((run) => run.written)}, → session.migrated ${stage((run) => run.migrated)}, → handoff.committed ${formatMs(median(totals))}. Every run: ${runs.map((run) => formatMs(run.total ?? Number.NaN)).join(', ')}.`,
       ...problems,
     ],

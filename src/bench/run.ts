@@ -57,7 +57,7 @@ async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
   const daemonBin = path.join(packageRoot(), 'dist', 'cli', 'ai-zen-daemon.js');
   switch (id) {
     case 'a':
-      return benchLatency({ appends: quick ? 30 : 200, idleAppends: quick ? 3 : 12, idleMs: 1500, log });
+      return benchLatency({ appends: quick ? 30 : 200, idleAppends: quick ? 3 : 6, idleMs: 1500, log });
     case 'b':
       return quick
         ? benchReader({ sizesMb: [1, 10, 50], appends: 30, reparseMb: 10, reparseRuns: 2, log })
@@ -67,7 +67,7 @@ async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
     case 'd':
       return benchFactsItem({ files: quick ? 2000 : 10_000, runs: quick ? 5 : 21, log });
     case 'e':
-      return benchEndToEnd({ daemonBin, runs: quick ? 2 : 7, log });
+      return benchEndToEnd({ daemonBin, runs: quick ? 2 : 5, log });
   }
 }
 
