@@ -50,7 +50,9 @@ export async function runChat(options: RootOptions, setup: CliSetup): Promise<vo
     } catch {
       project.logger.warn('chat: the handoff extension is not installed; /handoff and /migrate are off');
     }
-    const chat = new ChatSession(project, handoff, { input, output, style: createStyle(colorsWanted(output, io.env)) });
+    // TERM=dumb: node:readline does not move the cursor there, and neither does the status line.
+    const cursorControl = io.env.TERM !== 'dumb';
+    const chat = new ChatSession(project, handoff, { input, output, style: createStyle(colorsWanted(output, io.env)), cursorControl });
     chats.set(project, chat);
     await chat.run();
     project.logger.info({ sessionId: project.context.currentId }, 'chat ended');

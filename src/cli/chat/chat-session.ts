@@ -24,6 +24,11 @@ export interface ChatTerminal {
   readonly input: NodeJS.ReadStream;
   readonly output: NodeJS.WriteStream;
   readonly style: Style;
+  /**
+   * Whether the terminal moves the cursor (not TERM=dumb; true by default): the status line then
+   * sits under the input line; without, it is printed above the prompt.
+   */
+  readonly cursorControl?: boolean;
   /** Where SIGINT comes from (the real process by default). */
   readonly signals?: Pick<NodeJS.Process, 'on' | 'off'>;
 }
@@ -87,11 +92,18 @@ export class ChatSession {
   private async loop(): Promise<void> {
     const { style } = this.terminal;
     let armedToLeave = false;
+    const statusBelow = this.terminal.cursorControl !== false;
     for (;;) {
-      this.write(`${this.statusLine()}\n`);
+      if (!statusBelow) this.write(`${this.statusLine()}\n`);
       const result: LineResult = this.pendingInterrupt
         ? { kind: 'interrupt', hadText: false }
-        : await readLine({ input: this.terminal.input, output: this.terminal.output, prompt: style.cyan(PROMPT_SYMBOL), history: this.history });
+        : await readLine({
+            input: this.terminal.input,
+            output: this.terminal.output,
+            prompt: style.cyan(PROMPT_SYMBOL),
+            history: this.history,
+            ...(statusBelow ? { status: () => this.statusLine() } : {}),
+          });
       this.pendingInterrupt = false;
       if (result.kind === 'eof') return;
       if (result.kind === 'interrupt') {
@@ -216,7 +228,7 @@ export class ChatSession {
     this.write(style.dim('Type a request, or /help. Ctrl-C stops a reply; Ctrl-D leaves.\n'));
   }
 
-  /** The line right above the prompt: the context percentage at all times. */
+  /** The line under the input line (above the prompt on a dumb terminal): the context percentage at all times. */
   private statusLine(): string {
     const { style } = this.terminal;
     const usage = contextUsage(this.project.agent);
