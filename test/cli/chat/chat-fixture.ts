@@ -11,8 +11,8 @@ import { startTmux, type TmuxSession } from '../../support/tmux.js';
 
 export const API_KEY = 'sk-test-chat';
 
-/** The status line above each prompt: the chat is waiting for input. */
-export const READY = /── ~?\d+% context[^\n]*──\n›$/;
+/** The prompt with the status line under it, at the bottom of the screen: the chat is waiting for input. */
+export const READY = /\n› ?\n── ~?\d+% context[^\n]*──$/;
 
 export interface ChatFixture {
   readonly repo: TempRepo;

@@ -31,7 +31,7 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     chat.fake.enqueue(reply().text('Hello, ready to work.'));
     const term = await chat.open();
     await chat.say('hello');
-    await term.waitForScreen(/Hello, ready to work\.\n── /);
+    await term.waitForScreen(/Hello, ready to work\.\n› ?\n── /);
 
     // The handoff turn waits for the test, so the hint can be seen while it works.
     let release!: () => void;
@@ -47,7 +47,7 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     expect(working).not.toMatch(WRITTEN);
     expect(working).not.toMatch(/\(y\/N\)/);
     release();
-    const done = await term.waitForScreen(new RegExp(`${WRITTEN.source}(?:[^\\n]*\\n)*── [^\\n]*\\n›$`));
+    const done = await term.waitForScreen(new RegExp(`${WRITTEN.source}(?:[^\\n]*\\n)*› ?\\n── [^\\n]*$`));
     const first = lastPath(done);
     expect(await chat.handoffDocs()).toEqual([first]);
     expect(await read(first)).toContain('first version');
@@ -56,7 +56,7 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     // R17: the handoff turn stayed in the conversation, so a follow-up refines the same file.
     chat.fake.enqueue(reply().tool('write', { path: first, content: goodDocument('more detail in section 3') }), reply().text('Section 3 has more detail now.'));
     await chat.say('more detail in section 3');
-    await term.waitForScreen(/Section 3 has more detail now\.\n── /);
+    await term.waitForScreen(/Section 3 has more detail now\.\n› ?\n── /);
     const followUp = chat.fake.requests.at(-2)!;
     expect(followUp.messages.some((message) => typeof message.content === 'string' && message.content.startsWith('[ai-zen handoff]') && message.content.includes(first))).toBe(true);
     expect(await read(first)).toContain('more detail in section 3');
@@ -65,7 +65,7 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     // Repeatable: a second /handoff writes a second document; the session goes on (no migration).
     chat.fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument('second handoff') })));
     await chat.say('/handoff');
-    await term.waitForScreen(/Handoff document written[\s\S]*Handoff document written[^\n]*:\n\.ai-zen\/handoffs\/[\w.-]+\.md\n(?:[^\n]*\n)*── [^\n]*\n›$/);
+    await term.waitForScreen(/Handoff document written[\s\S]*Handoff document written[^\n]*:\n\.ai-zen\/handoffs\/[\w.-]+\.md\n(?:[^\n]*\n)*› ?\n── [^\n]*$/);
     const docs = await chat.handoffDocs();
     expect(docs).toHaveLength(2);
     const second = docs.find((doc) => doc !== first)!;
@@ -80,10 +80,10 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     chat.fake.enqueue(reply().text('Noted.'));
     const term = await chat.open();
     await chat.say('remember this');
-    await term.waitForScreen(/Noted\.\n── /);
+    await term.waitForScreen(/Noted\.\n› ?\n── /);
     chat.fake.handle((request) => (isSummaryCall(request) ? reply().text(goodDocument('summary document')) : undefined));
     await chat.say('/handoff summary');
-    const screen = await term.waitForScreen(new RegExp(`${WRITTEN.source}(?:[^\\n]*\\n)*── [^\\n]*\\n›$`));
+    const screen = await term.waitForScreen(new RegExp(`${WRITTEN.source}(?:[^\\n]*\\n)*› ?\\n── [^\\n]*$`));
     expect(screen).toMatch(/Writing handoff document… \(summary\)/);
     expect(screen).toMatch(/Handoff document written \(summary\):/);
     expect(await read(lastPath(screen))).toContain('summary document');
@@ -95,7 +95,7 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     chat.fake.enqueue(reply().text('Working on the parser.'));
     const term = await chat.open();
     await chat.say('fix the parser');
-    await term.waitForScreen(/Working on the parser\.\n── /);
+    await term.waitForScreen(/Working on the parser\.\n› ?\n── /);
     const [oldId] = await chat.sessionIds();
     chat.fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument('migration document') })));
 
@@ -106,14 +106,14 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     expect(chat.fake.requests.filter(isHandoffTurn)).toHaveLength(0);
     await term.type('n');
     await term.sendKeys('Enter');
-    await term.waitForScreen(/Not migrated; the conversation goes on\.\n── [^\n]*\n›$/);
+    await term.waitForScreen(/Not migrated; the conversation goes on\.\n› ?\n── [^\n]*$/);
     expect(await chat.handoffDocs()).toEqual([]);
 
     await chat.say('/migration');
     await term.waitForScreen(/Migrate\?[^\n]*\(y\/N\)$/);
     await term.type('y');
     await term.sendKeys('Enter');
-    const screen = await term.waitForScreen(/Migrated: now in session [\w-]+[^\n]*\n── [^\n]*\n›$/);
+    const screen = await term.waitForScreen(/Migrated: now in session [\w-]+[^\n]*\n› ?\n── [^\n]*$/);
     expect(screen).toMatch(/Writing handoff document…/);
     const doc = lastPath(screen);
     expect(await read(doc)).toContain('migration document');
@@ -132,7 +132,7 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     // The chat goes on in the new session.
     chat.fake.enqueue(reply().text('Picked up from the handoff.'));
     await chat.say('carry on');
-    await term.waitForScreen(/Picked up from the handoff\.\n── /);
+    await term.waitForScreen(/Picked up from the handoff\.\n› ?\n── /);
     expect(roles(await chat.sessionLines(newId))).toEqual(['session', 'system*', 'user', 'user', 'assistant', 'usage']);
     expect(await term.capture()).toMatch(READY);
   });
@@ -141,13 +141,13 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     chat.fake.enqueue(reply().text('Halfway through.'));
     const term = await chat.open();
     await chat.say('start the work');
-    await term.waitForScreen(/Halfway through\.\n── /);
+    await term.waitForScreen(/Halfway through\.\n› ?\n── /);
     const [id] = await chat.sessionIds();
     const stall = chat.fake.handle((request) => (isHandoffTurn(request) ? reply().text('Writing the docu').stall() : undefined));
     await chat.say('/handoff');
     await term.waitForScreen(/Writing handoff document…/);
     await term.sendKeys('C-c');
-    await term.waitForScreen(/Handoff interrupted\. Nothing was lost; the conversation goes on\.\n── [^\n]*\n›$/);
+    await term.waitForScreen(/Handoff interrupted\. Nothing was lost; the conversation goes on\.\n› ?\n── [^\n]*$/);
     expect(await chat.handoffDocs()).toEqual([]);
     const lines = await chat.sessionLines(id!);
     expect(lines.some((line) => line.type === 'message' && line.message.content === 'start the work')).toBe(true);
@@ -156,7 +156,7 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     stall();
     chat.fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument('after the retry') })));
     await chat.say('/handoff');
-    const screen = await term.waitForScreen(new RegExp(`${WRITTEN.source}── [^\\n]*\\n›$`));
+    const screen = await term.waitForScreen(new RegExp(`${WRITTEN.source}› ?\\n── [^\\n]*$`));
     expect(await read(lastPath(screen))).toContain('after the retry');
     expect(await chat.sessionIds()).toEqual([id]);
   });
@@ -165,9 +165,9 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     const term = await chat.open([], { env: { AI_ZEN_HOME: chat.repo.home } });
     expect(await term.capture()).toMatch(/No model configured/);
     await chat.say('hello?');
-    await term.waitForScreen(/No model configured, so nothing was sent[^\n]*\n── [^\n]*\n›$/);
+    await term.waitForScreen(/No model configured, so nothing was sent[^\n]*\n› ?\n── [^\n]*$/);
     await chat.say('/handoff');
-    const screen = await term.waitForScreen(new RegExp(`${WRITTEN.source}── [^\\n]*\\n›$`));
+    const screen = await term.waitForScreen(new RegExp(`${WRITTEN.source}› ?\\n── [^\\n]*$`));
     expect(screen).toMatch(/Handoff document written \(offline\)/);
     expect(await chat.handoffDocs()).toEqual([lastPath(screen)]);
     expect(chat.fake.requests).toHaveLength(0);

@@ -19,7 +19,7 @@ describe('ai-zen chat: Ctrl-C and leaving', { timeout: 60_000 }, () => {
     await chat.say('do something slow');
     await term.waitForScreen(/Working on it, slowly/);
     await term.sendKeys('C-c');
-    await term.waitForScreen(/Interrupted\. The session is kept[^\n]*\n── [^\n]*\n›$/);
+    await term.waitForScreen(/Interrupted\. The session is kept[^\n]*\n› ?\n── [^\n]*$/);
     expect(await term.isRunning()).toBe(true);
 
     // The session file is whole: every line valid, the interrupted request recorded.
@@ -29,7 +29,7 @@ describe('ai-zen chat: Ctrl-C and leaving', { timeout: 60_000 }, () => {
 
     chat.fake.enqueue(reply().text('Back again, all fine.'));
     await chat.say('carry on');
-    await term.waitForScreen(/Back again, all fine\.\n── [^\n]*\n›$/);
+    await term.waitForScreen(/Back again, all fine\.\n› ?\n── [^\n]*$/);
     const lines = await chat.sessionLines(id!);
     expect(roles(lines)).toEqual(['session', 'system*', 'user', 'user', 'assistant', 'usage']);
     // The model saw the whole conversation, the interrupted request included.
@@ -39,7 +39,7 @@ describe('ai-zen chat: Ctrl-C and leaving', { timeout: 60_000 }, () => {
   it('a second Ctrl-C at an empty prompt leaves, and says how to carry on', async () => {
     const term = await chat.open();
     await term.sendKeys('C-c');
-    await term.waitForScreen(/Ctrl-C again to leave[^\n]*\n── [^\n]*\n›$/);
+    await term.waitForScreen(/Ctrl-C again to leave[^\n]*\n› ?\n── [^\n]*$/);
     expect(await term.isRunning()).toBe(true);
     await term.sendKeys('C-c');
     expect(await term.waitForExit()).toBe(0);

@@ -30,7 +30,7 @@ describe('ai-zen chat: the overflow selector (R19)', { timeout: 60_000 }, () => 
     const [id] = await chat.sessionIds();
     const before = await chat.sessionLines(id!);
     await term.sendKeys('Escape');
-    await term.waitForScreen(/Skipped: the history stays as it is[^\n]*\n── [^\n]*\n›$/);
+    await term.waitForScreen(/Skipped: the history stays as it is[^\n]*\n› ?\n── [^\n]*$/);
     expect(await chat.sessionLines(id!)).toEqual(before);
     expect(await chat.handoffDocs()).toEqual([]);
     expect(chat.fake.requests.filter(isHandoffTurn)).toHaveLength(0);
@@ -44,7 +44,7 @@ describe('ai-zen chat: the overflow selector (R19)', { timeout: 60_000 }, () => 
     const again = await term.waitForScreen(SELECTOR);
     expect(again.match(SELECTOR)?.slice(1)).toEqual(['6.5k', '130']);
     await term.sendKeys('Enter');
-    const screen = await term.waitForScreen(/Migrated: now in session [\w-]+[^\n]*\n── [^\n]*\n›$/);
+    const screen = await term.waitForScreen(/Migrated: now in session [\w-]+[^\n]*\n› ?\n── [^\n]*$/);
     expect(screen).toMatch(/Hand over to a fresh session\? Hand off by this agent\nWriting handoff document…\n/);
     const doc = /Handoff document written \(self\)[^\n]*:\n(\.ai-zen\/handoffs\/[\w.-]+\.md)\n/.exec(screen)?.[1];
     expect(doc).toBeDefined();
@@ -56,7 +56,7 @@ describe('ai-zen chat: the overflow selector (R19)', { timeout: 60_000 }, () => 
     expect((await chat.sessionLines(id!)).at(-1)).toMatchObject({ type: 'migrated', newId, path: doc });
     expect(roles(await chat.sessionLines(newId))).toEqual(['session', 'system*', 'user']);
     // R25: the new session's context is measured afresh, well under the window.
-    expect(screen).toMatch(/── ~\d% context · ~[\d.k]+\/5k tokens[^\n]*\n›$/);
+    expect(screen).toMatch(/\n› ?\n── ~\d% context · ~[\d.k]+\/5k tokens[^\n]*$/);
   });
 
   it('R19 Down then Enter chooses the independent summary', async () => {
@@ -68,7 +68,7 @@ describe('ai-zen chat: the overflow selector (R19)', { timeout: 60_000 }, () => 
     await term.sendKeys('Down');
     await term.waitForScreen(/❯ Independent summary/);
     await term.sendKeys('Enter');
-    const screen = await term.waitForScreen(/Migrated: now in session [\w-]+[^\n]*\n── [^\n]*\n›$/);
+    const screen = await term.waitForScreen(/Migrated: now in session [\w-]+[^\n]*\n› ?\n── [^\n]*$/);
     expect(screen).toMatch(/Handoff document written \(summary\)/);
     expect(chat.fake.requests.filter(isSummaryCall)).toHaveLength(1);
     expect(await term.capture()).toMatch(READY);
@@ -80,7 +80,7 @@ describe('ai-zen chat: the overflow selector (R19)', { timeout: 60_000 }, () => 
     await chat.say('go');
     await term.waitForScreen(SELECTOR);
     await term.sendKeys('Escape', 'Enter');
-    await term.waitForScreen(/Hand over to a fresh session\? Skip\nSkipped: the history stays as it is[^\n]*\n── [^\n]*\n›$/);
+    await term.waitForScreen(/Hand over to a fresh session\? Skip\nSkipped: the history stays as it is[^\n]*\n› ?\n── [^\n]*$/);
     expect(await chat.handoffDocs()).toEqual([]);
     expect(await chat.sessionIds()).toHaveLength(1);
   });

@@ -25,7 +25,7 @@ describe('ai-zen chat', { timeout: 60_000 }, () => {
     expect(partial).not.toContain('Second half');
     expect(partial).toMatch(/✓ write notes\.txt \(6 bytes\)/);
     release();
-    const done = await term.waitForScreen(/Second half, after the wait\.\n── [^\n]*\n›$/);
+    const done = await term.waitForScreen(/Second half, after the wait\.\n› ?\n── [^\n]*$/);
     expect(done).toMatch(/First half of the answer\. Second half, after the wait\./);
   });
 
@@ -33,7 +33,7 @@ describe('ai-zen chat', { timeout: 60_000 }, () => {
     chat.fake.enqueue(reply().text('Got both lines.'));
     const term = await chat.open();
     await term.type('first pasted line\rsecond pasted line\r');
-    await term.waitForScreen(/Got both lines\.\n── /);
+    await term.waitForScreen(/Got both lines\.\n› ?\n── /);
     expect(chat.fake.requests).toHaveLength(1);
     expect(chat.fake.requests[0]?.lastUserText).toBe('first pasted line\nsecond pasted line');
   });
