@@ -232,8 +232,12 @@ export class ChatSession {
   private statusLine(): string {
     const { style } = this.terminal;
     const usage = contextUsage(this.project.agent);
-    const text = `── ${describeUsage(usage)} · ${this.project.config.model} · ${this.project.context.currentId.slice(0, 8)} ──`;
+    // One row, never wrapped (the status must not push the prompt): on a narrow terminal the session,
+    // then the model give way before the percentage is cut.
     const width = Math.max(20, (this.terminal.output.columns ?? 80) - 1);
+    const parts = [describeUsage(usage), this.project.config.model, this.project.context.currentId.slice(0, 8)];
+    const texts = [3, 2, 1].map((count) => `── ${parts.slice(0, count).join(' · ')} ──`);
+    const text = texts.find((candidate) => candidate.length <= width) ?? texts.at(-1)!;
     const fitted = text.length > width ? `${text.slice(0, width - 1)}…` : text;
     if (usage.percent >= 100) return style.red(fitted);
     if (usage.percent >= 80) return style.yellow(fitted);
