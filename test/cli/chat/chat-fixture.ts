@@ -21,7 +21,7 @@ export interface ChatFixture {
   term: TmuxSession;
   env(extra?: Record<string, string>): Record<string, string>;
   /** Starts `ai-zen <args>` in a fresh pseudo-terminal and waits for its prompt. */
-  open(args?: string[], options?: { env?: Record<string, string>; waitForPrompt?: boolean }): Promise<TmuxSession>;
+  open(args?: string[], options?: { env?: Record<string, string>; waitForPrompt?: boolean; width?: number; height?: number }): Promise<TmuxSession>;
   /** Types a line and presses Enter. */
   say(text: string): Promise<void>;
   /** Ids of the session files on disk. */
@@ -48,7 +48,13 @@ export async function makeChatFixture(options: { maxContextTokens?: number } = {
     term: undefined as unknown as TmuxSession,
     env: (extra = {}) => ({ AI_ZEN_HOME: repo.home, OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: fake.baseURL, AI_ZEN_MODEL: 'test-model', ...extra }),
     async open(args = [], openOptions = {}) {
-      const term = await startTmux({ command: [process.execPath, CLI_PATH, ...args], cwd: repo.root, env: openOptions.env ?? fixture.env() });
+      const term = await startTmux({
+        command: [process.execPath, CLI_PATH, ...args],
+        cwd: repo.root,
+        env: openOptions.env ?? fixture.env(),
+        ...(openOptions.width !== undefined ? { width: openOptions.width } : {}),
+        ...(openOptions.height !== undefined ? { height: openOptions.height } : {}),
+      });
       terms.push(term);
       fixture.term = term;
       if (openOptions.waitForPrompt !== false) await term.waitForScreen(READY);
