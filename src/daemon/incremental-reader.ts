@@ -132,7 +132,10 @@ export class IncrementalLineReader {
 
       let bytesRead = 0;
       let linesRead = 0;
-      const buffer = Buffer.allocUnsafe(this.chunkSize);
+      // Sized to what is there to read (an append is usually a few hundred bytes; small buffers come
+      // from Node's shared pool): a fresh 64 KiB per read cost the startup of thousands of sessions
+      // tens of MB of resident memory that was not given back.
+      const buffer = Buffer.allocUnsafe(Math.max(1024, Math.min(this.chunkSize, opened.size - this.position + 1024)));
       for (;;) {
         const { bytesRead: n } = await handle.read(buffer, 0, buffer.length, this.position);
         if (n === 0) break;

@@ -97,9 +97,22 @@ async function latestSession(core: DaemonCore): Promise<string> {
   return id;
 }
 
+/** Ownership probes (socket connects) in flight at once during status/sessions. */
+const OWNER_PROBES = 16;
+
 async function sessionInfos(core: DaemonCore, options: { includeClosed: boolean }): Promise<SessionInfo[]> {
   const states = core.watcher.states().filter((state) => options.includeClosed || !state.closed);
-  const infos = await Promise.all(states.map((state) => sessionInfo(core, state)));
+  // A few ownership probes at a time: one socket each, and thousands at once left ~21 MB more
+  // resident after a status of 1,000 sessions (measured; 3.6 MB with 16 at a time).
+  const infos: SessionInfo[] = new Array<SessionInfo>(states.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < states.length) {
+      const index = next++;
+      infos[index] = await sessionInfo(core, states[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(OWNER_PROBES, states.length) }, worker));
   return infos.sort((a, b) => a.id.localeCompare(b.id));
 }
 

@@ -7,7 +7,7 @@
 // with no error, so a slow reconcile pass re-checks the open sessions and re-lists the folder when
 // its mtime moved — the recovery, as watchman rescans. No awaitWriteFinish: it would cost 50 ms to
 // 2 s per event. A closed (migrated) session needs no further work: it drops out of the reconcile
-// pass and is not watched.
+// pass and its events are ignored. One inotify watch on the folder, not one per file (see start()).
 //
 // The reconcile pass must stay cheap with thousands of sessions: it compares one synchronous stat
 // per file with the size/inode/times taken before the last read, and reads only on a difference.
@@ -46,11 +46,9 @@ export interface SessionWatcherOptions {
 
 /** The part of chokidar's FSWatcher the session watcher uses. */
 export interface FolderWatcher {
-  // Events: 'add' | 'change' | 'unlink' (file), 'error' (error), 'ready'.
-  on(event: string, listener: (argument: never) => void): unknown;
+  // Events: 'raw' (event, file name, { watchedPath }), 'error' (error), 'ready'.
+  on(event: string, listener: (...argumentList: never[]) => void): unknown;
   once(event: 'ready', listener: () => void): unknown;
-  /** Stops watching one file (a closed session). */
-  unwatch?(path: string): unknown;
   close(): Promise<void>;
 }
 
@@ -95,7 +93,6 @@ interface Tracked {
   trailing?: NodeJS.Timeout;
   /** The file as it was just before the last read began (a later append makes it differ). */
   stamp: FileStamp | null;
-  unwatched?: boolean;
 }
 
 export class SessionWatcher {
@@ -127,19 +124,26 @@ export class SessionWatcher {
     await Promise.all(Array.from({ length: Math.min(STARTUP_READS, files.length) }, worker));
 
     const watch = this.options.watchFolder ?? ((path: string, options: ChokidarOptions) => chokidar.watch(path, options));
+    // ONE inotify watch, on the folder: chokidar would put an fs.watch on every file it passes
+    // (measured: 18 MB per 1,000 files). Every entry is ignored, and chokidar's `raw` event, which
+    // still names each file that changed, drives the reads — with less delay than its throttled
+    // `change` (medians measured: 0.48 ms against 1.22 ms). New and deleted files arrive as raw
+    // `rename` events, and through the reconcile pass.
     const watcher = watch(folder, {
       depth: 0,
       ignoreInitial: true,
       awaitWriteFinish: false,
       persistent: true,
-      // Only `*.jsonl` files (a function: chokidar 5 has no globs) of sessions still open; the folder itself passes.
-      ignored: (file, stats) =>
-        file !== folder && ((stats !== undefined && stats.isFile() && !file.endsWith('.jsonl')) || this.tracked.get(file)?.reader.state.closed === true),
+      ignored: (file) => file !== folder,
     });
     this.watcher = watcher;
-    watcher.on('add', (file: string) => this.changed(file));
-    watcher.on('change', (file: string) => this.changed(file));
-    watcher.on('unlink', (file: string) => void this.refresh(file));
+    watcher.on('raw', (_event: string, name: string | null, details: { watchedPath?: string } | undefined) => {
+      if (!name || !name.endsWith('.jsonl') || (details?.watchedPath !== undefined && details.watchedPath !== folder)) return;
+      const file = path.join(folder, name);
+      // A closed (archived) session needs no further work.
+      if (this.tracked.get(file)?.reader.state.closed === true) return;
+      this.changed(file);
+    });
     watcher.on('error', (error: unknown) => this.options.logger.warn({ err: error }, 'session folder watch error; the reconcile pass covers it'));
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
 
@@ -256,11 +260,6 @@ export class SessionWatcher {
     }
     for (const skip of update.skipped) this.options.logger.warn({ ...skip }, 'skipped a session line');
     if (update.missing) this.tracked.delete(file);
-    if (update.state.closed && !tracked.unwatched) {
-      // Archived: nothing more will happen to it that the daemon cares about.
-      tracked.unwatched = true;
-      this.watcher?.unwatch?.(file);
-    }
     const initial = tracked.initial;
     tracked.initial = false;
     if (update.linesRead > 0 || update.reset !== null || update.missing || update.skipped.length > 0) {
