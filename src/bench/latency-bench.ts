@@ -3,7 +3,7 @@
 // same kind of append, in the same run. The daemon side is its own watcher and monitor
 // (SessionWatcher → SessionMonitor → EventBus), wired as daemon.ts wires them, in this process.
 //
-// Each measured append goes to one of a pool of session files in turn; ~60 ms after its signal a
+// Each measured append goes to one of a pool of session files in turn; ~52 ms after its signal a
 // usage line under the window follows (so the next append to that file is a new crossing), and
 // the pool is large enough that no file sees two appends within chokidar's 50 ms change throttle.
 import chokidar, { type FSWatcher as ChokidarWatcher } from 'chokidar';
@@ -121,7 +121,7 @@ export async function benchLatency(options: LatencyBenchOptions): Promise<ItemRe
       notRun: null,
       figures,
       notes: [
-        `${options.appends} measured appends per watcher (after ${WARMUP} unmeasured), ~80 ms apart, round-robin over ${POOL} session files; each append is one overflowing usage line (${Buffer.byteLength(usageLine(MAX_CONTEXT_TOKENS + 1))} B, prompt_tokens > maxContextTokens = ${MAX_CONTEXT_TOKENS}) written with fs.writeSync on an O_APPEND fd; the clock starts just before the write and stops in the callback / event listener.`,
+        `${options.appends} measured appends per watcher (after ${WARMUP} unmeasured), ~65 ms apart, round-robin over ${POOL} session files; each append is one overflowing usage line (${Buffer.byteLength(usageLine(MAX_CONTEXT_TOKENS + 1))} B, prompt_tokens > maxContextTokens = ${MAX_CONTEXT_TOKENS}) written with fs.writeSync on an O_APPEND fd; the clock starts just before the write and stops in the callback / event listener.`,
         'The three run one after another in this process, each alone (its own watcher started and closed): bare fs.watch on the folder, bare chokidar with the daemon\'s options (depth 0, no awaitWriteFinish), then the daemon\'s SessionWatcher (chokidar + incremental reader, default 2 s reconcile) feeding its SessionMonitor, whose EventBus emits session.overflowed (the monitor then asks the OS lock whether a live process owns the session; nobody does here).',
         'Not a mock: the committer is the real one with auto-commit off (no handoff lines occur); the migrator the monitor calls after the event is a stand-in that declines, because this item stops at the event — the migration is item (e).',
         `Percentiles are nearest-rank; min / max: fs.watch ${formatMs(fsWatch.summary.min)} / ${formatMs(fsWatch.summary.max)}, chokidar ${formatMs(chokidarResult.summary.min)} / ${formatMs(chokidarResult.summary.max)}, daemon ${formatMs(daemon.summary.min)} / ${formatMs(daemon.summary.max)}.`,
@@ -186,9 +186,9 @@ async function measure(subject: Subject, files: readonly string[], plans: readon
           else latencies.push(at - start);
         }
         // Back under the window, outside chokidar's 50 ms throttle of the line above.
-        await pause(60);
+        await pause(52);
         fsSync.writeSync(fd, usageLine(MAX_CONTEXT_TOKENS - 100));
-        await pause(15);
+        await pause(8);
       }
       results.push({ summary: summarise(latencies), missed });
     }
