@@ -4,7 +4,7 @@
 // until its newline arrives. A file that was truncated, replaced (another inode) or rewritten in
 // place (even one that grew: its head or the bytes just before our offset changed) is read again
 // from the start.
-import { promises as fs } from 'node:fs';
+import fsSync, { promises as fs } from 'node:fs';
 
 export type ResetReason = 'truncated' | 'replaced' | 'rewritten';
 
@@ -43,6 +43,8 @@ export interface IncrementalReaderOptions {
 
 /** Bytes of the head kept as the file's fingerprint. */
 const HEAD_BYTES = 256;
+/** Appends up to this size are read with synchronous calls (see readAppendSync). */
+const SYNC_READ_LIMIT = 256 * 1024;
 /** Bytes just before the read position kept to notice a rewrite past the head. */
 const BOUNDARY_BYTES = 32;
 
@@ -89,6 +91,8 @@ export class IncrementalLineReader {
 
   /** Reads to the end of the file, handing each complete new line to `sink`, in order. Not reentrant: await one read before the next (SessionReader queues them). */
   async read(sink: LineSink): Promise<LineReadResult> {
+    const quick = this.readAppendSync(sink);
+    if (quick) return quick;
     let stat;
     try {
       stat = await fs.stat(this.file, { bigint: false });
@@ -152,6 +156,57 @@ export class IncrementalLineReader {
       return { reset, missing: false, bytesRead, checkBytesRead, linesRead };
     } finally {
       await handle.close();
+    }
+  }
+
+  /**
+   * The common case — the same file, grown by a small append since the last read — read with
+   * synchronous calls: a few syscalls of microseconds each, where every async one waits for a turn
+   * of the thread pool (that wait was most of the append → overflow-event latency). Anything else
+   * (first read, a big backlog, another inode, a rewrite) returns null for the async path, which
+   * checks it all again.
+   */
+  private readAppendSync(sink: LineSink): LineReadResult | null {
+    if (!this.identity || !this.lastStat || this.position === 0) return null;
+    let fd: number;
+    try {
+      fd = fsSync.openSync(this.file, 'r');
+    } catch {
+      return null;
+    }
+    try {
+      const opened = fsSync.fstatSync(fd);
+      if (opened.ino !== this.identity.ino || opened.dev !== this.identity.dev || opened.size < this.position) return null;
+      if (opened.size - this.position > SYNC_READ_LIMIT) return null;
+      if (opened.size === this.position && opened.mtimeMs === this.lastStat.mtimeMs && opened.ctimeMs === this.lastStat.ctimeMs) {
+        return { reset: null, missing: false, bytesRead: 0, checkBytesRead: 0, linesRead: 0 };
+      }
+      // The head and the bytes before our offset as we saw them, or the async path starts over.
+      const head = Buffer.allocUnsafe(this.head.length);
+      const headRead = fsSync.readSync(fd, head, 0, head.length, 0);
+      const boundary = Buffer.allocUnsafe(this.boundary.length);
+      const boundaryRead = fsSync.readSync(fd, boundary, 0, boundary.length, this.position - this.boundary.length);
+      if (headRead !== head.length || !head.equals(this.head) || boundaryRead !== boundary.length || !boundary.equals(this.boundary)) return null;
+      const checkBytesRead = headRead + boundaryRead;
+      let bytesRead = 0;
+      let linesRead = 0;
+      const buffer = Buffer.allocUnsafe(Math.max(1024, opened.size - this.position + 1024));
+      for (;;) {
+        const n = fsSync.readSync(fd, buffer, 0, buffer.length, this.position);
+        if (n === 0) break;
+        const chunk = buffer.subarray(0, n);
+        linesRead += this.consume(chunk, sink);
+        this.rememberBoundary(chunk);
+        this.position += n;
+        bytesRead += n;
+      }
+      const after = fsSync.fstatSync(fd);
+      this.lastStat = { mtimeMs: after.mtimeMs, ctimeMs: after.ctimeMs };
+      this.totals.bytesRead += bytesRead;
+      this.totals.checkBytesRead += checkBytesRead;
+      return { reset: null, missing: false, bytesRead, checkBytesRead, linesRead };
+    } finally {
+      fsSync.closeSync(fd);
     }
   }
 
