@@ -36,7 +36,7 @@ export function createIpcHandlers(core: DaemonCore): IpcHandlers {
         executor: core.config.modelConfigured ? core.config.executor : 'offline',
         migration: core.migrator.current,
         sessions,
-        closedSessions: core.watcher.states().filter((state) => state.closed).length,
+        closedSessions: core.watcher.states().filter((state) => isClosed(core, state)).length,
         git: facts.git as StatusInfo['git'],
         ports: facts.ports as StatusInfo['ports'],
         factsCapturedAt: facts.capturedAt,
@@ -97,11 +97,20 @@ async function latestSession(core: DaemonCore): Promise<string> {
   return id;
 }
 
+/**
+ * Closed as status tells it: a session the daemon is migrating right now stays open (action
+ * 'migrating') until that migration is over — its file says `migrated` a moment before the daemon
+ * has put the latest-session pointer back, and nobody should see the one without the other.
+ */
+function isClosed(core: DaemonCore, state: SessionState): boolean {
+  return state.closed && core.migrator.current?.sessionId !== state.sessionId;
+}
+
 /** Ownership probes (socket connects) in flight at once during status/sessions. */
 const OWNER_PROBES = 16;
 
 async function sessionInfos(core: DaemonCore, options: { includeClosed: boolean }): Promise<SessionInfo[]> {
-  const states = core.watcher.states().filter((state) => options.includeClosed || !state.closed);
+  const states = core.watcher.states().filter((state) => options.includeClosed || !isClosed(core, state));
   // A few ownership probes at a time: one socket each, and thousands at once left ~21 MB more
   // resident after a status of 1,000 sessions (measured; 3.6 MB with 16 at a time).
   const infos: SessionInfo[] = new Array<SessionInfo>(states.length);
@@ -118,7 +127,8 @@ async function sessionInfos(core: DaemonCore, options: { includeClosed: boolean 
 
 async function sessionInfo(core: DaemonCore, state: SessionState): Promise<SessionInfo> {
   const promptTokens = state.latestUsage?.prompt_tokens ?? null;
-  const owned = state.closed ? false : await core.isOwned(state.file).catch(() => false);
+  const closed = isClosed(core, state);
+  const owned = closed ? false : await core.isOwned(state.file).catch(() => false);
   const action = core.monitor.actionFor(state.file);
   return {
     id: state.sessionId,
@@ -129,7 +139,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState): Promise<Sessi
     maxContextTokens: state.maxContextTokens,
     percent: promptTokens !== null && state.maxContextTokens !== null ? usagePercent(promptTokens, state.maxContextTokens) : null,
     owner: owned ? 'live' : 'none',
-    closed: state.closed,
+    closed,
     successorId: state.successorId,
     overflowed: state.overflowed,
     action: action?.action ?? null,
