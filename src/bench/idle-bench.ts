@@ -34,6 +34,7 @@ interface Measured {
   readonly readyMs: number;
   readonly cpuStat: number;
   readonly cpuSched: number | null;
+  readonly halves: readonly number[];
   readonly rss: number;
   readonly peak: number;
   readonly windowMs: number;
@@ -81,7 +82,8 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
   const figures: Figure[] = [];
   for (const entry of measured) {
     const target = TARGETS[entry.count];
-    const precise = entry.cpuSched === null ? '' : ` (schedstat ${entry.cpuSched.toFixed(3)}%)`;
+    const halves = entry.halves.length === 2 ? `; halves ${entry.halves.map((value) => `${value.toFixed(2)}%`).join(' / ')}` : '';
+    const precise = entry.cpuSched === null ? '' : ` (schedstat ${entry.cpuSched.toFixed(3)}%${halves})`;
     figures.push({
       name: `${sessionsLabel(entry.count)}: idle CPU over ${(entry.windowMs / 1000).toFixed(1)} s`,
       measured: `${entry.cpuStat.toFixed(2)}%${precise}`,
@@ -102,7 +104,7 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
     figures,
     notes: [
       `A real daemon process per count: \`node dist/cli/ai-zen-daemon.js start --foreground\` in a temp git repo (temp AI_ZEN_HOME and XDG_RUNTIME_DIR, no model configured), the session files (copies of a real ConversationContext session, under their window) written before it starts, their times set ${IDLE_FOR_MS / 60_000} minutes back (idle sessions: the daemon may check recently written ones more often).`,
-      `Measured once the daemon logged "daemon ready", one \`status\` listed every session, and ${SETTLE_MS / 1000} s more had passed — at least ${STEADY_AFTER_SPAWN_MS / 1000} s after the spawn, past a one-off burst of garbage collection seen ~15 s after start — with nothing touching the repo: CPU = Δ(utime+stime) of /proc/<pid>/stat over the window, in % of one core (clock ticks of 10 ms, so a 10 s window resolves 0.1%); schedstat = Δ of the summed /proc/<pid>/task/*/schedstat run time over the same window (ns). RSS = VmRSS at the end of the window (peak = VmHWM, which includes the startup read of every file).`,
+      `Measured once the daemon logged "daemon ready", one \`status\` listed every session, and ${SETTLE_MS / 1000} s more had passed — at least ${STEADY_AFTER_SPAWN_MS / 1000} s after the spawn, past a one-off burst of garbage collection seen ~15 s after start — with nothing touching the repo: CPU = Δ(utime+stime) of /proc/<pid>/stat over the window, in % of one core (clock ticks of 10 ms, so a 10 s window resolves 0.1%); schedstat = Δ of the summed /proc/<pid>/task/*/schedstat run time over the same window (ns), and over each half of it (a burst in one half is a one-off, such as a garbage collection, not the steady cost). RSS = VmRSS at the end of the window (peak = VmHWM, which includes the startup read of every file).`,
       `Time from spawn to a status listing every session: ${measured.map((entry) => `${entry.count.toLocaleString('en')}: ${(entry.readyMs / 1000).toFixed(1)} s`).join(', ')}.`,
     ],
   };
@@ -110,11 +112,15 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
 
 async function measureIdle(daemon: DaemonProcess, idleMs: number): Promise<Omit<Measured, 'count' | 'readyMs'>> {
   const first = await sampleCpu(daemon.pid);
-  await pause(idleMs);
+  await pause(idleMs / 2);
+  const middle = await sampleCpu(daemon.pid);
+  await pause(idleMs / 2);
   const last = await sampleCpu(daemon.pid);
   const { rss, peak } = await memory(daemon.pid);
   const percent = cpuPercent(first, last);
-  return { cpuStat: percent.stat, cpuSched: percent.sched, rss, peak, windowMs: last.at - first.at };
+  // The halves (precise clock) show whether the window was steady or caught a one-off burst.
+  const halves = [cpuPercent(first, middle).sched, cpuPercent(middle, last).sched].filter((value): value is number => value !== null);
+  return { cpuStat: percent.stat, cpuSched: percent.sched, halves, rss, peak, windowMs: last.at - first.at };
 }
 
 function sessionsLabel(count: number): string {
