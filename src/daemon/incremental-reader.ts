@@ -226,7 +226,7 @@ export class IncrementalLineReader {
   private consume(chunk: Buffer, sink: LineSink): number {
     if (this.head.length < HEAD_BYTES) {
       const take = chunk.subarray(0, HEAD_BYTES - this.head.length);
-      this.head = Buffer.concat([this.head, take]);
+      this.head = ownCopy(Buffer.concat([this.head, take]));
     }
     let lines = 0;
     let start = 0;
@@ -257,7 +257,7 @@ export class IncrementalLineReader {
         this.pending = [];
         this.pendingBytes = 0;
       } else {
-        this.pending.push(Buffer.from(rest)); // copy: the read buffer is reused
+        this.pending.push(ownCopy(rest)); // copy: the read buffer is reused
         this.pendingBytes += rest.length;
       }
     }
@@ -268,8 +268,8 @@ export class IncrementalLineReader {
   private rememberBoundary(chunk: Buffer): void {
     this.boundary =
       chunk.length >= BOUNDARY_BYTES
-        ? Buffer.from(chunk.subarray(chunk.length - BOUNDARY_BYTES))
-        : Buffer.concat([this.boundary, chunk]).subarray(-BOUNDARY_BYTES);
+        ? ownCopy(chunk.subarray(chunk.length - BOUNDARY_BYTES))
+        : ownCopy(Buffer.concat([this.boundary, chunk]).subarray(-BOUNDARY_BYTES));
   }
 
   /** Re-reads the head and the bytes just before our position and compares them with what we saw. */
@@ -281,6 +281,17 @@ export class IncrementalLineReader {
     const same = headRead === head.length && head.equals(this.head) && boundaryRead === boundary.length && boundary.equals(this.boundary);
     return { same, bytes: headRead + boundaryRead };
   }
+}
+
+/**
+ * A copy in memory of its own. Small Buffer.from/concat results are slices of Node's shared 8 KiB
+ * pool, and one kept slice keeps its whole slab alive: a head and a boundary kept per session
+ * pinned ~30 MB of slabs at 10,000 sessions (measured: external memory 30 MB).
+ */
+function ownCopy(bytes: Uint8Array): Buffer<ArrayBuffer> {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  copy.set(bytes);
+  return copy;
 }
 
 function isMissing(error: unknown): boolean {

@@ -103,6 +103,8 @@ export class SessionWatcher {
   private folderMtimeMs = -1;
   private passes = 0;
   private coldCursor = 0;
+  /** Idle sessions seen by the last pass (the size of the ring the window moves round). */
+  private coldCount = 0;
   private closed = false;
   private readonly now: () => number;
 
@@ -210,20 +212,27 @@ export class SessionWatcher {
       try {
         const reads: Promise<void>[] = await this.scanFolder(false);
         const hotSince = this.now() - HOT_MS;
-        const cold: [string, Tracked][] = [];
-        for (const entry of this.tracked.entries()) {
-          const [file, tracked] = entry;
-          if (tracked.reader.state.closed) continue;
-          if (tracked.stamp === null || tracked.stamp.mtimeMs >= hotSince) reads.push(this.check(file, tracked) ?? Promise.resolve());
-          else cold.push(entry);
-        }
+        // Idle sessions in a window that moves round the map each pass; no list of them is built
+        // (at 10,000 sessions that list was most of what an idle pass allocated).
         const interval = this.options.reconcileIntervalMs ?? 2000;
-        const slice = Math.min(cold.length, Math.ceil((cold.length * interval) / COLD_PERIOD_MS));
-        for (let index = 0; index < slice; index += 1) {
-          const [file, tracked] = cold[(this.coldCursor + index) % cold.length]!;
-          reads.push(this.check(file, tracked) ?? Promise.resolve());
+        // Before the first pass, every session may be idle.
+        const coldBefore = this.coldCount > 0 ? this.coldCount : this.tracked.size;
+        const slice = Math.min(coldBefore, Math.ceil((coldBefore * interval) / COLD_PERIOD_MS));
+        const start = this.coldCursor;
+        let coldIndex = 0;
+        for (const [file, tracked] of this.tracked) {
+          if (tracked.reader.state.closed) continue;
+          let due = tracked.stamp === null || tracked.stamp.mtimeMs >= hotSince;
+          if (!due) {
+            due = coldBefore > 0 && (coldIndex - start + coldBefore) % coldBefore < slice;
+            coldIndex += 1;
+          }
+          if (!due) continue;
+          const read = this.check(file, tracked);
+          if (read) reads.push(read);
         }
-        this.coldCursor = cold.length === 0 ? 0 : (this.coldCursor + slice) % cold.length;
+        this.coldCount = coldIndex;
+        this.coldCursor = coldIndex === 0 ? 0 : (start + slice) % coldIndex;
         await Promise.all(reads);
         this.options.onReconcile?.();
       } catch (error) {
