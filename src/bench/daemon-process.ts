@@ -80,10 +80,13 @@ export async function startDaemonProcess(options: { bin: string; root: string; e
       for (;;) {
         if (exited) throw new Error(whyGone());
         const text = await fs.readFile(log, 'utf8').catch(() => '');
+        // The log outlives a daemon: only this process's line counts.
         const ready = text
           .split('\n')
           .filter((line) => line.includes('"daemon ready"'))
-          .map((line) => (JSON.parse(line) as { sessions?: unknown }).sessions)
+          .map((line) => JSON.parse(line) as { pid?: unknown; sessions?: unknown })
+          .filter((entry) => entry.pid === pid)
+          .map((entry) => entry.sessions)
           .at(-1);
         if (typeof ready === 'number') return ready;
         if (Date.now() > deadline) throw new Error(`the daemon did not log "daemon ready" within ${timeoutMs / 1000} s`);

@@ -1,7 +1,7 @@
 // Benchmark (c): idle CPU and RSS of a real daemon process watching 1, 100, 1,000 and 10,000
 // session files. For each count the daemon is started afresh in the same temp repo, asked for
 // status until it knows every session, left alone to settle, then measured over a quiet window:
-// CPU from /proc/<pid>/stat (utime+stime; the per-thread schedstat as the precise cross-check),
+// CPU from /proc/<pid>/stat (utime+stime) and, precise to the nanosecond, the per-thread schedstat,
 // RSS from /proc/<pid>/status.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -83,12 +83,17 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
   for (const entry of measured) {
     const target = TARGETS[entry.count];
     const halves = entry.halves.length === 2 ? `; halves ${entry.halves.map((value) => `${value.toFixed(2)}%`).join(' / ')}` : '';
-    const precise = entry.cpuSched === null ? '' : ` (schedstat ${entry.cpuSched.toFixed(3)}%${halves})`;
+    // utime+stime moves in 10 ms ticks (0.1% of a 10 s window, the very size of the target), so
+    // the mark goes by schedstat's nanoseconds when the kernel has them.
+    const judged = entry.cpuSched ?? entry.cpuStat;
     figures.push({
       name: `${sessionsLabel(entry.count)}: idle CPU over ${(entry.windowMs / 1000).toFixed(1)} s`,
-      measured: `${entry.cpuStat.toFixed(2)}%${precise}`,
+      measured:
+        entry.cpuSched === null
+          ? `${entry.cpuStat.toFixed(2)}% (utime+stime)`
+          : `${entry.cpuSched.toFixed(3)}% (schedstat${halves}); utime+stime ${entry.cpuStat.toFixed(2)}%`,
       target: target ? `≤ ${target.cpu}%` : '—',
-      pass: target ? entry.cpuStat <= target.cpu : null,
+      pass: target ? judged <= target.cpu : null,
     });
     figures.push({
       name: `${sessionsLabel(entry.count)}: RSS`,
@@ -104,6 +109,7 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
     figures,
     notes: [
       `A real daemon process per count: \`node dist/cli/ai-zen-daemon.js start --foreground\` in a temp git repo (temp AI_ZEN_HOME and XDG_RUNTIME_DIR, no model configured), the session files (copies of a real ConversationContext session, under their window) written before it starts, their times set ${IDLE_FOR_MS / 60_000} minutes back (idle sessions: the daemon may check recently written ones more often).`,
+      'The pass/fail mark of CPU goes by schedstat: utime+stime counts 10 ms ticks, so over a 10 s window it cannot tell 0.10% from 0.19% — exactly the size of the 1,000-session target.',
       `Measured once the daemon logged "daemon ready", one \`status\` listed every session, and ${SETTLE_MS / 1000} s more had passed — at least ${STEADY_AFTER_SPAWN_MS / 1000} s after the spawn, past a one-off burst of garbage collection seen ~15 s after start — with nothing touching the repo: CPU = Δ(utime+stime) of /proc/<pid>/stat over the window, in % of one core (clock ticks of 10 ms, so a 10 s window resolves 0.1%); schedstat = Δ of the summed /proc/<pid>/task/*/schedstat run time over the same window (ns), and over each half of it (a burst in one half is a one-off, such as a garbage collection, not the steady cost). RSS = VmRSS at the end of the window (peak = VmHWM, which includes the startup read of every file).`,
       `Time from spawn to a status listing every session: ${measured.map((entry) => `${entry.count.toLocaleString('en')}: ${(entry.readyMs / 1000).toFixed(1)} s`).join(', ')}.`,
     ],
