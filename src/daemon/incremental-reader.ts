@@ -143,20 +143,29 @@ export class IncrementalLineReader {
       for (;;) {
         const { bytesRead: n } = await handle.read(buffer, 0, buffer.length, this.position);
         if (n === 0) break;
-        const chunk = buffer.subarray(0, n);
-        linesRead += this.consume(chunk, sink);
-        this.rememberBoundary(chunk);
-        this.position += n;
+        linesRead += this.takeChunk(buffer.subarray(0, n), sink);
         bytesRead += n;
       }
-      const after = await handle.stat();
-      this.lastStat = { mtimeMs: after.mtimeMs, ctimeMs: after.ctimeMs };
-      this.totals.bytesRead += bytesRead;
-      this.totals.checkBytesRead += checkBytesRead;
-      return { reset, missing: false, bytesRead, checkBytesRead, linesRead };
+      return this.finishRead(await handle.stat(), { reset, missing: false, bytesRead, checkBytesRead, linesRead });
     } finally {
       await handle.close();
     }
+  }
+
+  /** Consumes freshly read bytes and moves the offset past them; the same for both read paths. */
+  private takeChunk(chunk: Buffer, sink: LineSink): number {
+    const lines = this.consume(chunk, sink);
+    this.rememberBoundary(chunk);
+    this.position += chunk.length;
+    return lines;
+  }
+
+  /** Remembers the stat the next read compares with, and adds the read to the running totals. */
+  private finishRead(after: { mtimeMs: number; ctimeMs: number }, result: LineReadResult): LineReadResult {
+    this.lastStat = { mtimeMs: after.mtimeMs, ctimeMs: after.ctimeMs };
+    this.totals.bytesRead += result.bytesRead;
+    this.totals.checkBytesRead += result.checkBytesRead;
+    return result;
   }
 
   /**
@@ -194,17 +203,10 @@ export class IncrementalLineReader {
       for (;;) {
         const n = fsSync.readSync(fd, buffer, 0, buffer.length, this.position);
         if (n === 0) break;
-        const chunk = buffer.subarray(0, n);
-        linesRead += this.consume(chunk, sink);
-        this.rememberBoundary(chunk);
-        this.position += n;
+        linesRead += this.takeChunk(buffer.subarray(0, n), sink);
         bytesRead += n;
       }
-      const after = fsSync.fstatSync(fd);
-      this.lastStat = { mtimeMs: after.mtimeMs, ctimeMs: after.ctimeMs };
-      this.totals.bytesRead += bytesRead;
-      this.totals.checkBytesRead += checkBytesRead;
-      return { reset: null, missing: false, bytesRead, checkBytesRead, linesRead };
+      return this.finishRead(fsSync.fstatSync(fd), { reset: null, missing: false, bytesRead, checkBytesRead, linesRead });
     } finally {
       fsSync.closeSync(fd);
     }
