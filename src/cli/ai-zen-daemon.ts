@@ -2,6 +2,8 @@
 // The `ai-zen-daemon` command (D1–D5): start/stop the per-repo daemon and ask it questions.
 // Exit codes (src/daemon/exit-codes.ts): 0 done · 1 error, or no daemon running · 2 usage ·
 // 3 `start` found a daemon already running for the repo (left alone).
+// First: it must run before the other modules load (see the file).
+import './small-young-generation.js';
 import { registerHandoffCommands } from './daemon-handoff.js';
 import { registerQueryCommands } from './daemon-queries.js';
 import { packageVersion, registerStartCommand } from './daemon-start.js';

@@ -1,7 +1,6 @@
 // The daemon process: take the single-instance lock FIRST (a second node-ipc server on the same
 // path would silently steal the live daemon's socket), then the log, then the daemon; every way
 // out — `stop`, SIGTERM, SIGINT — goes through the one shutdown coordinator.
-import v8 from 'node:v8';
 import { AiZenError } from '../errors.js';
 import { acquireLock, daemonLockName } from '../lock/os-lock.js';
 import type { Env } from '../paths.js';
@@ -31,23 +30,8 @@ export interface RunningDaemon {
   stop(reason: string): Promise<void>;
 }
 
-/**
- * The daemon allocates in bursts (the startup read of every session, a status of thousands) and
- * then sits idle for hours. V8 doubles its young generation under such a burst and keeps it:
- * measured with 1,000 idle sessions, 96 MB resident against 72 MB when the young generation may
- * not grow. This flag is read at each resize, so setting it at run time takes effect.
- */
-function keepYoungGenerationSmall(): void {
-  try {
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
-  } catch {
-    // An engine without the flag only costs memory.
-  }
-}
-
 export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemon> {
   const { root, env } = options;
-  keepYoungGenerationSmall();
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const lock = await acquireLock(daemonLockName(root), { env });
   if (!lock) throw new AiZenError('daemon', `a daemon is already running for ${root}`, { exitCode: EXIT_ALREADY_RUNNING });
