@@ -1,11 +1,12 @@
-// The daemon's log: pino to `.ai-zen/logs/daemon.log`, rotated by pino-roll used as a stream in
-// this process (a worker-thread transport would lose the last lines of a daemon that exits at
-// once, and costs a thread). pino-roll numbers its files (`daemon.3.log`), so they live in
-// `.ai-zen/logs/daemon/` and `daemon.log` is a symlink kept on the file being written.
+// The daemon's log: pino to `.ai-zen/logs/daemon.log`, rotated by size the way logrotate does it
+// (rotating-file-stream in its classic mode): the file being written is always `daemon.log`, the
+// older ones `daemon.log.1` (newest) … `daemon.log.N`, so `tail -F daemon.log` follows the log
+// across rotations. Not pino-roll: it loads all of date-fns to name its files, measured at 15 MB
+// resident and 0.2 s of start-up — a fifth of the daemon's idle memory (bench c).
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import roll from 'pino-roll';
+import { createStream, type RotatingFileStream } from 'rotating-file-stream';
 import { createLogger, type Logger } from '../log/logger.js';
 import { projectPaths } from '../paths.js';
 import { readableLogStream } from './readable-log-stream.js';
@@ -15,7 +16,7 @@ export interface DaemonLogOptions {
   /** Also print readable lines on stderr (`start --foreground`). */
   readonly foreground: boolean;
   readonly level?: pino.Level;
-  /** Rotate past this size (pino-roll units: '10m'). */
+  /** Rotate past this size (rotating-file-stream units: '10M', '512K'). */
   readonly size?: string;
   /** Rotated files kept besides the current one. */
   readonly keep?: number;
@@ -23,11 +24,14 @@ export interface DaemonLogOptions {
 
 export interface DaemonLog {
   readonly logger: Logger;
-  /** `.ai-zen/logs/daemon.log` (the symlink a person tails). */
+  /** `.ai-zen/logs/daemon.log`, the file being written. */
   readonly file: string;
-  /** Makes what was written durable. The stream stays open: a late line must not throw. */
+  /** Writes out what is buffered and closes the file; a line logged later is dropped, never thrown. */
   close(): Promise<void>;
 }
+
+/** How long close() waits for buffered lines to reach the file. */
+const CLOSE_DEADLINE_MS = 2000;
 
 /** Where the daemon's log is, for the CLI (`start` prints it). */
 export function daemonLogPath(root: string): string {
@@ -40,49 +44,45 @@ export function daemonOutputPath(root: string): string {
 }
 
 export async function createDaemonLog(options: DaemonLogOptions): Promise<DaemonLog> {
-  const link = daemonLogPath(options.root);
-  const folder = path.join(path.dirname(link), 'daemon');
-  // Synchronous writes: a daemon that exits right after a line (a fatal error, the end of the
-  // shutdown) keeps it; the daemon logs little, so the cost does not show.
-  const stream = await roll({
-    file: path.join(folder, 'daemon'),
-    extension: '.log',
-    size: options.size ?? '10m',
-    limit: { count: options.keep ?? 5 },
-    mkdir: true,
-    sync: true,
+  const file = daemonLogPath(options.root);
+  const folder = path.dirname(file);
+  await fs.promises.mkdir(folder, { recursive: true });
+  // Earlier versions made daemon.log a symlink to a numbered file; rotating would move the link.
+  if ((await fs.promises.lstat(file).catch(() => null))?.isSymbolicLink()) await fs.promises.rm(file, { force: true });
+  const name = path.basename(file);
+  // In the classic mode the generator gets the rotation index (1 = newest), or null for the current file.
+  const stream: RotatingFileStream = createStream((index: number | Date) => (typeof index === 'number' && index > 0 ? `${name}.${index}` : name), {
+    path: folder,
+    size: options.size ?? '10M',
+    rotate: options.keep ?? 5,
   });
-  const pointLink = () => {
-    try {
-      const target = path.relative(path.dirname(link), stream.file);
-      if (fs.readlinkSync(link, { encoding: 'utf8' }) === target) return;
-    } catch {
-      // missing or not a link: (re)made below
-    }
-    try {
-      fs.rmSync(link, { force: true });
-      fs.symlinkSync(path.relative(path.dirname(link), stream.file), link);
-    } catch {
-      // A folder without symlinks still has the numbered files; nothing to fail for.
-    }
-  };
-  pointLink();
-  stream.on('ready', pointLink);
-  stream.on('error', () => {}); // a full disk must not kill the daemon through its log
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', reject);
+  });
+  // A full disk must not kill the daemon through its log; the stream is done after an error.
+  stream.on('error', () => {});
+  stream.on('warning', () => {});
 
   const destination: pino.DestinationStream = options.foreground
     ? pino.multistream([{ level: 'trace', stream }, { level: 'trace', stream: readableLogStream() }])
     : stream;
   const logger = createLogger({ name: 'ai-zen-daemon', destination, level: options.level ?? 'info' });
+  let closing: Promise<void> | null = null;
   return {
     logger,
-    file: link,
-    async close() {
-      try {
-        if (!stream.destroyed) stream.flushSync();
-      } catch {
-        // nothing buffered, or the file is gone: nothing to save
-      }
+    file,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        if (stream.destroyed || stream.writableFinished) return resolve();
+        const deadline = setTimeout(resolve, CLOSE_DEADLINE_MS);
+        deadline.unref();
+        stream.end(() => {
+          clearTimeout(deadline);
+          resolve();
+        });
+      });
+      return closing;
     },
   };
 }

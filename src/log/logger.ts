@@ -28,7 +28,7 @@ export interface CreateLoggerOptions {
   /** Also write to stderr. */
   readonly verbose?: boolean;
   readonly name: string;
-  /** Where to write instead of `file` (a pino-roll stream for the daemon, a test's collector). */
+  /** Where to write instead of `file` (the daemon's rotating file, a test's collector). */
   readonly destination?: pino.DestinationStream;
   readonly level?: pino.Level;
 }
