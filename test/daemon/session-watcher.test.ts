@@ -85,9 +85,12 @@ describe('D1 the session watcher', () => {
   it('D1 idle sessions are re-checked in slices, so thousands cost little; sessions that just changed, every pass', async () => {
     await fs.mkdir(folder, { recursive: true });
     const ids = [sessionId(10), sessionId(11), sessionId(12)];
-    for (const id of ids) await append(id, header(id), usageLine(100));
-    // An hour later, as the watcher sees it: every session is idle ("cold").
-    let now = Date.now() + 3_600_000;
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    for (const id of ids) {
+      await append(id, header(id), usageLine(100));
+      // Last written an hour ago: idle ("cold") sessions.
+      await fs.utimes(path.join(folder, `${id}.jsonl`), anHourAgo, anHourAgo);
+    }
     watcher = new SessionWatcher({
       folder,
       sources: [createAiZenSessionSource()],
@@ -95,22 +98,29 @@ describe('D1 the session watcher', () => {
       reconcileIntervalMs: 20_000, // one pass covers a third of the 60 s cold period: one cold file per pass
       onUpdate: (update, info) => updates.push({ update, initial: info.initial }),
       watchFolder: () => deafWatcher(),
-      now: () => now,
     });
     await watcher.start();
-    for (const id of ids) await append(id, usageLine(200));
-    const seen = () => ids.filter((id) => watcher!.state(path.join(folder, `${id}.jsonl`))?.latestUsage?.prompt_tokens === 200).length;
+    // Lines that no event announces (the watch is deaf); the files keep their old times.
+    for (const id of ids) {
+      await append(id, usageLine(200));
+      await fs.utimes(path.join(folder, `${id}.jsonl`), anHourAgo, anHourAgo);
+    }
+    const seen = (tokens: number) => ids.filter((id) => watcher!.state(path.join(folder, `${id}.jsonl`))?.latestUsage?.prompt_tokens === tokens).length;
     await watcher.reconcile();
-    await waitFor(() => seen() === 1, { message: 'one cold session read' });
+    expect(seen(200)).toBe(1);
     await watcher.reconcile();
-    await waitFor(() => seen() === 2, { message: 'the next one' });
+    expect(seen(200)).toBe(2);
     await watcher.reconcile();
-    await waitFor(() => seen() === 3, { message: 'all three' });
-    // Changed just now ("hot"): checked on every pass.
-    now = Date.now();
+    expect(seen(200)).toBe(3);
+    // Written just now ("hot"): from the read that saw it, the session is checked on every pass.
     for (const id of ids) await append(id, usageLine(300));
     await watcher.reconcile();
-    await waitFor(() => ids.every((id) => watcher!.state(path.join(folder, `${id}.jsonl`))?.latestUsage?.prompt_tokens === 300), { message: 'every hot session in one pass' });
+    await watcher.reconcile();
+    await watcher.reconcile();
+    expect(seen(300)).toBe(3);
+    for (const id of ids) await append(id, usageLine(400));
+    await watcher.reconcile();
+    expect(seen(400)).toBe(3);
   });
 
   it('D1 a closed (migrated) session needs no further work', async () => {
