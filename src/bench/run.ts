@@ -63,7 +63,7 @@ async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
         ? benchReader({ sizesMb: [1, 10, 50], appends: 30, reparseMb: 10, reparseRuns: 2, log })
         : benchReader({ sizesMb: [1, 100, 500], appends: 200, reparseMb: 100, reparseRuns: 3, log });
     case 'c':
-      return benchIdle({ daemonBin, counts: quick ? [1, 100, 1000] : [1, 100, 1000, 10_000], idleMs: quick ? 3000 : 10_000, log });
+      return benchIdle({ daemonBin, counts: quick ? [1, 100, 1000] : [1, 100, 1000, 10_000], idleMs: quick ? 3000 : 20_000, steadyAfterSpawnMs: quick ? 5000 : 60_000, log });
     case 'd':
       return benchFactsItem({ files: quick ? 2000 : 10_000, runs: quick ? 5 : 21, log });
     case 'e':
