@@ -3,13 +3,13 @@
 // status until it knows every session, left alone past its start-up tail, then measured over a
 // quiet window: CPU from /proc/<pid>/stat (utime+stime) and, precise to the nanosecond, the
 // per-thread schedstat, RSS from /proc/<pid>/status. The RSS in the start-up tail is reported too.
-import { promises as fs } from 'node:fs';
+import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { projectPaths } from '../paths.js';
 import { startDaemonProcess, type DaemonProcess } from './daemon-process.js';
 import { cpuPercent, memory, sampleCpu } from './proc-usage.js';
 import type { Figure, ItemResult } from './results.js';
-import { copySession, writeTemplateSession } from './session-fixture.js';
+import { assistantLine, copySession, usageLine, writeTemplateSession } from './session-fixture.js';
 import { formatBytes, pause } from './statistics.js';
 import { makeBenchProject } from './temp-project.js';
 
@@ -27,6 +27,10 @@ const TITLE = '(c) Idle CPU and RSS of a real daemon process';
 const SETTLE_MS = 3000;
 /** How long ago the sessions were last written: idle sessions, as most in a real repo are. */
 const IDLE_FOR_MS = 60 * 60_000;
+/** After the idle window, one agent at work: lines appended to one session, this many a second… */
+const ACTIVE_LINES_PER_S = 5;
+/** …for this long. */
+const ACTIVE_MS = 10_000;
 const TARGETS: Record<number, { cpu: number; rssMb: number }> = { 1000: { cpu: 0.1, rssMb: 80 }, 10_000: { cpu: 0.5, rssMb: 150 } };
 
 interface Measured {
@@ -41,6 +45,8 @@ interface Measured {
   readonly rss: number;
   readonly peak: number;
   readonly windowMs: number;
+  /** CPU (schedstat, else utime+stime) while one session is written to, ACTIVE_LINES_PER_S lines a second. */
+  readonly activeCpu: number;
 }
 
 export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> {
@@ -76,7 +82,10 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
         // few full GCs, seen here 20–45 s after the spawn (~25 ms of CPU, RSS −5 to −25 MB).
         await pause(Math.max(0, options.steadyAfterSpawnMs - (performance.now() - started)));
         options.log(`(c) ${count} sessions: measuring ${options.idleMs / 1000} s of idle`);
-        measured.push({ count, readyMs, tailRss, tailAtMs, ...(await measureIdle(daemon, options.idleMs)) });
+        const idle = await measureIdle(daemon, options.idleMs);
+        options.log(`(c) ${count} sessions: one session written to, ${ACTIVE_LINES_PER_S} lines a second for ${ACTIVE_MS / 1000} s`);
+        const activeCpu = await measureActive(daemon, path.join(sessions, (await fs.readdir(sessions)).find((name) => name.endsWith('.jsonl'))!));
+        measured.push({ count, readyMs, tailRss, tailAtMs, ...idle, activeCpu });
       } finally {
         await daemon.stop();
       }
@@ -109,6 +118,12 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
       pass: target ? entry.rss <= target.rssMb * 1024 * 1024 : null,
     });
     figures.push({
+      name: `${sessionsLabel(entry.count)}: CPU while one session is written to, ${ACTIVE_LINES_PER_S} lines a second`,
+      measured: `${entry.activeCpu.toFixed(2)}%`,
+      target: '—',
+      pass: null,
+    });
+    figures.push({
       name: `${sessionsLabel(entry.count)}: RSS in the start-up tail, ${(entry.tailAtMs / 1000).toFixed(0)} s after the spawn`,
       measured: formatBytes(entry.tailRss),
       target: '—',
@@ -124,12 +139,32 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
       `A real daemon process per count: \`node dist/cli/ai-zen-daemon.js start --foreground\` in a temp git repo (temp AI_ZEN_HOME and XDG_RUNTIME_DIR, no model configured), the session files (copies of a real ConversationContext session, under their window) written before it starts, their times set ${IDLE_FOR_MS / 60_000} minutes back (idle sessions: the daemon may check recently written ones more often).`,
       `The pass/fail mark of CPU goes by schedstat: utime+stime counts 10 ms ticks, so over a ${options.idleMs / 1000} s window it moves in steps of ${(1 / options.idleMs * 1000).toFixed(2)}% — the size of the 1,000-session target.`,
       `Measured from ${options.steadyAfterSpawnMs / 1000} s after the spawn (the daemon logged "daemon ready" and one \`status\` listed every session well before), past the start-up tail — V8's memory reducer, which shrinks the heap with a few full GCs once allocation stops, seen here 20–45 s after the spawn — with nothing touching the repo: CPU = Δ(utime+stime) of /proc/<pid>/stat over the window, in % of one core (clock ticks of 10 ms: a ${options.idleMs / 1000} s window resolves ${(1 / options.idleMs * 1000).toFixed(2)}%); schedstat = Δ of the summed /proc/<pid>/task/*/schedstat run time over the same window (ns), and over each half of it (a burst in one half is a one-off, such as a garbage collection, not the steady cost). RSS = VmRSS at the end of the window (peak = VmHWM, which includes the startup read of every file).`,
+      `After the idle window, one agent at work: an assistant line and a usage line (under the window) in turn, ${ACTIVE_LINES_PER_S} a second for ${ACTIVE_MS / 1000} s, appended to one session through an O_APPEND fd; CPU over those ${ACTIVE_MS / 1000} s. It must not grow with the number of idle sessions beside it (with chokidar watching the folder it did: 132% of a core at 10,000 sessions, as chokidar re-lists and lstat()s the folder after each change).`,
       `Time from spawn to a status listing every session: ${measured.map((entry) => `${entry.count.toLocaleString('en')}: ${(entry.readyMs / 1000).toFixed(1)} s`).join(', ')}.`,
     ],
   };
 }
 
-async function measureIdle(daemon: DaemonProcess, idleMs: number): Promise<Omit<Measured, 'count' | 'readyMs' | 'tailRss' | 'tailAtMs'>> {
+/** One agent at work among idle sessions: what each append costs must not grow with their number. */
+async function measureActive(daemon: DaemonProcess, file: string): Promise<number> {
+  const fd = fsSync.openSync(file, 'a');
+  try {
+    const first = await sampleCpu(daemon.pid);
+    const lines = (ACTIVE_MS / 1000) * ACTIVE_LINES_PER_S;
+    for (let index = 0; index < lines; index += 1) {
+      // A reply and its usage, under the window: read, never an overflow.
+      fsSync.writeSync(fd, index % 2 === 0 ? assistantLine(`step ${index}`) : usageLine(1000 + index));
+      await pause(1000 / ACTIVE_LINES_PER_S);
+    }
+    const last = await sampleCpu(daemon.pid);
+    const percent = cpuPercent(first, last);
+    return percent.sched ?? percent.stat;
+  } finally {
+    fsSync.closeSync(fd);
+  }
+}
+
+async function measureIdle(daemon: DaemonProcess, idleMs: number): Promise<Omit<Measured, 'count' | 'readyMs' | 'tailRss' | 'tailAtMs' | 'activeCpu'>> {
   const first = await sampleCpu(daemon.pid);
   await pause(idleMs / 2);
   const middle = await sampleCpu(daemon.pid);

@@ -70,7 +70,7 @@ export async function benchLatency(options: LatencyBenchOptions): Promise<ItemRe
       results.set(subject.name, measured[0]!);
       idleResults.set(subject.name, measured[1]!);
       const breakdown = subject.breakdown?.();
-      if (breakdown) breakdowns.push(`Daemon, ${breakdown}; the rest is chokidar's own delay plus the incremental read (stat, open, identity check, read, close).`);
+      if (breakdown) breakdowns.push(`Daemon, ${breakdown}; the rest is the OS event's delay plus the incremental read (stat, open, identity check, read, close).`);
     }
 
     const fsWatch = results.get('bare fs.watch')!;
@@ -122,7 +122,7 @@ export async function benchLatency(options: LatencyBenchOptions): Promise<ItemRe
       figures,
       notes: [
         `${options.appends} measured appends per watcher (after ${WARMUP} unmeasured), ~65 ms apart, round-robin over ${POOL} session files; each append is one overflowing usage line (${Buffer.byteLength(usageLine(MAX_CONTEXT_TOKENS + 1))} B, prompt_tokens > maxContextTokens = ${MAX_CONTEXT_TOKENS}) written with fs.writeSync on an O_APPEND fd; the clock starts just before the write and stops in the callback / event listener.`,
-        'The three run one after another in this process, each alone (its own watcher started and closed): bare fs.watch on the folder, bare chokidar with the daemon\'s options (depth 0, no awaitWriteFinish), then the daemon\'s SessionWatcher (chokidar + incremental reader, default 2 s reconcile) feeding its SessionMonitor, whose EventBus emits session.overflowed (the monitor then asks the OS lock whether a live process owns the session; nobody does here).',
+        'The three run one after another in this process, each alone (its own watcher started and closed): bare fs.watch on the folder, bare chokidar with the daemon\'s options (depth 0, no awaitWriteFinish), then the daemon\'s SessionWatcher (one fs.watch on the folder + incremental reader, default 5 s reconcile) feeding its SessionMonitor, whose EventBus emits session.overflowed (the monitor then asks the OS lock whether a live process owns the session; nobody does here).',
         'Not a mock: the committer is the real one with auto-commit off (no handoff lines occur); the migrator the monitor calls after the event is a stand-in that declines, because this item stops at the event — the migration is item (e).',
         `Percentiles are nearest-rank; min / max: fs.watch ${formatMs(fsWatch.summary.min)} / ${formatMs(fsWatch.summary.max)}, chokidar ${formatMs(chokidarResult.summary.min)} / ${formatMs(chokidarResult.summary.max)}, daemon ${formatMs(daemon.summary.min)} / ${formatMs(daemon.summary.max)}.`,
         ...breakdowns,

@@ -1,22 +1,33 @@
-// D1: the watcher over `.ai-zen/sessions/` — real files, real chokidar, and a watcher that hears
-// nothing at all (what an overflowed inotify queue looks like: no error, still "ready").
-import { EventEmitter } from 'node:events';
+// D1: the watcher over `.ai-zen/sessions/` — real files, a real fs.watch, and a watch that hears
+// nothing at all (what an overflowed inotify queue looks like: no error).
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAiZenSessionSource } from '../../src/daemon/session-source-ai-zen.js';
 import type { SessionUpdate } from '../../src/daemon/session-source.js';
-import { SessionWatcher, type FolderWatcher } from '../../src/daemon/session-watcher.js';
+import { SessionWatcher, type WatchFolder } from '../../src/daemon/session-watcher.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { waitFor } from '../support/wait-for.js';
 import { messageLine, sessionId, usageLine } from './daemon-harness.js';
 
 const quiet = { debug() {}, info() {}, warn() {} };
 
-function deafWatcher(): FolderWatcher {
-  const emitter = new EventEmitter();
-  setImmediate(() => emitter.emit('ready'));
-  return { on: (event, listener) => emitter.on(event, listener as () => void), once: (event, listener) => emitter.once(event, listener), close: async () => {} };
+const deafWatcher: WatchFolder = () => ({ close() {} });
+
+/** fs.watch, counting the watches made; the first `failures` attempts fail as the inotify limit does. */
+function countedWatch(failures = 0): WatchFolder & { made: number; attempts: number } {
+  const watch = ((folder, handlers) => {
+    watch.attempts += 1;
+    if (watch.attempts <= failures) throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
+    const watcher = fsSync.watch(folder, (_event, name) => handlers.change(name));
+    watcher.on('error', handlers.error);
+    watch.made += 1;
+    return { close: () => watcher.close() };
+  }) as WatchFolder & { made: number; attempts: number };
+  watch.made = 0;
+  watch.attempts = 0;
+  return watch;
 }
 
 describe('D1 the session watcher', () => {
@@ -38,14 +49,14 @@ describe('D1 the session watcher', () => {
 
   const header = (id: string) => ({ type: 'session', v: 1, id, createdAt: '2026-12-02T00:00:00Z', cwd: repo.root, model: 'm', maxContextTokens: 1000, previousId: null });
   const append = (id: string, ...lines: unknown[]) => fs.appendFile(path.join(folder, `${id}.jsonl`), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-  const start = async (options: { deaf?: boolean; reconcileIntervalMs?: number } = {}) => {
+  const start = async (options: { deaf?: boolean; watchFolder?: WatchFolder; reconcileIntervalMs?: number } = {}) => {
     watcher = new SessionWatcher({
       folder,
       sources: [createAiZenSessionSource()],
       logger: quiet,
       reconcileIntervalMs: options.reconcileIntervalMs ?? 60_000,
       onUpdate: (update, info) => updates.push({ update, initial: info.initial }),
-      ...(options.deaf ? { watchFolder: () => deafWatcher() } : {}),
+      ...(options.deaf ? { watchFolder: deafWatcher } : options.watchFolder ? { watchFolder: options.watchFolder } : {}),
     });
     await watcher.start();
     return watcher;
@@ -63,7 +74,7 @@ describe('D1 the session watcher', () => {
     await append(id, header(id));
     for (let index = 1; index <= 20; index += 1) {
       await append(id, messageLine('user', `turn ${index}`), usageLine(index * 10));
-      await new Promise((resolve) => setTimeout(resolve, 10)); // appends 10 ms apart: chokidar drops some events
+      await new Promise((resolve) => setTimeout(resolve, 10)); // a burst, as an agent writes it (no reconcile pass runs: 60 s)
     }
     const file = path.join(folder, `${id}.jsonl`);
     await waitFor(() => live.state(file)?.latestUsage?.prompt_tokens === 200, { message: 'the last usage line' });
@@ -97,7 +108,7 @@ describe('D1 the session watcher', () => {
       logger: quiet,
       reconcileIntervalMs: 20_000, // one pass covers a third of the 60 s cold period: one cold file per pass
       onUpdate: (update, info) => updates.push({ update, initial: info.initial }),
-      watchFolder: () => deafWatcher(),
+      watchFolder: deafWatcher,
     });
     await watcher.start();
     // Lines that no event announces (the watch is deaf); the files keep their old times.
@@ -121,6 +132,49 @@ describe('D1 the session watcher', () => {
     for (const id of ids) await append(id, usageLine(400));
     await watcher.reconcile();
     expect(seen(400)).toBe(3);
+  });
+
+  it('D1 a session folder removed and made again is watched again by the next reconcile pass', async () => {
+    await fs.mkdir(folder, { recursive: true });
+    const watch = countedWatch();
+    const live = await start({ watchFolder: watch });
+    expect(watch.made).toBe(1);
+    await fs.rm(folder, { recursive: true });
+    await fs.mkdir(folder);
+    // The old watch says its folder went away; a pass after that watches the new folder.
+    await waitFor(async () => {
+      await live.reconcile();
+      return watch.made === 2;
+    }, { message: 'a second watch' });
+    // Heard through the new watch (no pass runs again: 60 s).
+    const id = sessionId(20);
+    await append(id, header(id), usageLine(1500));
+    await waitFor(() => updates.find((entry) => entry.update.overflowStarted && entry.update.state.sessionId === id), { message: 'the overflow, through the new watch' });
+  });
+
+  it('D1 when the folder cannot be watched (the inotify limit), the reconcile pass carries on and watches once it can', async () => {
+    await fs.mkdir(folder, { recursive: true });
+    const warnings: string[] = [];
+    const watch = countedWatch(2);
+    watcher = new SessionWatcher({
+      folder,
+      sources: [createAiZenSessionSource()],
+      logger: { ...quiet, warn: (_details, message) => warnings.push(message) },
+      reconcileIntervalMs: 60_000,
+      onUpdate: (update, info) => updates.push({ update, initial: info.initial }),
+      watchFolder: watch,
+    });
+    await watcher.start();
+    expect(warnings).toEqual(['cannot watch the session folder; the reconcile pass covers it']);
+    const id = sessionId(21);
+    await append(id, header(id), usageLine(100));
+    await watcher.reconcile(); // still refused (logged once), but the pass finds the new session
+    expect(watcher.state(path.join(folder, `${id}.jsonl`))?.latestUsage?.prompt_tokens).toBe(100);
+    expect(warnings).toHaveLength(1);
+    await watcher.reconcile(); // the limit is gone: watching again
+    expect(watch.made).toBe(1);
+    await append(id, usageLine(1500));
+    await waitFor(() => updates.find((entry) => entry.update.overflowStarted), { message: 'the overflow, through the watch' });
   });
 
   it('D1 a closed (migrated) session needs no further work', async () => {
