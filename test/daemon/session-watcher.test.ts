@@ -106,7 +106,7 @@ describe('D1 the session watcher', () => {
       folder,
       sources: [createAiZenSessionSource()],
       logger: quiet,
-      reconcileIntervalMs: 20_000, // one pass covers a third of the 60 s cold period: one cold file per pass
+      reconcileIntervalMs: 40_000, // one pass covers a third of the 120 s cold period: one cold file per pass
       onUpdate: (update, info) => updates.push({ update, initial: info.initial }),
       watchFolder: deafWatcher,
     });
