@@ -262,7 +262,7 @@ function daemonWatcher(root: string, folder: string, env: NodeJS.ProcessEnv): Su
           if (update.overflowStarted) crossedAt.set(update.state.file, performance.now());
           monitor.handle(update, info);
         },
-        onReconcile: () => monitor.recheckOwners(started.states()),
+        onReconcile: () => monitor.recheckOwners((file) => started.state(file)),
       });
       watcher = started;
       events.on('session.overflowed', (payload) => {

@@ -2,6 +2,7 @@
 // through the daemon's migrator — the ONE migration service — and refuse a session that a live
 // ai-zen process owns: its owner is the one to hand it over.
 import { AiZenError } from '../errors.js';
+import { mapLimited } from '../map-limited.js';
 import type { IpcHandlers } from '../ipc/server.js';
 import { PROTOCOL_VERSION } from '../ipc/protocol.js';
 import type { Facts } from '../probe/facts.js';
@@ -113,15 +114,7 @@ async function sessionInfos(core: DaemonCore, options: { includeClosed: boolean 
   const states = core.watcher.states().filter((state) => options.includeClosed || !isClosed(core, state));
   // A few ownership probes at a time: one socket each, and thousands at once left ~21 MB more
   // resident after a status of 1,000 sessions (measured; 3.6 MB with 16 at a time).
-  const infos: SessionInfo[] = new Array<SessionInfo>(states.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < states.length) {
-      const index = next++;
-      infos[index] = await sessionInfo(core, states[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(OWNER_PROBES, states.length) }, worker));
+  const infos = await mapLimited(states, OWNER_PROBES, (state) => sessionInfo(core, state));
   return infos.sort((a, b) => a.id.localeCompare(b.id));
 }
 

@@ -68,9 +68,8 @@ export class SessionMonitor {
   }
 
   /** Called after each reconcile pass: an overflowed session whose owner went away is now the daemon's. */
-  recheckOwners(states: readonly SessionState[] | ((file: string) => SessionState | null)): void {
-    // A lookup costs nothing per idle session; a list (the first form of this method) is still taken.
-    const stateOf = typeof states === 'function' ? states : (file: string) => states.find((state) => state.file === file) ?? null;
+  /** `stateOf` looks one session up: a pass costs nothing per idle session. */
+  recheckOwners(stateOf: (file: string) => SessionState | null): void {
     for (const [file, crossing] of this.crossings) {
       const state = stateOf(file);
       if (!state || crossing.attempted || crossing.owner !== 'live' || !state.overflowed) continue;

@@ -23,6 +23,7 @@
 // where a walk over 1,000 map entries alone cost ~1.5 ms a pass (measured, bench c).
 import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { mapLimited } from '../map-limited.js';
 import { findSource, type SessionReader, type SessionSource, type SessionState, type SessionUpdate } from './session-source.js';
 
 export interface WatcherLogger {
@@ -139,12 +140,7 @@ export class SessionWatcher {
     // Watching before the first reads: an append while they run is not lost (a read under way reads again).
     this.openWatch();
     // A few at a time: each read holds a chunk buffer, and thousands at once would pile them up.
-    const files = [...this.tracked.keys()];
-    let next = 0;
-    const worker = async () => {
-      while (next < files.length) await this.refresh(files[next++]!);
-    };
-    await Promise.all(Array.from({ length: Math.min(STARTUP_READS, files.length) }, worker));
+    await mapLimited([...this.tracked.keys()], STARTUP_READS, (file) => this.refresh(file));
 
     const interval = this.options.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS;
     const tick = () => {
@@ -166,11 +162,11 @@ export class SessionWatcher {
   }
 
   /** Starts the folder watch; on failure the reconcile pass carries on alone and tries again. */
-  private openWatch(): void {
+  private openWatch(folderStamp: FileStamp | null = stampOf(this.options.folder)): void {
     const { folder, logger } = this.options;
     const watch = this.options.watchFolder ?? watchWithFsWatch;
     try {
-      this.watchedIno = stampOf(folder)?.ino ?? null;
+      this.watchedIno = folderStamp?.ino ?? null;
       this.watcher = watch(folder, {
         change: (name) => {
           if (name === null) {
@@ -180,8 +176,7 @@ export class SessionWatcher {
           if (name === path.basename(folder)) {
             // The folder itself was removed or moved: this watch hears nothing more. The next
             // pass watches the folder again once it exists (its inode may even be the same).
-            this.watcher?.close();
-            this.watcher = null;
+            this.dropWatch();
             return;
           }
           if (!name.endsWith('.jsonl')) return;
@@ -192,8 +187,7 @@ export class SessionWatcher {
         },
         error: (error) => {
           logger.warn({ err: error }, 'the session folder watch failed; the reconcile pass covers it and watches again');
-          this.watcher?.close();
-          this.watcher = null;
+          this.dropWatch();
         },
       });
       if (this.watchFailing) logger.info({ folder }, 'watching the session folder again');
@@ -204,6 +198,11 @@ export class SessionWatcher {
       this.watchFailing = true;
       this.watcher = null;
     }
+  }
+
+  private dropWatch(): void {
+    this.watcher?.close();
+    this.watcher = null;
   }
 
   /** Reads `file` to its end; a call during a read makes that read run once more afterwards. */
@@ -237,10 +236,9 @@ export class SessionWatcher {
         const folder = stampOf(this.options.folder);
         if (this.watcher && folder && folder.ino !== this.watchedIno) {
           this.options.logger.info({ folder: this.options.folder }, 'the session folder was made again; watching the new one');
-          this.watcher.close();
-          this.watcher = null;
+          this.dropWatch();
         }
-        if (!this.watcher && !this.closed && folder) this.openWatch();
+        if (!this.watcher && !this.closed && folder) this.openWatch(folder);
         // Synchronous: a promise stat of the folder cost more than the rest of an idle pass.
         const reads: Promise<void>[] = await this.scanFolder(false, folder);
         const hotSince = this.now() - HOT_MS;
@@ -295,8 +293,7 @@ export class SessionWatcher {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
-    this.watcher?.close();
-    this.watcher = null;
+    this.dropWatch();
     await this.reconciling;
     await Promise.all([...this.tracked.values()].map((entry) => entry.running));
   }
@@ -333,8 +330,10 @@ export class SessionWatcher {
     return update.missing;
   }
 
-  /** Lists the folder when its mtime moved (entries added or removed); new files get a reader. */
-  /** Resolves with the reads it started (none at startup: the caller reads everything then). */
+  /**
+   * Lists the folder when its mtime moved (entries added or removed); new files get a reader.
+   * Resolves with the reads it started (none at startup: the caller reads everything then).
+   */
   private async scanFolder(initial: boolean, stats: FileStamp | null = stampOf(this.options.folder)): Promise<Promise<void>[]> {
     const { folder } = this.options;
     const reads: Promise<void>[] = [];
