@@ -23,6 +23,18 @@ export interface OversizedLine {
   readonly bytes: number;
 }
 
+/** A file as one stat saw it: enough to tell that it changed since. */
+export interface FileStamp {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly ino: number;
+}
+
+export function stampOfStats(stats: { size: number; mtimeMs: number; ctimeMs: number; ino: number }): FileStamp {
+  return { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
+}
+
 export interface LineReadResult {
   /** Set when the file was read again from the start; the consumer must drop what it derived before. */
   readonly reset: ResetReason | null;
@@ -33,6 +45,8 @@ export interface LineReadResult {
   /** Bytes re-read to check that the file is still the one we read (constant per call, never the file). */
   readonly checkBytesRead: number;
   readonly linesRead: number;
+  /** The file as it was when this read began, before any byte of it was read; null when missing. */
+  readonly stamp: FileStamp | null;
 }
 
 export interface IncrementalReaderOptions {
@@ -97,7 +111,7 @@ export class IncrementalLineReader {
     try {
       stat = await fs.stat(this.file, { bigint: false });
     } catch (error) {
-      if (isMissing(error)) return { reset: null, missing: true, bytesRead: 0, checkBytesRead: 0, linesRead: 0 };
+      if (isMissing(error)) return { reset: null, missing: true, bytesRead: 0, checkBytesRead: 0, linesRead: 0, stamp: null };
       throw error;
     }
     // Nothing changed since the last read: no open, no read (the reconcile pass over thousands of files).
@@ -110,14 +124,14 @@ export class IncrementalLineReader {
       stat.mtimeMs === this.lastStat.mtimeMs &&
       stat.ctimeMs === this.lastStat.ctimeMs
     ) {
-      return { reset: null, missing: false, bytesRead: 0, checkBytesRead: 0, linesRead: 0 };
+      return { reset: null, missing: false, bytesRead: 0, checkBytesRead: 0, linesRead: 0, stamp: stampOfStats(stat) };
     }
 
     let handle;
     try {
       handle = await fs.open(this.file, 'r');
     } catch (error) {
-      if (isMissing(error)) return { reset: null, missing: true, bytesRead: 0, checkBytesRead: 0, linesRead: 0 };
+      if (isMissing(error)) return { reset: null, missing: true, bytesRead: 0, checkBytesRead: 0, linesRead: 0, stamp: null };
       throw error;
     }
     try {
@@ -146,7 +160,7 @@ export class IncrementalLineReader {
         linesRead += this.takeChunk(buffer.subarray(0, n), sink);
         bytesRead += n;
       }
-      return this.finishRead(await handle.stat(), { reset, missing: false, bytesRead, checkBytesRead, linesRead });
+      return this.finishRead(await handle.stat(), { reset, missing: false, bytesRead, checkBytesRead, linesRead, stamp: stampOfStats(opened) });
     } finally {
       await handle.close();
     }
@@ -188,7 +202,7 @@ export class IncrementalLineReader {
       if (opened.ino !== this.identity.ino || opened.dev !== this.identity.dev || opened.size < this.position) return null;
       if (opened.size - this.position > SYNC_READ_LIMIT) return null;
       if (opened.size === this.position && opened.mtimeMs === this.lastStat.mtimeMs && opened.ctimeMs === this.lastStat.ctimeMs) {
-        return { reset: null, missing: false, bytesRead: 0, checkBytesRead: 0, linesRead: 0 };
+        return { reset: null, missing: false, bytesRead: 0, checkBytesRead: 0, linesRead: 0, stamp: stampOfStats(opened) };
       }
       // The head and the bytes before our offset as we saw them, or the async path starts over.
       const head = Buffer.allocUnsafe(this.head.length);
@@ -206,7 +220,7 @@ export class IncrementalLineReader {
         linesRead += this.takeChunk(buffer.subarray(0, n), sink);
         bytesRead += n;
       }
-      return this.finishRead(fsSync.fstatSync(fd), { reset: null, missing: false, bytesRead, checkBytesRead, linesRead });
+      return this.finishRead(fsSync.fstatSync(fd), { reset: null, missing: false, bytesRead, checkBytesRead, linesRead, stamp: stampOfStats(opened) });
     } finally {
       fsSync.closeSync(fd);
     }

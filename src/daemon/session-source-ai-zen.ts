@@ -137,6 +137,7 @@ class AiZenSessionReader implements SessionReader {
       overflowStarted: !previous.overflowed && state.overflowed,
       usageChanged: state.latestUsage !== previous.latestUsage,
       handoffs,
+      stamp: result.stamp,
     };
   }
 }

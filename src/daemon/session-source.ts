@@ -2,7 +2,7 @@
 // next, X3): which files are its, and how to fold their lines into a SessionState. The watcher
 // and the rest of the daemon only see this interface, so a new source touches nothing else.
 import type { Usage } from '../session/format.js';
-import type { ResetReason } from './incremental-reader.js';
+import type { FileStamp, ResetReason } from './incremental-reader.js';
 
 export type SessionSourceKind = 'ai-zen' | 'claude-code' | 'codex';
 
@@ -66,6 +66,8 @@ export interface SessionUpdate {
   readonly usageChanged: boolean;
   /** Every handoff line this update read, in order (one read may hold several; each doc is committed). */
   readonly handoffs: readonly HandoffSeenInSession[];
+  /** The file as it was when this read began (null: missing). A later stat that differs means more to read. */
+  readonly stamp: FileStamp | null;
 }
 
 export interface SessionReader {

@@ -24,6 +24,7 @@
 import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { mapLimited } from '../map-limited.js';
+import { stampOfStats, type FileStamp } from './incremental-reader.js';
 import { findSource, type SessionReader, type SessionSource, type SessionState, type SessionUpdate } from './session-source.js';
 
 export interface WatcherLogger {
@@ -77,17 +78,10 @@ const COLD_PERIOD_MS = 120_000;
  */
 const RECONCILE_INTERVAL_MS = 5000;
 
-interface FileStamp {
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  readonly ino: number;
-}
-
 function stampOf(file: string): FileStamp | null {
   try {
     const stats = fsSync.statSync(file, { throwIfNoEntry: false });
-    return stats ? { size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino } : null;
+    return stats ? stampOfStats(stats) : null;
   } catch {
     return null;
   }
@@ -103,7 +97,7 @@ interface Tracked {
   running: Promise<void> | null;
   again: boolean;
   initial: boolean;
-  /** The file as it was just before the last read began (a later append makes it differ). */
+  /** The file as it was when the last read began (a later append makes it differ). */
   stamp: FileStamp | null;
   /** Where it sits in the ring of open sessions; -1 once out of it (closed or gone). */
   ringIndex: number;
@@ -301,14 +295,15 @@ export class SessionWatcher {
   /** One read to the end; true when the file is gone. */
   private async readOnce(file: string, tracked: Tracked): Promise<boolean> {
     let update: SessionUpdate;
-    // Before the read: an append after this stamp makes the next reconcile see a difference.
-    tracked.stamp = stampOf(file);
     try {
       update = await tracked.reader.update();
     } catch (error) {
+      // The stamp stays as it was: the reconcile pass sees a difference and tries again.
       this.options.logger.warn({ err: error, file }, 'could not read a session file');
       return false;
     }
+    // Taken by the reader before it read: an append after it makes the next reconcile see a difference.
+    tracked.stamp = update.stamp;
     for (const skip of update.skipped) this.options.logger.warn({ ...skip }, 'skipped a session line');
     if (update.missing) {
       this.tracked.delete(file);
