@@ -170,6 +170,7 @@ export class SessionWatcher {
           if (name === path.basename(folder)) {
             // The folder itself was removed or moved: this watch hears nothing more. The next
             // pass watches the folder again once it exists (its inode may even be the same).
+            logger.info({ folder }, 'the session folder went away; the reconcile pass watches it again once it is back');
             this.dropWatch();
             return;
           }
