@@ -13,7 +13,7 @@ export interface RunInfo {
 export function renderResults(machine: Machine, run: RunInfo, items: readonly ItemResult[]): string {
   const lines: string[] = [];
   lines.push('# ai-zen benchmark results', '');
-  lines.push(`Written by \`${run.command}\` (src/bench/run.ts). Every figure below was measured in this run; none is copied or estimated.`);
+  lines.push(`Written by \`${run.command}\` (bench/run.ts). Every figure below was measured in this run; none is copied or estimated.`);
   if (run.quick) lines.push('', '**Quick run (`--quick`): sizes and counts are shrunk; these are smoke-test numbers, not the benchmark.**');
   lines.push('', '## Machine', '');
   lines.push('| | |', '|---|---|');

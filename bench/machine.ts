@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import { promisify } from 'node:util';
-import { packageRoot } from '../paths.js';
+import { packageRoot } from '../dist/paths.js';
 
 const run = promisify(execFile);
 
@@ -17,7 +17,7 @@ export interface Machine {
   readonly fileSystemTmp: string;
   /** 1, 5 and 15 minute load averages when the run began: other work on the machine skews timings. */
   readonly loadAverage: readonly number[];
-  /** The commit the run was built from, and whether src/ had uncommitted changes (the build is of the working tree). */
+  /** The commit the run was built from, and whether src/ or bench/ had uncommitted changes (the build is of the working tree). */
   readonly revision: string;
 }
 
@@ -49,8 +49,8 @@ async function revision(): Promise<string> {
   try {
     const cwd = packageRoot();
     const head = (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd })).stdout.trim();
-    const dirty = (await run('git', ['status', '--porcelain', '--', 'src'], { cwd })).stdout.split('\n').filter((line) => line.trim().length > 0).length;
-    return dirty === 0 ? head : `${head} + ${dirty} uncommitted file${dirty === 1 ? '' : 's'} in src/`;
+    const dirty = (await run('git', ['status', '--porcelain', '--', 'src', 'bench'], { cwd })).stdout.split('\n').filter((line) => line.trim().length > 0).length;
+    return dirty === 0 ? head : `${head} + ${dirty} uncommitted file${dirty === 1 ? '' : 's'} in src/ or bench/`;
   } catch {
     return 'unknown (not a git checkout)';
   }

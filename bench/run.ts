@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../paths.js';
+import { packageRoot } from '../dist/paths.js';
 import { benchEndToEnd } from './end-to-end-bench.js';
 import { benchFactsItem } from './facts-bench.js';
 import { benchIdle } from './idle-bench.js';

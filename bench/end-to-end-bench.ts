@@ -5,11 +5,11 @@
 // then git is asked whether that commit is there and holds only the document.
 import fsSync from 'node:fs';
 import path from 'node:path';
-import type { AnyEvent } from '../events.js';
-import type { IpcClient } from '../ipc/client.js';
-import { SessionsReply } from '../daemon/status-schema.js';
-import { projectPaths } from '../paths.js';
-import { ConversationContext } from '../session/conversation-context.js';
+import type { AnyEvent } from '../dist/events.js';
+import type { IpcClient } from '../dist/ipc/client.js';
+import { SessionsReply } from '../dist/daemon/status-schema.js';
+import { projectPaths } from '../dist/paths.js';
+import { ConversationContext } from '../dist/session/conversation-context.js';
 import { startDaemonProcess } from './daemon-process.js';
 import type { Figure, ItemResult } from './results.js';
 import { usageLine } from './session-fixture.js';

@@ -1,6 +1,6 @@
 // Benchmark (d): capturing facts in a repo of 10,000 files, beside a raw `git status
 // --porcelain=v2` timed in the same run. The measuring itself is the probe's own benchFacts.
-import { benchFacts } from '../probe/bench-facts.js';
+import { benchFacts } from './bench-facts.js';
 import type { ItemResult } from './results.js';
 import { formatMs } from './statistics.js';
 
@@ -24,7 +24,7 @@ export async function benchFactsItem(options: FactsBenchOptions): Promise<ItemRe
       { name: 'listening ports: captureListeningPorts (median)', measured: formatMs(result.portsMs), target: `≤ ${result.targets.portsMs} ms`, pass: result.met.portsMs },
     ],
     notes: [
-      `src/probe/bench-facts.ts: a fresh repo of ${result.files} committed files in folders of 100, then one staged, one changed and one untracked file; one untimed warm-up round, then ${result.runs} rounds interleaving raw status, git facts (status + log + HEAD facts, optional locks off) and ports; medians.`,
+      `bench/bench-facts.ts: a fresh repo of ${result.files} committed files in folders of 100, then one staged, one changed and one untracked file; one untimed warm-up round, then ${result.runs} rounds interleaving raw status, git facts (status + log + HEAD facts, optional locks off) and ports; medians.`,
     ],
   };
 }

@@ -4,9 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { projectPaths } from '../paths.js';
-import { ConversationContext } from '../session/conversation-context.js';
-import { HeaderLine, MessageLine, UsageLine } from '../session/format.js';
+import { projectPaths } from '../dist/paths.js';
+import { ConversationContext } from '../dist/session/conversation-context.js';
+import { HeaderLine, MessageLine, UsageLine } from '../dist/session/format.js';
 
 export interface SessionTemplate {
   readonly maxContextTokens: number;

@@ -3,10 +3,10 @@
 // child's), spoken to over its IPC socket, stopped with `stop` and, past a deadline, killed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fsSync, { promises as fs } from 'node:fs';
-import { daemonLogPath } from '../daemon/daemon-logger.js';
-import { StatusInfo } from '../daemon/status-schema.js';
-import { connectIpc, type IpcClient } from '../ipc/client.js';
-import { socketPathFor } from '../ipc/socket-path.js';
+import { daemonLogPath } from '../dist/daemon/daemon-logger.js';
+import { StatusInfo } from '../dist/daemon/status-schema.js';
+import { connectIpc, type IpcClient } from '../dist/ipc/client.js';
+import { socketPathFor } from '../dist/ipc/socket-path.js';
 import { pause } from './statistics.js';
 
 export interface DaemonProcess {

@@ -6,9 +6,9 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { gitEnvironment } from './git-environment.js';
-import { captureGitFacts } from './git-facts.js';
-import { captureListeningPorts } from './ports.js';
+import { gitEnvironment } from '../dist/probe/git-environment.js';
+import { captureGitFacts } from '../dist/probe/git-facts.js';
+import { captureListeningPorts } from '../dist/probe/ports.js';
 
 const run = promisify(execFile);
 
