@@ -1,6 +1,10 @@
 // The contracts between the agent runtime, its tools and its plugins.
 import type { z } from 'zod';
 import type { ChatMessage, Usage } from '../session/format.js';
+import type { AgentMessage } from '../session/session-recorder.js';
+
+// Defined in session/ (it records them); re-exported because the agent's contracts use them.
+export type { AgentMessage, SessionRecorder } from '../session/session-recorder.js';
 
 /** What a tool returns: what the model reads, and one compact line for the person. */
 export interface ToolResult {
@@ -21,12 +25,6 @@ export interface Tool<Schema extends z.ZodType = z.ZodType> {
   /** zod schema of the arguments; converted to JSON schema for the model. */
   readonly schema: Schema;
   run(args: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
-}
-
-/** A message held by the agent, with whether it is a definition message (kept by prune, R24). */
-export interface AgentMessage {
-  readonly message: ChatMessage;
-  readonly definition?: boolean;
 }
 
 /** The read-only view of an agent that plugins and executors get. */
@@ -61,16 +59,6 @@ export interface Plugin {
   afterToolCall?(call: ToolCallRequest, result: ToolResult, agent: AgentView): void | Promise<void>;
   /** After each model response, with its usage (R19). */
   afterResponse?(response: { message: ChatMessage; usage: Usage | null }, agent: AgentView): void | Promise<void>;
-}
-
-/**
- * Where the agent records what happens. The conversation context implements it and is the one
- * owner of the current session id (R27): the agent never knows which file it writes to.
- */
-export interface SessionRecorder {
-  readonly currentId: string;
-  appendMessage(message: ChatMessage, options?: { definition?: boolean }): Promise<void>;
-  appendUsage(usage: Usage): Promise<void>;
 }
 
 /** What the person sees while a turn runs (the terminal UI renders it; `-p` ignores it). */

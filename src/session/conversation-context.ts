@@ -3,13 +3,13 @@
 // auto-save can only land in the new file — never the pruned shell over the old one.
 import path from 'node:path';
 import type { z } from 'zod';
-import type { AgentMessage, SessionRecorder } from '../agent/types.js';
 import { AiZenError } from '../errors.js';
 import { writeFileInside } from '../fs/safe-write.js';
 import { acquireLock, sessionLockName, type HeldLock } from '../lock/os-lock.js';
 import type { Env, ProjectPaths } from '../paths.js';
 import { ChatMessage, HandoffLine, HeaderLine, MessageLine, MigratedLine, Usage, UsageLine, type SessionLine } from './format.js';
 import { AppendHandle } from './append-handle.js';
+import type { AgentMessage, SessionRecorder } from './session-recorder.js';
 import { pauseHookFromEnv, type MigrationStage, type PauseHook } from './pause-hook.js';
 import { assertSessionId, newSessionId } from './session-id.js';
 import { silentSessionLogger, type SessionLogger } from './session-logger.js';
