@@ -32,7 +32,6 @@ export interface AgentOptions {
 export interface SendOptions {
   readonly signal?: AbortSignal;
   readonly observer?: TurnObserver;
-  readonly role?: 'user';
 }
 
 export interface TurnResult {

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // The `ai-zen-daemon` command (D1–D5): start/stop the per-repo daemon and ask it questions.
-// Exit codes (src/daemon/exit-codes.ts): 0 done · 1 error, or no daemon running · 2 usage ·
-// 3 `start` found a daemon already running for the repo (left alone).
+// Exit codes: src/exit-codes.ts (all of them, documented in the README).
 // First: it must run before the other modules load (see the file).
 import './small-young-generation.js';
 import { registerHandoffCommands } from './daemon-handoff.js';

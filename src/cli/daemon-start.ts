@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import { daemonLogPath, daemonOutputPath } from '../daemon/daemon-logger.js';
-import { EXIT_ALREADY_RUNNING } from '../daemon/exit-codes.js';
+import { EXIT_ALREADY_RUNNING } from '../exit-codes.js';
 import { StatusInfo } from '../daemon/status-schema.js';
 import { AiZenError } from '../errors.js';
 import { connectIpc } from '../ipc/client.js';

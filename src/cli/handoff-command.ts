@@ -4,6 +4,7 @@
 import { confirm } from '@inquirer/prompts';
 import type { Command } from 'commander';
 import { AiZenError } from '../errors.js';
+import { EXIT_FAILURE } from '../exit-codes.js';
 import type { HandoffMode, HandoffOutcome } from '../handoff/migration-service.js';
 import { ExecutorName } from '../session/format.js';
 import { projectHandoff } from './handoff-extension.js';
@@ -49,7 +50,7 @@ async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, set
     // R18: migrate drops the history from the conversation, so a person confirms; a script says --yes.
     if (!io.stdin.isTTY) throw new AiZenError('usage', 'migrate needs --yes when not run in a terminal (it clears the conversation history)');
     const confirmed = await confirmMigration(io);
-    if (!confirmed) throw new AiZenError('usage', 'migration cancelled', { exitCode: 1 });
+    if (!confirmed) throw new AiZenError('usage', 'migration cancelled', { exitCode: EXIT_FAILURE });
   }
   const project = await openProject({
     cwd: io.cwd,

@@ -3,6 +3,7 @@
 // never to the terminal.
 import { Command, CommanderError } from 'commander';
 import { AiZenError, describeError } from '../errors.js';
+import { EXIT_ABORTED, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import type { Env } from '../paths.js';
 import type { ProjectExtension } from './open-project.js';
 
@@ -59,8 +60,8 @@ export async function exitWithError(error: unknown, io: Pick<CliIo, 'stderr'>, n
   let line = describeError(error);
   if (!AiZenError.isInstance(error)) line += ' (details in .ai-zen/logs/ai-zen.log)';
   await writeOut(io.stderr, `${name}: ${line}\n`).catch(() => {});
-  if (AiZenError.isInstance(error)) return error.code === 'aborted' ? 130 : error.exitCode;
-  return 1;
+  if (AiZenError.isInstance(error)) return error.code === 'aborted' ? EXIT_ABORTED : error.exitCode;
+  return EXIT_FAILURE;
 }
 
 /** Runs the CLI to its end; resolves with the exit code and never throws. */
@@ -87,13 +88,13 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
   for (const register of options.registrars) register(program, setup);
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return 0;
+    return EXIT_OK;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.exitCode === 0) return 0; // --help, --version
+      if (error.exitCode === 0) return EXIT_OK; // --help, --version
       const line = usageLine ?? error.message.replace(/^error: /, '');
       await writeOut(io.stderr, `${name}: ${line} (see ${name} --help)\n`).catch(() => {});
-      return 2;
+      return EXIT_USAGE;
     }
     return exitWithError(error, io, name);
   }

@@ -6,7 +6,7 @@ import { acquireLock, daemonLockName } from '../lock/os-lock.js';
 import type { Env } from '../paths.js';
 import { createDaemonLog } from './daemon-logger.js';
 import { startDaemon, type Daemon } from './daemon.js';
-import { EXIT_ALREADY_RUNNING } from './exit-codes.js';
+import { EXIT_ALREADY_RUNNING } from '../exit-codes.js';
 import { createShutdownCoordinator } from './shutdown-coordinator.js';
 
 export interface RunDaemonOptions {

@@ -1,6 +1,8 @@
 // One way out of the daemon (the cline hub's coordinator): `stop`, SIGTERM and SIGINT all call
 // shutdown(), which runs the cleanup ONCE (every caller shares its promise) under a deadline.
 // A second signal while it runs means "now": exit at once. `exit` is injected so tests can see it.
+import { EXIT_FAILURE, EXIT_FORCED, EXIT_OK } from '../exit-codes.js';
+
 export interface ShutdownLogger {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;
@@ -26,11 +28,6 @@ export interface ShutdownCoordinator {
   installSignalHandlers(target?: NodeJS.Process): () => void;
 }
 
-/** Exit codes of the daemon process. */
-export const EXIT_CLEAN = 0;
-export const EXIT_CLEANUP_FAILED = 1;
-/** The deadline passed or a second signal came: the cleanup was cut short. */
-export const EXIT_FORCED = 70;
 
 export function createShutdownCoordinator(options: ShutdownCoordinatorOptions): ShutdownCoordinator {
   const { logger } = options;
@@ -50,12 +47,12 @@ export function createShutdownCoordinator(options: ShutdownCoordinatorOptions): 
         exitOnce(EXIT_FORCED);
       }, options.deadlineMs);
       deadline.unref();
-      let code = EXIT_CLEAN;
+      let code = EXIT_OK;
       try {
         await options.cleanup(reason);
       } catch (error) {
         logger.error({ err: error, reason }, 'cleanup failed during shutdown');
-        code = EXIT_CLEANUP_FAILED;
+        code = EXIT_FAILURE;
       } finally {
         clearTimeout(deadline);
       }

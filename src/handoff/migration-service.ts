@@ -109,6 +109,7 @@ function firstLine(error: unknown): string {
 
 export class MigrationService {
   private running = false;
+  /** The phase the handoff under way reached; a failure reads it to know whether the doc was written yet. */
   private current: MigrationState = { phase: 'idle' };
   private readonly logger: HandoffLogger;
   private readonly now: () => Date;
@@ -121,10 +122,6 @@ export class MigrationService {
   /** True from the start of a handoff until it has finished or failed (R14, R15). */
   get busy(): boolean {
     return this.running;
-  }
-
-  get state(): MigrationState {
-    return this.current;
   }
 
   get defaultExecutor(): ExecutorName {

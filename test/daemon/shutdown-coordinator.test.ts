@@ -1,7 +1,8 @@
 // D1: every way out of the daemon goes through one coordinator.
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { createShutdownCoordinator, EXIT_CLEANUP_FAILED, EXIT_FORCED } from '../../src/daemon/shutdown-coordinator.js';
+import { createShutdownCoordinator } from '../../src/daemon/shutdown-coordinator.js';
+import { EXIT_FAILURE, EXIT_FORCED } from '../../src/exit-codes.js';
 import { waitFor } from '../support/wait-for.js';
 
 const quiet = { info() {}, warn() {}, error() {} };
@@ -63,6 +64,6 @@ describe('D1 the shutdown coordinator', () => {
     const failing: number[] = [];
     const broken = createShutdownCoordinator({ deadlineMs: 10_000, logger: quiet, exit: (code) => failing.push(code), cleanup: async () => { throw new Error('boom'); } });
     await broken.shutdown('stop');
-    expect(failing).toEqual([EXIT_CLEANUP_FAILED]);
+    expect(failing).toEqual([EXIT_FAILURE]);
   });
 });

@@ -1,6 +1,7 @@
 // `self` (R9): the live agent writes the document in its own session with its own write tool.
 // The instruction goes in as a turn; HandoffGuardPlugin is on for that turn only (R12) and comes off
 // in a `finally`, whatever happens. The turn stays in the history (R17).
+import { withOneShotPlugin } from '../../agent/plugins/run-plugins.js';
 import type { Plugin } from '../../agent/types.js';
 import { AiZenError } from '../../errors.js';
 import type { HandoffCost } from '../../session/format.js';
@@ -37,26 +38,29 @@ export function createSelfExecutor(options: SelfExecutorOptions): Executor {
     name: 'self',
     async run(input: ExecutorInput): Promise<ExecutorOutcome> {
       if (!options.toolNames.includes('write')) return { ok: false, reason: 'the agent has no write tool', cost: NO_COST };
-      const remove = options.agent.use(new HandoffGuardPlugin({ root: input.root, doc: input.doc }));
-      let cost = NO_COST;
-      try {
-        const sendOptions = input.signal ? { signal: input.signal } : {};
-        cost = addCost(cost, turnCost(await options.agent.send(selfInstruction(input), sendOptions)));
-        let check = await verifyDocument(input.root, input.doc);
-        if (check.ok) return { ok: true, cost, bytes: check.bytes };
-        input.logger.info({ doc: input.doc.relative, reason: check.reason }, 'self handoff: retrying once');
-        cost = addCost(cost, turnCost(await options.agent.send(correctiveInstruction(input.doc, check.reason), sendOptions)));
-        check = await verifyDocument(input.root, input.doc);
-        if (check.ok) return { ok: true, cost, bytes: check.bytes };
-        return { ok: false, reason: `${check.reason} after one retry`, cost };
-      } catch (error) {
-        // The user aborting the handoff ends it; anything else the model or a guard did is a downgrade (R11).
-        if (AiZenError.isInstance(error) && error.code === 'aborted') throw error;
-        const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        return { ok: false, reason: `the handoff turn failed: ${message}`, cost };
-      } finally {
-        remove();
-      }
+      const guard = new HandoffGuardPlugin({ root: input.root, doc: input.doc });
+      return withOneShotPlugin(options.agent, guard, () => writeDocument(options.agent, input));
     },
   };
+}
+
+/** The handoff turn, and one corrective turn if the document does not pass the check. */
+async function writeDocument(agent: SelfExecutorAgent, input: ExecutorInput): Promise<ExecutorOutcome> {
+  let cost = NO_COST;
+  try {
+    const sendOptions = input.signal ? { signal: input.signal } : {};
+    cost = addCost(cost, turnCost(await agent.send(selfInstruction(input), sendOptions)));
+    let check = await verifyDocument(input.root, input.doc);
+    if (check.ok) return { ok: true, cost, bytes: check.bytes };
+    input.logger.info({ doc: input.doc.relative, reason: check.reason }, 'self handoff: retrying once');
+    cost = addCost(cost, turnCost(await agent.send(correctiveInstruction(input.doc, check.reason), sendOptions)));
+    check = await verifyDocument(input.root, input.doc);
+    if (check.ok) return { ok: true, cost, bytes: check.bytes };
+    return { ok: false, reason: `${check.reason} after one retry`, cost };
+  } catch (error) {
+    // The user aborting the handoff ends it; anything else the model or a guard did is a downgrade (R11).
+    if (AiZenError.isInstance(error) && error.code === 'aborted') throw error;
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    return { ok: false, reason: `the handoff turn failed: ${message}`, cost };
+  }
 }
