@@ -8,24 +8,27 @@
 //   the commit will happen.
 // - `git commit` holds the user's index.lock for the whole pre-commit hook (linters, tests), so
 //   their own `git add` fails meanwhile; here the hook runs on a temporary index and the real
-//   index is locked only for the few milliseconds of the ref update.
+//   index is locked only for the rename of a prepared index and the ref update (commit-index-lock.ts).
 // - `git commit` may start `gc --auto` in the background of a daemon.
 // Hooks still apply: pre-commit, prepare-commit-msg and commit-msg can veto the commit with
 // git's own semantics (temporary index in GIT_INDEX_FILE, as `git commit --only` gives them),
 // and post-commit runs after it.
 //
 // Order: blob → temporary index (HEAD + doc) → tree → hooks (the tree is written again and
-// checked only when a pre-commit hook ran) → commit object → lock the real
-// index → stage the doc in a copy of it → compare-and-swap HEAD → commit the index lock.
+// checked only when a pre-commit hook ran) → commit object → the user's index with the doc staged,
+// in a copy → lock the real index → it is unchanged? → compare-and-swap HEAD → rename the new index
+// in → write HEAD → unlock. git runs as plain child processes (spawn-git.ts): simple-git's 50 ms
+// wait after a silent git, a dozen times per commit, was most of the commit's time.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Env } from '../paths.js';
 import { gitEnvironment } from '../probe/git-environment.js';
-import { runGit } from '../probe/run-git.js';
+import type { GitRun } from '../probe/run-git.js';
+import { spawnGit } from '../probe/spawn-git.js';
 import { describeHookFailure, runHook, type HookName } from './commit-hooks.js';
-import { withDocStagedInRealIndex } from './commit-index-lock.js';
+import { landCommit, type QuietMoment } from './commit-index-lock.js';
 import { preflight, refuse, type CommitRefusal, type CommitTarget } from './commit-preflight.js';
 
 export type CommitHandoffResult = { readonly committed: true; readonly commit: string } | CommitRefusal;
@@ -39,6 +42,16 @@ export interface CommitHandoffOptions {
   readonly env?: Env;
   /** How long a hook may run before it is killed and the commit refused. */
   readonly hookTimeoutMs?: number;
+  /**
+   * The document's bytes as verified by the caller: these are committed, never a later read of
+   * the file (which someone may have changed since). Default: the file as it is now.
+   */
+  readonly content?: Buffer;
+  /** Refuse when the path is already tracked with other content (a handoff doc is only ever new). */
+  readonly onlyNew?: boolean;
+  readonly quiet?: QuietMoment;
+  /** How long the user's index.lock was held (the benchmark's figure). */
+  readonly onLockHeld?: (milliseconds: number) => void;
 }
 
 const optionsSchema = z.object({
@@ -61,7 +74,7 @@ export async function commitHandoff(options: CommitHandoffOptions): Promise<Comm
 }
 
 async function commitTarget(target: CommitTarget, options: CommitHandoffOptions): Promise<CommitHandoffResult> {
-  const git = (args: string[], extraEnv?: Env) => runGit(target.topLevel, args, { env: options.env, extraEnv });
+  const git = (args: string[], extraEnv?: Env, input?: Buffer) => spawnGit(target.topLevel, args, { env: options.env, extraEnv, ...(input ? { input } : {}) });
   const scratch = path.join(target.gitDir, `ai-zen-commit-${process.pid}-${randomBytes(4).toString('hex')}`);
   const tempIndex = `${scratch}.index`;
   const messageFile = `${scratch}.msg`;
@@ -70,14 +83,20 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
     // Independent steps run side by side: each git process costs tens of ms on a busy machine.
     const [blob, readTree, atOldHead] = await Promise.all([
       // The blob as `git add` would store it (clean filters and eol attributes of the path apply).
-      git(['hash-object', '-w', '--', target.docPath]),
+      options.content
+        ? git(['hash-object', '-w', '--stdin', `--path=${target.docPath}`], undefined, options.content)
+        : git(['hash-object', '-w', '--', target.docPath]),
       git(['read-tree', target.head], withTempIndex),
       git(['ls-tree', '-z', target.head, '--', target.docPath]),
     ]);
     if (!blob.ok) return refuse(`cannot store the document in git: ${blob.message}`, true);
     if (!readTree.ok) return refuse(`cannot read the HEAD tree: ${readTree.message}`, true);
     const blobId = blob.stdout.trim();
-    const staged = await git(['update-index', '--verbose', '--add', '--cacheinfo', `100644,${blobId},${target.docPath}`], withTempIndex);
+    const oldHeadEntry = atOldHead.ok ? /^(\d{6}) blob ([0-9a-f]+)\t/.exec(atOldHead.stdout) : null;
+    if (options.onlyNew && oldHeadEntry && oldHeadEntry[2] !== blobId) {
+      return refuse(`${target.docPath} is already tracked with other content; a handoff commit never changes a tracked file`, false);
+    }
+    const staged = await git(['update-index', '--add', '--cacheinfo', `100644,${blobId},${target.docPath}`], withTempIndex);
     if (!staged.ok) return refuse(`cannot stage the document: ${staged.message}`, true);
 
     const firstTree = await git(['write-tree'], withTempIndex);
@@ -130,27 +149,20 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
     if (!commit.ok) return refuse(`cannot create the commit: ${describeCommitTreeFailure(commit.message, commit.stderr)}`, true);
     const newCommit = commit.stdout.trim();
 
-    const oldHeadEntry = atOldHead.ok ? /^(\d{6}) blob ([0-9a-f]+)\t/.exec(atOldHead.stdout) : null;
     const subject = message.split('\n')[0] ?? '';
-    const landed = await withDocStagedInRealIndex({
+    const landed = await landCommit({
       cwd: target.topLevel,
       gitDir: target.gitDir,
       indexFile: target.indexFile,
+      branch: target.branch,
+      oldHead: target.head,
+      newCommit,
+      reflogMessage: `commit (ai-zen handoff): ${subject}`,
       entry: { mode: stagedEntry.mode, blob: stagedEntry.blob, path: target.docPath },
       entryAtOldHead: oldHeadEntry ? `${oldHeadEntry[1]} ${oldHeadEntry[2]}` : null,
       env: options.env,
-      whileLocked: async () => {
-        // With index.lock held no checkout can complete, so a branch checked now stays checked out.
-        const onBranch = await git(['symbolic-ref', '--quiet', 'HEAD']);
-        if (!onBranch.ok || onBranch.stdout.trim() !== target.branch) {
-          return { ok: false as const, reason: 'the branch was switched while committing', retryable: true };
-        }
-        // Compare-and-swap: refused when the user committed meanwhile.
-        const moved = await git(['update-ref', '-m', `commit (ai-zen handoff): ${subject}`, 'HEAD', newCommit, target.head]);
-        return moved.ok
-          ? { ok: true as const, value: newCommit }
-          : { ok: false as const, reason: `HEAD moved while committing (${moved.message})`, retryable: true };
-      },
+      ...(options.quiet ? { quiet: options.quiet } : {}),
+      ...(options.onLockHeld ? { onLockHeld: options.onLockHeld } : {}),
     });
     if (!landed.ok) return refuse(landed.reason, landed.retryable);
 
@@ -165,7 +177,7 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
 /** The doc at HEAD already has this content: report the commit that holds it. */
 async function alreadyCommitted(
   target: CommitTarget,
-  git: (args: string[]) => ReturnType<typeof runGit>,
+  git: (args: string[]) => Promise<GitRun>,
 ): Promise<CommitHandoffResult> {
   const last = await git(['log', '-1', '--no-show-signature', '--format=%H', target.head, '--', target.docPath]);
   const commit = last.ok ? last.stdout.trim() : '';

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { resolveInsideRoot } from '../fs/confine.js';
 import type { Env } from '../paths.js';
 import { detectOperation } from '../probe/git-operation.js';
-import { isNotARepository, runGit, type GitRun } from '../probe/run-git.js';
+import { isNotARepository, type GitRun } from '../probe/run-git.js';
+import { spawnGit } from '../probe/spawn-git.js';
 
 export interface CommitRefusal {
   readonly committed: false;
@@ -53,11 +54,10 @@ export async function preflight(root: string, docPath: string, env: Env | undefi
   // its tree in one rev-parse, beside the branch and the ignore check. The combined rev-parse fails
   // as a whole when HEAD is unborn or this is no repository; the step-by-step calls below then say which.
   const [combined, branch, ignored] = await Promise.all([
-    runGit(realRoot, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-path', 'index', '--git-path', 'hooks', 'HEAD^{commit}', 'HEAD^{tree}'], { env }),
-    runGit(realRoot, ['symbolic-ref', '--quiet', 'HEAD'], { env }),
-    // Verbose, not --quiet: simple-git waits 50 ms more for a git that printed nothing. It names
-    // the matching pattern (check-ignore consults the index: a tracked doc matches none).
-    runGit(realRoot, ['check-ignore', '--verbose', '--non-matching', '--', repoPath], { env }),
+    spawnGit(realRoot, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-path', 'index', '--git-path', 'hooks', 'HEAD^{commit}', 'HEAD^{tree}'], { env }),
+    spawnGit(realRoot, ['symbolic-ref', '--quiet', 'HEAD'], { env }),
+    // Verbose: it names the matching pattern (check-ignore consults the index: a tracked doc matches none).
+    spawnGit(realRoot, ['check-ignore', '--verbose', '--non-matching', '--', repoPath], { env }),
   ]);
   const lines = combined.ok ? combined.stdout.split('\n') : [];
   const known = lines.length >= 6 && /^[0-9a-f]{40,64}$/.test(lines[4] ?? '') && /^[0-9a-f]{40,64}$/.test(lines[5] ?? '');
@@ -69,11 +69,11 @@ export async function preflight(root: string, docPath: string, env: Env | undefi
     head = { ok: true, stdout: lines[4] ?? '', stderr: '' };
     headTree = lines[5] ?? null;
   } else {
-    const paths = await runGit(realRoot, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-path', 'index', '--git-path', 'hooks'], { env });
+    const paths = await spawnGit(realRoot, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-path', 'index', '--git-path', 'hooks'], { env });
     if (isNotARepository(paths)) return refuse('the project is not a git repository', false);
     if (!paths.ok) return refuse(`cannot inspect the git repository: ${paths.message}`, false);
     [topLevel = '', gitDir = '', indexFile = '', hooksDir = ''] = paths.stdout.split('\n');
-    head = await runGit(realRoot, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { env });
+    head = await spawnGit(realRoot, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { env });
   }
   const realTop = await fs.realpath(topLevel).catch(() => topLevel);
   if (realTop !== realRoot) {

@@ -293,4 +293,33 @@ describe('commitHandoff', () => {
     await write(repo.root, DOC, DOC_TEXT);
     await expectRefusedUntouched(repo, () => commit(repo), { reason: /ignored by git/, retryable: false });
   });
+
+  it('issue 9 §7 HEAD never holds the doc while the index lacks it: read HEAD, then the index, throughout 12 commits: never a staged deletion', async () => {
+    await using repo = await makeTempRepo();
+    const docs = Array.from({ length: 12 }, (_, index) => `.ai-zen/handoffs/20250102-0304${String(index).padStart(2, '0')}-abcdef12.md`);
+    for (const doc of docs) await write(repo.root, doc, `# Handoff ${doc}\n`);
+    let committing = true;
+    const deletions: string[] = [];
+    // HEAD first, then the index compared with that commit: if HEAD already holds a doc, an index
+    // read after it must hold it too. (`git status` reads the index first and HEAD after, so one
+    // that spans a commit — ours or git's own `git commit` — can see a passing difference either way.)
+    const reader = (async () => {
+      let reads = 0;
+      while (committing || reads < 5) {
+        const head = (await repo.git('rev-parse', 'HEAD')).trim();
+        const diff = await repo.git('diff-index', '--cached', '--name-status', '--no-renames', head);
+        reads += 1;
+        deletions.push(...diff.split('\n').filter((line) => line.startsWith('D')));
+      }
+      return reads;
+    })();
+    for (const doc of docs) {
+      const result = await commitHandoff({ root: repo.root, docPath: doc, message: MESSAGE, env: envOf(repo) });
+      expect(result).toMatchObject({ committed: true });
+    }
+    committing = false;
+    expect(await reader).toBeGreaterThan(0);
+    expect(deletions).toEqual([]);
+    expect((await repo.git('status', '--porcelain=v1')).trim()).toBe('');
+  });
 });

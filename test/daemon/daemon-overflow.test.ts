@@ -44,8 +44,13 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     // The commit holds the doc and nothing else, on top of the user's HEAD.
     expect((await repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(doc);
     expect((await repo.git('rev-parse', 'HEAD~1')).trim()).toBe(headBefore);
-    // The user's index and working tree are as they were.
-    expect((await repo.git('diff', '--cached', '--name-only')).trim()).toBe('notes.txt');
+    // The user's index and working tree are as they were. Waited for, not read once: the
+    // daemon's commit is its own process's business, and the test must not race it.
+    const staged = await waitFor(async () => {
+      const names = (await repo.git('diff', '--cached', '--name-only')).trim();
+      return names === 'notes.txt' ? names : null;
+    }, { ...DEADLINE, message: 'only notes.txt staged' });
+    expect(staged).toBe('notes.txt');
     expect((await repo.git('diff', '--name-only')).trim()).toBe('README.md');
 
     // X2: the 📊 section carries the daemon's facts, not a model's memory.
