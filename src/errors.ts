@@ -39,3 +39,24 @@ export function describeError(error: unknown): string {
   if (error instanceof Error) return `unexpected error: ${error.message.split('\n')[0]}`;
   return `unexpected error: ${String(error)}`;
 }
+
+const SESSION_OWNED_MARK = Symbol.for('ai-zen.error.session-owned');
+
+/**
+ * The session is open in another live ai-zen process (it holds the session's lock). Code acts on
+ * this class, never on the wording: the daemon leaves such a session to its owner.
+ */
+export class SessionOwnedError extends AiZenError {
+  readonly [SESSION_OWNED_MARK] = true;
+  readonly sessionId: string;
+
+  constructor(sessionId: string, message = `session ${sessionId.slice(0, 8)} is open in another ai-zen process`, options: { cause?: unknown } = {}) {
+    super('session', message, options);
+    this.name = 'SessionOwnedError';
+    this.sessionId = sessionId;
+  }
+
+  static override isInstance(value: unknown): value is SessionOwnedError {
+    return AiZenError.isInstance(value) && (value as unknown as Record<symbol, unknown>)[SESSION_OWNED_MARK] === true;
+  }
+}

@@ -4,7 +4,7 @@
 // the file, and runs the service with the configured default executor — offline when no model is
 // configured (X1). One migration at a time.
 import type { Config } from '../config/load-config.js';
-import { AiZenError } from '../errors.js';
+import { AiZenError, SessionOwnedError } from '../errors.js';
 import { EventBus } from '../events.js';
 import type { HandoffMode, HandoffOutcome } from '../handoff/migration-service.js';
 import type { Logger } from '../log/logger.js';
@@ -59,8 +59,8 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
     try {
       opened = await ConversationContext.open({ paths, id: request.sessionId, logger: logger.child({ component: 'session' }), env });
     } catch (error) {
-      if (AiZenError.isInstance(error) && error.message.includes('is open in another ai-zen process')) {
-        throw new AiZenError('session', `session ${id8} is open in another ai-zen process; its owner hands it over (/handoff or /migrate there)`, { cause: error });
+      if (SessionOwnedError.isInstance(error)) {
+        throw new SessionOwnedError(request.sessionId, `session ${id8} is open in another ai-zen process; its owner hands it over (/handoff or /migrate there)`, { cause: error });
       }
       throw error;
     }

@@ -1,7 +1,7 @@
 // The answers to IPC requests (D5). Replies follow status-schema.ts; `handoff` and `migrate` go
 // through the daemon's migrator — the ONE migration service — and refuse a session that a live
 // ai-zen process owns: its owner is the one to hand it over.
-import { AiZenError } from '../errors.js';
+import { AiZenError, SessionOwnedError } from '../errors.js';
 import { mapLimited } from '../map-limited.js';
 import type { IpcHandlers } from '../ipc/server.js';
 import { PROTOCOL_VERSION } from '../ipc/protocol.js';
@@ -71,7 +71,7 @@ async function runHandoff(core: DaemonCore, mode: 'handoff' | 'migrate', session
   const store = new SessionStore(core.paths);
   if (!(await store.exists(sessionId))) throw new AiZenError('session', `no session ${sessionId} in ${core.root}`);
   if (await core.isOwned(store.sessionFile(sessionId))) {
-    throw new AiZenError('session', `session ${sessionId.slice(0, 8)} is open in another ai-zen process; its owner hands it over (/${mode} there)`);
+    throw new SessionOwnedError(sessionId, `session ${sessionId.slice(0, 8)} is open in another ai-zen process; its owner hands it over (/${mode} there)`);
   }
   const outcome = await core.migrator.run({ sessionId, mode, reason: 'ipc', ...(executor ? { executor } : {}) });
   return {

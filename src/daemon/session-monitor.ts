@@ -5,6 +5,7 @@
 // - a `migrated` line → `session.migrated`; the session is closed and needs no more work.
 // Lines read at startup are history: they feed the committer and the state, not the news.
 import path from 'node:path';
+import { SessionOwnedError } from '../errors.js';
 import type { EventBus } from '../events.js';
 import type { HandoffMode } from '../handoff/migration-service.js';
 import { ExecutorName } from '../session/format.js';
@@ -153,7 +154,7 @@ export class SessionMonitor {
       },
       (error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);
-        if (reason.includes('is open in another ai-zen process')) {
+        if (SessionOwnedError.isInstance(error)) {
           crossing.owner = 'live';
           crossing.attempted = false;
           crossing.action = 'left to its owner';

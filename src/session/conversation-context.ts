@@ -3,7 +3,7 @@
 // auto-save can only land in the new file — never the pruned shell over the old one.
 import path from 'node:path';
 import type { z } from 'zod';
-import { AiZenError } from '../errors.js';
+import { AiZenError, SessionOwnedError } from '../errors.js';
 import { writeFileInside } from '../fs/safe-write.js';
 import { acquireLock, sessionLockName, type HeldLock } from '../lock/os-lock.js';
 import type { Env, ProjectPaths } from '../paths.js';
@@ -84,7 +84,7 @@ function dependencies(options: CommonOptions): Dependencies {
  */
 async function takeSessionLock(file: string, id: string, env: Env): Promise<HeldLock> {
   const lock = await acquireLock(sessionLockName(file), { env });
-  if (!lock) throw new AiZenError('session', `session ${id.slice(0, 8)} is open in another ai-zen process`);
+  if (!lock) throw new SessionOwnedError(id);
   return lock;
 }
 

@@ -1,0 +1,74 @@
+// Issue 9 item 11 / issue 13 item 5: code acts on an error's class and code, never on its wording.
+import { describe, expect, it } from 'vitest';
+import { SessionMonitor } from '../../src/daemon/session-monitor.js';
+import type { SessionState, SessionUpdate } from '../../src/daemon/session-source.js';
+import { AiZenError, SessionOwnedError } from '../../src/errors.js';
+import { EventBus } from '../../src/events.js';
+import { waitFor } from '../support/wait-for.js';
+
+function overflowed(file: string): SessionUpdate {
+  const state: SessionState = {
+    kind: 'ai-zen',
+    file,
+    sessionId: 'abcdef123456',
+    model: 'm',
+    maxContextTokens: 100,
+    latestUsage: { prompt_tokens: 200, completion_tokens: 1, total_tokens: 201 },
+    closed: false,
+    successorId: null,
+    overflowed: true,
+    messageCount: 1,
+    lastHandoff: null,
+    skippedCount: 0,
+    details: {},
+  };
+  return {
+    state,
+    previous: { ...state, overflowed: false, latestUsage: null },
+    reset: null,
+    missing: false,
+    bytesRead: 1,
+    checkBytesRead: 0,
+    linesRead: 1,
+    skipped: [],
+    overflowStarted: true,
+    usageChanged: true,
+    handoffs: [],
+    stamp: null,
+  };
+}
+
+function monitorWhoseMigrationFails(error: unknown): SessionMonitor {
+  const committer = { add() {}, has: () => false, retry() {}, list: () => [], close: async () => {} };
+  return new SessionMonitor({
+    root: '/nowhere',
+    events: new EventBus(() => {}),
+    committer,
+    migrator: { run: () => Promise.reject(error) },
+    logger: { info() {}, warn() {} },
+    isOwned: async () => false,
+  });
+}
+
+describe('issue 9 item 11: errors with codes', () => {
+  it('issue 9 item 11 SessionOwnedError is known by its class, whatever its wording', () => {
+    const owned = new SessionOwnedError('abcdef123456', 'reworded entirely');
+    expect(SessionOwnedError.isInstance(owned)).toBe(true);
+    expect(AiZenError.isInstance(owned)).toBe(true);
+    expect(owned.code).toBe('session');
+    expect(SessionOwnedError.isInstance(new AiZenError('session', 'session abcdef12 is open in another ai-zen process'))).toBe(false);
+    expect(SessionOwnedError.isInstance(new Error('x'))).toBe(false);
+  });
+
+  it('issue 9 item 11 the daemon leaves a session to its owner on the error class, not on the message text', async () => {
+    const reworded = monitorWhoseMigrationFails(new SessionOwnedError('abcdef123456', 'someone else has it'));
+    reworded.handle(overflowed('/nowhere/a.jsonl'), { initial: false });
+    await waitFor(() => reworded.actionFor('/nowhere/a.jsonl')?.action === 'left to its owner');
+    expect(reworded.actionFor('/nowhere/a.jsonl')).toEqual({ owner: 'live', action: 'left to its owner' });
+
+    const sameWordsOtherError = monitorWhoseMigrationFails(new AiZenError('session', 'session abcdef12 is open in another ai-zen process'));
+    sameWordsOtherError.handle(overflowed('/nowhere/b.jsonl'), { initial: false });
+    await waitFor(() => sameWordsOtherError.actionFor('/nowhere/b.jsonl')?.action?.startsWith('failed'));
+    expect(sameWordsOtherError.actionFor('/nowhere/b.jsonl')?.owner).toBe('none');
+  });
+});
