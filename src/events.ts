@@ -11,6 +11,20 @@ export const EventSchemas = {
     promptTokens: z.number(),
     maxContextTokens: z.number(),
     source: z.string(),
+    /** X3: which agent; its transcript; the percent reached and the agent's thresholds. */
+    agent: z.string().optional(),
+    transcript: z.string().optional(),
+    percent: z.number().optional(),
+    handoffAt: z.number().nullable().optional(),
+    compactsAt: z.number().nullable().optional(),
+  }),
+  /** Another agent compacted its own history (Claude `compact_boundary`, X3): what it dropped is gone from its context. */
+  'session.compacted': z.object({
+    sessionId: z.string(),
+    agent: z.string(),
+    transcript: z.string(),
+    at: z.string(),
+    percent: z.number().nullable(),
   }),
   /** onBeforeHandoff (R21): a handoff is starting; show progress. */
   'handoff.started': z.object({
@@ -33,6 +47,9 @@ export const EventSchemas = {
     absolutePath: z.string(),
     executor: ExecutorName,
     cost: HandoffCost,
+    /** X3: which agent's session, and the command that starts its successor fresh. */
+    agent: z.string().optional(),
+    successorCommand: z.string().optional(),
   }),
   /** onMigrated (R25): the new session is live. */
   'session.migrated': z.object({

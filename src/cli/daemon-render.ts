@@ -61,12 +61,24 @@ export function sessionLine(session: SessionInfo): string {
     usage = `${'?'.repeat(BAR_CELLS)}    ?  ${'?'.padEnd(9)}`;
   }
   const notes: string[] = [];
+  if (session.agent && session.agent !== 'ai-zen') notes.push(agentNote(session));
   if (session.model) notes.push(session.model);
   if (session.closed) notes.push(`migrated → ${session.successorId?.slice(0, 8) ?? '?'}`);
   else notes.push(session.owner === 'live' ? 'owner: live' : 'owner: none');
   if (session.overflowed) notes.push('OVERFLOWED');
   if (session.action) notes.push(session.action);
+  if (session.successorCommand) notes.push(`continue with: ${session.successorCommand}`);
   return `${id}  ${usage}  ${notes.join(' · ')}`;
+}
+
+/** `claude-code (hands off at 70%, compacts itself at ~83%, compacted 1×)`. */
+function agentNote(session: SessionInfo): string {
+  const parts: string[] = [];
+  if (session.handoffAt != null) parts.push(`hands off at ${session.handoffAt}%`);
+  if (session.compactsAt != null) parts.push(`compacts itself at ~${session.compactsAt}%`);
+  if ((session.compactions ?? 0) > 0) parts.push(`compacted ${session.compactions}×`);
+  const agent = session.agent ?? 'unknown agent';
+  return parts.length > 0 ? `${agent} (${parts.join(', ')})` : agent;
 }
 
 /** `.ai-zen/handoffs/….md  self  committed 1a2b3c4` or `… not committed: why`. */
@@ -74,7 +86,7 @@ export function handoffLine(handoff: HandoffInfo): string {
   const where = `${handoff.path}  ${handoff.executor}`;
   switch (handoff.state) {
     case 'committed':
-      return `${where}  committed ${handoff.commit?.slice(0, 7) ?? ''}`;
+      return `${where}  committed ${handoff.commit?.slice(0, 7) ?? ''}${handoff.successorCommand ? `  continue with: ${handoff.successorCommand}` : ''}`;
     case 'pending':
       return `${where}  committing…`;
     case 'deferred':

@@ -2,6 +2,7 @@
 // Strict: an unknown field is far more often a typo than a feature from a newer version.
 import { z } from 'zod';
 import { ExecutorName } from '../session/format.js';
+import { AgentsConfigFile } from './agents-config.js';
 
 export const ConfigFile = z.strictObject({
   $schema: z.string().optional(),
@@ -29,5 +30,7 @@ export const ConfigFile = z.strictObject({
       notifications: z.boolean().optional(),
     })
     .optional(),
+  /** Other agents' sessions the daemon watches (X3): `claude-code`, `codex`. */
+  agents: AgentsConfigFile.optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFile>;

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { AiZenError } from '../errors.js';
 import { projectPaths, userConfigPath, type Env } from '../paths.js';
 import type { ExecutorName } from '../session/format.js';
+import { resolveAgentsConfig, type AgentsConfig } from './agents-config.js';
 import { ConfigFile } from './config-schema.js';
 import { defaultContextWindow } from './model-defaults.js';
 
@@ -20,6 +21,8 @@ export interface Config {
   readonly execOutputLimit: number;
   readonly modelTimeoutMs: number;
   readonly daemon: { readonly autoCommit: boolean; readonly notifications: boolean };
+  /** Other agents' sessions (X3): thresholds and windows per agent. */
+  readonly agents: AgentsConfig;
   /** The config files that were read (for the log). */
   readonly files: readonly string[];
 }
@@ -68,6 +71,7 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
     execOutputLimit: fromFiles.execOutputLimit ?? DEFAULTS.execOutputLimit,
     modelTimeoutMs: fromFiles.modelTimeoutMs ?? DEFAULTS.modelTimeoutMs,
     daemon: { autoCommit: fromFiles.daemon.autoCommit ?? true, notifications: fromFiles.daemon.notifications ?? true },
+    agents: resolveAgentsConfig(user?.agents, project?.agents),
     files,
   };
 }

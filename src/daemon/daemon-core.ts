@@ -6,7 +6,7 @@ import type { DaemonMigrator } from './daemon-migrator.js';
 import type { FactsCache } from './facts-cache.js';
 import type { HandoffCommitter } from './handoff-committer.js';
 import type { SessionMonitor } from './session-monitor.js';
-import type { SessionWatcher } from './session-watcher.js';
+import type { WatchedSessions } from './transcript-watchers.js';
 
 export interface DaemonCore {
   readonly root: string;
@@ -17,7 +17,7 @@ export interface DaemonCore {
   readonly socketPath: string;
   readonly logFile: string;
   readonly facts: FactsCache;
-  readonly watcher: SessionWatcher;
+  readonly watcher: WatchedSessions;
   readonly monitor: SessionMonitor;
   readonly committer: HandoffCommitter;
   readonly migrator: DaemonMigrator;

@@ -17,9 +17,10 @@ import { createHooksRunner } from './hooks-runner.js';
 import type { DaemonCore } from './daemon-core.js';
 import { createIpcHandlers } from './ipc-handlers.js';
 import { createNotifier, type Notifier } from './notifier.js';
-import { createAiZenSessionSource } from './session-source-ai-zen.js';
+import { findSource } from './session-source.js';
 import { SessionMonitor } from './session-monitor.js';
-import { SessionWatcher } from './session-watcher.js';
+import { createSessionSources } from './sources/index.js';
+import { TranscriptWatchers } from './transcript-watchers.js';
 
 export interface DaemonOptions {
   /** Real path of the project root. */
@@ -51,7 +52,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   logger.info({ root, pid: process.pid, version: options.version, autoCommit: config.daemon.autoCommit, notifications: config.daemon.notifications, modelConfigured: config.modelConfigured, executor: config.executor }, 'daemon starting');
 
   const events = new EventBus((error, name) => logger.warn({ err: error, event: name }, 'event listener failed'));
-  const isOwned = (file: string) => isLockHeld(sessionLockName(file), { env });
+  const sources = createSessionSources({ root, paths, env, config });
+  // ai-zen's own sessions: the session lock; another agent's: what its source knows (a pid file, …).
+  const isOwned = (file: string) => {
+    const source = findSource(sources, file);
+    return source?.isLive ? source.isLive(file) : isLockHeld(sessionLockName(file), { env });
+  };
 
   const gitWatch: GitWatch = await watchGitState({ root, env, logger: logger.child({ component: 'git-watch' }) });
   const facts = createFactsCache({ provider: createFactsProvider({ root, env, ...(options.now ? { now: options.now } : {}) }) });
@@ -64,9 +70,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const migrator = createDaemonMigrator({ paths, config, facts, events, logger, env });
   const monitor = new SessionMonitor({ root, events, committer, migrator, isOwned, logger: logger.child({ component: 'monitor' }) });
-  const watcher: SessionWatcher = new SessionWatcher({
-    folder: paths.sessions,
-    sources: [createAiZenSessionSource()],
+  const watcher: TranscriptWatchers = new TranscriptWatchers({
+    sources,
     logger: logger.child({ component: 'watcher' }),
     ...(options.reconcileIntervalMs ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     onUpdate: (update, info) => monitor.handle(update, info),

@@ -15,6 +15,9 @@ export interface HandoffSeen {
   readonly executor: string;
   readonly mode: string;
   readonly at: string;
+  /** Another agent's session (X3): which agent, and the command that starts its successor. */
+  readonly agent?: string;
+  readonly successorCommand?: string;
 }
 
 export type CommitStatus =

@@ -111,7 +111,8 @@ function isClosed(core: DaemonCore, state: SessionState): boolean {
 const OWNER_PROBES = 16;
 
 async function sessionInfos(core: DaemonCore, options: { includeClosed: boolean }): Promise<SessionInfo[]> {
-  const states = core.watcher.states().filter((state) => options.includeClosed || !isClosed(core, state));
+  // Another repo's transcript (its cwd is elsewhere) is not this repo's session.
+  const states = core.watcher.states().filter((state) => !state.foreign && (options.includeClosed || !isClosed(core, state)));
   // A few ownership probes at a time: one socket each, and thousands at once left ~21 MB more
   // resident after a status of 1,000 sessions (measured; 3.6 MB with 16 at a time).
   const infos = await mapLimited(states, OWNER_PROBES, (state) => sessionInfo(core, state));
@@ -123,6 +124,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState): Promise<Sessi
   const closed = isClosed(core, state);
   const owned = closed ? false : await core.isOwned(state.file).catch(() => false);
   const action = core.monitor.actionFor(state.file);
+  const successor = core.monitor.successorCommandFor(state.file);
   return {
     id: state.sessionId,
     file: relativeToRoot(core.root, state.file),
@@ -136,6 +138,13 @@ async function sessionInfo(core: DaemonCore, state: SessionState): Promise<Sessi
     successorId: state.successorId,
     overflowed: state.overflowed,
     action: action?.action ?? null,
+    agent: state.kind,
+    transcript: state.file,
+    handoffAt: state.thresholds?.handoffAt ?? (state.kind === 'ai-zen' ? 100 : null),
+    compactsAt: state.thresholds?.compactsAt ?? null,
+    compactions: state.compactions ?? 0,
+    lastCompactionAt: state.lastCompactionAt ?? null,
+    successorCommand: successor,
   };
 }
 
@@ -151,6 +160,8 @@ export function handoffInfo(record: HandoffRecord): HandoffInfo {
     commit: status.state === 'committed' ? status.commit : null,
     reason: status.state === 'deferred' || status.state === 'off' ? status.reason : null,
     attempts: record.attempts,
+    agent: record.agent ?? null,
+    successorCommand: record.successorCommand ?? null,
   };
 }
 

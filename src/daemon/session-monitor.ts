@@ -28,6 +28,19 @@ export interface SessionMonitorOptions {
   readonly logger: MonitorLogger;
   /** Whether a live process holds the session's lock. */
   readonly isOwned: (file: string) => Promise<boolean>;
+  /** Hands over another agent's session that crossed its handoffAt (X3); absent: announced only. */
+  readonly foreign?: ForeignSessions;
+}
+
+/** The daemon's part for another agent's sessions (foreign-sessions.ts). */
+export interface ForeignSessions {
+  /** The session crossed its handoffAt: hand it over unless a loop guard says no (the reason is the action shown). */
+  crossed(state: SessionState, info: { readonly initial: boolean }): void;
+  /** The session went below its threshold, or its transcript started over. */
+  reset(state: SessionState): void;
+  /** What status shows for it (null: nothing done yet). */
+  actionFor(file: string): string | null;
+  successorCommandFor(file: string): string | null;
 }
 
 /** What the daemon did or leaves to others for one session, for status. */
@@ -56,16 +69,18 @@ export class SessionMonitor {
       this.crossings.delete(state.file);
       return;
     }
+    if (state.foreign) return; // another repo's transcript
     for (const handoff of update.handoffs) this.noticeHandoff(state, handoff, info.initial);
+    if ((update.compactionsSeen ?? 0) > 0 && !info.initial) this.noticeCompaction(state);
     if (state.closed && !previous.closed && !info.initial && state.successorId) {
       this.options.events.emit('session.migrated', { oldId: state.sessionId, newId: state.successorId, path: state.lastHandoff?.path ?? '' });
     }
     if (!state.overflowed) {
       // Dropped below the window or closed: the next crossing is news again.
-      this.crossings.delete(state.file);
+      if (this.crossings.delete(state.file) && state.kind !== 'ai-zen') this.options.foreign?.reset(state);
       return;
     }
-    if (update.overflowStarted || !this.crossings.has(state.file)) void this.overflowStarted(state);
+    if (update.overflowStarted || !this.crossings.has(state.file)) void this.overflowStarted(state, info.initial);
   }
 
   /** Called after each reconcile pass: an overflowed session whose owner went away is now the daemon's. */
@@ -90,7 +105,26 @@ export class SessionMonitor {
 
   actionFor(file: string): SessionAction | null {
     const crossing = this.crossings.get(file);
+    const foreignAction = this.options.foreign?.actionFor(file) ?? null;
+    if (foreignAction !== null) return { owner: crossing?.owner ?? 'unknown', action: foreignAction };
     return crossing ? { owner: crossing.owner, action: crossing.action } : null;
+  }
+
+  /** The command that starts the successor of another agent's session, once a document exists (X3). */
+  successorCommandFor(file: string): string | null {
+    return this.options.foreign?.successorCommandFor(file) ?? null;
+  }
+
+  private noticeCompaction(state: SessionState): void {
+    const percent = percentOf(state);
+    this.options.logger.info({ sessionId: state.sessionId, agent: state.kind, transcript: state.file, percent }, 'the agent compacted its own history');
+    this.options.events.emit('session.compacted', {
+      sessionId: state.sessionId,
+      agent: state.kind,
+      transcript: state.file,
+      at: state.lastCompactionAt ?? new Date().toISOString(),
+      percent,
+    });
   }
 
   private noticeHandoff(state: SessionState, handoff: HandoffSeenInSession, initial: boolean): void {
@@ -111,7 +145,7 @@ export class SessionMonitor {
     });
   }
 
-  private async overflowStarted(state: SessionState): Promise<void> {
+  private async overflowStarted(state: SessionState, initial = false): Promise<void> {
     const crossing: Crossing = { owner: 'unknown', attempted: false, action: null };
     this.crossings.set(state.file, crossing);
     // The event goes out the moment the crossing is read; who owns the session is asked after
@@ -125,6 +159,10 @@ export class SessionMonitor {
       promptTokens: usage,
       maxContextTokens: state.maxContextTokens ?? 0,
       source: state.kind,
+      // Another agent's session also says where it is and how far it is (X3).
+      ...(state.kind === 'ai-zen'
+        ? {}
+        : { agent: state.kind, transcript: state.file, percent: percentOf(state) ?? 0, handoffAt: state.thresholds?.handoffAt ?? null, compactsAt: state.thresholds?.compactsAt ?? null }),
     });
     crossing.owner = await this.options.isOwned(state.file).then(
       (owned): Owner => (owned ? 'live' : 'none'),
@@ -134,7 +172,9 @@ export class SessionMonitor {
     if (this.crossings.get(state.file) !== crossing) return; // already over: it dropped below, or closed
     const owned = crossing.owner === 'live';
     if (state.kind !== 'ai-zen') {
-      crossing.action = `the daemon cannot hand over ${state.kind} sessions yet`;
+      crossing.attempted = true;
+      if (this.options.foreign) this.options.foreign.crossed(state, { initial });
+      else crossing.action = `the daemon cannot hand over ${state.kind} sessions`;
       return;
     }
     if (owned) {
@@ -165,6 +205,11 @@ export class SessionMonitor {
       },
     );
   }
+}
+
+function percentOf(state: SessionState): number | null {
+  const tokens = state.latestUsage?.prompt_tokens;
+  return tokens === undefined || state.maxContextTokens === null || state.maxContextTokens <= 0 ? null : Math.round((tokens / state.maxContextTokens) * 100);
 }
 
 /** A source that does not record the cost reports none. */

@@ -1,10 +1,17 @@
-// A session source knows one agent's transcript format (ai-zen now; Claude Code and Codex CLI
-// next, X3): which files are its, and how to fold their lines into a SessionState. The watcher
-// and the rest of the daemon only see this interface, so a new source touches nothing else.
+// A session source knows one agent's transcripts (ai-zen's own, Claude Code, Codex CLI; X3): where
+// they live (the folders to watch), which files are its, how to fold their lines into a
+// SessionState (context used, window, model, compactions, whether the session belongs to this
+// repo), and — for another agent's sessions — what a handoff needs (is it live, the evidence for
+// the offline document, the command that starts the successor). The watcher, the monitor and the
+// status only see this interface: a new agent is one folder under `sources/` and a line in
+// `sources/index.ts`.
+import type { AgentMessage } from '../agent/types.js';
 import type { Usage } from '../session/format.js';
 import type { FileStamp, ResetReason } from './incremental-reader.js';
 
-export type SessionSourceKind = 'ai-zen' | 'claude-code' | 'codex';
+/** Which agent wrote a transcript. */
+export type AgentName = 'ai-zen' | 'claude-code' | 'codex';
+export type SessionSourceKind = AgentName;
 
 /** A handoff line as a session source reports it. */
 export interface HandoffSeenInSession {
@@ -37,6 +44,29 @@ export interface SessionState {
   readonly skippedCount: number;
   /** Source-specific extras (the ai-zen header line, …). */
   readonly details: Readonly<Record<string, unknown>>;
+  /**
+   * Another agent's session: the percent of the window at which the daemon hands it over, and
+   * the one at which the agent compacts by itself. Absent for ai-zen sessions (they overflow at
+   * the window, R19).
+   */
+  readonly thresholds?: SessionThresholds;
+  /** Times the agent compacted its own history (Claude `compact_boundary`, Codex's zero reading), and the last one. */
+  readonly compactions?: number;
+  readonly lastCompactionAt?: string | null;
+  /** The working directory the transcript names (another agent's: it decides whether the session is this repo's). */
+  readonly cwd?: string | null;
+  /** The transcript is another repo's (its cwd is outside this one): not listed, never handed over, no longer read. */
+  readonly foreign?: boolean;
+  /** When the session's first line was written (the grace window after a start, issue 10 §6). */
+  readonly startedAt?: string | null;
+}
+
+/** Per-agent thresholds, in percent of the window (config `agents.<name>`). */
+export interface SessionThresholds {
+  readonly handoffAt: number;
+  readonly warnAt: number;
+  /** Where the agent compacts by itself (null: unknown). */
+  readonly compactsAt: number | null;
 }
 
 export interface SkipNotice {
@@ -64,6 +94,8 @@ export interface SessionUpdate {
   readonly overflowStarted: boolean;
   /** A new latest usage arrived. */
   readonly usageChanged: boolean;
+  /** The agent compacted its own history in the lines this update read (that many times). */
+  readonly compactionsSeen?: number;
   /** Every handoff line this update read, in order (one read may hold several; each doc is committed). */
   readonly handoffs: readonly HandoffSeenInSession[];
   /** The file as it was when this read began (null: missing). A later stat that differs means more to read. */
@@ -88,6 +120,41 @@ export interface SessionSource {
   /** Whether `file` (an absolute path) is a transcript of this source. */
   matches(file: string): boolean;
   createReader(file: string): SessionReader;
+  /** For people: 'Claude Code'. */
+  readonly label?: string;
+  /** Whether the agent's process has the session open (ai-zen's own: the session lock, asked by the daemon). */
+  isLive?(file: string): Promise<boolean>;
+  /** Another agent's sessions: what a handoff needs. ai-zen's own go through the migrator. */
+  readonly handover?: ForeignHandover;
+}
+
+/** What the daemon needs to hand over another agent's session; the transcript is only ever read. */
+export interface ForeignHandover {
+  /** The whole transcript as ai-zen messages (user requests, assistant text, tool calls named as ai-zen's tools: write/edit/exec with `[exit code N]`), for the offline and summary executors. */
+  readEvidence(file: string): Promise<readonly AgentMessage[]>;
+  /** The command that starts the successor fresh, reading the document (never a resume of the full session). */
+  successorCommand(documentPath: string): string;
+}
+
+/**
+ * Where a source's transcripts for this repo live. Each folder is flat and gets one fs.watch (the
+ * same watcher and reconcile pass as ai-zen's own sessions); the parents are watched for folders
+ * coming and going. Listing must never read a transcript: other repos' files cost nothing.
+ */
+export interface TranscriptFolders {
+  list(): Promise<{ readonly folders: readonly string[]; readonly parents: readonly string[] }>;
+  /** Made when missing (ai-zen's own folder); another agent's folders are never created. */
+  readonly create: boolean;
+}
+
+/** A source with its folders: what the daemon watches. */
+export interface WatchedSource extends SessionSource {
+  readonly folders: TranscriptFolders;
+}
+
+/** One fixed folder. */
+export function fixedFolder(folder: string, create: boolean): TranscriptFolders {
+  return { create, list: async () => ({ folders: [folder], parents: [] }) };
 }
 
 /** The first source that claims `file`, or null. */
@@ -97,4 +164,10 @@ export function findSource(sources: readonly SessionSource[], file: string): Ses
 
 export function isOverflowed(state: Pick<SessionState, 'closed' | 'latestUsage' | 'maxContextTokens'>): boolean {
   return !state.closed && state.latestUsage !== null && state.maxContextTokens !== null && state.latestUsage.prompt_tokens > state.maxContextTokens;
+}
+
+/** Another agent's session is over its handoffAt (a share of the window), and neither closed nor another repo's. */
+export function isOverThreshold(state: Pick<SessionState, 'closed' | 'latestUsage' | 'maxContextTokens' | 'thresholds' | 'foreign'>): boolean {
+  if (state.closed || state.foreign || !state.thresholds || state.latestUsage === null || state.maxContextTokens === null) return false;
+  return state.latestUsage.prompt_tokens * 100 >= state.thresholds.handoffAt * state.maxContextTokens;
 }

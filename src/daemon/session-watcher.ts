@@ -50,6 +50,8 @@ export interface SessionWatcherOptions {
   readonly watchFolder?: WatchFolder;
   /** Wall clock in ms (file times are compared with it). */
   readonly now?: () => number;
+  /** Make the folder when it is missing (default true: ai-zen's own; another agent's folders are only read). */
+  readonly create?: boolean;
 }
 
 /** Watches one folder: `change` gets the name of each entry that changed (null: the platform did not say which). Throws when it cannot watch. */
@@ -85,6 +87,11 @@ function stampOf(file: string): FileStamp | null {
   } catch {
     return null;
   }
+}
+
+/** Nothing more to read: migrated, or another repo's transcript (its cwd is elsewhere). */
+function isDone(state: SessionState): boolean {
+  return state.closed || state.foreign === true;
 }
 
 function sameStamp(a: FileStamp | null, b: FileStamp | null): boolean {
@@ -129,7 +136,7 @@ export class SessionWatcher {
   /** Reads every session file present, then watches. */
   async start(): Promise<void> {
     const { folder } = this.options;
-    await fs.mkdir(folder, { recursive: true });
+    if (this.options.create !== false) await fs.mkdir(folder, { recursive: true });
     await this.scanFolder(true);
     // Watching before the first reads: an append while they run is not lost (a read under way reads again).
     this.openWatch();
@@ -176,8 +183,9 @@ export class SessionWatcher {
           }
           if (!name.endsWith('.jsonl')) return;
           const file = path.join(folder, name);
-          // A closed (archived) session needs no further work.
-          if (this.tracked.get(file)?.reader.state.closed === true) return;
+          // A closed (archived) session, or another repo's transcript, needs no further work.
+          const known = this.tracked.get(file)?.reader.state;
+          if (known && isDone(known)) return;
           void this.refresh(file);
         },
         error: (error) => {
@@ -309,7 +317,7 @@ export class SessionWatcher {
     if (update.missing) {
       this.tracked.delete(file);
       this.retire(tracked);
-    } else if (tracked.reader.state.closed) {
+    } else if (isDone(tracked.reader.state)) {
       this.retire(tracked);
     } else if (tracked.stamp === null || tracked.stamp.mtimeMs >= this.now() - HOT_MS) {
       this.hot.add(tracked);

@@ -21,6 +21,19 @@ export const SessionInfo = z.object({
   overflowed: z.boolean(),
   /** What the daemon did about the current overflow: 'left to its owner', 'migrating', 'migrated to …', 'failed: …'. */
   action: z.string().nullable(),
+  /** Which agent's session (X3; always set by this daemon, optional for older ones): `ai-zen`, `claude-code`, `codex`. */
+  agent: z.string().optional(),
+  /** Absolute path of the transcript (another agent's lives outside the repo). */
+  transcript: z.string().optional(),
+  /** Percent of the window at which the daemon hands the session over (ai-zen: 100, the window itself). */
+  handoffAt: z.number().nullable().optional(),
+  /** Percent of the window at which the agent compacts by itself (null: not known, or ai-zen). */
+  compactsAt: z.number().nullable().optional(),
+  /** Times the agent compacted its own history, and the last time (Claude `compact_boundary`). */
+  compactions: z.number().optional(),
+  lastCompactionAt: z.string().nullable().optional(),
+  /** The command that starts a fresh successor from the latest handoff document of this session. */
+  successorCommand: z.string().nullable().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
@@ -36,6 +49,9 @@ export const HandoffInfo = z.object({
   /** Why it is not committed (yet); null once committed or while pending. */
   reason: z.string().nullable(),
   attempts: z.number(),
+  /** Which agent's session it hands over, and the command that starts its successor (X3; null for ai-zen's own). */
+  agent: z.string().nullable().optional(),
+  successorCommand: z.string().nullable().optional(),
 });
 export type HandoffInfo = z.infer<typeof HandoffInfo>;
 

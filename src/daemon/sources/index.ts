@@ -1,0 +1,19 @@
+// The agents whose sessions the daemon watches. Each agent is one folder here (its transcript
+// folders, its fold, its evidence, its successor command) and one line below.
+import type { Config } from '../../config/load-config.js';
+import type { Env, ProjectPaths } from '../../paths.js';
+import { fixedFolder, type WatchedSource } from '../session-source.js';
+import { createAiZenSessionSource } from '../session-source-ai-zen.js';
+
+export interface SourceContext {
+  /** Real path of the project root. */
+  readonly root: string;
+  readonly paths: ProjectPaths;
+  readonly env: Env;
+  readonly config: Config;
+}
+
+export function createSessionSources(context: SourceContext): WatchedSource[] {
+  const sources: WatchedSource[] = [{ ...createAiZenSessionSource(), folders: fixedFolder(context.paths.sessions, true) }];
+  return sources;
+}

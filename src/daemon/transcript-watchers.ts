@@ -1,0 +1,176 @@
+// Every source's folders, watched: one SessionWatcher (fs.watch + incremental readers + reconcile
+// pass) per transcript folder, exactly as for ai-zen's own sessions, and a light watch on the
+// folders' parents so a folder that appears later (Claude Code's slug folder for a subfolder of
+// the repo, Codex's folder for a new day) is picked up. The parents are only listed — never a
+// transcript of another repo — and only when they changed (their fs.watch, or an mtime that moved
+// since the last pass).
+import fsSync from 'node:fs';
+import { stampOfStats, type FileStamp } from './incremental-reader.js';
+import type { SessionState, SessionUpdate, WatchedSource } from './session-source.js';
+import { SessionWatcher, type WatcherLogger } from './session-watcher.js';
+
+/** What the rest of the daemon reads: every session of every source. */
+export interface WatchedSessions {
+  states(): SessionState[];
+  state(file: string): SessionState | null;
+  refresh(file: string): Promise<void>;
+}
+
+export interface TranscriptWatchersOptions {
+  readonly sources: readonly WatchedSource[];
+  readonly logger: WatcherLogger;
+  readonly reconcileIntervalMs?: number;
+  readonly onUpdate: (update: SessionUpdate, info: { readonly initial: boolean }) => void;
+  readonly onReconcile?: () => void;
+}
+
+const RECONCILE_INTERVAL_MS = 5000;
+
+interface SourceWatch {
+  readonly source: WatchedSource;
+  readonly watchers: Map<string, SessionWatcher>;
+  parents: Map<string, { stamp: FileStamp | null; watch: fsSync.FSWatcher | null }>;
+  listing: Promise<void> | null;
+  again: boolean;
+}
+
+export class TranscriptWatchers implements WatchedSessions {
+  private readonly watches: SourceWatch[];
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(private readonly options: TranscriptWatchersOptions) {
+    this.watches = options.sources.map((source) => ({ source, watchers: new Map(), parents: new Map(), listing: null, again: false }));
+  }
+
+  async start(): Promise<void> {
+    await Promise.all(this.watches.map((watch) => this.relist(watch, true)));
+    const interval = this.options.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS;
+    const tick = () => {
+      this.timer = setTimeout(() => {
+        for (const watch of this.watches) if (this.parentsMoved(watch)) void this.relist(watch, false);
+        if (!this.closed) tick();
+      }, interval);
+    };
+    tick();
+  }
+
+  states(): SessionState[] {
+    return this.watches.flatMap((watch) => [...watch.watchers.values()].flatMap((watcher) => watcher.states()));
+  }
+
+  state(file: string): SessionState | null {
+    for (const watch of this.watches) {
+      for (const watcher of watch.watchers.values()) {
+        const state = watcher.state(file);
+        if (state) return state;
+      }
+    }
+    return null;
+  }
+
+  /** Reads `file` to its end, if a watched folder holds it (the Stop hook asks before it judges). */
+  async refresh(file: string): Promise<void> {
+    for (const watch of this.watches) {
+      for (const [folder, watcher] of watch.watchers) {
+        if (watcher.state(file) || isDirectChild(folder, file)) return watcher.refresh(file);
+      }
+    }
+  }
+
+  /** Makes the folder list of a source current: a watcher for each new folder. */
+  relist(watch: SourceWatch, initial: boolean): Promise<void> {
+    if (watch.listing) {
+      watch.again = true;
+      return watch.listing;
+    }
+    watch.listing = (async () => {
+      do {
+        watch.again = false;
+        await this.listOnce(watch, initial);
+      } while (watch.again && !this.closed);
+    })()
+      .catch((error: unknown) => this.options.logger.warn({ err: error, source: watch.source.id }, 'could not list the transcript folders'))
+      .finally(() => (watch.listing = null));
+    return watch.listing;
+  }
+
+  private async listOnce(watch: SourceWatch, initial: boolean): Promise<void> {
+    const { folders, parents } = await watch.source.folders.list();
+    if (this.closed) return;
+    this.watchParents(watch, parents);
+    const started: Promise<void>[] = [];
+    for (const folder of folders) {
+      if (watch.watchers.has(folder)) continue;
+      const watcher = new SessionWatcher({
+        folder,
+        sources: [watch.source],
+        logger: this.options.logger,
+        create: watch.source.folders.create,
+        ...(this.options.reconcileIntervalMs ? { reconcileIntervalMs: this.options.reconcileIntervalMs } : {}),
+        // A folder that appears while the daemon runs holds news, not history.
+        onUpdate: (update, info) => this.options.onUpdate(update, { initial: initial && info.initial }),
+        ...(this.options.onReconcile ? { onReconcile: this.options.onReconcile } : {}),
+      });
+      watch.watchers.set(folder, watcher);
+      if (!initial) this.options.logger.info({ source: watch.source.id, folder }, 'watching a new transcript folder');
+      started.push(watcher.start());
+    }
+    await Promise.all(started);
+  }
+
+  /** One shallow fs.watch per parent; a parent that cannot be watched (missing) is stat-ed each pass instead. */
+  private watchParents(watch: SourceWatch, parents: readonly string[]): void {
+    const next = new Map<string, { stamp: FileStamp | null; watch: fsSync.FSWatcher | null }>();
+    for (const parent of parents) {
+      const known = watch.parents.get(parent);
+      const stamp = stampOf(parent);
+      let handle = known?.watch ?? null;
+      if (!handle && stamp) {
+        try {
+          handle = fsSync.watch(parent, { persistent: true }, () => void this.relist(watch, false));
+          handle.on('error', () => {
+            handle?.close();
+            const entry = watch.parents.get(parent);
+            if (entry) entry.watch = null;
+          });
+        } catch {
+          handle = null;
+        }
+      }
+      next.set(parent, { stamp, watch: handle });
+    }
+    for (const [parent, entry] of watch.parents) if (!next.has(parent)) entry.watch?.close();
+    watch.parents = next;
+  }
+
+  private parentsMoved(watch: SourceWatch): boolean {
+    for (const [parent, entry] of watch.parents) {
+      const stamp = stampOf(parent);
+      if (stamp?.mtimeMs !== entry.stamp?.mtimeMs || stamp?.ino !== entry.stamp?.ino) return true;
+    }
+    return false;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    for (const watch of this.watches) for (const entry of watch.parents.values()) entry.watch?.close();
+    await Promise.all(this.watches.map((watch) => watch.listing));
+    await Promise.all(this.watches.flatMap((watch) => [...watch.watchers.values()].map((watcher) => watcher.close())));
+  }
+}
+
+function stampOf(folder: string): FileStamp | null {
+  try {
+    const stats = fsSync.statSync(folder, { throwIfNoEntry: false });
+    return stats ? stampOfStats(stats) : null;
+  } catch {
+    return null;
+  }
+}
+
+function isDirectChild(folder: string, file: string): boolean {
+  const cut = file.lastIndexOf('/');
+  return cut > 0 && file.slice(0, cut) === folder;
+}
