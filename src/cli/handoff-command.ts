@@ -5,6 +5,7 @@ import { confirm } from '@inquirer/prompts';
 import type { Command } from 'commander';
 import { AiZenError } from '../errors.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
+import { normaliseGoal } from '../handoff/goal.js';
 import type { HandoffMode, HandoffOutcome } from '../handoff/migration-service.js';
 import { ExecutorName } from '../session/format.js';
 import { projectHandoff } from './handoff-extension.js';
@@ -16,6 +17,8 @@ interface HandoffCommandOptions {
   readonly executor?: string;
   readonly verbose?: boolean;
   readonly yes?: boolean;
+  /** S1: the next goal the document is written towards. */
+  readonly goal?: string;
 }
 
 function parseExecutor(value: string | undefined): ExecutorName | undefined {
@@ -45,6 +48,8 @@ async function confirmMigration(io: CliSetup['io']): Promise<boolean> {
 
 async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, setup: CliSetup): Promise<void> {
   const executor = parseExecutor(options.executor);
+  // S1: a goal that cannot be used is refused before anything is asked or opened.
+  const goal = normaliseGoal(options.goal);
   const { io } = setup;
   if (mode === 'migrate' && options.yes !== true) {
     // R18: migrate drops the history from the conversation, so a person confirms; a script says --yes.
@@ -66,7 +71,7 @@ async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, set
     events.on('handoff.downgraded', (event) => {
       void writeOut(io.stderr, `ai-zen: ${event.from} handoff failed (${event.reason}); falling back to ${event.to}\n`).catch(() => {});
     });
-    const outcome = await service.handoff({ mode, ...(executor ? { executor } : {}) });
+    const outcome = await service.handoff({ mode, ...(executor ? { executor } : {}), ...(goal !== undefined ? { goal } : {}) });
     await writeOut(io.stdout, `${outcome.path}\n`);
     if (outcome.newSessionId !== null) await writeOut(io.stderr, `ai-zen: migrated to session ${outcome.newSessionId}; carry on with ai-zen --continue\n`);
     if (options.verbose === true) await writeOut(io.stderr, `${describeCost(outcome)}\n`);
@@ -81,12 +86,14 @@ function withGlobals(options: HandoffCommandOptions, command: Command): HandoffC
 }
 
 export function registerHandoffCommands(program: Command, setup: CliSetup): void {
+  const goalHelp = 'the next goal: the document is written towards it (🎯 states it; 📋 and 🔔 lead to it)';
   const executorHelp = 'who writes the document: self (the agent, default), summary (one call, no tools) or offline (no model)';
   program
     .command('handoff')
     .description('write a handoff document for a session and show its path; the session goes on')
     .option('-s, --session <id>', 'the session to hand off (default: the latest)')
     .option('-e, --executor <name>', executorHelp)
+    .option('-g, --goal <text>', goalHelp)
     .option('-v, --verbose', 'also show what it cost, and write the log to stderr')
     .action((options: HandoffCommandOptions, command: Command) => runHandoff('handoff', withGlobals(options, command), setup));
   program
@@ -94,6 +101,7 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
     .description('hand off, then continue in a new session that starts from the document')
     .option('-s, --session <id>', 'the session to migrate (default: the latest)')
     .option('-e, --executor <name>', executorHelp)
+    .option('-g, --goal <text>', goalHelp)
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('-v, --verbose', 'also show what it cost, and write the log to stderr')
     .action((options: HandoffCommandOptions, command: Command) => runHandoff('migrate', withGlobals(options, command), setup));

@@ -18,6 +18,8 @@ export interface DaemonMigrationRequest {
   readonly sessionId: string;
   readonly mode: HandoffMode;
   readonly executor?: ExecutorName;
+  /** S1: the next goal the document is written towards. */
+  readonly goal?: string;
   /** Why the daemon runs it (logged): 'overflow', 'ipc'. */
   readonly reason: string;
 }
@@ -112,7 +114,7 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
       log.info({ sessionId: request.sessionId, mode: request.mode, reason: request.reason, model: modelConfigured ? config.model : null }, 'daemon handing over a session');
       const store = new SessionStore(paths);
       const pointerBefore = await store.readLatestPointer().catch(() => null);
-      const outcome = await service.handoff({ mode: request.mode, ...(request.executor ? { executor: request.executor } : {}) });
+      const outcome = await service.handoff({ mode: request.mode, ...(request.executor ? { executor: request.executor } : {}), ...(request.goal !== undefined ? { goal: request.goal } : {}) });
       await keepLatestPointer(store, pointerBefore, request.sessionId, outcome, log);
       return outcome;
     } finally {

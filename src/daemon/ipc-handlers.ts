@@ -56,8 +56,8 @@ export function createIpcHandlers(core: DaemonCore): IpcHandlers {
       const facts = params?.refresh ? await core.facts.capture() : await core.facts.get({ maxAgeMs: 1000 });
       return factsInfo(facts);
     },
-    handoff: (params) => runHandoff(core, 'handoff', params?.session, params?.executor),
-    migrate: (params) => runHandoff(core, 'migrate', params?.session, params?.executor),
+    handoff: (params) => runHandoff(core, 'handoff', params?.session, params?.executor, params?.goal),
+    migrate: (params) => runHandoff(core, 'migrate', params?.session, params?.executor, params?.goal),
     async stop() {
       // Answer first: the shutdown closes this very connection.
       setImmediate(() => core.requestStop('stop request'));
@@ -66,14 +66,14 @@ export function createIpcHandlers(core: DaemonCore): IpcHandlers {
   };
 }
 
-async function runHandoff(core: DaemonCore, mode: 'handoff' | 'migrate', session: string | undefined, executor: ExecutorName | undefined): Promise<HandoffReply> {
+async function runHandoff(core: DaemonCore, mode: 'handoff' | 'migrate', session: string | undefined, executor: ExecutorName | undefined, goal: string | undefined): Promise<HandoffReply> {
   const sessionId = session ?? (await latestSession(core));
   const store = new SessionStore(core.paths);
   if (!(await store.exists(sessionId))) throw new AiZenError('session', `no session ${sessionId} in ${core.root}`);
   if (await core.isOwned(store.sessionFile(sessionId))) {
     throw new SessionOwnedError(sessionId, `session ${sessionId.slice(0, 8)} is open in another ai-zen process; its owner hands it over (/${mode} there)`);
   }
-  const outcome = await core.migrator.run({ sessionId, mode, reason: 'ipc', ...(executor ? { executor } : {}) });
+  const outcome = await core.migrator.run({ sessionId, mode, reason: 'ipc', ...(executor ? { executor } : {}), ...(goal !== undefined ? { goal } : {}) });
   return {
     mode: outcome.mode,
     sessionId: outcome.sessionId,

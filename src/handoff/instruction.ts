@@ -1,6 +1,7 @@
 // The words sent to the model for a handoff. The structure comes from the skill body, injected as it
 // is (R7); the code adds only the exact path and the fact block (R9, X2).
 import type { DocPath } from './doc-path.js';
+import { goalInstruction } from './goal.js';
 import type { HandoffSkill } from './skill.js';
 import { HANDOFF_INSTRUCTION_MARK } from './transcript.js';
 
@@ -8,6 +9,12 @@ export interface InstructionInput {
   readonly skill: HandoffSkill;
   readonly doc: DocPath;
   readonly factsBlock: string;
+  /** S1: the next goal, when the person named one. */
+  readonly goal?: string;
+}
+
+function goalLines(input: InstructionInput): string[] {
+  return input.goal === undefined ? [] : ['', ...goalInstruction(input.goal)];
 }
 
 /** The self executor's turn: stop, and write the document with the write tool (R9). */
@@ -17,6 +24,7 @@ export function selfInstruction(input: InstructionInput): string {
     '',
     `Write it with your write tool to exactly this path (relative to the project root): ${input.doc.relative}`,
     'Do not change any other file. When it is written, reply with one short line.',
+    ...goalLines(input),
     '',
     '--- handoff skill ---',
     input.skill.body,
@@ -54,6 +62,7 @@ export function summaryRequest(input: InstructionInput & { readonly transcript: 
   return [
     `${HANDOFF_INSTRUCTION_MARK} Write the handoff document for the session transcribed below.`,
     `It will be saved as ${input.doc.relative}.`,
+    ...goalLines(input),
     '',
     'Facts captured by code just now (use them; do not invent others):',
     '',

@@ -18,6 +18,7 @@ import { addCost, NO_COST, type Executor, type ExecutorInput } from './executors
 import { silentHandoffLogger, type HandoffLogger } from './handoff-logger.js';
 import { loadHandoffSkill, type SkillSource } from './skill.js';
 import { removeIfEmpty } from './remove-if-empty.js';
+import { normaliseGoal } from './goal.js';
 import path from 'node:path';
 
 export type HandoffMode = 'handoff' | 'migrate';
@@ -73,6 +74,8 @@ export interface HandoffRequest {
   /** Default: the configured default executor. */
   readonly executor?: ExecutorName;
   readonly signal?: AbortSignal;
+  /** S1: the next goal the document is written towards (the person's words). */
+  readonly goal?: string;
 }
 
 export interface HandoffOutcome {
@@ -90,6 +93,8 @@ export interface HandoffOutcome {
   readonly sessionId: string;
   /** Set by a migration: the new session's id (R25). */
   readonly newSessionId: string | null;
+  /** S1: the goal it was written towards, if any. */
+  readonly goal?: string;
 }
 
 export type MigrationState =
@@ -134,6 +139,7 @@ export class MigrationService {
     const { agent, context, events } = this.options;
     const mode = request.mode;
     const sessionId = context.currentId;
+    const goal = normaliseGoal(request.goal);
     const requested = request.executor ?? this.defaultExecutor;
     if (!EXECUTOR_ORDER.includes(requested)) {
       throw new AiZenError('usage', `unknown executor ${JSON.stringify(requested)}: use self, summary or offline`);
@@ -163,6 +169,7 @@ export class MigrationService {
         maxContextTokens: agent.maxContextTokens,
         logger: this.logger,
         ...(request.signal ? { signal: request.signal } : {}),
+        ...(goal !== undefined ? { goal } : {}),
       };
 
       const written = await this.runExecutors(requested, input, sessionId);
@@ -176,6 +183,7 @@ export class MigrationService {
         skill: skill.source,
         sessionId,
         newSessionId: null,
+        ...(goal !== undefined ? { goal } : {}),
       };
 
       // R23 onHandoff: the old session is saved now, handoff turn and cost included (R28–R30).
@@ -187,6 +195,7 @@ export class MigrationService {
         mode,
         downgrades: [...written.downgrades],
         cost: written.cost,
+        ...(goal !== undefined ? { goal } : {}),
       });
       await context.flush();
       this.setState({ phase: 'written', mode, sessionId, path: doc.relative });

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { EventSchemas, type AnyEvent, type EventName } from '../events.js';
 import { ExecutorName, SessionId } from '../session/format.js';
 
+/** The longest goal a handoff may name (S1): long enough for a paragraph; a goal is a direction, not a second document. */
+export const MAX_GOAL_CHARACTERS = 2000;
+
 export const PROTOCOL_VERSION = 1;
 export const DELIMITER = '\f';
 /** A request larger than this is refused (and its bytes discarded) without ever being buffered whole. */
@@ -21,6 +24,8 @@ const HandoffParams = z
     /** Session id; the daemon picks the latest session when absent. */
     session: SessionId.optional(),
     executor: ExecutorName.optional(),
+    /** S1: the next goal the document is written towards. */
+    goal: z.string().min(1).max(MAX_GOAL_CHARACTERS).optional(),
   })
   .strict()
   .optional();

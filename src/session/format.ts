@@ -77,6 +77,8 @@ export const HandoffLine = z.looseObject({
   /** Executors tried before the one that wrote it (R11, one-way), with why each failed. */
   downgrades: z.array(z.object({ from: ExecutorName, reason: z.string() })),
   cost: HandoffCost,
+  /** S1: the next goal the document was written towards, when one was named. */
+  goal: z.string().optional(),
 });
 export type HandoffLine = z.infer<typeof HandoffLine>;
 

@@ -125,10 +125,10 @@ export class ChatSession {
           await this.turn(input.text);
           break;
         case 'handoff':
-          await this.handOff('handoff', input.executor);
+          await this.handOff('handoff', input.executor, input.goal);
           break;
         case 'migrate':
-          await this.handOff('migrate', input.executor);
+          await this.handOff('migrate', input.executor, input.goal);
           break;
         case 'status':
           this.write(statusText({ usage: contextUsage(this.project.agent), sessionId: this.project.context.currentId, sessionFile: this.project.context.sessionFile, root: this.project.root, model: this.project.config.model, lastHandoff: this.lastHandoff, style }));
@@ -177,7 +177,7 @@ export class ChatSession {
   }
 
   /** /handoff (R1, R17: no question, repeatable) and /migrate (R2, R18: asks first). */
-  private async handOff(mode: HandoffMode, executor: ExecutorName | null): Promise<void> {
+  private async handOff(mode: HandoffMode, executor: ExecutorName | null, goal: string | null = null): Promise<void> {
     const { style } = this.terminal;
     if (this.handoff === null) {
       this.write(`${style.yellow('handoff is not available in this build')}\n`);
@@ -196,7 +196,7 @@ export class ChatSession {
       this.project.agent.abort();
     });
     try {
-      await this.handoff.service.handoff({ mode, ...(executor ? { executor } : {}), signal: controller.signal });
+      await this.handoff.service.handoff({ mode, ...(executor ? { executor } : {}), ...(goal !== null ? { goal } : {}), signal: controller.signal });
     } catch (error) {
       this.report(error, 'handoff');
     } finally {

@@ -2,8 +2,8 @@
 import type { ExecutorName } from '../../session/format.js';
 
 export type SlashCommand =
-  | { readonly kind: 'handoff'; readonly executor: ExecutorName | null }
-  | { readonly kind: 'migrate'; readonly executor: ExecutorName | null }
+  | { readonly kind: 'handoff'; readonly executor: ExecutorName | null; readonly goal: string | null }
+  | { readonly kind: 'migrate'; readonly executor: ExecutorName | null; readonly goal: string | null }
   | { readonly kind: 'status' }
   | { readonly kind: 'help' }
   | { readonly kind: 'exit' }
@@ -17,8 +17,8 @@ export interface CommandHelp {
 }
 
 export const COMMAND_HELP: readonly CommandHelp[] = [
-  { usage: '/handoff [summary|self|offline]', does: 'write a handoff document; the session goes on (ask the agent to refine it afterwards)' },
-  { usage: '/migrate [self|summary|offline]', does: 'hand off, then continue in a new session that starts from the document (asks first; alias /migration)' },
+  { usage: '/handoff [summary|self|offline] [goal]', does: 'write a handoff document (towards the goal, if given); the session goes on (ask the agent to refine it afterwards)' },
+  { usage: '/migrate [self|summary|offline] [goal]', does: 'hand off, review the document, then continue in a new session that starts from it (asks first; alias /migration)' },
   { usage: '/status', does: 'context usage, session id, model and the last handoff' },
   { usage: '/help', does: 'this list' },
   { usage: '/exit', does: 'leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)' },
@@ -26,11 +26,15 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
 
 const EXECUTORS: readonly ExecutorName[] = ['self', 'summary', 'offline'];
 
-function executorArgument(command: string, words: readonly string[]): { executor: ExecutorName | null } | { message: string } {
-  if (words.length === 0) return { executor: null };
-  const [word, ...rest] = words;
-  if (rest.length === 0 && EXECUTORS.includes(word as ExecutorName)) return { executor: word as ExecutorName };
-  return { message: `${command} takes one of ${EXECUTORS.join(', ')} (got "${words.join(' ')}")` };
+/** S1: an executor word first, if there is one; the rest of the line is the goal, as typed. */
+function handoffArguments(rest: string): { executor: ExecutorName | null; goal: string | null } {
+  const text = rest.trim();
+  const [word = '', ...others] = text.split(/\s+/);
+  if (EXECUTORS.includes(word.toLowerCase() as ExecutorName)) {
+    const goal = text.slice(word.length).trim();
+    return { executor: word.toLowerCase() as ExecutorName, goal: goal === '' || others.length === 0 ? null : goal };
+  }
+  return { executor: null, goal: text === '' ? null : text };
 }
 
 /** A line that starts with `/` and a word is a command; anything else goes to the agent. */
@@ -46,8 +50,7 @@ export function parseChatInput(line: string): ChatInput {
     case 'migrate':
     case 'migration': {
       const kind = name === 'handoff' ? 'handoff' : 'migrate';
-      const argument = executorArgument(`/${name}`, words);
-      return 'message' in argument ? { kind: 'invalid', message: argument.message } : { kind, executor: argument.executor };
+      return { kind, ...handoffArguments(match[2] ?? '') };
     }
     case 'status':
     case 'help':

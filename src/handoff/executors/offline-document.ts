@@ -36,6 +36,8 @@ export interface OfflineDocumentInput {
   readonly sessionId: string;
   /** Project-relative path of the session file, for whoever wants the full transcript. */
   readonly sessionFile: string;
+  /** S1: the next goal named for this handoff; stated first under 🎯. */
+  readonly goal?: string;
 }
 
 /** Quote text as a Markdown block quote, cut to a readable length. */
@@ -90,13 +92,16 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
     }
     case 'goal': {
       const first = firstUserRequest(input.messages);
-      return ['The first request of the session, in the user\'s words:', '', first ? quote(first) : '> (none recorded)'].join('\n');
+      const earlier = ['The first request of the session, in the user\'s words:', '', first ? quote(first) : '> (none recorded)'];
+      if (input.goal === undefined) return earlier.join('\n');
+      return ['The next goal, named for this handoff:', '', quote(input.goal), '', ...earlier].join('\n');
     }
     case 'state':
       return input.factsBlock.trim();
     case 'done':
       return ['Files changed by tools:', '', filesList(activity), '', 'Commands run, with their exit status:', '', commandsList(activity)].join('\n');
     case 'not-done':
+      if (input.goal !== undefined) return `Towards the next goal (see the goal section): ${input.goal}\n\nWhat else remains is not known: no model was available to judge it.`;
       return 'Not known: no model was available to judge what remains. Start from the last request above.';
     case 'file-index': {
       const lines = [filesList(activity)];

@@ -17,6 +17,7 @@ export function createOfflineExecutor(): Executor {
         factsBlock: input.factsBlock,
         sessionId: input.sessionId,
         sessionFile: input.sessionFile,
+        ...(input.goal !== undefined ? { goal: input.goal } : {}),
       });
       try {
         await writeFileInside(input.root, input.doc.relative, document);

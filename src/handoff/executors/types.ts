@@ -23,6 +23,8 @@ export interface ExecutorInput {
   readonly maxContextTokens: number;
   readonly logger: HandoffLogger;
   readonly signal?: AbortSignal;
+  /** The next goal the document is written towards (S1), already normalised; absent: none. */
+  readonly goal?: string;
 }
 
 export type ExecutorOutcome =

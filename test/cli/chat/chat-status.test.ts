@@ -42,8 +42,8 @@ describe('ai-zen chat: /status, /help and reopening', { timeout: 60_000 }, () =>
 
     await chat.say('/frobnicate');
     await term.waitForScreen(/unknown command \/frobnicate — \/help lists the commands\n› ?\n── [^\n]*$/);
-    await chat.say('/handoff sideways');
-    await term.waitForScreen(/\/handoff takes one of self, summary, offline \(got "sideways"\)\n› ?\n── [^\n]*$/);
+    await chat.say('/status please');
+    await term.waitForScreen(/\/status takes no arguments\n› ?\n── [^\n]*$/);
   });
 
   it('--continue and --resume ID reopen a session, and the last handoff is known again', async () => {

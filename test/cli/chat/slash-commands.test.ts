@@ -5,14 +5,20 @@ import { parseChatInput } from '../../../src/cli/chat/slash-commands.js';
 
 describe('chat input', () => {
   it('R16 /handoff, /handoff summary, /migrate, /migration, /migrate self, /migrate summary', () => {
-    expect(parseChatInput('/handoff')).toEqual({ kind: 'handoff', executor: null });
-    expect(parseChatInput('/handoff summary')).toEqual({ kind: 'handoff', executor: 'summary' });
-    expect(parseChatInput('/migrate')).toEqual({ kind: 'migrate', executor: null });
-    expect(parseChatInput('/migration')).toEqual({ kind: 'migrate', executor: null });
-    expect(parseChatInput('  /migrate self ')).toEqual({ kind: 'migrate', executor: 'self' });
-    expect(parseChatInput('/migrate summary')).toEqual({ kind: 'migrate', executor: 'summary' });
-    expect(parseChatInput('/migrate offline')).toEqual({ kind: 'migrate', executor: 'offline' });
-    expect(parseChatInput('/migrate later please')).toMatchObject({ kind: 'invalid' });
+    expect(parseChatInput('/handoff')).toEqual({ kind: 'handoff', executor: null, goal: null });
+    expect(parseChatInput('/handoff summary')).toEqual({ kind: 'handoff', executor: 'summary', goal: null });
+    expect(parseChatInput('/migrate')).toEqual({ kind: 'migrate', executor: null, goal: null });
+    expect(parseChatInput('/migration')).toEqual({ kind: 'migrate', executor: null, goal: null });
+    expect(parseChatInput('  /migrate self ')).toEqual({ kind: 'migrate', executor: 'self', goal: null });
+    expect(parseChatInput('/migrate summary')).toEqual({ kind: 'migrate', executor: 'summary', goal: null });
+    expect(parseChatInput('/migrate offline')).toEqual({ kind: 'migrate', executor: 'offline', goal: null });
+  });
+
+  it('S1 the executor word comes first; the rest of the line is the goal, as typed', () => {
+    expect(parseChatInput('/migrate later please')).toEqual({ kind: 'migrate', executor: null, goal: 'later please' });
+    expect(parseChatInput('/handoff summary Ship the CSV export, tests first')).toEqual({ kind: 'handoff', executor: 'summary', goal: 'Ship the CSV export, tests first' });
+    expect(parseChatInput('/migrate Self-review the parser')).toEqual({ kind: 'migrate', executor: null, goal: 'Self-review the parser' });
+    expect(parseChatInput('/handoff offline   fix  the bug ')).toEqual({ kind: 'handoff', executor: 'offline', goal: 'fix  the bug' });
   });
 
   it('other commands, unknown commands, and messages that merely start with a slash', () => {
