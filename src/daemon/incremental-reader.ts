@@ -4,7 +4,13 @@
 // until its newline arrives. A file that was truncated, replaced (another inode) or rewritten in
 // place (even one that grew: its head or the bytes just before our offset changed) is read again
 // from the start.
-import fsSync, { promises as fs } from 'node:fs';
+//
+// Only a regular file is read (issue 11: a FIFO named `*.jsonl` blocked a thread-pool thread for
+// ever in open(); a symlink to /dev/zero was read without end): the path is lstat()ed first, opened
+// with O_NOFOLLOW | O_NONBLOCK (neither waits for anything), and the open descriptor fstat()ed
+// before a byte is read; anything else throws NotRegularFileError. A read never goes past the size
+// the descriptor had when it was opened: a file that grows meanwhile is read on by the next call.
+import fsSync, { constants, promises as fs } from 'node:fs';
 
 export type ResetReason = 'truncated' | 'replaced' | 'rewritten';
 
@@ -53,6 +59,42 @@ export interface IncrementalReaderOptions {
   readonly chunkSize?: number;
   /** A line longer than this is skipped (reported through onOversized) instead of held in memory. */
   readonly maxLineBytes?: number;
+}
+
+/** The path is not a regular file (a FIFO, a device, a folder, a symlink): it is not a session. */
+export class NotRegularFileError extends Error {
+  readonly code = 'ENOTREGULAR';
+  constructor(
+    readonly file: string,
+    readonly what: string,
+  ) {
+    super(`${file} is ${what}, not a regular file`);
+    this.name = 'NotRegularFileError';
+  }
+
+  static isInstance(value: unknown): value is NotRegularFileError {
+    return value instanceof Error && (value as { code?: unknown }).code === 'ENOTREGULAR';
+  }
+}
+
+/** Opens without following a final symlink and without waiting (a FIFO with no writer). */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+function kindOf(stats: fsSync.Stats): string {
+  if (stats.isSymbolicLink()) return 'a symbolic link';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isDirectory()) return 'a folder';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function refuseUnlessRegular(file: string, stats: fsSync.Stats): void {
+  if (!stats.isFile()) throw new NotRegularFileError(file, kindOf(stats));
+}
+
+function isNoFollowRefusal(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ELOOP';
 }
 
 /** Bytes of the head kept as the file's fingerprint. */
@@ -109,11 +151,12 @@ export class IncrementalLineReader {
     if (quick) return quick;
     let stat;
     try {
-      stat = await fs.stat(this.file, { bigint: false });
+      stat = await fs.lstat(this.file, { bigint: false });
     } catch (error) {
       if (isMissing(error)) return { reset: null, missing: true, bytesRead: 0, checkBytesRead: 0, linesRead: 0, stamp: null };
       throw error;
     }
+    refuseUnlessRegular(this.file, stat);
     // Nothing changed since the last read: no open, no read (the reconcile pass over thousands of files).
     if (
       this.identity &&
@@ -129,13 +172,16 @@ export class IncrementalLineReader {
 
     let handle;
     try {
-      handle = await fs.open(this.file, 'r');
+      handle = await fs.open(this.file, READ_FLAGS);
     } catch (error) {
       if (isMissing(error)) return { reset: null, missing: true, bytesRead: 0, checkBytesRead: 0, linesRead: 0, stamp: null };
+      // Swapped for a symlink between the lstat and the open.
+      if (isNoFollowRefusal(error)) throw new NotRegularFileError(this.file, 'a symbolic link');
       throw error;
     }
     try {
       const opened = await handle.stat();
+      refuseUnlessRegular(this.file, opened);
       let reset: ResetReason | null = null;
       let checkBytesRead = 0;
       if (this.identity && (opened.ino !== this.identity.ino || opened.dev !== this.identity.dev)) reset = 'replaced';
@@ -154,8 +200,9 @@ export class IncrementalLineReader {
       // from Node's shared pool): a fresh 64 KiB per read cost the startup of thousands of sessions
       // tens of MB of resident memory that was not given back.
       const buffer = Buffer.allocUnsafe(Math.max(1024, Math.min(this.chunkSize, opened.size - this.position + 1024)));
-      for (;;) {
-        const { bytesRead: n } = await handle.read(buffer, 0, buffer.length, this.position);
+      const end = opened.size;
+      while (this.position < end) {
+        const { bytesRead: n } = await handle.read(buffer, 0, Math.min(buffer.length, end - this.position), this.position);
         if (n === 0) break;
         linesRead += this.takeChunk(buffer.subarray(0, n), sink);
         bytesRead += n;
@@ -193,12 +240,13 @@ export class IncrementalLineReader {
     if (!this.identity || !this.lastStat || this.position === 0) return null;
     let fd: number;
     try {
-      fd = fsSync.openSync(this.file, 'r');
+      fd = fsSync.openSync(this.file, READ_FLAGS);
     } catch {
       return null;
     }
     try {
       const opened = fsSync.fstatSync(fd);
+      if (!opened.isFile()) return null;
       if (opened.ino !== this.identity.ino || opened.dev !== this.identity.dev || opened.size < this.position) return null;
       if (opened.size - this.position > SYNC_READ_LIMIT) return null;
       if (opened.size === this.position && opened.mtimeMs === this.lastStat.mtimeMs && opened.ctimeMs === this.lastStat.ctimeMs) {
@@ -213,9 +261,10 @@ export class IncrementalLineReader {
       const checkBytesRead = headRead + boundaryRead;
       let bytesRead = 0;
       let linesRead = 0;
-      const buffer = Buffer.allocUnsafe(Math.max(1024, opened.size - this.position + 1024));
-      for (;;) {
-        const n = fsSync.readSync(fd, buffer, 0, buffer.length, this.position);
+      const end = opened.size;
+      const buffer = Buffer.allocUnsafe(Math.max(1024, end - this.position));
+      while (this.position < end) {
+        const n = fsSync.readSync(fd, buffer, 0, Math.min(buffer.length, end - this.position), this.position);
         if (n === 0) break;
         linesRead += this.takeChunk(buffer.subarray(0, n), sink);
         bytesRead += n;

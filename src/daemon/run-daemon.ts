@@ -7,7 +7,8 @@ import type { Env } from '../paths.js';
 import { createDaemonLog } from './daemon-logger.js';
 import { startDaemon, type Daemon } from './daemon.js';
 import { EXIT_ALREADY_RUNNING } from '../exit-codes.js';
-import { createShutdownCoordinator } from './shutdown-coordinator.js';
+import { forceExit } from './force-exit.js';
+import { createShutdownCoordinator, EXIT_FORCED } from './shutdown-coordinator.js';
 
 export interface RunDaemonOptions {
   /** Real path of the project root. */
@@ -32,7 +33,8 @@ export interface RunningDaemon {
 
 export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemon> {
   const { root, env } = options;
-  const exit = options.exit ?? ((code: number) => process.exit(code));
+  // A forced exit (deadline, second signal) must end the process even with a thread stuck in the kernel.
+  const exit = options.exit ?? ((code: number) => (code === EXIT_FORCED ? forceExit() : process.exit(code)));
   const lock = await acquireLock(daemonLockName(root), { env });
   if (!lock) throw new AiZenError('daemon', `a daemon is already running for ${root}`, { exitCode: EXIT_ALREADY_RUNNING });
 

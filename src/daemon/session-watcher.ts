@@ -24,7 +24,7 @@
 import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { mapLimited } from '../map-limited.js';
-import { stampOfStats, type FileStamp } from './incremental-reader.js';
+import { NotRegularFileError, stampOfStats, type FileStamp } from './incremental-reader.js';
 import { findSource, type SessionReader, type SessionSource, type SessionState, type SessionUpdate } from './session-source.js';
 
 export interface WatcherLogger {
@@ -108,6 +108,8 @@ interface Tracked {
   stamp: FileStamp | null;
   /** Where it sits in the ring of open sessions; -1 once out of it (closed or gone). */
   ringIndex: number;
+  /** Not a regular file (a FIFO, a device, a symlink): logged once, then left alone until an event names it again. */
+  notRegular: boolean;
 }
 
 export class SessionWatcher {
@@ -155,11 +157,14 @@ export class SessionWatcher {
   }
 
   states(): SessionState[] {
-    return [...this.tracked.values()].map((entry) => entry.reader.state);
+    const states: SessionState[] = [];
+    for (const entry of this.tracked.values()) if (!entry.notRegular) states.push(entry.reader.state);
+    return states;
   }
 
   state(file: string): SessionState | null {
-    return this.tracked.get(file)?.reader.state ?? null;
+    const entry = this.tracked.get(file);
+    return entry && !entry.notRegular ? entry.reader.state : null;
   }
 
   /** Starts the folder watch; on failure the reconcile pass carries on alone and tries again. */
@@ -274,7 +279,7 @@ export class SessionWatcher {
   }
 
   private track(file: string, source: SessionSource, initial: boolean): Tracked {
-    const tracked: Tracked = { file, reader: source.createReader(file), running: null, again: false, initial, stamp: null, ringIndex: this.ring.length };
+    const tracked: Tracked = { file, reader: source.createReader(file), running: null, again: false, initial, stamp: null, ringIndex: this.ring.length, notRegular: false };
     this.tracked.set(file, tracked);
     this.ring.push(tracked);
     return tracked;
@@ -307,9 +312,25 @@ export class SessionWatcher {
     try {
       update = await tracked.reader.update();
     } catch (error) {
+      if (NotRegularFileError.isInstance(error)) {
+        // Out of the passes (a stat of it each pass would find it "changed" for ever); an event
+        // naming it again (it was replaced by a real file) reads it again.
+        if (!tracked.notRegular) this.options.logger.warn({ file, kind: error.what }, `ignored ${path.basename(file)}: it is ${error.what}, not a regular file, so not a session`);
+        tracked.notRegular = true;
+        this.retire(tracked);
+        return false;
+      }
       // The stamp stays as it was: the reconcile pass sees a difference and tries again.
       this.options.logger.warn({ err: error, file }, 'could not read a session file');
       return false;
+    }
+    if (tracked.notRegular) {
+      // A regular file again (replaced): back in the passes.
+      tracked.notRegular = false;
+      if (tracked.ringIndex < 0 && !tracked.reader.state.closed) {
+        tracked.ringIndex = this.ring.length;
+        this.ring.push(tracked);
+      }
     }
     // Taken by the reader before it read: an append after it makes the next reconcile see a difference.
     tracked.stamp = update.stamp;

@@ -1,0 +1,110 @@
+// Issue 11 items 1–2: a FIFO or a symlink to /dev/zero named `*.jsonl` in `.ai-zen/sessions/`
+// (a cloned repo can ship either) must not hang the daemon, pin a CPU, or keep `stop` from ending
+// it. Only regular files are sessions; anything else is logged once and ignored.
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IncrementalLineReader, NotRegularFileError } from '../../src/daemon/incremental-reader.js';
+import { makeTempRepo } from '../support/temp-repo.js';
+import { waitFor } from '../support/wait-for.js';
+import { handoffDocs, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
+
+const run = promisify(execFile);
+
+/** No such process, or a zombie its parent has not reaped yet (it has exited). */
+async function processGone(pid: number): Promise<boolean> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  return stat === null || / Z /.test(stat.slice(stat.lastIndexOf(')')));
+}
+const DEADLINE = { timeoutMs: 30_000 };
+
+describe('issue 11 §1–2 hostile files in the sessions folder', { timeout: 90_000 }, () => {
+  let daemon: DaemonRepo;
+  beforeEach(async () => {
+    daemon = await makeDaemonRepo();
+  });
+  afterEach(async () => {
+    await daemon.cleanup();
+  });
+
+  it('issue 11 §1 §2 four FIFOs and a symlink to /dev/zero named *.jsonl: logged once each and ignored; status answers, an overflow is migrated, stop ends the daemon', async () => {
+    const sessions = path.join(daemon.root, '.ai-zen', 'sessions');
+    await fs.mkdir(sessions, { recursive: true });
+    const fifos = [101, 102, 103, 104].map((n) => path.join(sessions, `${sessionId(n)}.jsonl`));
+    for (const fifo of fifos) await run('mkfifo', [fifo]);
+    const zero = path.join(sessions, `${sessionId(105)}.jsonl`);
+    await fs.symlink('/dev/zero', zero);
+    const pid = await daemon.start();
+
+    // Files that appear while it runs are ignored the same way.
+    const lateFifo = path.join(sessions, `${sessionId(106)}.jsonl`);
+    await run('mkfifo', [lateFifo]);
+
+    const id = sessionId(1);
+    await daemon.writeSession(id, { maxContextTokens: 1000 });
+    await daemon.appendLines(id, usageLine(1500));
+    await waitFor(async () => (await handoffDocs(daemon.root)).length === 1, { ...DEADLINE, message: 'the real session to be migrated' });
+
+    const status = await waitFor(async () => {
+      const current = await daemon.status();
+      return current.closedSessions === 1 ? current : null;
+    }, { ...DEADLINE, message: 'status to show the migrated session' });
+    const ids = status.sessions.map((session) => session.id);
+    for (const n of [101, 102, 103, 104, 105, 106]) expect(ids).not.toContain(sessionId(n));
+
+    const log = path.join(daemon.root, '.ai-zen', 'logs', 'daemon.log');
+    const ignored = await waitFor(async () => {
+      const lines = (await fs.readFile(log, 'utf8')).split('\n').filter((line) => line.includes('not a regular file, so not a session'));
+      return lines.length >= 6 ? lines : null;
+    }, { ...DEADLINE, message: 'one log line per hostile file' });
+    expect(ignored).toHaveLength(6);
+    expect(ignored.filter((line) => line.includes('it is a FIFO'))).toHaveLength(5);
+    expect(ignored.filter((line) => line.includes('it is a symbolic link'))).toHaveLength(1);
+
+    const stop = await daemon.daemon(['stop']);
+    expect(stop.code).toBe(0);
+    expect(await daemon.running()).toBe(false);
+    await waitFor(() => processGone(pid), { timeoutMs: 10_000, message: 'the daemon process to be gone' });
+  });
+});
+
+describe('issue 11 §2 the reader reads only regular files, and never past the size it opened', () => {
+  it('issue 11 §2 a FIFO, a symlink to /dev/zero and a folder throw NotRegularFileError without blocking', async () => {
+    await using repo = await makeTempRepo({ git: false });
+    const fifo = path.join(repo.root, 'a.jsonl');
+    await run('mkfifo', [fifo]);
+    const zero = path.join(repo.root, 'b.jsonl');
+    await fs.symlink('/dev/zero', zero);
+    const folder = path.join(repo.root, 'c.jsonl');
+    await fs.mkdir(folder);
+    const sink = { line() {} };
+    for (const [file, what] of [[fifo, 'a FIFO'], [zero, 'a symbolic link'], [folder, 'a folder']] as const) {
+      const error = await new IncrementalLineReader(file).read(sink).catch((caught: unknown) => caught);
+      expect(NotRegularFileError.isInstance(error)).toBe(true);
+      expect((error as NotRegularFileError).what).toBe(what);
+    }
+  });
+});
+
+describe('issue 11 §1 a forced exit ends the process even with a thread stuck in the kernel', { timeout: 30_000 }, () => {
+  it('issue 11 §1 forceExit ends a process whose thread-pool thread is blocked opening a FIFO (process.exit would wait for ever)', async () => {
+    await using repo = await makeTempRepo({ git: false });
+    const fifo = path.join(repo.root, 'stuck.jsonl');
+    await run('mkfifo', [fifo]);
+    const forceExit = path.resolve('dist', 'daemon', 'force-exit.js');
+    const script = `
+      import fs from 'node:fs';
+      import { forceExit } from ${JSON.stringify(forceExit)};
+      fs.promises.open(${JSON.stringify(fifo)}, 'r').catch(() => {});
+      setTimeout(() => { process.stdout.write('blocked\\n'); forceExit(); }, 200);
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
+    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    expect(output).toBe('blocked\n');
+    expect(ended).toEqual({ code: null, signal: 'SIGKILL' });
+  });
+});
