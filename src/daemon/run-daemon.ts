@@ -6,9 +6,9 @@ import { acquireLock, daemonLockName } from '../lock/os-lock.js';
 import type { Env } from '../paths.js';
 import { createDaemonLog } from './daemon-logger.js';
 import { startDaemon, type Daemon } from './daemon.js';
-import { EXIT_ALREADY_RUNNING } from '../exit-codes.js';
+import { EXIT_ALREADY_RUNNING, EXIT_FORCED } from '../exit-codes.js';
 import { forceExit } from './force-exit.js';
-import { createShutdownCoordinator, EXIT_FORCED } from './shutdown-coordinator.js';
+import { createShutdownCoordinator } from './shutdown-coordinator.js';
 
 export interface RunDaemonOptions {
   /** Real path of the project root. */
