@@ -1,0 +1,54 @@
+// Issue 13 item 2: ARCHITECTURE.md's map is the one the boundary check enforces. The table of
+// layers there and the layers in .dependency-cruiser.cjs must name the same folders in the same
+// order, and every top-level folder of src/ must be on the map.
+import { promises as fs } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+interface Layer {
+  readonly name: string;
+  readonly paths: readonly string[];
+  readonly independent?: boolean;
+}
+
+/** A rule path as the map writes it: `src/fs/` → `fs/`, `src/events\.ts$` → `events.ts`, the base pattern → `src/*.ts`. */
+function asWritten(rulePath: string): string {
+  if (rulePath.includes('(?!')) return 'src/*.ts';
+  return rulePath.replace(/^src\//, '').replace(/\\\./g, '.').replace(/\$$/, '');
+}
+
+async function mapRows(): Promise<{ name: string; folders: string[]; alone: boolean }[]> {
+  const text = await fs.readFile(path.join(root, 'ARCHITECTURE.md'), 'utf8');
+  const lines = text.slice(text.indexOf('## Folders and the way dependencies point')).split('\n');
+  const header = lines.findIndex((line) => line.startsWith('| layer'));
+  const end = lines.findIndex((line, index) => index > header && !line.startsWith('|'));
+  const table = lines.slice(header + 2, end);
+  return table.map((row) => {
+    const [layer = '', folders = ''] = row.split('|').slice(1).map((cell) => cell.trim());
+    return {
+      name: layer.replace(/\s*\(alone\)$/, ''),
+      alone: layer.endsWith('(alone)'),
+      folders: [...folders.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? ''),
+    };
+  });
+}
+
+describe('issue 13 item 2: the map is the check', () => {
+  it('ARCHITECTURE.md names the layers and folders that .dependency-cruiser.cjs enforces, in the same order', async () => {
+    const { layers } = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as { layers: readonly Layer[] };
+    const fromRules = layers.map((layer) => ({ name: layer.name, alone: layer.independent === true, folders: layer.paths.map(asWritten) }));
+    expect(await mapRows()).toEqual(fromRules);
+  });
+
+  it('every top-level folder of src/ is on the map', async () => {
+    const { layers } = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as { layers: readonly Layer[] };
+    const placed = new Set(layers.flatMap((layer) => layer.paths.map(asWritten)));
+    const entries = await fs.readdir(path.join(root, 'src'), { withFileTypes: true });
+    const unplaced = entries.filter((entry) => entry.isDirectory() && !placed.has(`${entry.name}/`)).map((entry) => entry.name);
+    expect(unplaced).toEqual([]);
+  });
+});
