@@ -12,6 +12,7 @@ import { AiZenError, describeError } from '../errors.js';
 import { EventSchemas, type AnyEvent } from '../events.js';
 import type { HeldLock } from '../lock/os-lock.js';
 import { ensurePrivateDir } from '../lock/runtime-dir.js';
+import { connectionToDrop, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
 import { FrameDecoder } from './frame-decoder.js';
 import type { IpcLogger } from './ipc-logger.js';
 import {
@@ -41,6 +42,8 @@ export interface IpcServerOptions {
   /** The daemon lock (lock/os-lock.ts), held: see the note at the top of this file. */
   readonly lock: HeldLock;
   readonly maxRequestBytes?: number;
+  /** Idle and partial-frame timeouts, and how many connections before the idlest makes room. */
+  readonly limits?: Partial<ConnectionLimits>;
 }
 
 export interface IpcServer {
@@ -70,7 +73,8 @@ export async function startIpcServer(options: IpcServerOptions): Promise<IpcServ
     rawBuffer: true, // we frame and parse ourselves (frame-decoder.ts)
     encoding: 'utf8',
     unlink: true,
-    maxConnections: 64,
+    // A hard ceiling only: past limits.maxConnections the idlest connection makes room (see connection-limits.ts).
+    maxConnections: 1024,
   });
   ipc.serve(socketPath);
   const server = ipc.server;
@@ -89,13 +93,53 @@ export async function startIpcServer(options: IpcServerOptions): Promise<IpcServ
   // and 0600 says the same on the socket itself.
   await fs.chmod(socketPath, 0o600);
 
-  const connections = new Map<net.Socket, { decoder: FrameDecoder; subscribed: boolean }>();
+  interface Connection {
+    readonly decoder: FrameDecoder;
+    subscribed: boolean;
+    inFlight: number;
+    lastActivity: number;
+    timer: NodeJS.Timeout | null;
+  }
+  const connections = new Map<net.Socket, Connection>();
   const maxRequestBytes = options.maxRequestBytes ?? MAX_REQUEST_BYTES;
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
+
+  /** (Re)arms the connection's one timer after any activity: partial frame, idle, or none (busy, subscribed). */
+  function arm(socket: net.Socket, connection: Connection): void {
+    connection.lastActivity = performance.now();
+    if (connection.timer) clearTimeout(connection.timer);
+    connection.timer = null;
+    const partial = connection.decoder.bufferedBytes > 0;
+    if (!partial && (connection.inFlight > 0 || connection.subscribed)) return;
+    const [ms, why] = partial ? [limits.partialFrameTimeoutMs, 'a partial frame'] : [limits.idleTimeoutMs, 'nothing'];
+    connection.timer = setTimeout(() => {
+      logger.info({ afterMs: ms }, `closing an ipc connection that sent ${why} for ${ms} ms`);
+      socket.destroy();
+    }, ms);
+    connection.timer.unref();
+  }
 
   server.on('error', (error: Error) => logger.debug({ err: error }, 'ipc connection error'));
   server.on('connect', (socket: net.Socket) => {
-    connections.set(socket, { decoder: new FrameDecoder(maxRequestBytes), subscribed: false });
-    socket.once('close', () => connections.delete(socket));
+    if (connections.size >= limits.maxConnections) {
+      const victim = connectionToDrop(connections);
+      if (victim) {
+        logger.info({ connections: connections.size }, 'ipc connections at their limit; closing the one idle the longest to make room');
+        connections.delete(victim);
+        victim.destroy();
+      } else {
+        logger.warn({ connections: connections.size }, 'ipc connections at their limit, all waiting for an answer; refusing a new one');
+        socket.destroy();
+        return;
+      }
+    }
+    const connection: Connection = { decoder: new FrameDecoder(maxRequestBytes), subscribed: false, inFlight: 0, lastActivity: 0, timer: null };
+    connections.set(socket, connection);
+    arm(socket, connection);
+    socket.once('close', () => {
+      if (connection.timer) clearTimeout(connection.timer);
+      connections.delete(socket);
+    });
   });
   server.on('data', (chunk: Buffer, socket: net.Socket) => {
     const connection = connections.get(socket);
@@ -106,8 +150,14 @@ export async function startIpcServer(options: IpcServerOptions): Promise<IpcServ
         send(socket, errorReply(null, 'too-large', `request over ${maxRequestBytes} bytes refused`));
         continue;
       }
-      void answer(frame.text, connection).then((reply) => send(socket, reply));
+      connection.inFlight += 1;
+      void answer(frame.text, connection).then((reply) => {
+        connection.inFlight -= 1;
+        send(socket, reply);
+        if (connections.get(socket) === connection) arm(socket, connection);
+      });
     }
+    arm(socket, connection);
   });
 
   function send(socket: net.Socket, message: unknown): void {

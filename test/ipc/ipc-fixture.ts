@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { acquireLock, type HeldLock } from '../../src/lock/os-lock.js';
+import type { ConnectionLimits } from '../../src/ipc/connection-limits.js';
 import { startIpcServer, type IpcHandlers, type IpcServer } from '../../src/ipc/server.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -30,7 +31,7 @@ export function recordingLogger(lines: Record<string, unknown>[]) {
   return pino({ level: 'debug' }, destination);
 }
 
-export async function startFixture(handlers: IpcHandlers, options: { maxRequestBytes?: number } = {}): Promise<IpcFixture> {
+export async function startFixture(handlers: IpcHandlers, options: { maxRequestBytes?: number; limits?: Partial<ConnectionLimits> } = {}): Promise<IpcFixture> {
   // Short on purpose: socket paths have a length limit.
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'azi-'));
   const socketDir = path.join(dir, 'rt');

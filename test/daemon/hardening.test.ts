@@ -3,6 +3,7 @@
 // it. Only regular files are sessions; anything else is logged once and ignored.
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -67,6 +68,40 @@ describe('issue 11 §1–2 hostile files in the sessions folder', { timeout: 90_
     expect(stop.code).toBe(0);
     expect(await daemon.running()).toBe(false);
     await waitFor(() => processGone(pid), { timeoutMs: 10_000, message: 'the daemon process to be gone' });
+  });
+});
+
+describe('issue 11 §3 64 idle IPC connections to a real daemon', { timeout: 90_000 }, () => {
+  let daemon: DaemonRepo;
+  beforeEach(async () => {
+    daemon = await makeDaemonRepo();
+  });
+  afterEach(async () => {
+    await daemon.cleanup();
+  });
+
+  it('issue 11 §3 with 64 idle connections open (one holding half a frame), status and stop still work', async () => {
+    await daemon.start();
+    const sockets: net.Socket[] = [];
+    try {
+      for (let index = 0; index < 64; index += 1) {
+        sockets.push(await new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect({ path: daemon.socketPath });
+          socket.once('connect', () => resolve(socket));
+          socket.once('error', reject);
+        }));
+        sockets.at(-1)!.on('error', () => {});
+      }
+      sockets[10]!.write('{"v":1,"id":"x","type":"sta');
+      const status = await daemon.daemon(['status']);
+      expect(status.code).toBe(0);
+      expect(status.stdout).toContain('sessions');
+      const stop = await daemon.daemon(['stop']);
+      expect(stop.code).toBe(0);
+      expect(await daemon.running()).toBe(false);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
   });
 });
 
