@@ -1,9 +1,11 @@
-// A real daemon process for the benchmark: `node dist/cli/ai-zen-daemon.js start --foreground`
+// A real daemon process for the benchmark: `node <DAEMON_NODE_OPTIONS> dist/cli/ai-zen-daemon.js start --foreground`
+// (the options `start` gives the detached daemon)
 // in a temp project (the same code path as `start`, minus the detaching, so its pid is the
 // child's), spoken to over its IPC socket, stopped with `stop` and, past a deadline, killed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fsSync, { promises as fs } from 'node:fs';
 import { daemonLogPath } from '../dist/daemon/daemon-logger.js';
+import { DAEMON_NODE_OPTIONS } from '../dist/daemon/daemon-node-options.js';
 import { StatusInfo } from '../dist/daemon/status-schema.js';
 import { connectIpc, type IpcClient } from '../dist/ipc/client.js';
 import { socketPathFor } from '../dist/ipc/socket-path.js';
@@ -29,7 +31,7 @@ export async function startDaemonProcess(options: { bin: string; root: string; e
   const output = fsSync.openSync(options.outputFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [options.bin, 'start', '--foreground'], { cwd: options.root, env: options.env, stdio: ['ignore', output, output] });
+    child = spawn(process.execPath, [...DAEMON_NODE_OPTIONS, options.bin, 'start', '--foreground'], { cwd: options.root, env: options.env, stdio: ['ignore', output, output] });
   } finally {
     fsSync.closeSync(output);
   }

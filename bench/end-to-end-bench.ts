@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { AnyEvent } from '../dist/events.js';
 import type { IpcClient } from '../dist/ipc/client.js';
 import { SessionsReply } from '../dist/daemon/status-schema.js';
+import { DAEMON_NODE_OPTIONS } from '../dist/daemon/daemon-node-options.js';
 import { projectPaths } from '../dist/paths.js';
 import { ConversationContext } from '../dist/session/conversation-context.js';
 import { startDaemonProcess } from './daemon-process.js';
@@ -103,7 +104,7 @@ export async function benchEndToEnd(options: EndToEndBenchOptions): Promise<Item
     notRun: null,
     figures,
     notes: [
-      'A real daemon process (`node dist/cli/ai-zen-daemon.js start --foreground`) in a temp git repo with one commit, temp AI_ZEN_HOME and XDG_RUNTIME_DIR, no model configured (no OPENAI_* or AI_ZEN_MODEL), default config (auto-commit and notifications on).',
+      `A real daemon process (\`node ${DAEMON_NODE_OPTIONS.join(' ')} dist/cli/ai-zen-daemon.js start --foreground\`, as \`start\` runs it) in a temp git repo with one commit, temp AI_ZEN_HOME and XDG_RUNTIME_DIR, no model configured (no OPENAI_* or AI_ZEN_MODEL), default config (auto-commit and notifications on).`,
       `Each run: a session written by ConversationContext (definition message, three turns, usage under its window of ${MAX_CONTEXT_TOKENS.toLocaleString('en')}) and closed; once \`sessions\` lists it and ${QUIET_MS / 1000} s more have passed (a real overflow follows a model reply that takes seconds), one usage line with prompt_tokens over the window is appended; the clock runs from just before that write to the arrival of \`handoff.committed\` on the daemon's IPC event stream (subscribed before). Afterwards \`git log\`/\`git show\` confirm the commit.`,
       `Where the time goes (medians): append → session.overflowed ${stage((run) => run.overflowed)}, → handoff.written ${stage((run) => run.written)}, → session.migrated ${stage((run) => run.migrated)}, → handoff.committed ${formatMs(median(totals))}. Every run: ${runs.map((run) => formatMs(run.total ?? Number.NaN)).join(', ')}.`,
       ...problems,

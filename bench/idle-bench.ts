@@ -5,6 +5,7 @@
 // per-thread schedstat, RSS from /proc/<pid>/status. The RSS in the start-up tail is reported too.
 import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { DAEMON_NODE_OPTIONS } from '../dist/daemon/daemon-node-options.js';
 import { projectPaths } from '../dist/paths.js';
 import { startDaemonProcess, type DaemonProcess } from './daemon-process.js';
 import { cpuPercent, memory, sampleCpu } from './proc-usage.js';
@@ -136,7 +137,7 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
     notRun: null,
     figures,
     notes: [
-      `A real daemon process per count: \`node dist/cli/ai-zen-daemon.js start --foreground\` in a temp git repo (temp AI_ZEN_HOME and XDG_RUNTIME_DIR, no model configured), the session files (copies of a real ConversationContext session, under their window) written before it starts, their times set ${IDLE_FOR_MS / 60_000} minutes back (idle sessions: the daemon may check recently written ones more often).`,
+      `A real daemon process per count: \`node ${DAEMON_NODE_OPTIONS.join(' ')} dist/cli/ai-zen-daemon.js start --foreground\` (the options \`start\` gives the detached daemon) in a temp git repo (temp AI_ZEN_HOME and XDG_RUNTIME_DIR, no model configured), the session files (copies of a real ConversationContext session, under their window) written before it starts, their times set ${IDLE_FOR_MS / 60_000} minutes back (idle sessions: the daemon may check recently written ones more often).`,
       `The pass/fail mark of CPU goes by schedstat: utime+stime counts 10 ms ticks, so over a ${options.idleMs / 1000} s window it moves in steps of ${(1 / options.idleMs * 1000).toFixed(2)}% — the size of the 1,000-session target.`,
       `Measured from ${options.steadyAfterSpawnMs / 1000} s after the spawn (the daemon logged "daemon ready" and one \`status\` listed every session well before), past the start-up tail — V8's memory reducer, which shrinks the heap with a few full GCs once allocation stops, seen here 20–45 s after the spawn — with nothing touching the repo: CPU = Δ(utime+stime) of /proc/<pid>/stat over the window, in % of one core (clock ticks of 10 ms: a ${options.idleMs / 1000} s window resolves ${(1 / options.idleMs * 1000).toFixed(2)}%); schedstat = Δ of the summed /proc/<pid>/task/*/schedstat run time over the same window (ns), and over each half of it (a burst in one half is a one-off, such as a garbage collection, not the steady cost). RSS = VmRSS at the end of the window (peak = VmHWM, which includes the startup read of every file).`,
       `After the idle window, one agent at work: an assistant line and a usage line (under the window) in turn, ${ACTIVE_LINES_PER_S} a second for ${ACTIVE_MS / 1000} s, appended to one session through an O_APPEND fd; CPU over those ${ACTIVE_MS / 1000} s. It must not grow with the number of idle sessions beside it (with chokidar watching the folder it did: 132% of a core at 10,000 sessions, as chokidar re-lists and lstat()s the folder after each change).`,

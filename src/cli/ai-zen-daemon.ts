@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // The `ai-zen-daemon` command (D1–D5): start/stop the per-repo daemon and ask it questions.
 // Exit codes: src/exit-codes.ts (all of them, documented in the README).
-// First: it must run before the other modules load (see the file).
-import './small-young-generation.js';
+// No V8 flag is set here: the daemon process gets its own on its command line (daemon-node-options.ts).
 import { registerHandoffCommands } from './daemon-handoff.js';
 import { registerQueryCommands } from './daemon-queries.js';
 import { packageVersion, registerStartCommand } from './daemon-start.js';

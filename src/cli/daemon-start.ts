@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import { daemonLogPath, daemonOutputPath } from '../daemon/daemon-logger.js';
+import { DAEMON_NODE_OPTIONS } from '../daemon/daemon-node-options.js';
 import { EXIT_ALREADY_RUNNING } from '../exit-codes.js';
 import { StatusInfo } from '../daemon/status-schema.js';
 import { AiZenError } from '../errors.js';
@@ -63,7 +64,7 @@ async function startDetached(root: string, env: Env): Promise<{ pid: number; soc
   const startedAt = fs.fstatSync(output).size;
   let child;
   try {
-    child = spawn(process.execPath, [BIN, 'start', '--detached-child'], {
+    child = spawn(process.execPath, [...DAEMON_NODE_OPTIONS, BIN, 'start', '--detached-child'], {
       cwd: root,
       env: env as NodeJS.ProcessEnv,
       detached: true,
