@@ -2,7 +2,7 @@
 // onBeforeHandoff / onHandoff / onMigrated, the daemon's notifications and hooks, IPC
 // subscriptions and logs all read from it.
 import { z } from 'zod';
-import { ExecutorName, HandoffCost } from './session/format.js';
+import { ExecutorName, HandoffChecks, HandoffCost } from './session/format.js';
 
 export const EventSchemas = {
   /** A session's latest prompt_tokens went past its maxContextTokens (R19, D1). */
@@ -50,6 +50,8 @@ export const EventSchemas = {
     /** X3: which agent's session, and the command that starts its successor fresh. */
     agent: z.string().optional(),
     successorCommand: z.string().optional(),
+    /** F1–F4: what the document still fails; absent when the writer did not check (another tool's line). */
+    checks: HandoffChecks.optional(),
   }),
   /** onMigrated (R25): the new session is live. */
   'session.migrated': z.object({

@@ -9,7 +9,8 @@ import type { EventBus } from '../events.js';
 import { projectPaths, type Env } from '../paths.js';
 import type { Facts, FactsProvider } from '../probe/facts.js';
 import { renderFacts as defaultRenderFacts } from '../probe/render-facts.js';
-import type { ChatMessage, ExecutorName, HandoffCost, HandoffLine, Usage } from '../session/format.js';
+import type { ChatMessage, ExecutorName, HandoffChecks, HandoffCost, HandoffLine, Usage } from '../session/format.js';
+import { checksOfWrittenDocument } from './checks/check-written-document.js';
 import { reserveHandoffDoc, type DocPath } from './doc-path.js';
 import { createOfflineExecutor } from './executors/offline-executor.js';
 import { createSelfExecutor, type SelfExecutorAgent } from './executors/self-executor.js';
@@ -95,6 +96,8 @@ export interface HandoffOutcome {
   readonly newSessionId: string | null;
   /** S1: the goal it was written towards, if any. */
   readonly goal?: string;
+  /** F1–F4: what the final document still fails (every list empty: checked ✓). */
+  readonly checks: HandoffChecks;
 }
 
 export type MigrationState =
@@ -173,6 +176,8 @@ export class MigrationService {
       };
 
       const written = await this.runExecutors(requested, input, sessionId);
+      // F1–F4: whatever the final document still fails is recorded and shown, never hidden.
+      const checks = await checksOfWrittenDocument(input);
       const outcome: HandoffOutcome = {
         mode,
         path: doc.relative,
@@ -184,6 +189,7 @@ export class MigrationService {
         sessionId,
         newSessionId: null,
         ...(goal !== undefined ? { goal } : {}),
+        checks,
       };
 
       // R23 onHandoff: the old session is saved now, handoff turn and cost included (R28–R30).
@@ -196,11 +202,12 @@ export class MigrationService {
         downgrades: [...written.downgrades],
         cost: written.cost,
         ...(goal !== undefined ? { goal } : {}),
+        checks,
       });
       await context.flush();
       this.setState({ phase: 'written', mode, sessionId, path: doc.relative });
-      events?.emit('handoff.written', { sessionId, mode, path: doc.relative, absolutePath: doc.absolute, executor: written.executor, cost: written.cost });
-      this.logger.info({ sessionId, mode, path: doc.relative, executor: written.executor, downgrades: written.downgrades, cost: written.cost }, 'handoff written');
+      events?.emit('handoff.written', { sessionId, mode, path: doc.relative, absolutePath: doc.absolute, executor: written.executor, cost: written.cost, checks });
+      this.logger.info({ sessionId, mode, path: doc.relative, executor: written.executor, downgrades: written.downgrades, cost: written.cost, checks }, 'handoff written');
       if (mode === 'handoff') return outcome;
 
       const { newId } = await this.prune(doc);

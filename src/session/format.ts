@@ -66,6 +66,19 @@ export const HandoffCost = z.object({
 });
 export type HandoffCost = z.infer<typeof HandoffCost>;
 
+/**
+ * What the final document still fails of the fidelity checks (F1–F4), one sentence per problem;
+ * every list empty: the document passed. Absent in lines written before the checks existed; a value
+ * of another shape is dropped, never the line (readers skip nothing).
+ */
+export const HandoffChecks = z.looseObject({
+  sections: z.array(z.string()),
+  facts: z.array(z.string()),
+  files: z.array(z.string()),
+  commands: z.array(z.string()),
+});
+export type HandoffChecks = z.infer<typeof HandoffChecks>;
+
 /** Written after a handoff document was verified (R22, R28–R30: what it cost). */
 export const HandoffLine = z.looseObject({
   type: z.literal('handoff'),
@@ -79,6 +92,8 @@ export const HandoffLine = z.looseObject({
   cost: HandoffCost,
   /** S1: the next goal the document was written towards, when one was named. */
   goal: z.string().optional(),
+  /** F1–F4: what the document still fails (optional: older lines have none). */
+  checks: HandoffChecks.optional().catch(undefined),
 });
 export type HandoffLine = z.infer<typeof HandoffLine>;
 

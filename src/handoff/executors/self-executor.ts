@@ -7,7 +7,7 @@ import { AiZenError } from '../../errors.js';
 import type { HandoffCost } from '../../session/format.js';
 import { HandoffGuardPlugin } from '../handoff-guard.js';
 import { correctiveInstruction, selfInstruction } from '../instruction.js';
-import { verifyDocument } from '../verify-doc.js';
+import { verifyAndCheck } from '../checks/check-written-document.js';
 import { addCost, NO_COST, type Executor, type ExecutorInput, type ExecutorOutcome } from './types.js';
 
 /** What a handoff turn reports; the runtime's TurnResult has these fields. */
@@ -50,11 +50,12 @@ async function writeDocument(agent: SelfExecutorAgent, input: ExecutorInput): Pr
   try {
     const sendOptions = input.signal ? { signal: input.signal } : {};
     cost = addCost(cost, turnCost(await agent.send(selfInstruction(input), sendOptions)));
-    let check = await verifyDocument(input.root, input.doc);
+    // R22 and F1–F4: a document that is missing, short or fails a check gets one corrective turn naming what is wrong.
+    let check = await verifyAndCheck(input);
     if (check.ok) return { ok: true, cost, bytes: check.bytes };
     input.logger.info({ doc: input.doc.relative, reason: check.reason }, 'self handoff: retrying once');
     cost = addCost(cost, turnCost(await agent.send(correctiveInstruction(input.doc, check.reason), sendOptions)));
-    check = await verifyDocument(input.root, input.doc);
+    check = await verifyAndCheck(input);
     if (check.ok) return { ok: true, cost, bytes: check.bytes };
     return { ok: false, reason: `${check.reason} after one retry`, cost };
   } catch (error) {

@@ -8,7 +8,8 @@ import type { ChatMessage, HandoffCost, Usage } from '../../session/format.js';
 import { summaryCorrection, summaryRequest, summarySystemPrompt } from '../instruction.js';
 import { estimateTokens, serialiseHistory } from '../serialise-history.js';
 import { messageText } from '../transcript.js';
-import { MIN_DOC_BYTES, verifyDocument } from '../verify-doc.js';
+import { MIN_DOC_BYTES } from '../verify-doc.js';
+import { verifyAndCheck } from '../checks/check-written-document.js';
 import { addCost, NO_COST, type Executor, type ExecutorInput, type ExecutorOutcome } from './types.js';
 
 export interface SummaryExecutorOptions {
@@ -51,13 +52,15 @@ export function createSummaryExecutor(options: SummaryExecutorOptions): Executor
           cost = addCost(cost, usageCost(response.usage));
           const document = documentFromReply(messageText(response.message));
           const bytes = Buffer.byteLength(document, 'utf8');
+          let reason = `the reply is only ${bytes} bytes (at least ${MIN_DOC_BYTES} needed)`;
           if (bytes >= MIN_DOC_BYTES) {
             await writeFileInside(input.root, input.doc.relative, document);
-            const check = await verifyDocument(input.root, input.doc);
+            // F1–F4: a document that fails a check gets one corrective call naming what is wrong.
+            const check = await verifyAndCheck(input);
             if (check.ok) return { ok: true, cost, bytes: check.bytes };
-            return { ok: false, reason: check.reason, cost };
+            if (check.checks === null) return { ok: false, reason: check.reason, cost };
+            reason = check.reason;
           }
-          const reason = `the reply is only ${bytes} bytes (at least ${MIN_DOC_BYTES} needed)`;
           if (attempt === 2) return { ok: false, reason: `${reason} after one retry`, cost };
           input.logger.info({ doc: input.doc.relative, reason }, 'summary handoff: retrying once');
           messages.push(response.message, { role: 'user', content: summaryCorrection(reason) });

@@ -6,6 +6,8 @@ import type { Facts } from '../../probe/facts.js';
 import type { ExecutorName, HandoffCost } from '../../session/format.js';
 import type { DocPath } from '../doc-path.js';
 import type { HandoffSkill } from '../skill.js';
+import type { HandoffEvidence } from '../checks/evidence.js';
+import type { CommandEnvironment } from '../checks/first-steps-check.js';
 
 export interface ExecutorInput {
   /** The project root, real path. */
@@ -25,6 +27,10 @@ export interface ExecutorInput {
   readonly signal?: AbortSignal;
   /** The next goal the document is written towards (S1), already normalised; absent: none. */
   readonly goal?: string;
+  /** What the document is checked against (F3); default: the tool calls in `messages`. */
+  readonly evidence?: HandoffEvidence;
+  /** Where F4 looks programs and paths up; default: PATH and the project folder. */
+  readonly commandEnvironment?: CommandEnvironment;
 }
 
 export type ExecutorOutcome =

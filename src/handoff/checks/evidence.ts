@@ -1,0 +1,31 @@
+// The evidence a handoff document is checked against: plain data, so a reader of another agent's
+// transcript (Claude Code, Codex) can build its own and reuse the checks.
+import type { AgentMessage } from '../../agent/types.js';
+import { projectPaths } from '../../paths.js';
+import { toolActivity } from '../transcript.js';
+import path from 'node:path';
+
+export interface HandoffEvidence {
+  /** Project-relative paths the session's tool calls wrote, edited, renamed, copied or removed, in order. */
+  readonly changedFiles: readonly string[];
+}
+
+/** Inside the project: relative to it; elsewhere: left out (the document describes the project). */
+function projectRelative(root: string, file: string): string | null {
+  const normalised = file.replace(/\\/g, '/');
+  if (!normalised.startsWith('/')) return normalised.replace(/^(\.\/)+/, '');
+  const prefix = `${root.replace(/\/+$/, '')}/`;
+  return normalised.startsWith(prefix) ? normalised.slice(prefix.length) : null;
+}
+
+export function evidenceFromMessages(messages: readonly AgentMessage[], root: string): HandoffEvidence {
+  // Earlier handoff documents (rewritten on request, R17) are ai-zen's, not the session's work.
+  const handoffs = `${path.relative(root, projectPaths(root).handoffs).split(path.sep).join('/')}/`;
+  const files: string[] = [];
+  for (const activity of toolActivity(messages).files) {
+    const file = projectRelative(root, activity.path);
+    if (file === null || file === '' || file.startsWith(handoffs)) continue;
+    if (!files.includes(file)) files.push(file);
+  }
+  return { changedFiles: files };
+}
