@@ -52,6 +52,8 @@ export const EventSchemas = {
     successorCommand: z.string().optional(),
     /** F1–F4: what the document still fails; absent when the writer did not check (another tool's line). */
     checks: HandoffChecks.optional(),
+    /** Share of the window the session had reached. */
+    percent: z.number().optional(),
   }),
   /** onMigrated (R25): the new session is live. */
   'session.migrated': z.object({

@@ -14,6 +14,8 @@ export const AgentConfigFile = z.strictObject({
   warnAt: Percent.optional(),
   /** The window in tokens, when the model's default is wrong (Claude: 200k, or 1M for the models known to have it). */
   contextWindow: z.number().int().positive().optional(),
+  /** No handoff in a session's first seconds unless it is over 95% (default 120). */
+  graceSeconds: z.number().nonnegative().optional(),
 });
 export type AgentConfigFile = z.infer<typeof AgentConfigFile>;
 
@@ -30,6 +32,7 @@ export interface AgentConfig {
   readonly handoffAt: number;
   readonly warnAt: number;
   readonly contextWindow: number | null;
+  readonly graceSeconds: number;
 }
 
 export type AgentsConfig = Readonly<Record<ForeignAgentName, AgentConfig>>;
@@ -43,6 +46,7 @@ function resolveAgent(user: AgentConfigFile | undefined, project: AgentConfigFil
     handoffAt: merged.handoffAt ?? AGENT_DEFAULTS.handoffAt,
     warnAt: merged.warnAt ?? AGENT_DEFAULTS.warnAt,
     contextWindow: merged.contextWindow ?? null,
+    graceSeconds: merged.graceSeconds ?? 120,
   };
 }
 

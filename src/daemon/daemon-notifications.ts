@@ -14,6 +14,8 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
   switch (event.name) {
     case 'session.overflowed': {
       const { sessionId, promptTokens, maxContextTokens } = event.payload;
+      // Another agent's crossing is announced with its document (handoff.written), not twice.
+      if (event.payload.agent !== undefined && event.payload.agent !== 'ai-zen') return null;
       const who =
         context.overflowOwner === 'live'
           ? ' — its ai-zen process hands it over'
@@ -27,6 +29,7 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
       };
     }
     case 'handoff.written':
+      if (event.payload.successorCommand !== undefined) return agentHandoffNotification(event.payload);
       return { title: 'ai-zen: handoff written', body: `${event.payload.path} (session ${event.payload.sessionId.slice(0, 8)}, ${event.payload.executor})` };
     case 'handoff.failed':
       return { title: 'ai-zen: handoff failed', body: `session ${event.payload.sessionId.slice(0, 8)}: ${event.payload.reason}`, urgency: 'critical' };
@@ -37,4 +40,16 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
     default:
       return null;
   }
+}
+
+const AGENT_LABELS: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+
+/** `Claude Code session 1a2b3c4d at 71% — handoff written: <path>; continue with: claude "…"`. */
+function agentHandoffNotification(payload: Extract<AnyEvent, { name: 'handoff.written' }>['payload']): Notification {
+  const label = AGENT_LABELS[payload.agent ?? ''] ?? payload.agent ?? 'agent';
+  const at = payload.percent !== undefined ? ` at ${payload.percent}%` : '';
+  return {
+    title: `ai-zen: ${label} handoff written`,
+    body: `${label} session ${payload.sessionId.slice(0, 8)}${at} — handoff written: ${payload.path}; continue with: ${payload.successorCommand ?? ''}`,
+  };
 }

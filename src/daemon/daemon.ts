@@ -11,6 +11,7 @@ import { createFactsProvider } from '../probe/capture-facts.js';
 import { createDaemonMigrator } from './daemon-migrator.js';
 import { notificationFor } from './daemon-notifications.js';
 import { createFactsCache } from './facts-cache.js';
+import { createForeignSessions } from './foreign-sessions.js';
 import { watchGitState, type GitWatch } from './git-watch.js';
 import { createHandoffCommitter } from './handoff-committer.js';
 import { createHooksRunner } from './hooks-runner.js';
@@ -69,7 +70,21 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
 
   const migrator = createDaemonMigrator({ paths, config, facts, events, logger, env });
-  const monitor = new SessionMonitor({ root, events, committer, migrator, isOwned, logger: logger.child({ component: 'monitor' }) });
+  const foreign = createForeignSessions({
+    root,
+    paths,
+    env,
+    events,
+    committer,
+    facts,
+    sources,
+    logger: logger.child({ component: 'foreign-sessions' }),
+    stateOf: (file) => watcher.state(file),
+    notice: (title, body) => void notifier.notify({ title, body }).catch(() => {}),
+    graceMs: config.agents['claude-code'].graceSeconds * 1000,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const monitor = new SessionMonitor({ root, events, committer, migrator, isOwned, foreign, logger: logger.child({ component: 'monitor' }) });
   const watcher: TranscriptWatchers = new TranscriptWatchers({
     sources,
     logger: logger.child({ component: 'watcher' }),
@@ -129,6 +144,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     close() {
       closing ??= (async () => {
         migrator.close();
+        foreign.close();
         await watcher.close();
         // A running migration finishes (the session file is whole at every step of it anyway).
         await migrator.idle();

@@ -35,7 +35,7 @@ export interface SessionMonitorOptions {
 /** The daemon's part for another agent's sessions (foreign-sessions.ts). */
 export interface ForeignSessions {
   /** The session crossed its handoffAt: hand it over unless a loop guard says no (the reason is the action shown). */
-  crossed(state: SessionState, info: { readonly initial: boolean }): void;
+  crossed(state: SessionState, info: { readonly initial: boolean; readonly firstReading?: boolean }): void;
   /** The session went below its threshold, or its transcript started over. */
   reset(state: SessionState): void;
   /** What status shows for it (null: nothing done yet). */
@@ -80,7 +80,7 @@ export class SessionMonitor {
       if (this.crossings.delete(state.file) && state.kind !== 'ai-zen') this.options.foreign?.reset(state);
       return;
     }
-    if (update.overflowStarted || !this.crossings.has(state.file)) void this.overflowStarted(state, info.initial);
+    if (update.overflowStarted || !this.crossings.has(state.file)) void this.overflowStarted(state, info.initial, previous.latestUsage === null);
   }
 
   /** Called after each reconcile pass: an overflowed session whose owner went away is now the daemon's. */
@@ -145,7 +145,7 @@ export class SessionMonitor {
     });
   }
 
-  private async overflowStarted(state: SessionState, initial = false): Promise<void> {
+  private async overflowStarted(state: SessionState, initial = false, firstReading = false): Promise<void> {
     const crossing: Crossing = { owner: 'unknown', attempted: false, action: null };
     this.crossings.set(state.file, crossing);
     // The event goes out the moment the crossing is read; who owns the session is asked after
@@ -173,7 +173,7 @@ export class SessionMonitor {
     const owned = crossing.owner === 'live';
     if (state.kind !== 'ai-zen') {
       crossing.attempted = true;
-      if (this.options.foreign) this.options.foreign.crossed(state, { initial });
+      if (this.options.foreign) this.options.foreign.crossed(state, { initial, firstReading });
       else crossing.action = `the daemon cannot hand over ${state.kind} sessions`;
       return;
     }

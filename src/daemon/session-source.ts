@@ -59,6 +59,8 @@ export interface SessionState {
   readonly foreign?: boolean;
   /** When the session's first line was written (the grace window after a start, issue 10 §6). */
   readonly startedAt?: string | null;
+  /** The context of the session's first reading: a session that started above its threshold hands off only after it grew (issue 10 §6). */
+  readonly firstReadingTokens?: number | null;
 }
 
 /** Per-agent thresholds, in percent of the window (config `agents.<name>`). */

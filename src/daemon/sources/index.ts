@@ -4,6 +4,7 @@ import type { Config } from '../../config/load-config.js';
 import type { Env, ProjectPaths } from '../../paths.js';
 import { fixedFolder, type WatchedSource } from '../session-source.js';
 import { createAiZenSessionSource } from '../session-source-ai-zen.js';
+import { createClaudeCodeSource } from './claude-code/claude-source.js';
 
 export interface SourceContext {
   /** Real path of the project root. */
@@ -15,5 +16,7 @@ export interface SourceContext {
 
 export function createSessionSources(context: SourceContext): WatchedSource[] {
   const sources: WatchedSource[] = [{ ...createAiZenSessionSource(), folders: fixedFolder(context.paths.sessions, true) }];
+  const claude = context.config.agents['claude-code'];
+  if (claude.enabled) sources.push(createClaudeCodeSource({ root: context.root, env: context.env, config: claude }));
   return sources;
 }

@@ -1,0 +1,248 @@
+// Another agent's session crossed its handoffAt (X3, issue 10 §4): unless a loop guard says no,
+// write a handoff document for it — offline, from its transcript (which is only ever read) and the
+// captured facts — commit it alone as every document, and announce it with the command that
+// starts the successor fresh. A document the agent writes itself (the `self` path through its
+// Stop hook) is announced the same way through `adopt`.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { EventBus } from '../events.js';
+import { buildOfflineDocument } from '../handoff/executors/offline-document.js';
+import { handoffDocName, reserveHandoffDoc, type DocPath } from '../handoff/doc-path.js';
+import { loadHandoffSkill } from '../handoff/skill.js';
+import { verifyDocument } from '../handoff/verify-doc.js';
+import { writeFileInside } from '../fs/safe-write.js';
+import type { Env, ProjectPaths } from '../paths.js';
+import type { FactsProvider } from '../probe/facts.js';
+import { renderFacts } from '../probe/render-facts.js';
+import type { HandoffCommitter } from './handoff-committer.js';
+import { HandoffLoopGuard } from './handoff-loop-guard.js';
+import type { ForeignSessions } from './session-monitor.js';
+import { findSource, isOverThreshold, type SessionSource, type SessionState } from './session-source.js';
+
+export interface ForeignSessionsLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+export interface ForeignSessionsOptions {
+  readonly root: string;
+  readonly paths: ProjectPaths;
+  readonly env: Env;
+  readonly events: EventBus;
+  readonly committer: HandoffCommitter;
+  readonly facts: FactsProvider;
+  readonly sources: readonly SessionSource[];
+  readonly logger: ForeignSessionsLogger;
+  /** The current state of a watched transcript. */
+  readonly stateOf: (file: string) => SessionState | null;
+  /** A loop guard noticed something the user should hear about (it stopped trying). */
+  readonly notice: (title: string, body: string) => void;
+  readonly graceMs?: number;
+  readonly now?: () => Date;
+}
+
+export interface ForeignHandoffResult {
+  readonly path: string;
+  readonly successorCommand: string;
+}
+
+interface Entry {
+  action: string | null;
+  successorCommand: string | null;
+  running: Promise<ForeignHandoffResult | null> | null;
+  retry: NodeJS.Timeout | null;
+}
+
+export interface ForeignSessionsRunner extends ForeignSessions {
+  /** Write the offline document now for this transcript, unless one was written for this crossing (PreCompact, the Stop hook's fallback). */
+  handOver(file: string, reason: string): Promise<ForeignHandoffResult | null>;
+  /** A document for this crossing already exists (written by the agent itself, or by us). */
+  hasDocument(file: string): boolean;
+  /** Reserve the document path the agent will write itself (the Stop hook's `self` path). */
+  reserveForSelf(file: string): Promise<{ doc: DocPath; successorCommand: string } | null>;
+  /** The agent wrote the reserved document: verify, commit, announce. False when it is not there (yet). */
+  adopt(file: string, doc: DocPath): Promise<boolean>;
+  close(): void;
+}
+
+export function createForeignSessions(options: ForeignSessionsOptions): ForeignSessionsRunner {
+  const guard = new HandoffLoopGuard(options.graceMs);
+  const entries = new Map<string, Entry>();
+  /** Transcripts with a document for their current crossing. */
+  const documented = new Set<string>();
+  const now = options.now ?? (() => new Date());
+  let closed = false;
+
+  const entryOf = (file: string): Entry => {
+    let entry = entries.get(file);
+    if (!entry) entries.set(file, (entry = { action: null, successorCommand: null, running: null, retry: null }));
+    return entry;
+  };
+
+  function evaluate(state: SessionState, firstSeen: boolean): void {
+    if (closed) return;
+    const entry = entryOf(state.file);
+    const source = findSource(options.sources, state.file);
+    if (!source?.handover) {
+      entry.action = `the daemon cannot hand over ${state.kind} sessions`;
+      return;
+    }
+    if (documented.has(state.file)) return;
+    const percent = percentOf(state);
+    const startedAtMs = state.startedAt ? Date.parse(state.startedAt) : NaN;
+    const verdict = guard.check({
+      file: state.file,
+      percent,
+      handoffAt: state.thresholds?.handoffAt ?? 100,
+      startedAtMs: Number.isFinite(startedAtMs) ? startedAtMs : null,
+      firstSeen,
+      nowMs: now().getTime(),
+    });
+    if (!verdict.go) {
+      entry.action = verdict.reason;
+      options.logger.info({ sessionId: state.sessionId, agent: state.kind, percent, reason: verdict.reason }, 'no handoff for this crossing yet');
+      if (verdict.stoppedTrying) options.notice(`ai-zen: ${labelOf(source)} handoffs stopped`, `session ${state.sessionId.slice(0, 8)}: ${verdict.reason}`);
+      if (verdict.retryAtMs !== undefined && !entry.retry) {
+        entry.retry = setTimeout(() => {
+          entry.retry = null;
+          const current = options.stateOf(state.file);
+          if (current && isOverThreshold(current)) evaluate(current, false);
+        }, Math.max(0, verdict.retryAtMs - now().getTime()) + 50);
+        entry.retry.unref?.();
+      }
+      return;
+    }
+    void handOver(state.file, 'threshold').catch(() => {});
+  }
+
+  async function handOver(file: string, reason: string): Promise<ForeignHandoffResult | null> {
+    const entry = entryOf(file);
+    if (entry.running) return entry.running;
+    if (documented.has(file)) return null;
+    entry.running = (async () => {
+      const state = options.stateOf(file);
+      const source = findSource(options.sources, file);
+      if (!state || !source?.handover) return null;
+      entry.action = 'writing the handoff document (offline)';
+      try {
+        const doc = await reserveHandoffDoc({ root: options.root, sessionId: state.sessionId, now });
+        options.events.emit('handoff.started', { sessionId: state.sessionId, mode: 'handoff', executor: 'offline' });
+        const [messages, facts, skill] = await Promise.all([
+          source.handover.readEvidence(file),
+          options.facts.capture(),
+          loadHandoffSkill({ projectSkillPath: options.paths.projectSkill, env: options.env }),
+        ]);
+        const document = buildOfflineDocument({
+          sections: skill.sections,
+          messages,
+          facts,
+          factsBlock: renderFacts(facts),
+          sessionId: state.sessionId,
+          sessionFile: file,
+        });
+        await writeFileInside(options.root, doc.relative, document);
+        const result = await announce(file, state, source, doc, 'offline', reason);
+        if (!result) throw new Error('the document did not verify');
+        return result;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        entry.action = `failed: ${message}`;
+        options.logger.warn({ sessionId: state.sessionId, agent: state.kind, reason: message }, 'could not write the handoff document of another agent session');
+        options.events.emit('handoff.failed', { sessionId: state.sessionId, mode: 'handoff', reason: message });
+        return null;
+      }
+    })().finally(() => (entry.running = null));
+    return entry.running;
+  }
+
+  async function announce(file: string, state: SessionState, source: SessionSource, doc: DocPath, executor: 'offline' | 'self', reason: string): Promise<ForeignHandoffResult | null> {
+    const check = await verifyDocument(options.root, doc);
+    if (!check.ok) return null;
+    const entry = entryOf(file);
+    const successorCommand = source.handover!.successorCommand(doc.relative);
+    documented.add(file);
+    entry.successorCommand = successorCommand;
+    entry.action = `handoff written (${executor}): ${doc.relative}`;
+    const at = now().toISOString();
+    options.logger.info({ sessionId: state.sessionId, agent: state.kind, path: doc.relative, executor, reason, successorCommand }, 'handoff document written for another agent session');
+    options.committer.add({ path: doc.relative, sessionId: state.sessionId, executor, mode: 'handoff', at, agent: state.kind, successorCommand });
+    options.events.emit('handoff.written', {
+      sessionId: state.sessionId,
+      mode: 'handoff',
+      path: doc.relative,
+      absolutePath: path.resolve(options.root, doc.relative),
+      executor,
+      cost: { requests: 0, prompt_tokens: 0, completion_tokens: 0 },
+      agent: state.kind,
+      successorCommand,
+      percent: percentOf(state),
+    });
+    return { path: doc.relative, successorCommand };
+  }
+
+  return {
+    crossed(state, info) {
+      // History read at startup, or a session whose very first reading was already over: it started above.
+      const first = state.firstReadingTokens;
+      const startedAbove = first != null && state.maxContextTokens !== null && first * 100 >= (state.thresholds?.handoffAt ?? 100) * state.maxContextTokens;
+      evaluate(state, info.initial || startedAbove);
+    },
+    reset(state) {
+      // Below the threshold again (or compacted): the next crossing gets its own document.
+      documented.delete(state.file);
+      guard.dropped(state.file);
+      const entry = entries.get(state.file);
+      if (entry?.retry) clearTimeout(entry.retry);
+      if (entry) entry.retry = null;
+    },
+    actionFor: (file) => entries.get(file)?.action ?? null,
+    successorCommandFor: (file) => entries.get(file)?.successorCommand ?? null,
+    handOver,
+    hasDocument: (file) => documented.has(file),
+    async reserveForSelf(file) {
+      const state = options.stateOf(file);
+      const source = findSource(options.sources, file);
+      if (!state || !source?.handover || documented.has(file)) return null;
+      // Named, not created: Claude's Write tool refuses to overwrite a file it has not read.
+      const doc = await freeDocPath(options.root, state.sessionId, now());
+      entryOf(file).action = `waiting for ${labelOf(source)} to write ${doc.relative} (self)`;
+      options.events.emit('handoff.started', { sessionId: state.sessionId, mode: 'handoff', executor: 'self' });
+      return { doc, successorCommand: source.handover.successorCommand(doc.relative) };
+    },
+    async adopt(file, doc) {
+      const state = options.stateOf(file);
+      const source = findSource(options.sources, file);
+      if (!state || !source?.handover) return false;
+      if (documented.has(file)) return true;
+      return (await announce(file, state, source, doc, 'self', 'written by the agent')) !== null;
+    },
+    close() {
+      closed = true;
+      for (const entry of entries.values()) if (entry.retry) clearTimeout(entry.retry);
+    },
+  };
+}
+
+/** A document path nothing is at yet (the agent creates the file). */
+async function freeDocPath(root: string, sessionId: string, date: Date): Promise<DocPath> {
+  const folder = path.relative(root, path.join(root, '.ai-zen', 'handoffs')).split(path.sep).join('/');
+  for (let attempt = 1; attempt < 100; attempt += 1) {
+    const relative = `${folder}/${handoffDocName(date, sessionId, attempt)}`;
+    const absolute = path.join(root, relative);
+    try {
+      await fs.lstat(absolute);
+    } catch {
+      return { relative, absolute };
+    }
+  }
+  throw new Error('no free handoff document name');
+}
+
+function percentOf(state: SessionState): number {
+  const tokens = state.latestUsage?.prompt_tokens ?? 0;
+  return state.maxContextTokens ? Math.round((tokens / state.maxContextTokens) * 100) : 0;
+}
+
+function labelOf(source: SessionSource): string {
+  return source.label ?? source.kind;
+}

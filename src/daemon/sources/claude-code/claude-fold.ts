@@ -1,0 +1,126 @@
+// One Claude Code transcript line folded into the session state (X3), pure. Usage is measured as
+// Claude Code measures it: the last main-chain `assistant` line carrying `message.usage`, context =
+// input_tokens + cache_creation_input_tokens + cache_read_input_tokens. One reply is written as one
+// line per content block, all with the same message.id and usage: it counts once. Sidechain
+// (subagent) lines, `<synthetic>` model lines and API-error lines are no readings. A `system` line
+// with subtype `compact_boundary` is Claude compacting by itself. The first `cwd` decides whether
+// the session is this repo's.
+import path from 'node:path';
+import { z } from 'zod';
+import type { RawLine } from '../../incremental-reader.js';
+import { isOverThreshold, type SessionState, type SessionThresholds } from '../../session-source.js';
+import { isInside } from './claude-paths.js';
+import { claudeWindow } from './claude-window.js';
+
+const Count = z.number().int().nonnegative().max(100_000_000);
+
+const ClaudeUsage = z.looseObject({
+  input_tokens: Count,
+  cache_creation_input_tokens: Count.nullish(),
+  cache_read_input_tokens: Count.nullish(),
+  output_tokens: Count.nullish(),
+});
+
+const ClaudeLine = z.looseObject({
+  type: z.string(),
+  subtype: z.string().optional(),
+  sessionId: z.string().optional(),
+  cwd: z.string().optional(),
+  timestamp: z.string().optional(),
+  isSidechain: z.boolean().optional(),
+  isApiErrorMessage: z.boolean().optional(),
+  message: z
+    .looseObject({
+      id: z.string().optional(),
+      model: z.string().optional(),
+      usage: z.unknown().optional(),
+    })
+    .optional(),
+});
+
+export interface ClaudeFoldOptions {
+  /** Real path of the repo. */
+  readonly root: string;
+  readonly handoffAt: number;
+  readonly warnAt: number;
+  readonly compactsAt: number;
+  /** agents.claude-code.contextWindow. */
+  readonly contextWindow: number | null;
+}
+
+/** What the fold keeps besides the shared fields (in SessionState.details). */
+export type ClaudeDetails = {
+  readonly lastMessageId: string | null;
+  /** Distinct readings seen. */
+  readonly readings: number;
+  readonly largestReading: number;
+};
+
+export function emptyClaudeState(file: string, options: ClaudeFoldOptions): SessionState {
+  const thresholds: SessionThresholds = { handoffAt: options.handoffAt, warnAt: options.warnAt, compactsAt: options.compactsAt };
+  const details: ClaudeDetails = { lastMessageId: null, readings: 0, largestReading: 0 };
+  return {
+    kind: 'claude-code',
+    file,
+    sessionId: path.basename(file, '.jsonl'),
+    model: null,
+    maxContextTokens: claudeWindow(null, 0, options.contextWindow),
+    latestUsage: null,
+    closed: false,
+    successorId: null,
+    overflowed: false,
+    messageCount: 0,
+    lastHandoff: null,
+    skippedCount: 0,
+    details,
+    thresholds,
+    compactions: 0,
+    lastCompactionAt: null,
+    cwd: null,
+    foreign: false,
+    startedAt: null,
+    firstReadingTokens: null,
+  };
+}
+
+export function claudeDetails(state: SessionState): ClaudeDetails {
+  return state.details as unknown as ClaudeDetails;
+}
+
+export function foldClaudeLine(state: SessionState, value: unknown, _raw: RawLine, options: ClaudeFoldOptions): SessionState | string {
+  const parsed = ClaudeLine.safeParse(value);
+  if (!parsed.success) return 'not a Claude Code transcript line';
+  const line = parsed.data;
+  let next = state;
+  if (next.startedAt === null && line.timestamp) next = { ...next, startedAt: line.timestamp };
+  if (next.cwd === null && line.cwd) next = { ...next, cwd: line.cwd, foreign: !isInside(options.root, line.cwd) };
+  if (line.sessionId && line.sessionId !== next.sessionId && next.messageCount === 0) next = { ...next, sessionId: line.sessionId };
+
+  if (line.type === 'system' && line.subtype === 'compact_boundary') {
+    return { ...next, compactions: (next.compactions ?? 0) + 1, lastCompactionAt: line.timestamp ?? null };
+  }
+  if (line.type === 'user') return { ...next, messageCount: next.messageCount + (line.isSidechain ? 0 : 1) };
+  if (line.type !== 'assistant') return next;
+  if (line.isSidechain) return next;
+  const message = line.message;
+  const details = claudeDetails(next);
+  // Same reply, another content block: the usage was counted with its first line.
+  if (message?.id && message.id === details.lastMessageId) return next;
+  next = { ...next, messageCount: next.messageCount + 1 };
+  if (line.isApiErrorMessage || message?.model === '<synthetic>' || message?.usage === undefined) return next;
+  const usage = ClaudeUsage.safeParse(message.usage);
+  if (!usage.success) return `a usage Claude Code would not write (${usage.error.issues[0]?.path.join('.') ?? '?'}: ${usage.error.issues[0]?.message ?? '?'})`;
+  const reading = usage.data.input_tokens + (usage.data.cache_creation_input_tokens ?? 0) + (usage.data.cache_read_input_tokens ?? 0);
+  const output = usage.data.output_tokens ?? 0;
+  const model = message.model ?? next.model;
+  const largestReading = Math.max(details.largestReading, reading);
+  const updated: SessionState = {
+    ...next,
+    model,
+    maxContextTokens: claudeWindow(model, largestReading, options.contextWindow),
+    latestUsage: { prompt_tokens: reading, completion_tokens: output, total_tokens: reading + output },
+    firstReadingTokens: next.firstReadingTokens ?? reading,
+    details: { lastMessageId: message.id ?? null, readings: details.readings + 1, largestReading } satisfies ClaudeDetails,
+  };
+  return { ...updated, overflowed: isOverThreshold(updated) };
+}

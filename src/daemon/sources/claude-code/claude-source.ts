@@ -1,0 +1,64 @@
+// Claude Code as a session source (X3): its transcript folders for this repo, its fold, its
+// liveness, its evidence and its successor command. Only the `projects/` folders whose slug may be
+// this repo's (or a subfolder's) are listed and watched; other repos' transcripts are never read.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { AgentConfig } from '../../../config/agents-config.js';
+import type { Env } from '../../../paths.js';
+import { createLineFoldReader } from '../../line-fold-reader.js';
+import type { WatchedSource } from '../../session-source.js';
+import { readClaudeEvidence } from './claude-evidence.js';
+import { emptyClaudeState, foldClaudeLine, type ClaudeFoldOptions } from './claude-fold.js';
+import { isClaudeSessionLive } from './claude-liveness.js';
+import { claudeProjectsDir, claudeSessionsDir, isClaudeTranscript, mayHoldSessionsOf } from './claude-paths.js';
+import { CLAUDE_COMPACTS_AT } from './claude-window.js';
+
+export interface ClaudeSourceOptions {
+  /** Real path of the repo. */
+  readonly root: string;
+  readonly env: Env;
+  readonly config: AgentConfig;
+}
+
+export function createClaudeCodeSource(options: ClaudeSourceOptions): WatchedSource {
+  const projects = claudeProjectsDir(options.env);
+  const sessions = claudeSessionsDir(options.env);
+  const fold: ClaudeFoldOptions = {
+    root: options.root,
+    handoffAt: options.config.handoffAt,
+    warnAt: options.config.warnAt,
+    compactsAt: CLAUDE_COMPACTS_AT,
+    contextWindow: options.config.contextWindow,
+  };
+  return {
+    id: 'claude-code',
+    kind: 'claude-code',
+    label: 'Claude Code',
+    matches: (file) => isClaudeTranscript(file, projects),
+    createReader: (file) =>
+      createLineFoldReader(file, { empty: (name) => emptyClaudeState(name, fold), fold: (state, line, raw) => foldClaudeLine(state, line, raw, fold) }),
+    isLive: (file) => isClaudeSessionLive(sessions, path.basename(file, '.jsonl')),
+    folders: {
+      create: false,
+      async list() {
+        let names: string[] = [];
+        try {
+          names = await fs.readdir(projects);
+        } catch {
+          // No Claude Code here (yet): the parent is checked again on each pass.
+        }
+        return { folders: names.filter((name) => mayHoldSessionsOf(name, options.root)).map((name) => path.join(projects, name)), parents: [projects] };
+      },
+    },
+    handover: {
+      readEvidence: readClaudeEvidence,
+      successorCommand: (documentPath) => claudeSuccessorCommand(documentPath),
+    },
+  };
+}
+
+/** `claude "<instruction naming the doc>"`: a fresh session that starts by reading the document. */
+export function claudeSuccessorCommand(documentPath: string): string {
+  const instruction = `Read ${documentPath} (the handoff document of the previous session) and continue the work from its breakpoint.`;
+  return `claude "${instruction.replace(/(["\\$`])/g, '\\$1')}"`;
+}

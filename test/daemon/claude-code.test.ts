@@ -1,0 +1,111 @@
+// X3 with the real Claude Code CLI: `claude -p` in a temp repo with a temp HOME, against the fake
+// Anthropic server, while a real daemon watches the transcripts it writes.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeAll, afterAll, describe, expect, test } from 'vitest';
+import type { AnyEvent } from '../../src/events.js';
+import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
+import { claudeTranscripts, makeClaudeHome, runClaude, type ClaudeHome } from '../support/claude-client.js';
+import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
+import { waitFor } from '../support/wait-for.js';
+import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+
+let fake: FakeAnthropic;
+let bus: DbusSession;
+let service: NotificationService | null = null;
+let daemon: DaemonRepo | null = null;
+
+beforeAll(async () => {
+  fake = await startFakeAnthropic();
+  bus = await startDbusSession();
+});
+afterAll(async () => {
+  await fake.close();
+  await bus.stop();
+});
+afterEach(async () => {
+  await daemon?.cleanup();
+  daemon = null;
+  await service?.stop();
+  service = null;
+});
+
+/** A repo with a daemon watching it and a Claude home both agree on. */
+async function setup(config: object = {}): Promise<{ daemon: DaemonRepo; claude: ClaudeHome }> {
+  service = await bus.startNotificationService();
+  const base = await fs.mkdtemp(path.join((await import('node:os')).tmpdir(), 'ai-zen-claude-'));
+  const claude = await makeClaudeHome(base);
+  daemon = await makeDaemonRepo({ env: { ...claude.env, ...bus.env }, config: { agents: { 'claude-code': { graceSeconds: 0, ...config } } } });
+  await daemon.start();
+  return { daemon, claude };
+}
+
+async function events(repo: DaemonRepo): Promise<AnyEvent[]> {
+  const client = await repo.connect();
+  const seen: AnyEvent[] = [];
+  await client.subscribe((event: AnyEvent) => seen.push(event));
+  return seen;
+}
+
+describe('X3 Claude Code sessions, with the real client', () => {
+  test('X3 a Claude Code session under its threshold is listed with its agent, percent and thresholds, and nothing is handed off', async () => {
+    const { daemon, claude } = await setup();
+    fake.enqueue(anthropicReply().text('Here is the plan.').usage({ input_tokens: 12_000, cache_read_input_tokens: 8_000, output_tokens: 40 }));
+    const result = await runClaude('Plan the README changes', { cwd: daemon.root, home: claude, baseURL: fake.baseURL });
+    expect(result.code, result.stderr).toBe(0);
+    const [transcript] = await claudeTranscripts(claude);
+    await waitFor(async () => (await daemon.status()).sessions.some((session) => session.agent === 'claude-code' && session.promptTokens === 20_000), {
+      timeoutMs: 20_000,
+      message: 'the Claude session in status',
+    });
+    const session = (await daemon.status()).sessions.find((entry) => entry.agent === 'claude-code')!;
+    expect(session).toMatchObject({ transcript, percent: 10, maxContextTokens: 200_000, handoffAt: 70, compactsAt: 83, overflowed: false, successorCommand: null });
+    expect(await handoffDocs(daemon.root)).toEqual([]);
+    const human = await daemon.daemon(['status']);
+    expect(human.stdout).toContain('claude-code (hands off at 70%, compacts itself at ~83%)');
+  }, 90_000);
+
+  test('X3 crossing handoffAt: a committed document whose 💬 holds the last request, a notification and the successor command; tool calls are deduplicated and their files and commands are in the document', async () => {
+    const { daemon, claude } = await setup();
+    const seen = await events(daemon);
+    const target = path.join(daemon.root, 'notes.md');
+    // One reply written as two lines (text + tool_use, same message.id): counted once.
+    fake.enqueue(
+      anthropicReply().text('Writing the notes first.').tool('Write', { file_path: target, content: '# Notes\n' }).usage({ input_tokens: 30_000, output_tokens: 50 }),
+      anthropicReply().tool('Bash', { command: 'false' }).usage({ input_tokens: 60_000, cache_creation_input_tokens: 10_000, output_tokens: 20 }),
+      anthropicReply().tool('Bash', { command: 'ls notes.md' }).usage({ input_tokens: 90_000, cache_read_input_tokens: 30_000, output_tokens: 20 }),
+      anthropicReply().text('The notes are written and checked.').usage({ input_tokens: 20_000, cache_read_input_tokens: 122_000, output_tokens: 30 }),
+    );
+    const result = await runClaude('Write notes.md with a heading, then check it exists', { cwd: daemon.root, home: claude, baseURL: fake.baseURL });
+    expect(result.code, result.stderr).toBe(0);
+    await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), { timeoutMs: 30_000, message: 'the handoff to be committed' }).catch(async (error) => {
+      console.log(await fs.readFile(path.join(daemon.root, '.ai-zen/logs/daemon.log'), 'utf8'));
+      throw error;
+    });
+
+    const written = seen.find((event) => event.name === 'handoff.written')!;
+    expect(written.payload).toMatchObject({ agent: 'claude-code', executor: 'offline', percent: 71 });
+    const command = (written.payload as { successorCommand: string }).successorCommand;
+    const [doc] = await handoffDocs(daemon.root);
+    expect(command).toBe(`claude "Read ${doc} (the handoff document of the previous session) and continue the work from its breakpoint."`);
+    const text = await fs.readFile(path.join(daemon.root, doc!), 'utf8');
+    const breakpoint = text.split('## ').find((section) => section.startsWith('💬'))!;
+    expect(breakpoint).toContain('Write notes.md with a heading, then check it exists');
+    expect(breakpoint).toContain('The notes are written and checked.');
+    expect(text).toContain(`\`${target}\` — write`);
+    expect(text).toContain('`false` — exit 1');
+    expect(text).toContain('`ls notes.md` — exit 0');
+
+    const log = execFileSync('git', ['log', '--format=%s', '--name-only', '-1'], { cwd: daemon.root, encoding: 'utf8' });
+    expect(log).toContain(doc);
+    expect(log.trim().split('\n').filter((line) => line.trim() !== '')).toHaveLength(2);
+
+    const status = await daemon.status();
+    expect(status.sessions.find((session) => session.agent === 'claude-code')).toMatchObject({ percent: 71, overflowed: true, successorCommand: command });
+    expect(status.handoffs.at(-1)).toMatchObject({ path: doc, agent: 'claude-code', successorCommand: command, state: 'committed' });
+    await waitFor(async () => (await service!.received()).some((call) => call.body.includes('continue with: claude "')), { timeoutMs: 10_000, message: 'the notification' });
+    const notification = (await service!.received()).find((call) => call.body.includes('continue with'))!;
+    expect(notification.body).toMatch(/^Claude Code session [0-9a-f]{8} at 71% — handoff written: \.ai-zen\/handoffs\/.*\.md; continue with: claude "Read /);
+  }, 90_000);
+});
