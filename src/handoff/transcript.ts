@@ -147,3 +147,11 @@ export function toolActivity(messages: readonly AgentMessage[]): ToolActivity {
   }
   return { files, commands };
 }
+
+/** Every real request of the user, in order (definitions and our own handoff instructions left out). */
+export function userRequests(messages: readonly AgentMessage[]): string[] {
+  return messages
+    .filter((entry) => !entry.definition && entry.message.role === 'user' && !isHandoffInstruction(entry.message))
+    .map((entry) => messageText(entry.message))
+    .filter((text) => text.trim().length > 0);
+}

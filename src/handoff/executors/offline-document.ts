@@ -5,9 +5,10 @@
 // not have goes under the first section, so nothing captured is lost.
 import type { AgentMessage } from '../../agent/types.js';
 import type { Facts } from '../../probe/facts.js';
-import { firstUserRequest, lastDelivery, lastUserRequest, toolActivity, type ToolActivity } from '../transcript.js';
+import { ruleSentences } from '../rule-sentences.js';
+import { lastDelivery, lastUserRequest, toolActivity, userRequests, type ToolActivity } from '../transcript.js';
 
-type ContentKind = 'breakpoint' | 'goal' | 'state' | 'done' | 'not-done' | 'file-index' | 'first-steps';
+type ContentKind = 'breakpoint' | 'goal' | 'state' | 'done' | 'not-done' | 'constraints' | 'file-index' | 'first-steps';
 
 /** How a heading is recognised: its marker, or a word in it (English or Chinese). */
 const RECOGNISERS: readonly { kind: ContentKind; marker: string; words: RegExp }[] = [
@@ -16,6 +17,7 @@ const RECOGNISERS: readonly { kind: ContentKind; marker: string; words: RegExp }
   { kind: 'state', marker: '📊', words: /state|status|状态/i },
   { kind: 'done', marker: '✅', words: /^\W*done|已完成/i },
   { kind: 'not-done', marker: '📋', words: /not done|未完成/i },
+  { kind: 'constraints', marker: '⚠️', words: /constraint|preference|rules|约束|约定/i },
   { kind: 'file-index', marker: '📁', words: /file index|files|文件/i },
   { kind: 'first-steps', marker: '🔔', words: /first steps|successor|第一步/i },
 ];
@@ -38,7 +40,12 @@ export interface OfflineDocumentInput {
   readonly sessionFile: string;
   /** S1: the next goal named for this handoff; stated first under 🎯. */
   readonly goal?: string;
+  /** F4: whether a first step can be run here as written (its program and paths exist, it destroys nothing). Default: all can. */
+  readonly isRunnable?: (command: string) => boolean;
 }
+
+/** Each request quoted is cut to this many characters; the session file has the rest. */
+export const MAX_REQUEST_QUOTE = 600;
 
 /** Quote text as a Markdown block quote, cut to a readable length. */
 function quote(text: string, limit = 2000): string {
@@ -91,17 +98,26 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
       ].join('\n');
     }
     case 'goal': {
-      const first = firstUserRequest(input.messages);
-      const earlier = ['The first request of the session, in the user\'s words:', '', first ? quote(first) : '> (none recorded)'];
+      // The user's requests are where goals and constraints live: every one, in order, in their words.
+      const requests = userRequests(input.messages);
+      const earlier =
+        requests.length === 0
+          ? ["The user's requests: none recorded."]
+          : [`The user's requests, in order, in their words (${requests.length}):`, ...requests.flatMap((request, index) => ['', `${index + 1}.`, '', quote(request, MAX_REQUEST_QUOTE)])];
       if (input.goal === undefined) return earlier.join('\n');
       return ['The next goal, named for this handoff:', '', quote(input.goal), '', ...earlier].join('\n');
+    }
+    case 'constraints': {
+      const rules = ruleSentences(userRequests(input.messages));
+      if (rules.length === 0) return 'None stated by the user in this session (no request said keep, never, must, only, …).';
+      return ["Rules the user stated, in their words, in order:", '', ...rules.map((rule) => quote(rule))].join('\n');
     }
     case 'state':
       return input.factsBlock.trim();
     case 'done':
       return ['Files changed by tools:', '', filesList(activity), '', 'Commands run, with their exit status:', '', commandsList(activity)].join('\n');
     case 'not-done':
-      if (input.goal !== undefined) return `Towards the next goal (see the goal section): ${input.goal}\n\nWhat else remains is not known: no model was available to judge it.`;
+      if (input.goal !== undefined) return `Towards the next goal (see the goal section):\n\n${quote(input.goal)}\n\nWhat else remains is not known: no model was available to judge it.`;
       return 'Not known: no model was available to judge what remains. Start from the last request above.';
     case 'file-index': {
       const lines = [filesList(activity)];
@@ -117,9 +133,12 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
       return lines.join('\n');
     }
     case 'first-steps': {
-      const steps = input.facts.git.known
+      const candidates = input.facts.git.known
         ? ['git status --short', 'git log --oneline -5', `tail -n 40 ${input.sessionFile}`]
         : ['ls -la', `tail -n 40 ${input.sessionFile}`];
+      // F4 by construction: only commands that pass the same check the document gets.
+      const steps = candidates.filter((command) => input.isRunnable?.(command) ?? true).slice(0, 3);
+      if (steps.length === 0) return `None: no command could be checked as runnable here. The transcript is in ${input.sessionFile}.`;
       return ['```sh', ...steps, '```'].join('\n');
     }
   }

@@ -2,6 +2,8 @@
 // with the sections of the skill in force (R7), and written to the path. The last step of the
 // one-way downgrade (R11), and the first when no model is configured.
 import { writeFileInside } from '../../fs/safe-write.js';
+import { localCommandEnvironment } from '../checks/command-environment.js';
+import { commandProblems } from '../checks/first-steps-check.js';
 import { verifyDocument } from '../verify-doc.js';
 import { buildOfflineDocument } from './offline-document.js';
 import { NO_COST, type Executor, type ExecutorInput, type ExecutorOutcome } from './types.js';
@@ -10,6 +12,7 @@ export function createOfflineExecutor(): Executor {
   return {
     name: 'offline',
     async run(input: ExecutorInput): Promise<ExecutorOutcome> {
+      const environment = input.commandEnvironment ?? localCommandEnvironment(input.root);
       const document = buildOfflineDocument({
         sections: input.skill.sections,
         messages: input.messages,
@@ -18,6 +21,7 @@ export function createOfflineExecutor(): Executor {
         sessionId: input.sessionId,
         sessionFile: input.sessionFile,
         ...(input.goal !== undefined ? { goal: input.goal } : {}),
+        isRunnable: (command) => commandProblems(command, environment).length === 0,
       });
       try {
         await writeFileInside(input.root, input.doc.relative, document);
