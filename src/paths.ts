@@ -16,6 +16,15 @@ export function userConfigPath(env: Env = process.env): string {
   return path.join(aiZenHome(env), 'config.json');
 }
 
+/**
+ * The user's private folder of locks and daemon sockets (0700, made by lock/ on first use). Under
+ * AI_ZEN_HOME, not TMPDIR or XDG_RUNTIME_DIR: a daemon started from a systemd unit and a client in
+ * an ssh shell must meet at the same place (issue 11 item 11).
+ */
+export function runFolder(env: Env = process.env): string {
+  return path.join(aiZenHome(env), 'run');
+}
+
 export function userSkillPath(env: Env = process.env): string {
   return path.join(aiZenHome(env), 'skills', 'handoff', 'SKILL.md');
 }

@@ -1,29 +1,34 @@
-// An OS-held lock: a listening Unix socket. The kernel closes it when the process dies, however it
-// dies (kill -9 included), so nothing stale can block the next holder — unlike a pid file.
-// Linux: the abstract namespace ('\0ai-zen/<name>'), which has no file at all.
-// Elsewhere: a socket file in the private runtime folder; a file whose socket refuses connections
-// is stale (its process died) and is removed once.
+// An OS-held lock: a listening Unix socket file in the user's private run folder
+// (`$AI_ZEN_HOME/run`, 0700). The kernel closes the socket when the process dies, however it dies
+// (kill -9 included); the file it leaves refuses connections and is taken over by the next holder.
+//
+// Why not Linux abstract sockets (what this was before, issue 9 item 6 / T6): they have no
+// permissions and every user can read their names in /proc/net/unix, so another local user could
+// bind a lock's name first (`start` says "already running" for ever) or hold a session's name (the
+// session looks owned and is never migrated). A folder only we can enter closes both; and it does
+// not depend on TMPDIR or XDG_RUNTIME_DIR, so every shell of the user finds the same lock.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { AiZenError } from '../errors.js';
-import { ensureRuntimeDir, type RuntimeDirOptions } from './runtime-dir.js';
+import { runFolder, type Env } from '../paths.js';
 import { LOCK_NAME_PATTERN } from './lock-names.js';
+import { ensurePrivateDir } from './runtime-dir.js';
 
 export { daemonLockName, sessionLockName } from './lock-names.js';
 
-export type LockStrategy = 'abstract' | 'file';
+const MAX_LOCK_PATH_BYTES = 100;
 
-export interface LockOptions extends RuntimeDirOptions {
-  /** Default: 'abstract' on Linux, 'file' elsewhere. Tests force 'file' to cover it on Linux. */
-  readonly strategy?: LockStrategy;
-  /** Folder for 'file' locks; default the private runtime folder. */
+export interface LockOptions {
+  readonly env?: Env;
+  /** Folder of the lock files; default `$AI_ZEN_HOME/run` (made 0700, checked to be ours). */
   readonly directory?: string;
 }
 
 export interface HeldLock {
   readonly name: string;
-  /** The socket address (abstract names start with '\0'). */
+  /** The socket file. */
   readonly address: string;
   /** False once released or when the socket was closed under us. */
   readonly held: boolean;
@@ -34,23 +39,61 @@ export interface HeldLock {
 /** Takes the lock, or returns null when another live process holds it. */
 export async function acquireLock(name: string, options: LockOptions = {}): Promise<HeldLock | null> {
   const address = await lockAddress(name, options);
-  const first = await tryListen(address);
-  if (first.server) return new SocketLock(name, address, first.server);
-  if (first.code !== 'EADDRINUSE') throw lockError(name, first.error);
-  if (address.startsWith('\0')) return null; // abstract names vanish with their process: in use means held
-  if (await answers(address)) return null;
-  // Stale socket file of a dead holder. Two processes may both judge it stale at once and the
-  // later unlink can remove the earlier one's fresh socket; that window only exists off Linux.
-  await fs.rm(address, { force: true });
-  const second = await tryListen(address);
-  if (second.server) return new SocketLock(name, address, second.server);
-  if (second.code === 'EADDRINUSE') return null;
-  throw lockError(name, second.error);
+  // Bound under a name of our own, then hard-linked into place: link() fails when the name exists,
+  // so of two processes only one can put its socket there (a listen() on the name itself cannot
+  // tell a live holder's file from a dead one's).
+  const temporary = `${address}.${randomBytes(4).toString('hex')}`;
+  // Unix socket paths past 104–108 bytes are cut silently; refuse with a way out instead.
+  if (Buffer.byteLength(temporary) > MAX_LOCK_PATH_BYTES) {
+    throw new AiZenError('daemon', `lock path ${temporary} is over the ${MAX_LOCK_PATH_BYTES} bytes a socket path may have; set AI_ZEN_HOME to a shorter folder`);
+  }
+  const bound = await tryListen(temporary);
+  if (!bound.server) throw lockError(name, bound.error);
+  const server = bound.server;
+  try {
+    const inode = (await fs.stat(temporary)).ino;
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      try {
+        await fs.link(temporary, address);
+        return new SocketLock(name, address, server, inode);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw lockError(name, error as Error);
+      }
+      const existing = await fs.lstat(address).catch(() => null);
+      if (!existing) continue;
+      if (await answers(address)) break;
+      await removeIfStill(address, existing.ino);
+    }
+    await closeServer(server);
+    return null;
+  } catch (error) {
+    await closeServer(server);
+    throw error;
+  } finally {
+    await fs.rm(temporary, { force: true });
+  }
 }
 
 /** True when a live process holds the lock. Connects only; never takes the lock, even for a moment. */
 export async function isLockHeld(name: string, options: LockOptions = {}): Promise<boolean> {
   return answers(await lockAddress(name, options));
+}
+
+/**
+ * Removes a dead holder's file — only if it is still that file. Renamed away first (atomic), then
+ * checked: when a live lock was moved by mistake (someone took the name between our look and the
+ * rename) it is linked straight back.
+ */
+async function removeIfStill(address: string, inode: number): Promise<void> {
+  const aside = `${address}.${randomBytes(4).toString('hex')}`;
+  try {
+    await fs.rename(address, aside);
+  } catch {
+    return; // gone already: someone else cleared it
+  }
+  const moved = await fs.lstat(aside).catch(() => null);
+  if (moved && moved.ino !== inode) await fs.link(aside, address).catch(() => {});
+  await fs.rm(aside, { force: true });
 }
 
 class SocketLock implements HeldLock {
@@ -61,6 +104,7 @@ class SocketLock implements HeldLock {
     readonly name: string,
     readonly address: string,
     private readonly server: net.Server,
+    private readonly inode: number,
   ) {
     server.on('close', () => (this.released = true));
   }
@@ -70,44 +114,52 @@ class SocketLock implements HeldLock {
   }
 
   release(): Promise<void> {
-    // net.Server.close() also unlinks a socket file (libuv does it for the path it bound).
-    this.closing ??= new Promise<void>((resolve) => {
+    this.closing ??= (async () => {
       this.released = true;
-      if (!this.server.listening) return resolve();
-      this.server.close(() => resolve());
-    });
+      // Our file only: a successor's lock at the same name is not ours to remove.
+      const current = await fs.lstat(this.address).catch(() => null);
+      if (current?.ino === this.inode) await fs.rm(this.address, { force: true });
+      await closeServer(this.server);
+    })();
     return this.closing;
   }
 }
 
 async function lockAddress(name: string, options: LockOptions): Promise<string> {
   if (!LOCK_NAME_PATTERN.test(name)) throw new AiZenError('daemon', `invalid lock name ${JSON.stringify(name)}`);
-  const strategy = options.strategy ?? (process.platform === 'linux' ? 'abstract' : 'file');
-  if (strategy === 'abstract') return `\0ai-zen/${name}`;
-  const directory = options.directory ?? (await ensureRuntimeDir(options));
+  let directory = options.directory;
+  if (directory === undefined) {
+    directory = runFolder(options.env);
+    await ensurePrivateDir(directory);
+  }
   return path.join(directory, `${name}.lock`);
 }
 
-type ListenOutcome = { server: net.Server } | { server?: undefined; code: string | undefined; error: Error };
+type ListenOutcome = { server: net.Server } | { server?: undefined; error: Error };
 
 function tryListen(address: string): Promise<ListenOutcome> {
   return new Promise((resolve) => {
     // Whoever connects (isLockHeld) only learns that we are alive; drop them at once.
     const server = net.createServer((socket) => socket.destroy());
-    const onError = (error: NodeJS.ErrnoException) => resolve({ code: error.code, error });
+    const onError = (error: Error) => resolve({ error });
     server.once('error', onError);
     server.listen({ path: address }, () => {
       server.off('error', onError);
       // A lock must not keep the process alive; it stays bound until release() or exit.
       server.unref();
       server.on('error', () => {});
-      if (!address.startsWith('\0')) {
-        fs.chmod(address, 0o600).then(
-          () => resolve({ server }),
-          () => resolve({ server }),
-        );
-      } else resolve({ server });
+      fs.chmod(address, 0o600).then(
+        () => resolve({ server }),
+        () => resolve({ server }),
+      );
     });
+  });
+}
+
+function closeServer(server: net.Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
   });
 }
 
@@ -118,7 +170,7 @@ function answers(address: string): Promise<boolean> {
       socket.destroy();
       resolve(true);
     });
-    // ECONNREFUSED (abstract name free, or a stale file), ENOENT (no file): nobody holds it.
+    // ECONNREFUSED (a dead holder's file, or not a socket), ENOENT (no file): nobody holds it.
     // Anything else (EAGAIN: a full backlog of a busy holder) means someone listens there.
     socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code !== 'ECONNREFUSED' && error.code !== 'ENOENT'));
   });

@@ -16,12 +16,11 @@ export interface LockChild {
 
 export async function spawnLockHolder(
   name: string,
-  strategy: 'abstract' | 'file',
   directory: string | null,
   mode: 'hold' | 'exit-naturally',
 ): Promise<LockChild> {
   if (!fs.existsSync(built)) throw new Error(`${built} is missing: run npm run build first`);
-  const child = spawn(process.execPath, [fixture, name, strategy, directory ?? '-', mode], {
+  const child = spawn(process.execPath, [fixture, name, directory ?? '-', mode], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

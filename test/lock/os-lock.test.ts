@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireLock, daemonLockName, isLockHeld, sessionLockName, type HeldLock, type LockStrategy } from '../../src/lock/os-lock.js';
+import { acquireLock, daemonLockName, isLockHeld, sessionLockName, type HeldLock } from '../../src/lock/os-lock.js';
 import { spawnLockHolder, type LockChild } from './lock-child.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -25,10 +25,8 @@ function uniqueName(): string {
   return `test-${randomUUID().slice(0, 12)}`;
 }
 
-const strategies: LockStrategy[] = ['abstract', 'file'];
-
-describe.each(strategies)('os lock (%s)', (strategy) => {
-  const options = () => ({ strategy, directory });
+describe('os lock', () => {
+  const options = () => ({ directory });
 
   it('D1 one holder at a time: a second acquire gets null until the first releases', async () => {
     const name = uniqueName();
@@ -49,7 +47,7 @@ describe.each(strategies)('os lock (%s)', (strategy) => {
 
   it('D1 a holder killed with kill -9 leaves nothing that blocks the next acquire', async () => {
     const name = uniqueName();
-    const holder = await spawnLockHolder(name, strategy, directory, 'hold');
+    const holder = await spawnLockHolder(name, directory, 'hold');
     children.push(holder);
     expect(holder.acquired).toBe(true);
     expect(await isLockHeld(name, options())).toBe(true);
@@ -57,10 +55,8 @@ describe.each(strategies)('os lock (%s)', (strategy) => {
 
     holder.child.kill('SIGKILL');
     expect((await holder.exited).signal).toBe('SIGKILL');
-    if (strategy === 'file') {
-      // The dead holder's socket file is still there; it must be recognised as stale.
-      await expect(fs.stat(path.join(directory, `${name}.lock`))).resolves.toBeTruthy();
-    }
+    // The dead holder's socket file is still there; it must be recognised as stale.
+    await expect(fs.stat(path.join(directory, `${name}.lock`))).resolves.toBeTruthy();
     expect(await isLockHeld(name, options())).toBe(false);
     const next = await acquireLock(name, options());
     expect(next).not.toBeNull();
@@ -71,14 +67,14 @@ describe.each(strategies)('os lock (%s)', (strategy) => {
     const name = uniqueName();
     const mine = await acquireLock(name, options());
     held.push(mine!);
-    const other = await spawnLockHolder(name, strategy, directory, 'exit-naturally');
+    const other = await spawnLockHolder(name, directory, 'exit-naturally');
     children.push(other);
     expect(other.acquired).toBe(false);
   });
 
   it('D1 a held lock does not keep the process alive, and stays held until the process exits', async () => {
     const name = uniqueName();
-    const holder = await spawnLockHolder(name, strategy, directory, 'hold');
+    const holder = await spawnLockHolder(name, directory, 'hold');
     children.push(holder);
     expect(await isLockHeld(name, options())).toBe(true);
     holder.child.stdin!.end(); // nothing but the lock is left to keep it alive
@@ -98,7 +94,7 @@ describe.each(strategies)('os lock (%s)', (strategy) => {
 describe('os lock details', () => {
   it('D1 a file lock is a 0600 socket that release removes', async () => {
     const name = uniqueName();
-    const lock = await acquireLock(name, { strategy: 'file', directory });
+    const lock = await acquireLock(name, { directory });
     held.push(lock!);
     const stat = await fs.stat(lock!.address);
     expect(stat.isSocket()).toBe(true);
@@ -113,7 +109,7 @@ describe('os lock details', () => {
     await fs.writeFile(file, 'not a socket');
     // listen() fails with EADDRINUSE on an existing path; connect is refused; the file is removed
     // only because it sits in our private folder under our lock name.
-    const lock = await acquireLock(name, { strategy: 'file', directory });
+    const lock = await acquireLock(name, { directory });
     expect(lock).not.toBeNull();
     held.push(lock!);
   });
@@ -133,6 +129,20 @@ describe('os lock details', () => {
     await fs.writeFile(path.join(real, 'abc.jsonl'), '');
     expect(sessionLockName(sessionFile)).toBe(before);
     expect(before).toMatch(/^session-[0-9a-f]{24}$/);
+  });
+
+  it('D1 of many processes racing for a dead holder\'s lock, exactly one gets it', async () => {
+    const name = uniqueName();
+    const dead = await spawnLockHolder(name, directory, 'hold');
+    children.push(dead);
+    dead.child.kill('SIGKILL');
+    await dead.exited;
+    const racers = await Promise.all(Array.from({ length: 6 }, () => spawnLockHolder(name, directory, 'hold')));
+    children.push(...racers);
+    expect(racers.filter((racer) => racer.acquired)).toHaveLength(1);
+    expect(await isLockHeld(name, { directory })).toBe(true);
+    // Nothing but the lock itself is left in the folder (no temporary names).
+    expect(await fs.readdir(directory)).toEqual([`${name}.lock`]);
   });
 
   it('D1 invalid lock names are refused', async () => {

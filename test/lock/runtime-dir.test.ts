@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ensureRuntimeDir, runtimeDirPath } from '../../src/lock/runtime-dir.js';
+import { ensurePrivateDir } from '../../src/lock/runtime-dir.js';
+import { runFolder } from '../../src/paths.js';
 
 let base: string;
 const uid = process.getuid!();
@@ -14,41 +15,30 @@ afterEach(async () => {
   await fs.rm(base, { recursive: true, force: true });
 });
 
-it('D5 the runtime folder is $XDG_RUNTIME_DIR/ai-zen when that folder is ours, created 0700', async () => {
-  const xdg = path.join(base, 'xdg');
-  await fs.mkdir(xdg, { mode: 0o700 });
-  const dir = await ensureRuntimeDir({ env: { XDG_RUNTIME_DIR: xdg }, tmpdir: path.join(base, 'tmp') });
-  expect(dir).toBe(path.join(xdg, 'ai-zen'));
-  expect((await fs.stat(dir)).mode & 0o777).toBe(0o700);
+it('issue 11 item 11 the run folder is $AI_ZEN_HOME/run, whatever TMPDIR and XDG_RUNTIME_DIR say', async () => {
+  const home = path.join(base, 'home');
+  expect(runFolder({ AI_ZEN_HOME: home })).toBe(path.join(home, 'run'));
+  expect(runFolder({ AI_ZEN_HOME: home, TMPDIR: '/elsewhere', XDG_RUNTIME_DIR: '/run/user/1' })).toBe(path.join(home, 'run'));
+  await ensurePrivateDir(runFolder({ AI_ZEN_HOME: home }));
+  expect((await fs.stat(path.join(home, 'run'))).mode & 0o777).toBe(0o700);
 });
 
-it('D5 without a usable XDG_RUNTIME_DIR the runtime folder is <tmpdir>/ai-zen-<uid>', async () => {
-  const tmp = path.join(base, 'tmp');
-  await fs.mkdir(tmp);
-  expect(runtimeDirPath({ env: {}, tmpdir: tmp })).toBe(path.join(tmp, `ai-zen-${uid}`));
-  // Not absolute, missing, or someone else's: all fall back.
-  expect(runtimeDirPath({ env: { XDG_RUNTIME_DIR: 'relative' }, tmpdir: tmp })).toBe(path.join(tmp, `ai-zen-${uid}`));
-  expect(runtimeDirPath({ env: { XDG_RUNTIME_DIR: path.join(base, 'nope') }, tmpdir: tmp })).toBe(path.join(tmp, `ai-zen-${uid}`));
-  expect(runtimeDirPath({ env: { XDG_RUNTIME_DIR: base }, tmpdir: tmp, uid: uid + 4242 })).toBe(path.join(tmp, `ai-zen-${uid + 4242}`));
-});
-
-it('D5 a runtime folder with loose permissions is tightened to 0700', async () => {
-  const tmp = path.join(base, 'tmp');
-  const dir = path.join(tmp, `ai-zen-${uid}`);
+it('D5 a private folder with loose permissions is tightened to 0700', async () => {
+  const dir = path.join(base, 'run');
   await fs.mkdir(dir, { recursive: true });
   await fs.chmod(dir, 0o777);
-  await ensureRuntimeDir({ env: {}, tmpdir: tmp });
+  await ensurePrivateDir(dir);
   expect((await fs.stat(dir)).mode & 0o777).toBe(0o700);
 });
 
-it("D5 a runtime folder owned by someone else, or a symlink, is refused", async () => {
-  const tmp = path.join(base, 'tmp');
-  await fs.mkdir(path.join(tmp, `ai-zen-${uid + 4242}`), { recursive: true });
+it('T6 a private folder owned by someone else, or a symlink, is refused', async () => {
+  const dir = path.join(base, 'run');
+  await fs.mkdir(dir, { recursive: true });
   // The folder is owned by us, so for a pretended other uid it belongs to "someone else".
-  await expect(ensureRuntimeDir({ env: {}, tmpdir: tmp, uid: uid + 4242 })).rejects.toThrow(/belongs to uid/);
+  await expect(ensurePrivateDir(dir, uid + 4242)).rejects.toThrow(/belongs to uid/);
 
   const target = path.join(base, 'elsewhere');
   await fs.mkdir(target);
-  await fs.symlink(target, path.join(tmp, `ai-zen-${uid}`));
-  await expect(ensureRuntimeDir({ env: {}, tmpdir: tmp })).rejects.toThrow(/not a folder/);
+  await fs.symlink(target, path.join(base, 'link'));
+  await expect(ensurePrivateDir(path.join(base, 'link'))).rejects.toThrow(/not a folder/);
 });
