@@ -45,7 +45,10 @@ export async function acquireLock(name: string, options: LockOptions = {}): Prom
   const temporary = `${address}.${randomBytes(4).toString('hex')}`;
   // Unix socket paths past 104–108 bytes are cut silently; refuse with a way out instead.
   if (Buffer.byteLength(temporary) > MAX_LOCK_PATH_BYTES) {
-    throw new AiZenError('daemon', `lock path ${temporary} is over the ${MAX_LOCK_PATH_BYTES} bytes a socket path may have; set AI_ZEN_HOME to a shorter folder`);
+    throw new AiZenError(
+      'daemon',
+      `lock path ${temporary} is over the ${MAX_LOCK_PATH_BYTES} bytes a socket path may have; set AI_ZEN_HOME to a shorter folder`,
+    );
   }
   const bound = await tryListen(temporary);
   if (!bound.server) throw lockError(name, bound.error);

@@ -10,10 +10,14 @@ import { runCli } from '../support/run-cli.js';
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, handoffDocs, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 
-const canBecomeNobody = process.getuid?.() === 0 && spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']).status === 0;
+const canBecomeNobody =
+  process.getuid?.() === 0 && spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'true']).status === 0;
 
 /** A process of another user (nobody) that squats every lock address it can of the given names. */
-async function squatAsNobody(names: readonly string[], runFolderPath: string): Promise<{ child: ChildProcess; report: Record<string, string> }> {
+async function squatAsNobody(
+  names: readonly string[],
+  runFolderPath: string,
+): Promise<{ child: ChildProcess; report: Record<string, string> }> {
   const script = `
     const net = require('node:net');
     const [folder, ...names] = process.argv.slice(1);
@@ -29,7 +33,11 @@ async function squatAsNobody(names: readonly string[], runFolderPath: string): P
         .listen({ path: folder + '/' + name + '.lock' }, () => { report['file ' + name] = 'bound'; done(); });
     }
     process.stdin.resume();`;
-  const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', script, runFolderPath, ...names], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(
+    'setpriv',
+    ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', script, runFolderPath, ...names],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   const line = await new Promise<string>((resolve, reject) => {
     let buffer = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -51,25 +59,39 @@ describe('T6 locks of the user alone', () => {
     daemon = null;
   });
 
-  it.skipIf(!canBecomeNobody)('T6 another user squatting the daemon and session lock names cannot make start say "already running" nor make a session look owned', async () => {
-    daemon = await makeDaemonRepo();
-    const id = sessionId(61);
-    const file = await daemon.writeSession(id, { maxContextTokens: 1000 });
-    const folder = runFolder(daemon.env);
-    await fs.mkdir(folder, { recursive: true, mode: 0o700 });
-    const squat = await squatAsNobody([daemonLockName(daemon.root), sessionLockName(file)], folder);
-    squatter = squat.child;
-    // The old names are computable and free to bind; the real ones sit where nobody cannot go.
-    expect(Object.entries(squat.report).filter(([key]) => key.startsWith('abstract')).map(([, value]) => value)).toEqual(['bound', 'bound']);
-    expect(Object.entries(squat.report).filter(([key]) => key.startsWith('file')).map(([, value]) => value)).toEqual(['EACCES', 'EACCES']);
+  it.skipIf(!canBecomeNobody)(
+    'T6 another user squatting the daemon and session lock names cannot make start say "already running" nor make a session look owned',
+    async () => {
+      daemon = await makeDaemonRepo();
+      const id = sessionId(61);
+      const file = await daemon.writeSession(id, { maxContextTokens: 1000 });
+      const folder = runFolder(daemon.env);
+      await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+      const squat = await squatAsNobody([daemonLockName(daemon.root), sessionLockName(file)], folder);
+      squatter = squat.child;
+      // The old names are computable and free to bind; the real ones sit where nobody cannot go.
+      expect(
+        Object.entries(squat.report)
+          .filter(([key]) => key.startsWith('abstract'))
+          .map(([, value]) => value),
+      ).toEqual(['bound', 'bound']);
+      expect(
+        Object.entries(squat.report)
+          .filter(([key]) => key.startsWith('file'))
+          .map(([, value]) => value),
+      ).toEqual(['EACCES', 'EACCES']);
 
-    expect(await isLockHeld(sessionLockName(file), { env: daemon.env })).toBe(false);
-    const pid = await daemon.start();
-    expect(pid).toBeGreaterThan(0);
-    // The session is nobody's: the daemon hands it over itself when it overflows.
-    await daemon.appendLines(id, usageLine(5000));
-    await waitFor(async () => (await handoffDocs(daemon!.root)).length === 1, { timeoutMs: 30_000, message: 'the daemon to hand over the unowned session' });
-  });
+      expect(await isLockHeld(sessionLockName(file), { env: daemon.env })).toBe(false);
+      const pid = await daemon.start();
+      expect(pid).toBeGreaterThan(0);
+      // The session is nobody's: the daemon hands it over itself when it overflows.
+      await daemon.appendLines(id, usageLine(5000));
+      await waitFor(async () => (await handoffDocs(daemon!.root)).length === 1, {
+        timeoutMs: 30_000,
+        message: 'the daemon to hand over the unowned session',
+      });
+    },
+  );
 });
 
 describe('issue 11 item 11 one daemon, whatever the environment', () => {
@@ -86,7 +108,12 @@ describe('issue 11 item 11 one daemon, whatever the environment', () => {
     const second = path.join(base, 'env-b');
     await fs.mkdir(first, { mode: 0o700 });
     await fs.mkdir(second, { mode: 0o700 });
-    const started = await runCli(['start'], { cwd: daemon.root, bin: DAEMON_BIN, env: { ...daemon.env, TMPDIR: first, XDG_RUNTIME_DIR: first }, timeoutMs: 30_000 });
+    const started = await runCli(['start'], {
+      cwd: daemon.root,
+      bin: DAEMON_BIN,
+      env: { ...daemon.env, TMPDIR: first, XDG_RUNTIME_DIR: first },
+      timeoutMs: 30_000,
+    });
     expect(started.code).toBe(0);
     const pid = Number(/pid\s+(\d+)/.exec(started.stdout)?.[1]);
 

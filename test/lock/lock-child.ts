@@ -14,11 +14,7 @@ export interface LockChild {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function spawnLockHolder(
-  name: string,
-  directory: string | null,
-  mode: 'hold' | 'exit-naturally',
-): Promise<LockChild> {
+export async function spawnLockHolder(name: string, directory: string | null, mode: 'hold' | 'exit-naturally'): Promise<LockChild> {
   if (!fs.existsSync(built)) throw new Error(`${built} is missing: run npm run build first`);
   const child = spawn(process.execPath, [fixture, name, directory ?? '-', mode], {
     stdio: ['pipe', 'pipe', 'inherit'],

@@ -131,7 +131,7 @@ describe('os lock details', () => {
     expect(before).toMatch(/^session-[0-9a-f]{24}$/);
   });
 
-  it('D1 of many processes racing for a dead holder\'s lock, exactly one gets it', async () => {
+  it("D1 of many processes racing for a dead holder's lock, exactly one gets it", async () => {
     const name = uniqueName();
     const dead = await spawnLockHolder(name, directory, 'hold');
     children.push(dead);
