@@ -7,8 +7,37 @@ export const CHARS_PER_TOKEN = 4;
 
 export function estimateMessageTokens(messages: readonly ChatMessage[]): number {
   let chars = 0;
-  for (const message of messages) chars += JSON.stringify(message).length;
+  for (const message of messages) chars += jsonLength(message);
   return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/**
+ * About the length of `JSON.stringify(value)`. The native call recurses and throws on a value
+ * nested thousands deep (issue 11 §10), so such a value is measured by an explicit walk instead.
+ */
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    let length = 0;
+    const pending: unknown[] = [value];
+    while (pending.length > 0) {
+      const item = pending.pop();
+      if (typeof item === 'string') length += item.length + 2;
+      else if (Array.isArray(item)) {
+        length += 2 + item.length;
+        for (const element of item) pending.push(element);
+      } else if (typeof item === 'object' && item !== null) {
+        const entries = Object.entries(item);
+        length += 2 + entries.length;
+        for (const [key, element] of entries) {
+          length += key.length + 3;
+          pending.push(element);
+        }
+      } else length += String(item).length;
+    }
+    return length;
+  }
 }
 
 /**

@@ -61,6 +61,9 @@ export interface CompleteOptions {
   readonly tools?: readonly Tool[];
   readonly signal?: AbortSignal;
   readonly onTextDelta?: (delta: string) => void;
+  /** Sampling controls, sent only when set (the agent's own turns leave them to the endpoint). */
+  readonly temperature?: number;
+  readonly seed?: number;
 }
 
 export interface Completion {
@@ -109,6 +112,8 @@ export async function complete(options: CompleteOptions): Promise<Completion> {
         ...(options.tools && options.tools.length > 0 ? { tools: toolDefinitions(options.tools) } : {}),
         stream: true,
         stream_options: { include_usage: true },
+        ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+        ...(options.seed !== undefined ? { seed: options.seed } : {}),
       },
       { signal: controller.signal },
     );

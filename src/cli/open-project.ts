@@ -14,6 +14,7 @@ import { AiZenError } from '../errors.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { projectPaths, type Env, type ProjectPaths } from '../paths.js';
 import { ConversationContext, type OpenedSession } from '../session/conversation-context.js';
+import { resolveSessionId } from '../session/resolve-session-id.js';
 import { SessionStore } from '../session/store.js';
 import { ensureGitignore, findProjectRoot } from './project-root.js';
 
@@ -76,6 +77,15 @@ export interface OpenProject {
 // them without loading the agent stack.
 export { ensureGitignore, findProjectRoot };
 
+/** A migrated session names where it goes on (issue 11 §15: it said "carry on with --continue"). */
+async function closedSessionLine(store: SessionStore, id: string): Promise<string> {
+  const last = await store.read(id).then((content) => content.lines.at(-1), () => undefined);
+  const successor = last?.type === 'migrated' ? last.newId : null;
+  return successor
+    ? `session ${id} is closed: it was migrated to session ${successor} (ai-zen --resume ${successor.slice(0, 8)})`
+    : `session ${id} is closed: it was migrated to a new session; carry on with --continue`;
+}
+
 export async function openProject(options: OpenProjectOptions): Promise<OpenProject> {
   const env = options.env ?? process.env;
   if (options.continueLatest && options.resumeId !== undefined) throw new AiZenError('usage', '--continue and --resume cannot be used together');
@@ -105,11 +115,12 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
     opened = await ConversationContext.openLatest({ paths, logger, env });
     if (opened === null) throw new AiZenError('session', `no session to continue in ${root}; start one with ai-zen -p "…"`);
   } else if (options.resumeId !== undefined) {
-    opened = await ConversationContext.open({ paths, logger, env, id: options.resumeId });
+    const id = resolveSessionId(options.resumeId, await store.list());
+    opened = await ConversationContext.open({ paths, logger, env, id });
   }
   if (opened?.closed) {
     await opened.context.close().catch(() => {});
-    throw new AiZenError('session', `session ${opened.header.id} is closed: it was migrated to a new session; carry on with --continue`);
+    throw new AiZenError('session', await closedSessionLine(store, opened.header.id));
   }
   const context = opened?.context ?? (await ConversationContext.create({ paths, logger, env, model: config.model, maxContextTokens: config.maxContextTokens }));
 

@@ -86,6 +86,9 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
     .showSuggestionAfterError(true);
   if (options.version) program.version(options.version);
   for (const register of options.registrars) register(program, setup);
+  // Commander adds `help` only to a program without a root action; ai-zen has one (print mode,
+  // chat), so `ai-zen help` was "too many arguments" while `ai-zen-daemon help` worked (issue 11 §14).
+  program.helpCommand(true);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT_OK;

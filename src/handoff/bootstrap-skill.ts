@@ -8,9 +8,25 @@ import path from 'node:path';
 import type { HandoffLogger } from './handoff-logger.js';
 import { aiZenHome, bundledSkillPath, userSkillPath, type Env } from '../paths.js';
 import { writeFileInside } from '../fs/safe-write.js';
-import { isCustom, parseSkill } from './parse-skill.js';
+import { isCustom, parseSkill, type SkillFrontmatter } from './parse-skill.js';
 
-export type BootstrapAction = 'created' | 'updated' | 'up-to-date' | 'kept-custom' | 'kept-unparseable' | 'skipped';
+function skillVersion(frontmatter: SkillFrontmatter): string | null {
+  const version = frontmatter.metadata?.version;
+  return version === undefined ? null : String(version);
+}
+
+/** Dotted numeric versions ("1", "1.2", "2.0.1"); a part that is not a number counts as 0. */
+export function compareVersions(a: string, b: string): number {
+  const left = a.split('.').map((part) => Number.parseInt(part, 10) || 0);
+  const right = b.split('.').map((part) => Number.parseInt(part, 10) || 0);
+  for (let index = 0; index < Math.max(left.length, right.length); index += 1) {
+    const difference = (left[index] ?? 0) - (right[index] ?? 0);
+    if (difference !== 0) return Math.sign(difference);
+  }
+  return 0;
+}
+
+export type BootstrapAction = 'created' | 'updated' | 'up-to-date' | 'kept-custom' | 'kept-newer' | 'kept-unparseable' | 'skipped';
 
 export interface BootstrapResult {
   readonly action: BootstrapAction;
@@ -66,6 +82,12 @@ async function sync(target: string, env: Env, bundledPath: string): Promise<Boot
     if (!parsed.ok) return { action: 'kept-unparseable', path: target, reason: parsed.reason };
     if (isCustom(parsed.skill.frontmatter)) return { action: 'kept-custom', path: target };
     if (existing === bundled) return { action: 'up-to-date', path: target };
+    // Only upward: an older ai-zen must not overwrite the copy a newer one released (issue 11 §13).
+    const installed = skillVersion(parsed.skill.frontmatter);
+    const ours = skillVersion(bundledParse.skill.frontmatter);
+    if (installed !== null && ours !== null && compareVersions(installed, ours) > 0) {
+      return { action: 'kept-newer', path: target, reason: `the user skill is version ${installed}, newer than this ai-zen's ${ours}` };
+    }
   }
 
   try {

@@ -2,6 +2,7 @@
 // local time of the machine (Node's local time honours TZ). Computed once per handoff, and the
 // name is reserved by creating the file exclusively, so a second handoff in the same second gets
 // `-2`, `-3`… and never overwrites the first.
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AiZenError } from '../errors.js';
 import { writeFileInside } from '../fs/safe-write.js';
@@ -46,6 +47,9 @@ export async function reserveHandoffDoc(options: ReserveDocOptions): Promise<Doc
   const maxAttempts = options.maxAttempts ?? 100;
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
     const relative = `${folder}/${handoffDocName(date, options.sessionId, attempt)}`;
+    // Anything at the name — a file, a folder, a symlink (which the write refuses to follow) — means
+    // taken: try the next suffix rather than fail the handoff (issue 11 §8).
+    if (await fs.lstat(path.join(options.root, relative)).then(() => true, () => false)) continue;
     try {
       const absolute = await writeFileInside(options.root, relative, '', { exclusive: true });
       return { relative, absolute };

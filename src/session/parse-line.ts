@@ -1,12 +1,14 @@
 // One line of a session file → a validated SessionLine, or why not. Readers skip what fails
 // and log it (SPEC: never crash on a line you cannot parse or do not know).
 import { SessionLine } from './format.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 export type ParsedLine = { ok: true; line: SessionLine } | { ok: false; reason: string };
 
 const KNOWN_TYPES = new Set(['session', 'message', 'usage', 'handoff', 'migrated']);
 
 export function parseSessionLine(text: string): ParsedLine {
+  if (nestsDeeperThan(text)) return { ok: false, reason: `nested more than ${MAX_JSON_DEPTH} levels deep` };
   let value: unknown;
   try {
     value = JSON.parse(text);

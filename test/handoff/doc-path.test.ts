@@ -55,6 +55,19 @@ describe('the handoff document path (R3)', () => {
     expect(await fs.readFile(first.absolute, 'utf8')).toBe('the first document');
   });
 
+  it('issue 11 §8 a symlink or a folder at the next free name (-2) is skipped for -3, not a failed handoff', async () => {
+    process.env.TZ = 'UTC';
+    const first = await reserveHandoffDoc({ root, sessionId: id, now: () => instant });
+    await fs.writeFile(first.absolute, 'the first document');
+    await fs.symlink(path.join(outside, 'target.md'), first.absolute.replace(/\.md$/, '-2.md'));
+    await fs.mkdir(first.absolute.replace(/\.md$/, '-3.md'));
+    const next = await reserveHandoffDoc({ root, sessionId: id, now: () => instant });
+    expect(next.relative).toBe('.ai-zen/handoffs/20261202-025418-abcdef12-4.md');
+    expect((await fs.lstat(next.absolute)).isFile()).toBe(true);
+    // Nothing was written through the symlink.
+    await expect(fs.stat(path.join(outside, 'target.md'))).rejects.toThrow();
+  });
+
   it('R3 a session id is data: one shaped like a path is refused', async () => {
     await expect(reserveHandoffDoc({ root, sessionId: 'abc/../../..', now: () => instant })).rejects.toThrow(/not a valid session id/);
     expect(() => handoffDocName(instant, '../../etc/passwd')).toThrow(/not a valid session id/);

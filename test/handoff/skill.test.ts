@@ -81,6 +81,15 @@ describe('bootstrap and sync of the user skill (R5)', () => {
     expect((await bootstrapUserSkill({ env, bundledPath: bundled })).action).toBe('up-to-date');
   });
 
+  it('issue 11 §13 an older ai-zen never overwrites a newer non-custom user copy (sync only upward)', async () => {
+    const newer = skillText({ version: '9', headings: ['💬 Newer breakpoint'] });
+    await put(userSkill(), newer);
+    const result = await bootstrapUserSkill({ env, bundledPath: bundled });
+    expect(result.action).toBe('kept-newer');
+    expect(result.reason).toMatch(/version 9, newer than this ai-zen's 1/);
+    expect(await fs.readFile(userSkill(), 'utf8')).toBe(newer);
+  });
+
   it('R5 never touches a user copy marked metadata.custom: "true"', async () => {
     const mine = skillText({ custom: 'true', headings: ['Mine'] });
     await put(userSkill(), mine);

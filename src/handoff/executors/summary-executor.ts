@@ -12,6 +12,12 @@ import { MIN_DOC_BYTES } from '../verify-doc.js';
 import { verifyAndCheck } from '../checks/check-written-document.js';
 import { addCost, NO_COST, type Executor, type ExecutorInput, type ExecutorOutcome } from './types.js';
 
+/**
+ * Temperature 0 and a fixed seed: the same history gives the same document as far as the endpoint
+ * allows (OpenAI calls seeded sampling best effort; some endpoints ignore the seed). Issue 11 §16.
+ */
+export const SUMMARY_SAMPLING = { temperature: 0, seed: 7 } as const;
+
 export interface SummaryExecutorOptions {
   readonly client: OpenAI;
   readonly model: string;
@@ -48,7 +54,7 @@ export function createSummaryExecutor(options: SummaryExecutorOptions): Executor
       let cost = NO_COST;
       try {
         for (let attempt = 1; attempt <= 2; attempt += 1) {
-          const response = await complete({ client: options.client, model: options.model, messages, ...(input.signal ? { signal: input.signal } : {}) });
+          const response = await complete({ client: options.client, model: options.model, messages, ...SUMMARY_SAMPLING, ...(input.signal ? { signal: input.signal } : {}) });
           cost = addCost(cost, usageCost(response.usage));
           const document = documentFromReply(messageText(response.message));
           const bytes = Buffer.byteLength(document, 'utf8');
