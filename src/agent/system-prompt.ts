@@ -13,6 +13,9 @@ export function systemPrompt({ root, tools }: { root: string; tools: readonly To
       `Your tools: ${names}. Read files before you change them; prefer edit or batch_edit for small changes and write for new files; use exec for commands (tests, builds, git).`,
       'Work step by step with the tools until the request is done, then answer briefly with what you did and how you checked it.',
       'A user message that consists only of a path under .ai-zen/handoffs/ is a handoff document from your predecessor, who worked on this task before you. Read it with the read tool when you need the details of the earlier work, and carry on from it.',
+      ...(tools.some((tool) => tool.name === 'previous_session')
+        ? ['When the document leaves something out, previous_session searches (text or regex) and reads the earlier sessions themselves, read-only.']
+        : []),
     ].join('\n'),
   };
 }

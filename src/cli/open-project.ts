@@ -125,7 +125,12 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
   const context = opened?.context ?? (await ConversationContext.create({ paths, logger, env, model: config.model, maxContextTokens: config.maxContextTokens }));
 
   const client = createModelClient({ apiKey: config.apiKey, baseURL: config.baseURL, timeoutMs: config.modelTimeoutMs, logger });
-  const tools = createTools({ execTimeoutMs: config.execTimeoutMs, execOutputLimit: config.execOutputLimit });
+  const tools = createTools({
+    execTimeoutMs: config.execTimeoutMs,
+    execOutputLimit: config.execOutputLimit,
+    // S4: the chain is read through the store, read-only; the predecessor is asked of the one id owner (R27).
+    previousSession: { sessions: store, previousId: () => context.header.previousId },
+  });
   const agent = new Agent({
     client,
     model: config.model,

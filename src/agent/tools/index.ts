@@ -5,6 +5,7 @@ import { copyTool } from './copy.js';
 import { editTool } from './edit.js';
 import { createExecTool } from './exec.js';
 import { mkdirTool } from './mkdir.js';
+import { createPreviousSessionTool, type PreviousSessionOptions } from './previous-session.js';
 import { readTool } from './read.js';
 import { renameTool } from './rename.js';
 import { rmTool } from './rm.js';
@@ -18,6 +19,8 @@ export interface CreateToolsOptions {
   readonly execOutputLimit?: number;
   /** Environment for `exec` (default: the process's, without OPENAI_API_KEY). */
   readonly execEnv?: NodeJS.ProcessEnv;
+  /** S4: with it, the `previous_session` tool (read-only search of the predecessor chain). */
+  readonly previousSession?: PreviousSessionOptions;
 }
 
 export function createTools(options: CreateToolsOptions = {}): Tool[] {
@@ -26,5 +29,7 @@ export function createTools(options: CreateToolsOptions = {}): Tool[] {
     outputLimit: options.execOutputLimit ?? DEFAULT_EXEC_OUTPUT_LIMIT,
     ...(options.execEnv ? { env: options.execEnv } : {}),
   });
-  return [readTool, writeTool, editTool, batchEditTool, rmTool, renameTool, mkdirTool, copyTool, exec] as Tool[];
+  const tools = [readTool, writeTool, editTool, batchEditTool, rmTool, renameTool, mkdirTool, copyTool, exec] as Tool[];
+  if (options.previousSession) tools.push(createPreviousSessionTool(options.previousSession) as Tool);
+  return tools;
 }

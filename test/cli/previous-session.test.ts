@@ -1,0 +1,131 @@
+// S4: the `previous_session` tool in a migrated session, against a real three-session chain built
+// by real migrations (`ai-zen -p`, `ai-zen migrate --yes`), the built CLI in real processes and the
+// fake model server. The model's tool calls are scripted; what it reads back is the real tool's.
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { contentText, reply, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai.js';
+import { runCli } from '../support/run-cli.js';
+import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
+
+const KEY = 'sk-test-previous';
+const BIG = `${'lorem ipsum dolor sit amet '.repeat(600)}THE-END`;
+
+describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () => {
+  let repo: TempRepo;
+  let fake: FakeOpenAI;
+  beforeEach(async () => {
+    repo = await makeTempRepo();
+    fake = await startFakeOpenAI();
+  });
+  afterEach(async () => {
+    await fake.close();
+    await repo.cleanup();
+  });
+
+  const cli = (args: string[]) => runCli(args, { cwd: repo.root, env: { AI_ZEN_HOME: repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseURL }, timeoutMs: 40_000 });
+  const sessionsDir = () => path.join(repo.root, '.ai-zen', 'sessions');
+  const latest = async () => (JSON.parse(await fs.readFile(path.join(repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
+  async function ok(args: string[]): Promise<string> {
+    const result = await cli(args);
+    if (args[0] !== 'migrate') expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return result.stdout;
+  }
+  /** The tool result the model got back for its call `id`. */
+  function toolResult(requests: readonly RecordedRequest[], id: string): string {
+    for (const request of requests) {
+      const found = request.messages.find((message) => message.role === 'tool' && (message as { tool_call_id?: string }).tool_call_id === id);
+      if (found) return contentText(found.content);
+    }
+    throw new Error(`no result for tool call ${id}`);
+  }
+  async function fingerprint(): Promise<Record<string, string>> {
+    const names = (await fs.readdir(sessionsDir())).sort();
+    const entries = await Promise.all(names.map(async (name) => [name, createHash('sha256').update(await fs.readFile(path.join(sessionsDir(), name))).digest('hex')] as const));
+    return Object.fromEntries(entries);
+  }
+
+  it('S4 search hits in the first session with its tool call and result; a long result is truncated with a note; read gives a message whole; nothing is written', async () => {
+    // Session 1: a command whose output only this session saw, and a big file write.
+    fake.enqueue(
+      reply().tool('exec', { command: 'echo migration-token-zebra-42' }, 'call-exec'),
+      // `(a+)+$` over this takes exponential time on a backtracking engine.
+      reply().tool('write', { path: 'big.txt', content: `${BIG}\n${'a'.repeat(20_000)}!` }, 'call-big'),
+      reply().text('Ran the probe and wrote big.txt.'),
+    );
+    await ok(['-p', 'run the probe and write big.txt']);
+    const first = await latest();
+    await ok(['migrate', '--yes', '--executor', 'offline']);
+    const second = await latest();
+    fake.enqueue(reply().text('Continuing in the second session.'));
+    await ok(['--continue', '-p', 'keep going']);
+    await ok(['migrate', '--yes', '--executor', 'offline']);
+    const third = await latest();
+    expect(new Set([first, second, third]).size).toBe(3);
+    const before = await fingerprint();
+
+    fake.enqueue(
+      reply().tool('previous_session', { search: 'ZEBRA-42' }, 'call-search'),
+      reply().tool('previous_session', { search: 'lorem|THE-END', regex: true }, 'call-regex'),
+      reply().tool('previous_session', { read: 3, session: first.slice(0, 8) }, 'call-read'),
+      reply().tool('previous_session', { search: '(a+)+$', regex: true }, 'call-redos'),
+      reply().tool('previous_session', { read: 0, session: first, content: 'overwrite' }, 'call-write'),
+      reply().tool('previous_session', { read: 0, session: 'ffffffffffff' }, 'call-stranger'),
+      reply().text('Found it.'),
+    );
+    await ok(['--continue', '-p', 'what did the probe print?']);
+    const requests = fake.requests.slice(-7);
+
+    // The successor's system prompt says the tool is there, in one line.
+    const system = contentText(requests[0]!.messages[0]!.content);
+    expect(system).toMatch(/^Your tools: [^\n]*previous_session\./m);
+    expect(system.split('\n').filter((line) => line.includes('previous_session') && !line.startsWith('Your tools:'))).toHaveLength(1);
+
+    const search = toolResult(requests, 'call-search');
+    expect(search).toMatch(new RegExp(`^1 matching message in 2 earlier sessions \\(${second.slice(0, 8)} ← ${first.slice(0, 8)}\\):`));
+    expect(search).toContain(`--- session ${first.slice(0, 8)} · message 2 · assistant ---`);
+    expect(search).toContain('→ exec({"command":"echo migration-token-zebra-42"})');
+    expect(search).toContain('← exec result (message 3):\nmigration-token-zebra-42\n[exit code 0]');
+
+    const regex = toolResult(requests, 'call-regex');
+    expect(regex).toContain(`--- session ${first.slice(0, 8)} · message 4 · assistant ---`);
+    expect(regex).toMatch(/\[… \d+ more characters; read it whole with \{"read": 4, "session": "[\w-]{8}"\}\]/);
+    expect(regex.length).toBeLessThanOrEqual(12_500);
+
+    const read = toolResult(requests, 'call-read');
+    expect(read).toContain(`--- session ${first.slice(0, 8)} · message 3 · tool ---`);
+    expect(read).toContain('migration-token-zebra-42');
+
+    // A pattern that would backtrack for ages on a backtracking engine runs in linear time here.
+    expect(toolResult(requests, 'call-redos')).toMatch(/^no message matches "\(a\+\)\+\$" in 2 earlier sessions/);
+    // The tool takes nothing that could write, and no session outside its own chain.
+    expect(toolResult(requests, 'call-write')).toMatch(/^error: invalid arguments for previous_session: .*content/);
+    expect(toolResult(requests, 'call-stranger')).toMatch(/^error: session ffffffffffff is not one of this session's predecessors/);
+    // Archived sessions are never written to.
+    const after = await fingerprint();
+    for (const id of [first, second]) expect(after[`${id}.jsonl`]).toBe(before[`${id}.jsonl`]);
+  });
+
+  it('S4 read of a long message is cut with a note saying how to read on; a session that did not start from a handoff has no predecessor', async () => {
+    fake.enqueue(reply().tool('write', { path: 'big.txt', content: BIG }, 'call-big'), reply().text('Wrote it.'));
+    await ok(['-p', 'write big.txt']);
+    const first = await latest();
+    fake.enqueue(reply().tool('previous_session', { search: 'anything' }, 'call-none'), reply().text('Nothing before.'));
+    await ok(['--continue', '-p', 'anything before?']);
+    expect(toolResult(fake.requests, 'call-none')).toBe('error: this session has no predecessor: it did not start from a handoff');
+
+    await ok(['migrate', '--yes', '--executor', 'offline']);
+    fake.enqueue(
+      reply().tool('previous_session', { read: 2, session: first.slice(0, 8) }, 'call-long'),
+      reply().tool('previous_session', { read: 2, session: first.slice(0, 8), offset: 12_000 }, 'call-more'),
+      reply().text('Read it.'),
+    );
+    await ok(['--continue', '-p', 'read the big write']);
+    const long = toolResult(fake.requests, 'call-long');
+    expect(long.length).toBeLessThan(12_400);
+    expect(long).toMatch(/\n\[truncated: \d+ more characters; read on with \{"read": 2, "session": "[\w-]{8}", "offset": 12000\}\]$/);
+    expect(toolResult(fake.requests, 'call-more')).toContain('THE-END');
+  });
+});
