@@ -83,7 +83,8 @@ function agentNote(session: SessionInfo): string {
 
 /** `.ai-zen/handoffs/….md  self  committed 1a2b3c4` or `… not committed: why`. */
 export function handoffLine(handoff: HandoffInfo): string {
-  const where = `${handoff.path}  ${handoff.executor}`;
+  const redacted = handoff.redactions ? `  ${handoff.redactions} secret${handoff.redactions === 1 ? '' : 's'} redacted` : '';
+  const where = `${handoff.path}  ${handoff.executor}${redacted}`;
   switch (handoff.state) {
     case 'committed':
       return `${where}  committed ${handoff.commit?.slice(0, 7) ?? ''}${handoff.successorCommand ? `  continue with: ${handoff.successorCommand}` : ''}`;

@@ -1,16 +1,19 @@
 // Auto-commit (D3): every new handoff document, whoever wrote it, is committed ALONE by
-// commitHandoff (message `handoff: <id8> (<executor>)`). When it cannot or must not commit, the
+// commitHandoff (message `handoff: <id8> (<executor>)`) — once handoff-doc-check.ts found it to be
+// a document ai-zen sealed (T1); the bytes it checked are the bytes committed. When it cannot or must not commit, the
 // document stays, the record says why, and the commit is tried again when the obstacle may be
 // gone: on a change of the git state (the daemon calls retry()) and on a backoff timer.
 // Commits run one at a time: two at once would race for HEAD.
 import type { EventBus } from '../events.js';
 import type { Env } from '../paths.js';
 import { commitHandoff as defaultCommitHandoff, type CommitHandoffOptions, type CommitHandoffResult } from './commit-handoff.js';
+import { checkHandoffDocument, pathProblem, type DocumentCheck, type DocumentClaim } from './handoff-doc-check.js';
 import { committedHandoffs } from './handoff-history.js';
 
 export interface HandoffSeen {
   /** Project-relative path of the document. */
   readonly path: string;
+  /** The session whose file holds the `handoff` line: its file name (T2). */
   readonly sessionId: string;
   readonly executor: string;
   readonly mode: string;
@@ -18,6 +21,10 @@ export interface HandoffSeen {
   /** Another agent's session (X3): which agent, and the command that starts its successor. */
   readonly agent?: string;
   readonly successorCommand?: string;
+  /** The sealed document's sha256, as the line records it (T1); none: not sealed by ai-zen. */
+  readonly sha256?: string | null;
+  /** Secrets redacted from it before it was sealed (T5). */
+  readonly redactions?: number | null;
 }
 
 export type CommitStatus =
@@ -45,6 +52,8 @@ export interface HandoffCommitterOptions {
   readonly logger: CommitterLogger;
   readonly env?: Env;
   readonly commit?: (options: CommitHandoffOptions) => Promise<CommitHandoffResult>;
+  /** T1: is this a document ai-zen sealed, and what are its bytes. */
+  readonly checkDocument?: (root: string, claim: DocumentClaim) => Promise<DocumentCheck>;
   /** Which of these docs git already holds unchanged, and in which commit (for docs found at startup). */
   readonly lookupCommitted?: (paths: readonly string[]) => Promise<Map<string, string>>;
   /** First retry after this, doubling up to maxRetryMs. */
@@ -55,7 +64,10 @@ export interface HandoffCommitterOptions {
 export interface HandoffCommitter {
   /** A handoff line was seen. `announce: false` for those found at startup: no events for them. */
   add(handoff: HandoffSeen, options?: { announce?: boolean }): void;
-  /** The document at this project-relative path is already known (committed or not). */
+  /**
+   * The document at this project-relative path is already known (committed or not). False for one
+   * that failed the T1 check: a later line naming the same path may replace that record.
+   */
   has(path: string): boolean;
   /** The git state changed: try every uncommitted document again. */
   retry(): void;
@@ -75,11 +87,14 @@ interface Entry {
   announce: boolean;
   timer: NodeJS.Timeout | null;
   queued: boolean;
+  /** The document failed the T1 check: a later line for the same path may replace this record. */
+  untrusted: boolean;
 }
 
 export function createHandoffCommitter(options: HandoffCommitterOptions): HandoffCommitter {
   const { events, logger } = options;
   const commit = options.commit ?? defaultCommitHandoff;
+  const checkDocument = options.checkDocument ?? checkHandoffDocument;
   const retryMs = options.retryMs ?? 1000;
   const maxRetryMs = options.maxRetryMs ?? 60_000;
   const lookupCommitted = options.lookupCommitted ?? ((paths: readonly string[]) => committedHandoffs(options.root, paths, options.env));
@@ -126,7 +141,18 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
     const { record } = entry;
     let result: CommitHandoffResult;
     try {
-      result = await commit({ root: options.root, docPath: record.path, message: commitMessage(record), ...(options.env ? { env: options.env } : {}) });
+      const checked = await checkDocument(options.root, record);
+      entry.untrusted = !checked.ok;
+      result = checked.ok
+        ? await commit({
+            root: options.root,
+            docPath: record.path,
+            message: commitMessage(record),
+            content: checked.content,
+            onlyNew: true,
+            ...(options.env ? { env: options.env } : {}),
+          })
+        : { committed: false, reason: checked.reason, retryable: false };
     } catch (error) {
       result = { committed: false, reason: `committing failed: ${error instanceof Error ? error.message : String(error)}`, retryable: true };
     }
@@ -154,16 +180,22 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
 
   return {
     add(handoff, addOptions = {}) {
-      if (closed || entries.has(handoff.path)) return;
+      const known = entries.get(handoff.path);
+      // A planted line must not keep ai-zen's own line for the same path from being committed.
+      const replaces = known?.untrusted === true && (known.record.sessionId !== handoff.sessionId || known.record.sha256 !== handoff.sha256);
+      if (closed || (known && !replaces)) return;
+      if (known?.timer) clearTimeout(known.timer);
       const status: CommitStatus = options.enabled ? { state: 'pending' } : { state: 'off', reason: AUTO_COMMIT_OFF };
-      const entry: Entry = { record: { ...handoff, status, attempts: 0 }, announce: addOptions.announce ?? true, timer: null, queued: false };
+      const entry: Entry = { record: { ...handoff, status, attempts: 0 }, announce: addOptions.announce ?? true, timer: null, queued: false, untrusted: false };
       entries.set(handoff.path, entry);
-      if (entry.announce || status.state !== 'pending') return enqueue(entry);
+      // A path that cannot be a document of this session is refused at once, never looked up in git.
+      if (entry.announce || status.state !== 'pending' || pathProblem(handoff) !== null) return enqueue(entry);
       history.push(entry);
       historyLookup ??= new Promise<void>((resolve) => setImmediate(resolve)).then(settleHistory);
     },
     has(path) {
-      return entries.has(path);
+      const entry = entries.get(path);
+      return entry !== undefined && !entry.untrusted;
     },
     retry() {
       for (const entry of entries.values()) if (entry.record.status.state === 'deferred') enqueue(entry);

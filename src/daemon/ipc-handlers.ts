@@ -137,7 +137,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState): Promise<Sessi
     closed,
     successorId: state.successorId,
     overflowed: state.overflowed,
-    action: action?.action ?? null,
+    action: state.refusedBecause !== undefined ? `skipped: ${state.refusedBecause}` : (action?.action ?? null),
     agent: state.kind,
     transcript: state.file,
     handoffAt: state.thresholds?.handoffAt ?? (state.kind === 'ai-zen' ? 100 : null),
@@ -162,6 +162,7 @@ export function handoffInfo(record: HandoffRecord): HandoffInfo {
     attempts: record.attempts,
     agent: record.agent ?? null,
     successorCommand: record.successorCommand ?? null,
+    redactions: record.redactions ?? null,
   };
 }
 

@@ -11,6 +11,7 @@ import type { HandoffMode } from '../handoff/migration-service.js';
 import { ExecutorName } from '../session/format.js';
 import type { DaemonMigrator } from './daemon-migrator.js';
 import type { HandoffCommitter } from './handoff-committer.js';
+import { claimProblem } from './handoff-doc-check.js';
 import type { HandoffSeenInSession, SessionState, SessionUpdate } from './session-source.js';
 
 export type Owner = 'live' | 'none' | 'unknown';
@@ -65,7 +66,7 @@ export class SessionMonitor {
 
   handle(update: SessionUpdate, info: { readonly initial: boolean }): void {
     const { state, previous } = update;
-    if (update.missing) {
+    if (update.missing || state.refusedBecause !== undefined) {
       this.crossings.delete(state.file);
       return;
     }
@@ -130,8 +131,20 @@ export class SessionMonitor {
   private noticeHandoff(state: SessionState, handoff: HandoffSeenInSession, initial: boolean): void {
     // A file read again from the start (truncated, replaced) repeats handoffs already known: no news.
     if (this.options.committer.has(handoff.path)) return;
-    this.options.committer.add({ path: handoff.path, sessionId: state.sessionId, executor: handoff.executor, mode: handoff.mode, at: handoff.at }, { announce: !initial });
-    if (initial) return;
+    const seen = {
+      path: handoff.path,
+      sessionId: state.sessionId,
+      executor: handoff.executor,
+      mode: handoff.mode,
+      at: handoff.at,
+      sha256: handoff.sha256 ?? null,
+      redactions: handoff.redactions ?? null,
+    };
+    // The committer refuses it and says why (status, handoffs); it is no news worth announcing.
+    const problem = claimProblem(seen);
+    if (problem !== null) this.options.logger.warn({ sessionId: state.sessionId, path: handoff.path, reason: problem }, 'a handoff line names a document ai-zen did not seal; it is not committed');
+    this.options.committer.add(seen, { announce: !initial });
+    if (initial || problem !== null) return;
     const executor = ExecutorName.safeParse(handoff.executor);
     const mode = handoff.mode === 'handoff' || handoff.mode === 'migrate' ? (handoff.mode as HandoffMode) : null;
     if (!executor.success || mode === null) return;

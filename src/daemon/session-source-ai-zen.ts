@@ -49,9 +49,13 @@ export function foldAiZenLine(state: SessionState, line: SessionLine, lineNumber
   switch (line.type) {
     case 'session': {
       if (lineNumber !== 1) return 'a header line after the first line';
+      // T2: the identity is the file name. A header naming another session (a copy, a backup, or a
+      // file planted to get another session migrated) makes the whole file none of ours to act on.
+      if (line.id !== state.sessionId) {
+        return { ...state, refusedBecause: `its header names session ${line.id}, not ${state.sessionId} (the file name)` };
+      }
       return withOverflow({
         ...state,
-        sessionId: line.id,
         model: line.model,
         maxContextTokens: line.maxContextTokens,
         details: { ...state.details, header: line satisfies HeaderLine },
@@ -62,7 +66,18 @@ export function foldAiZenLine(state: SessionState, line: SessionLine, lineNumber
     case 'usage':
       return withOverflow({ ...state, latestUsage: line.usage });
     case 'handoff':
-      return { ...state, lastHandoff: { path: line.path, executor: line.executor, mode: line.mode, at: line.at, cost: line.cost } };
+      return {
+        ...state,
+        lastHandoff: {
+          path: line.path,
+          executor: line.executor,
+          mode: line.mode,
+          at: line.at,
+          cost: line.cost,
+          ...(line.sha256 !== undefined ? { sha256: line.sha256 } : {}),
+          ...(line.redactions !== undefined ? { redactions: line.redactions } : {}),
+        },
+      };
     case 'migrated':
       return withOverflow({ ...state, closed: true, successorId: line.newId });
   }
@@ -110,12 +125,14 @@ class AiZenSessionReader implements SessionReader {
       state = { ...state, skippedCount: state.skippedCount + 1 };
     };
     const take = (raw: RawLine) => {
-      if (raw.text.trim() === '') return;
+      // A refused file is read no further: said once (by the header's skip notice), not per line.
+      if (raw.text.trim() === '' || state.refusedBecause !== undefined) return;
       const parsed = parseSessionLine(raw.text);
       if (!parsed.ok) return skip(raw.lineNumber, raw.offset, parsed.reason);
       const next = foldAiZenLine(state, parsed.line, raw.lineNumber);
       if (typeof next === 'string') return skip(raw.lineNumber, raw.offset, next);
       state = next;
+      if (state.refusedBecause !== undefined) return skip(raw.lineNumber, raw.offset, `the file is skipped: ${state.refusedBecause}`);
       if (parsed.line.type === 'handoff' && state.lastHandoff) handoffs.push(state.lastHandoff);
     };
     const result = await this.lines.read({

@@ -21,13 +21,17 @@ export interface HandoffSeenInSession {
   readonly at: string;
   /** What it cost, when the transcript says (ai-zen's handoff line does; added for the daemon's handoff.written). */
   readonly cost?: { readonly requests: number; readonly prompt_tokens: number; readonly completion_tokens: number };
+  /** The sealed document's sha256 (T1): without it, or with another, the document is not committed. */
+  readonly sha256?: string;
+  /** Secrets redacted before it was sealed (T5). */
+  readonly redactions?: number;
 }
 
 /** What the daemon knows about one session file, derived from its lines alone. */
 export interface SessionState {
   readonly kind: SessionSourceKind;
   readonly file: string;
-  /** From the transcript when it says, else from the file name. */
+  /** The file name's (T2: a session's identity is its file name; ai-zen never takes it from the header). */
   readonly sessionId: string;
   readonly model: string | null;
   /** The window; null when the transcript does not say (overflow cannot be judged then). */
@@ -42,6 +46,11 @@ export interface SessionState {
   readonly lastHandoff: HandoffSeenInSession | null;
   /** Lines skipped so far (unknown, corrupt, too long). */
   readonly skippedCount: number;
+  /**
+   * Set when the whole file is not taken as a session, and why (T2: a header whose id is not the
+   * file name's). Such a file is never migrated, appended to or committed from; status shows why.
+   */
+  readonly refusedBecause?: string;
   /** Source-specific extras (the ai-zen header line, …). */
   readonly details: Readonly<Record<string, unknown>>;
   /**

@@ -52,6 +52,8 @@ export const HandoffInfo = z.object({
   /** Which agent's session it hands over, and the command that starts its successor (X3; null for ai-zen's own). */
   agent: z.string().nullable().optional(),
   successorCommand: z.string().nullable().optional(),
+  /** T5: secrets redacted from the document before it was sealed; null when its line does not say. */
+  redactions: z.number().nullable().optional(),
 });
 export type HandoffInfo = z.infer<typeof HandoffInfo>;
 

@@ -94,6 +94,13 @@ export const HandoffLine = z.looseObject({
   goal: z.string().optional(),
   /** F1–F4: what the document still fails (optional: older lines have none). */
   checks: HandoffChecks.optional().catch(undefined),
+  /**
+   * T1: sha256 (hex) of the document as ai-zen sealed it — verified, scanned, redacted. The daemon
+   * commits only a document that still has it. Optional to read: lines written before it existed.
+   */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /** T5: how many secrets were redacted from the document before it was sealed. */
+  redactions: z.number().int().nonnegative().optional(),
 });
 export type HandoffLine = z.infer<typeof HandoffLine>;
 
