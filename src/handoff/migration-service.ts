@@ -20,6 +20,8 @@ import { silentHandoffLogger, type HandoffLogger } from './handoff-logger.js';
 import { loadHandoffSkill, type SkillSource } from './skill.js';
 import { removeIfEmpty } from './remove-if-empty.js';
 import { normaliseGoal } from './goal.js';
+import { sealDocument, type SealedDocument } from './seal-document.js';
+import type { SecretScanner } from './secret-scan.js';
 import path from 'node:path';
 
 export type HandoffMode = 'handoff' | 'migrate';
@@ -68,6 +70,8 @@ export interface MigrationServiceOptions {
   readonly bundledSkillPath?: string;
   /** How long to wait for an aborted turn to let go of the agent (R22). Default 10 s. */
   readonly abortWaitMs?: number;
+  /** T5: finds secrets in the document before it is sealed (default: secretlint's recommended rules and ours). */
+  readonly secretScanner?: SecretScanner;
 }
 
 export interface HandoffRequest {
@@ -192,6 +196,7 @@ export class MigrationService {
         checks,
       };
 
+      const sealed = await this.seal(doc, sessionId);
       // R23 onHandoff: the old session is saved now, handoff turn and cost included (R28–R30).
       await context.appendLine({
         type: 'handoff',
@@ -203,6 +208,7 @@ export class MigrationService {
         cost: written.cost,
         ...(goal !== undefined ? { goal } : {}),
         checks,
+        ...(sealed ? { sha256: sealed.sha256, redactions: sealed.redactions } : {}),
       });
       await context.flush();
       this.setState({ phase: 'written', mode, sessionId, path: doc.relative });
@@ -243,6 +249,24 @@ export class MigrationService {
     events?.emit('session.migrated', { oldId, newId, path: doc.relative });
     this.logger.info({ oldId, newId, path: doc.relative }, 'session migrated');
     return { oldId, newId };
+  }
+
+  /**
+   * T1, T5: secrets redacted in the file, and the sha256 of what is left recorded in the handoff
+   * line — the daemon commits only a document that still has it. A scan that cannot run leaves the
+   * line without one: the document stays for the person, and is never committed unscanned.
+   */
+  private async seal(doc: DocPath, sessionId: string): Promise<SealedDocument | null> {
+    try {
+      const sealed = await sealDocument(this.options.root, doc, this.options.secretScanner);
+      if (sealed.redactions > 0) {
+        this.logger.warn({ sessionId, path: doc.relative, redactions: sealed.redactions, rules: sealed.rules }, 'secrets redacted from the handoff document');
+      }
+      return sealed;
+    } catch (error) {
+      this.logger.error({ sessionId, path: doc.relative, error }, 'the handoff document could not be scanned for secrets; it will not be committed');
+      return null;
+    }
   }
 
   private async runExecutors(

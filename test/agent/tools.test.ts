@@ -110,6 +110,40 @@ describe('agent tools', () => {
     expect((await call('copy', { from: 'src/a.txt', to: 'b.txt' })).forModel).toMatch(/already exists/);
   });
 
+  it("T1 no tool changes ai-zen's state (.ai-zen/) or git's (.git/), by any path or symlink; reading stays allowed; an existing handoff document may be rewritten (R17)", async () => {
+    const doc = '.ai-zen/handoffs/20261203-010203-abcd1234.md';
+    await fs.mkdir(file('.ai-zen/sessions'), { recursive: true });
+    await fs.mkdir(file('.ai-zen/handoffs'), { recursive: true });
+    await fs.writeFile(file('.ai-zen/sessions/abcd1234-session.jsonl'), '{"type":"session"}\n');
+    await fs.writeFile(file(doc), '');
+    await fs.symlink(file('.ai-zen/sessions'), file('sessions-link'));
+    const refusals = [
+      await call('write', { path: '.ai-zen/sessions/planted0001.jsonl', content: 'x' }),
+      await call('write', { path: 'sessions-link/planted0002.jsonl', content: 'x' }),
+      await call('write', { path: 'src/../.AI-ZEN/latest-session.json', content: '{}' }),
+      await call('write', { path: '.ai-zen/handoffs/20261203-010204-abcd1234.md', content: 'a new document nobody reserved' }),
+      await call('edit', { path: '.ai-zen/sessions/abcd1234-session.jsonl', old: 'session', new: 'handoff' }),
+      await call('batch_edit', { path: '.git/config', edits: [{ old: '[core]', new: '[core]\n\thooksPath = x' }] }),
+      await call('rm', { path: '.ai-zen/sessions' }),
+      await call('rm', { path: '.git' }),
+      await call('rename', { from: '.ai-zen/sessions/abcd1234-session.jsonl', to: 'moved.jsonl' }),
+      await call('rename', { from: 'README.md', to: '.ai-zen/sessions/readme0001.jsonl' }),
+      await call('mkdir', { path: '.git/hooks/x' }),
+      await call('copy', { from: 'README.md', to: '.git/hooks/pre-commit' }),
+    ];
+    for (const result of refusals) expect(result).toMatchObject({ isError: true, forModel: expect.stringMatching(/^error: refused: .*inside \.(ai-zen|git)\//) });
+    expect((await fs.readdir(file('.ai-zen/sessions'))).sort()).toEqual(['abcd1234-session.jsonl']);
+    expect(await readText('.ai-zen/sessions/abcd1234-session.jsonl')).toBe('{"type":"session"}\n');
+    await expect(fs.access(file('.git/hooks/pre-commit'))).rejects.toThrow();
+
+    expect((await call('read', { path: '.ai-zen/sessions/abcd1234-session.jsonl' })).forModel).toBe('{"type":"session"}\n');
+    expect(await call('write', { path: doc, content: '# Handoff\n\nfirst\n' })).toMatchObject({ isError: false });
+    expect(await call('edit', { path: doc, old: 'first', new: 'more detail in section 3' })).toMatchObject({ isError: false });
+    expect(await readText(doc)).toBe('# Handoff\n\nmore detail in section 3\n');
+    expect(await call('rm', { path: doc })).toMatchObject({ isError: true });
+    expect(await call('rm', { path: 'sessions-link' })).toMatchObject({ isError: false }); // the link itself is the user's file
+  });
+
   it('exec runs in the project root and reports the exit code', async () => {
     const result = await call('exec', { command: 'pwd; echo oops >&2; exit 3' });
     expect(result.forModel).toBe(`${repo.root}\noops\n[exit code 3]`);

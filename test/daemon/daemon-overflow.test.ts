@@ -1,6 +1,7 @@
 // D1–D3, issue 4 §3: a session crossing its limit, seen by a real daemon in a real repo. Unowned →
 // the daemon migrates it (offline: no model configured, X1) and commits the doc alone; owned by a
 // live ai-zen process → left to its owner, still announced; overflow announced once per crossing.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { handoffDocs, makeDaemonRepo, messageLine, sessionId, usageLine, type Da
 import { startSessionOwner, type SessionOwner } from './session-owner.js';
 
 const DEADLINE = { timeoutMs: 30_000 };
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('D1 D3 an unowned session that crosses its limit is migrated by the daemon and its doc committed alone', { timeout: 60_000 }, () => {
   let daemon: DaemonRepo;
@@ -83,9 +85,11 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     await daemon.writeSession(id, { maxContextTokens: 100_000 });
     const doc = '.ai-zen/handoffs/20261202-120000-00000006.md';
     await fs.mkdir(path.join(daemon.root, '.ai-zen', 'handoffs'), { recursive: true });
-    await fs.writeFile(path.join(daemon.root, doc), `# Handoff\n\n${'written by the owner of the session. '.repeat(20)}\n`);
+    const text = `# Handoff\n\n${'written by the owner of the session. '.repeat(20)}\n`;
+    await fs.writeFile(path.join(daemon.root, doc), text);
     const cost = { requests: 2, prompt_tokens: 5000, completion_tokens: 700 };
-    await daemon.appendLines(id, { type: 'handoff', at: new Date().toISOString(), path: doc, executor: 'self', mode: 'handoff', downgrades: [], cost });
+    // T1: the writer records the sha256 of the document it sealed, as ai-zen's pipeline does.
+    await daemon.appendLines(id, { type: 'handoff', at: new Date().toISOString(), path: doc, executor: 'self', mode: 'handoff', downgrades: [], cost, sha256: sha256(text), redactions: 0 });
     await waitFor(() => events.some((event) => event.name === 'handoff.committed'), { ...DEADLINE, message: 'the commit event' });
     expect(events.find((event) => event.name === 'handoff.written')?.payload).toEqual({ sessionId: id, mode: 'handoff', path: doc, absolutePath: path.join(daemon.root, doc), executor: 'self', cost });
     expect((await daemon.repo.git('log', '-1', '--format=%s')).trim()).toBe('handoff: 00000006 (self)');
@@ -108,10 +112,11 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     await daemon.writeSession(id, { maxContextTokens: 100_000 });
     await fs.mkdir(path.join(daemon.root, '.ai-zen', 'handoffs'), { recursive: true });
     const docs = ['.ai-zen/handoffs/20261202-120000-00000007.md', '.ai-zen/handoffs/20261202-120000-00000007-2.md'];
-    for (const doc of docs) await fs.writeFile(path.join(daemon.root, doc), `# Handoff\n\n${`${doc} `.repeat(20)}\n`);
+    const textOf = (doc: string) => `# Handoff\n\n${`${doc} `.repeat(20)}\n`;
+    for (const doc of docs) await fs.writeFile(path.join(daemon.root, doc), textOf(doc));
     const cost = { requests: 1, prompt_tokens: 10, completion_tokens: 10 };
     const at = new Date().toISOString();
-    await daemon.appendLines(id, ...docs.map((doc) => ({ type: 'handoff', at, path: doc, executor: 'self', mode: 'handoff', downgrades: [], cost })));
+    await daemon.appendLines(id, ...docs.map((doc) => ({ type: 'handoff', at, path: doc, executor: 'self', mode: 'handoff', downgrades: [], cost, sha256: sha256(textOf(doc)) })));
 
     await waitFor(() => events.filter((event) => event.name === 'handoff.committed').length === 2, { ...DEADLINE, message: 'two commit events' });
     expect(events.filter((event) => event.name === 'handoff.written').map((event) => event.payload.path)).toEqual(docs);

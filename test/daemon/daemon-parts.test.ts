@@ -17,6 +17,8 @@ import type { Facts } from '../../src/probe/facts.js';
 import { waitFor } from '../support/wait-for.js';
 
 const quiet = { info() {}, warn() {}, debug() {} };
+/** These tests are about the committer's bookkeeping: every document passes the T1 check (handoff-doc-check has its own tests). */
+const sealedByAiZen = async () => ({ ok: true as const, content: Buffer.from('# Handoff\n') });
 
 function factsAt(n: number): Facts {
   return { capturedAt: `t${n}`, root: '/r', git: { known: false, why: `capture ${n}` }, ports: { known: true, value: [] } };
@@ -55,7 +57,7 @@ describe('D3 the handoff committer', () => {
     const events = new EventBus();
     const seen: AnyEvent[] = [];
     events.onAny((event) => seen.push(event));
-    const committer = createHandoffCommitter({ root: '/r', enabled: true, events, logger: quiet, commit, retryMs: 60_000 });
+    const committer = createHandoffCommitter({ root: '/r', enabled: true, events, logger: quiet, checkDocument: sealedByAiZen, commit, retryMs: 60_000 });
     committer.add(handoff(1));
     committer.add(handoff(1)); // the same line read again: one record
     await waitFor(() => committer.list()[0]?.status.state === 'deferred');
@@ -81,7 +83,7 @@ describe('D3 the handoff committer', () => {
     const events = new EventBus();
     const seen: AnyEvent[] = [];
     events.onAny((event) => seen.push(event));
-    const committer = createHandoffCommitter({ root: '/r', enabled: true, events, logger: quiet, commit, retryMs: 10, lookupCommitted: async () => new Map() });
+    const committer = createHandoffCommitter({ root: '/r', enabled: true, events, logger: quiet, checkDocument: sealedByAiZen, commit, retryMs: 10, lookupCommitted: async () => new Map() });
     committer.add(handoff(2), { announce: false });
     await waitFor(() => committer.list()[0]?.status.state === 'committed');
     expect(committer.list()[0]!.attempts).toBe(3);
@@ -98,6 +100,8 @@ describe('D3 the handoff committer', () => {
 
 describe('D3 handoff documents found at startup', () => {
   it('D3 those git already holds unchanged are known committed from one batched look-up, the rest are committed', async () => {
+    const docA = '.ai-zen/handoffs/20261201-000000-abcd1234.md';
+    const docB = '.ai-zen/handoffs/20261201-000001-abcd1234.md';
     const calls: string[] = [];
     const lookups: string[][] = [];
     const committer = createHandoffCommitter({
@@ -105,13 +109,14 @@ describe('D3 handoff documents found at startup', () => {
       enabled: true,
       events: new EventBus(),
       logger: quiet,
+      checkDocument: sealedByAiZen,
       commit: async (options) => (calls.push(options.docPath), { committed: true, commit: 'new' }),
-      lookupCommitted: async (paths) => (lookups.push([...paths]), new Map([['a.md', 'old-a']])),
+      lookupCommitted: async (paths) => (lookups.push([...paths]), new Map([[docA, 'old-a']])),
     });
-    for (const name of ['a.md', 'b.md']) committer.add({ path: name, sessionId: 'abcd1234-x', executor: 'offline', mode: 'migrate', at: name }, { announce: false });
+    for (const name of [docA, docB]) committer.add({ path: name, sessionId: 'abcd1234-x', executor: 'offline', mode: 'migrate', at: name }, { announce: false });
     await waitFor(() => committer.list().every((record) => record.status.state === 'committed'));
-    expect(lookups).toEqual([['a.md', 'b.md']]);
-    expect(calls).toEqual(['b.md']);
+    expect(lookups).toEqual([[docA, docB]]);
+    expect(calls).toEqual([docB]);
     expect(committer.list().map((record) => record.status)).toEqual([{ state: 'committed', commit: 'old-a' }, { state: 'committed', commit: 'new' }]);
     await committer.close();
   });

@@ -3,6 +3,7 @@
 // the entry itself (rm, rename: a symlink is removed or moved, never what it points at).
 import path from 'node:path';
 import { resolveInsideRoot } from '../../fs/confine.js';
+import { protectedPathReason, type ProtectedWrite } from '../../fs/protected-paths.js';
 
 export type Located = { ok: true; absolute: string; relative: string } | { ok: false; reason: string };
 
@@ -24,4 +25,21 @@ export async function locateEntry(root: string, target: string): Promise<Located
   const absolute = path.join(folder.absolute, name);
   const relative = path.join(folder.relative, name);
   return { ok: true, absolute, relative };
+}
+
+/** `locateTarget`, and refused when that is ai-zen's or git's own state (T1, src/fs/protected-paths.ts). */
+export async function locateChangeable(root: string, target: string, kind: ProtectedWrite): Promise<Located> {
+  const found = await locateTarget(root, target);
+  return found.ok ? refuseProtected(root, found, kind) : found;
+}
+
+/** `locateEntry`, and refused when the entry is ai-zen's or git's own state (T1). */
+export async function locateChangeableEntry(root: string, target: string): Promise<Located> {
+  const found = await locateEntry(root, target);
+  return found.ok ? refuseProtected(root, found, 'other') : found;
+}
+
+async function refuseProtected(root: string, found: Located & { ok: true }, kind: ProtectedWrite): Promise<Located> {
+  const reason = await protectedPathReason(root, found.relative, kind);
+  return reason === null ? found : { ok: false, reason: `refused: ${reason}` };
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { AiZenError } from '../../errors.js';
 import { writeFileInside } from '../../fs/safe-write.js';
-import { locateTarget } from './confined-path.js';
+import { locateChangeable, locateTarget } from './confined-path.js';
 import { exists } from './rename.js';
 import { defineTool, fsReason, toolError, toolOk } from './tool-result.js';
 
@@ -20,7 +20,7 @@ export const copyTool = defineTool({
   async run(args, { root }) {
     const from = await locateTarget(root, args.from);
     if (!from.ok) return toolError(from.reason, `copy ${args.from}: ${from.reason}`);
-    const to = await locateTarget(root, args.to);
+    const to = await locateChangeable(root, args.to, 'other');
     if (!to.ok) return toolError(to.reason, `copy → ${args.to}: ${to.reason}`);
     try {
       const stats = await fs.stat(from.absolute);

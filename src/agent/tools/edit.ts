@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import { z } from 'zod';
 import { AiZenError } from '../../errors.js';
 import { writeFileInside } from '../../fs/safe-write.js';
-import { locateTarget } from './confined-path.js';
+import { locateChangeable } from './confined-path.js';
 import { replaceOnce } from './edit-text.js';
 import { defineTool, fsReason, toolError, toolOk } from './tool-result.js';
 
@@ -24,7 +24,7 @@ export const editTool = defineTool({
 
 /** Reads the file, applies every edit in memory, writes once: all or nothing. */
 export async function applyEdits(root: string, target: string, edits: readonly { old: string; new: string }[], verb: string) {
-  const found = await locateTarget(root, target);
+  const found = await locateChangeable(root, target, 'replace-file');
   if (!found.ok) return toolError(found.reason, `${verb} ${target}: ${found.reason}`);
   let text: string;
   try {

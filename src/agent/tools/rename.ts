@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { locateEntry, locateTarget } from './confined-path.js';
+import { locateChangeable, locateChangeableEntry } from './confined-path.js';
 import { defineTool, fsReason, toolError, toolOk } from './tool-result.js';
 
 const schema = z.object({
@@ -15,9 +15,9 @@ export const renameTool = defineTool({
   description: 'Rename or move a file or folder within the project. The destination must not exist.',
   schema,
   async run(args, { root }) {
-    const from = await locateEntry(root, args.from);
+    const from = await locateChangeableEntry(root, args.from);
     if (!from.ok) return toolError(from.reason, `rename ${args.from}: ${from.reason}`);
-    const to = await locateTarget(root, args.to);
+    const to = await locateChangeable(root, args.to, 'other');
     if (!to.ok) return toolError(to.reason, `rename → ${args.to}: ${to.reason}`);
     try {
       await fs.lstat(from.absolute);

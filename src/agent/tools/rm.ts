@@ -1,7 +1,7 @@
 // `rm {path}`: remove a file, a symlink (not what it points at) or a folder with its content.
 import { promises as fs } from 'node:fs';
 import { z } from 'zod';
-import { locateEntry } from './confined-path.js';
+import { locateChangeableEntry } from './confined-path.js';
 import { defineTool, fsReason, toolError, toolOk } from './tool-result.js';
 
 const schema = z.object({ path: z.string().min(1).describe('File or folder to remove, relative to the project root') });
@@ -11,7 +11,7 @@ export const rmTool = defineTool({
   description: 'Remove a file or a folder (with everything in it) from the project.',
   schema,
   async run(args, { root }) {
-    const entry = await locateEntry(root, args.path);
+    const entry = await locateChangeableEntry(root, args.path);
     if (!entry.ok) return toolError(entry.reason, `rm ${args.path}: ${entry.reason}`);
     try {
       const stats = await fs.lstat(entry.absolute);

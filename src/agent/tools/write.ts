@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AiZenError } from '../../errors.js';
 import { writeFileInside } from '../../fs/safe-write.js';
 import { defineTool, formatSize, fsReason, toolError, toolOk } from './tool-result.js';
+import { locateChangeable } from './confined-path.js';
 import { relativeDisplay } from './display.js';
 
 const schema = z.object({
@@ -15,8 +16,10 @@ export const writeTool = defineTool({
   description: 'Create or overwrite a file in the project with the given content. Paths are relative to the project root.',
   schema,
   async run(args, { root }) {
+    const found = await locateChangeable(root, args.path, 'replace-file');
+    if (!found.ok) return toolError(found.reason, `write ${args.path}: ${found.reason}`);
     try {
-      const absolute = await writeFileInside(root, args.path, args.content);
+      const absolute = await writeFileInside(root, found.relative, args.content);
       const bytes = Buffer.byteLength(args.content, 'utf8');
       const display = relativeDisplay(root, absolute);
       return toolOk(`wrote ${display} (${bytes} bytes)`, `write ${display} (${formatSize(bytes)})`);

@@ -1,0 +1,45 @@
+// The last step of every handoff before its `handoff` line is written, whoever wrote the document
+// (T1, T5): scan it for secrets, redact them in the file itself, and record the sha256 of what is
+// left. The daemon commits a document only while it still has that sha256, so what it commits is
+// always a document that was verified and scanned — never one changed afterwards, never one
+// ai-zen did not write.
+import { createHash } from 'node:crypto';
+import { constants, promises as fs } from 'node:fs';
+import { writeFileInside } from '../fs/safe-write.js';
+import type { DocPath } from './doc-path.js';
+import { redactFindings, scanForSecrets, type SecretScanner } from './secret-scan.js';
+
+export interface SealedDocument {
+  /** sha256 (hex) of the document as it now is on disk. */
+  readonly sha256: string;
+  /** How many secrets were replaced by `[redacted: <rule>]`. */
+  readonly redactions: number;
+  /** Which rules found them, for the log (never the secrets). */
+  readonly rules: readonly string[];
+}
+
+export async function sealDocument(root: string, doc: DocPath, scan: SecretScanner = scanForSecrets): Promise<SealedDocument> {
+  const original = await readRegularFile(doc.absolute);
+  const text = original.toString('utf8');
+  const findings = await scan(text);
+  if (findings.length === 0) return { sha256: sha256Of(original), redactions: 0, rules: [] };
+  const redacted = redactFindings(text, findings);
+  const content = Buffer.from(redacted.text, 'utf8');
+  await writeFileInside(root, doc.relative, content);
+  return { sha256: sha256Of(content), redactions: redacted.redactions, rules: [...new Set(findings.map((finding) => finding.rule))] };
+}
+
+export function sha256Of(content: Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/** The verified document, read without following a symlink put in its place. */
+async function readRegularFile(file: string): Promise<Buffer> {
+  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    if (!(await handle.stat()).isFile()) throw new Error('the document is not a regular file');
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
