@@ -9,6 +9,7 @@ import type { EventBus } from '../events.js';
 import { buildOfflineDocument } from '../handoff/executors/offline-document.js';
 import { handoffDocName, reserveHandoffDoc, type DocPath } from '../handoff/doc-path.js';
 import { loadHandoffSkill } from '../handoff/skill.js';
+import { sealDocument } from '../handoff/seal-document.js';
 import { verifyDocument } from '../handoff/verify-doc.js';
 import { writeFileInside } from '../fs/safe-write.js';
 import type { Env, ProjectPaths } from '../paths.js';
@@ -158,6 +159,11 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   async function announce(file: string, state: SessionState, source: SessionSource, doc: DocPath, executor: 'offline' | 'self', reason: string): Promise<ForeignHandoffResult | null> {
     const check = await verifyDocument(options.root, doc);
     if (!check.ok) return null;
+    // T1 T5: scanned, redacted and sealed like every ai-zen document; the committer needs the seal.
+    const sealed = await sealDocument(options.root, doc).catch((error: unknown) => {
+      options.logger.warn({ sessionId: state.sessionId, path: doc.relative, err: error }, 'the handoff document could not be scanned for secrets; it will not be committed');
+      return null;
+    });
     const entry = entryOf(file);
     const successorCommand = source.handover!.successorCommand(doc.relative);
     documented.add(file);
@@ -165,7 +171,17 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     entry.action = `handoff written (${executor}): ${doc.relative}`;
     const at = now().toISOString();
     options.logger.info({ sessionId: state.sessionId, agent: state.kind, path: doc.relative, executor, reason, successorCommand }, 'handoff document written for another agent session');
-    options.committer.add({ path: doc.relative, sessionId: state.sessionId, executor, mode: 'handoff', at, agent: state.kind, successorCommand });
+    options.committer.add({
+      path: doc.relative,
+      sessionId: state.sessionId,
+      executor,
+      mode: 'handoff',
+      at,
+      agent: state.kind,
+      successorCommand,
+      sha256: sealed?.sha256 ?? null,
+      redactions: sealed?.redactions ?? null,
+    });
     options.events.emit('handoff.written', {
       sessionId: state.sessionId,
       mode: 'handoff',

@@ -102,8 +102,8 @@ export function redactFindings(text: string, findings: readonly SecretFinding[])
 
 function widen(text: string, end: number): number {
   let position = end;
-  while (position < text.length && /[^\s"'`<>()[\]{},;]/.test(text[position]!)) position += 1;
+  while (position < text.length && /[^\s"'`<>()[\]{},;]/.test(text.charAt(position))) position += 1;
   // A full stop after a token ends the sentence, not the token.
-  while (position > end && /[.:!?]/.test(text[position - 1]!)) position -= 1;
+  while (position > end && /[.:!?]/.test(text.charAt(position - 1))) position -= 1;
   return position;
 }
