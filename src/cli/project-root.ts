@@ -3,12 +3,9 @@
 // does not load the agent stack to find it.
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { AiZenError } from '../errors.js';
-import { writeFileInside } from '../fs/safe-write.js';
-import type { Logger } from '../log/logger.js';
-import type { Env, ProjectPaths } from '../paths.js';
+import type { Env } from '../paths.js';
 
 const run = promisify(execFile);
 
@@ -27,18 +24,4 @@ export async function findProjectRoot(cwd: string, env: Env = process.env): Prom
   return real;
 }
 
-// Sessions and logs are this machine's; handoff documents are meant to be reviewed and committed.
-const GITIGNORE = `# Written by ai-zen. Sessions and logs stay local; handoffs/ is meant to be committed.
-sessions/
-logs/
-latest-session.json
-`;
-
-/** Writes `.ai-zen/.gitignore` once (never over the user's). Also used by `ai-zen-daemon start`. */
-export async function ensureGitignore(paths: ProjectPaths, logger: Pick<Logger, 'warn'>): Promise<void> {
-  try {
-    await writeFileInside(paths.root, path.join(paths.aiZen, '.gitignore'), GITIGNORE, { exclusive: true });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') logger.warn({ err: error }, 'could not write .ai-zen/.gitignore');
-  }
-}
+export { ensureGitignore } from '../fs/project-gitignore.js';

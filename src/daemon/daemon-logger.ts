@@ -26,6 +26,11 @@ export interface DaemonLog {
   readonly logger: Logger;
   /** `.ai-zen/logs/daemon.log`, the file being written. */
   readonly file: string;
+  /**
+   * Opens `daemon.log` again when it is gone (`rm -rf .ai-zen` under a running daemon, issue 11 §6):
+   * lines written to a removed file are lost to everyone. True when it did.
+   */
+  reopenIfGone(): Promise<boolean>;
   /** Writes out what is buffered and closes the file; a line logged later is dropped, never thrown. */
   close(): Promise<void>;
 }
@@ -50,28 +55,48 @@ export async function createDaemonLog(options: DaemonLogOptions): Promise<Daemon
   // Earlier versions made daemon.log a symlink to a numbered file; rotating would move the link.
   if ((await fs.promises.lstat(file).catch(() => null))?.isSymbolicLink()) await fs.promises.rm(file, { force: true });
   const name = path.basename(file);
-  // In the classic mode the generator gets the rotation index (1 = newest), or null for the current file.
-  const stream: RotatingFileStream = createStream((index: number | Date) => (typeof index === 'number' && index > 0 ? `${name}.${index}` : name), {
-    path: folder,
-    size: options.size ?? '10M',
-    rotate: options.keep ?? 5,
-  });
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', reject);
-  });
-  // A full disk must not kill the daemon through its log; the stream is done after an error.
-  stream.on('error', () => {});
-  stream.on('warning', () => {});
+  const open = async (): Promise<RotatingFileStream> => {
+    await fs.promises.mkdir(folder, { recursive: true });
+    // In the classic mode the generator gets the rotation index (1 = newest), or null for the current file.
+    const opened: RotatingFileStream = createStream((index: number | Date) => (typeof index === 'number' && index > 0 ? `${name}.${index}` : name), {
+      path: folder,
+      size: options.size ?? '10M',
+      rotate: options.keep ?? 5,
+    });
+    await new Promise<void>((resolve, reject) => {
+      opened.once('open', () => resolve());
+      opened.once('error', reject);
+    });
+    // A full disk must not kill the daemon through its log; the stream is done after an error.
+    opened.on('error', () => {});
+    opened.on('warning', () => {});
+    return opened;
+  };
+  let stream = await open();
+  // pino writes through this, so the file can be opened again under it (reopenIfGone).
+  const current = { write: (line: string) => stream.write(line) };
 
   const destination: pino.DestinationStream = options.foreground
-    ? pino.multistream([{ level: 'trace', stream }, { level: 'trace', stream: readableLogStream() }])
-    : stream;
+    ? pino.multistream([{ level: 'trace', stream: current }, { level: 'trace', stream: readableLogStream() }])
+    : current;
   const logger = createLogger({ name: 'ai-zen-daemon', destination, level: options.level ?? 'info' });
   let closing: Promise<void> | null = null;
+  let reopening: Promise<boolean> | null = null;
   return {
     logger,
     file,
+    reopenIfGone() {
+      reopening ??= (async () => {
+        if (closing || (await fs.promises.stat(file).then(() => true, () => false))) return false;
+        const old = stream;
+        stream = await open();
+        old.end();
+        return true;
+      })()
+        .catch(() => false)
+        .finally(() => (reopening = null));
+      return reopening;
+    },
     close() {
       closing ??= new Promise<void>((resolve) => {
         if (stream.destroyed || stream.writableFinished) return resolve();

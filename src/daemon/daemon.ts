@@ -17,6 +17,7 @@ import { createHandoffCommitter } from './handoff-committer.js';
 import { createHooksRunner } from './hooks-runner.js';
 import type { DaemonCore } from './daemon-core.js';
 import { createIpcHandlers } from './ipc-handlers.js';
+import { cleanLeftovers } from './leftover-cleanup.js';
 import { createNotifier, type Notifier } from './notifier.js';
 import { findSource } from './session-source.js';
 import { SessionMonitor } from './session-monitor.js';
@@ -133,6 +134,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   }
 
   void facts.capture().catch((error: unknown) => logger.warn({ err: error }, 'first facts capture failed'));
+  // Before the watcher: an empty placeholder left by a kill -9 must not be taken for a document.
+  await cleanLeftovers({ paths, isOwned, logger: logger.child({ component: 'cleanup' }) });
   await watcher.start();
   ready = true;
   logger.info({ socket: core.socketPath, sessions: watcher.states().length }, 'daemon ready');

@@ -3,11 +3,12 @@
 // out — `stop`, SIGTERM, SIGINT — goes through the one shutdown coordinator.
 import { AiZenError } from '../errors.js';
 import { acquireLock, daemonLockName } from '../lock/os-lock.js';
-import type { Env } from '../paths.js';
+import { projectPaths, type Env } from '../paths.js';
 import { createDaemonLog } from './daemon-logger.js';
 import { startDaemon, type Daemon } from './daemon.js';
 import { EXIT_ALREADY_RUNNING, EXIT_FORCED } from '../exit-codes.js';
 import { forceExit } from './force-exit.js';
+import { keepProjectFiles, type ProjectKeeper } from './project-keeper.js';
 import { createShutdownCoordinator } from './shutdown-coordinator.js';
 
 export interface RunDaemonOptions {
@@ -47,6 +48,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
   }
   const { logger } = log;
   let daemon: Daemon | null = null;
+  let keeper: ProjectKeeper | null = null;
   const coordinator = createShutdownCoordinator({
     deadlineMs: options.shutdownDeadlineMs ?? 30_000,
     logger,
@@ -60,6 +62,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
       });
     },
     cleanup: async () => {
+      keeper?.close();
       await daemon?.close();
     },
   });
@@ -82,6 +85,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
     await log.close();
     throw error;
   }
+  keeper = keepProjectFiles({ paths: projectPaths(root), logger: logger.child({ component: 'keeper' }), reopenLog: () => log.reopenIfGone() });
   coordinator.installSignalHandlers();
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   process.on('uncaughtException', (error) => {

@@ -24,15 +24,28 @@ describe('issue 11 ai-zen at the edges', { timeout: 60_000 }, () => {
   const env = { AI_ZEN_HOME: '', OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: '' };
   const cli = (args: string[]) => runCli(args, { cwd: repo.root, env: { ...env, AI_ZEN_HOME: repo.home, OPENAI_BASE_URL: fake.baseURL } });
   const sessionsDir = () => path.join(repo.root, '.ai-zen', 'sessions');
-  const header = (id: string) => ({ type: 'session', v: 1, id, createdAt: new Date().toISOString(), cwd: repo.root, model: 'test-model', maxContextTokens: 100_000, previousId: null });
+  const header = (id: string) => ({
+    type: 'session',
+    v: 1,
+    id,
+    createdAt: new Date().toISOString(),
+    cwd: repo.root,
+    model: 'test-model',
+    maxContextTokens: 100_000,
+    previousId: null,
+  });
   const system = { type: 'message', message: { role: 'system', content: 'You are a coding agent.' }, definition: true };
   async function writeSession(id: string, ...lines: (object | string)[]): Promise<string> {
     await fs.mkdir(sessionsDir(), { recursive: true });
     const file = path.join(sessionsDir(), `${id}.jsonl`);
-    await fs.writeFile(file, [header(id), system, ...lines].map((line) => `${typeof line === 'string' ? line : JSON.stringify(line)}\n`).join(''));
+    await fs.writeFile(
+      file,
+      [header(id), system, ...lines].map((line) => `${typeof line === 'string' ? line : JSON.stringify(line)}\n`).join(''),
+    );
     return file;
   }
-  const userLines = async (file: string) => (await fs.readFile(file, 'utf8')).split('\n').filter((line) => line.includes('"role":"user"')).length;
+  const userLines = async (file: string) =>
+    (await fs.readFile(file, 'utf8')).split('\n').filter((line) => line.includes('"role":"user"')).length;
 
   it('issue 11 §14 ai-zen help prints the help, as ai-zen-daemon help does', async () => {
     const result = await cli(['help']);

@@ -48,18 +48,24 @@ describe('issue 11 §1–2 hostile files in the sessions folder', { timeout: 90_
     await daemon.appendLines(id, usageLine(1500));
     await waitFor(async () => (await handoffDocs(daemon.root)).length === 1, { ...DEADLINE, message: 'the real session to be migrated' });
 
-    const status = await waitFor(async () => {
-      const current = await daemon.status();
-      return current.closedSessions === 1 ? current : null;
-    }, { ...DEADLINE, message: 'status to show the migrated session' });
+    const status = await waitFor(
+      async () => {
+        const current = await daemon.status();
+        return current.closedSessions === 1 ? current : null;
+      },
+      { ...DEADLINE, message: 'status to show the migrated session' },
+    );
     const ids = status.sessions.map((session) => session.id);
     for (const n of [101, 102, 103, 104, 105, 106]) expect(ids).not.toContain(sessionId(n));
 
     const log = path.join(daemon.root, '.ai-zen', 'logs', 'daemon.log');
-    const ignored = await waitFor(async () => {
-      const lines = (await fs.readFile(log, 'utf8')).split('\n').filter((line) => line.includes('not a regular file, so not a session'));
-      return lines.length >= 6 ? lines : null;
-    }, { ...DEADLINE, message: 'one log line per hostile file' });
+    const ignored = await waitFor(
+      async () => {
+        const lines = (await fs.readFile(log, 'utf8')).split('\n').filter((line) => line.includes('not a regular file, so not a session'));
+        return lines.length >= 6 ? lines : null;
+      },
+      { ...DEADLINE, message: 'one log line per hostile file' },
+    );
     expect(ignored).toHaveLength(6);
     expect(ignored.filter((line) => line.includes('it is a FIFO'))).toHaveLength(5);
     expect(ignored.filter((line) => line.includes('it is a symbolic link'))).toHaveLength(1);
@@ -85,11 +91,13 @@ describe('issue 11 §3 64 idle IPC connections to a real daemon', { timeout: 90_
     const sockets: net.Socket[] = [];
     try {
       for (let index = 0; index < 64; index += 1) {
-        sockets.push(await new Promise<net.Socket>((resolve, reject) => {
-          const socket = net.connect({ path: daemon.socketPath });
-          socket.once('connect', () => resolve(socket));
-          socket.once('error', reject);
-        }));
+        sockets.push(
+          await new Promise<net.Socket>((resolve, reject) => {
+            const socket = net.connect({ path: daemon.socketPath });
+            socket.once('connect', () => resolve(socket));
+            socket.once('error', reject);
+          }),
+        );
         sockets.at(-1)!.on('error', () => {});
       }
       sockets[10]!.write('{"v":1,"id":"x","type":"sta');
@@ -105,6 +113,78 @@ describe('issue 11 §3 64 idle IPC connections to a real daemon', { timeout: 90_
   });
 });
 
+describe('issue 11 §6 §7 the daemon keeps its own files in the project', { timeout: 90_000 }, () => {
+  let daemon: DaemonRepo;
+  beforeEach(async () => {
+    daemon = await makeDaemonRepo();
+  });
+  afterEach(async () => {
+    await daemon.cleanup();
+  });
+
+  it('issue 11 §6 rm -rf .ai-zen under a running daemon: .ai-zen/.gitignore and daemon.log are written again, and git add -A takes no transcript', async () => {
+    await daemon.start();
+    const aiZen = path.join(daemon.root, '.ai-zen');
+    await fs.rm(aiZen, { recursive: true, force: true });
+    const log = path.join(aiZen, 'logs', 'daemon.log');
+    await waitFor(async () => (await fs.readFile(path.join(aiZen, '.gitignore'), 'utf8').catch(() => '')).includes('sessions/'), {
+      ...DEADLINE,
+      message: '.ai-zen/.gitignore to be written again',
+    });
+    await waitFor(async () => (await fs.readFile(log, 'utf8').catch(() => '')).includes('the log file was removed'), {
+      ...DEADLINE,
+      message: 'a new daemon.log',
+    });
+
+    const id = sessionId(3);
+    await daemon.writeSession(id, { maxContextTokens: 1000 });
+    await daemon.appendLines(id, usageLine(1500));
+    await waitFor(async () => (await handoffDocs(daemon.root)).length === 1, { ...DEADLINE, message: 'the session to be migrated' });
+    await waitFor(async () => (await fs.readFile(log, 'utf8')).includes('"event":"session.migrated"'), {
+      ...DEADLINE,
+      message: 'the new log to record the migration',
+    });
+    await daemon.repo.git('add', '-A');
+    const staged = (await daemon.repo.git('diff', '--cached', '--name-only')).split('\n').filter(Boolean);
+    expect(staged.filter((file) => file.startsWith('.ai-zen/sessions/') || file.startsWith('.ai-zen/logs/'))).toEqual([]);
+  });
+
+  it('issue 11 §7 kill -9 leftovers — a 0-byte document placeholder and .git/ai-zen-commit-<pid>-<hex>.index — are removed at the next start', async () => {
+    const handoffs = path.join(daemon.root, '.ai-zen', 'handoffs');
+    await fs.mkdir(handoffs, { recursive: true });
+    const placeholder = path.join(handoffs, '20261202-120000-00000009.md');
+    await fs.writeFile(placeholder, '');
+    const kept = path.join(handoffs, '20261202-120000-00000010.md');
+    await fs.writeFile(kept, '# a real document\n');
+    // A pid that surely belongs to no process any more: one that has exited.
+    const dead = spawn('true');
+    await new Promise((resolve) => dead.once('exit', resolve));
+    const gitDir = path.join(daemon.root, '.git');
+    const scratch = [`ai-zen-commit-${dead.pid}-deadbeef.index`, `ai-zen-commit-${dead.pid}-deadbeef.msg`].map((name) =>
+      path.join(gitDir, name),
+    );
+    for (const file of scratch) await fs.writeFile(file, 'left by a killed commit');
+
+    await daemon.start();
+    await expect(fs.lstat(placeholder)).rejects.toThrow();
+    for (const file of scratch) await expect(fs.lstat(file)).rejects.toThrow();
+    expect(await fs.readFile(kept, 'utf8')).toBe('# a real document\n');
+
+    // The name is free again: the next handoff of that session gets it, not a -2.
+    const id = '00000009-aaaa-4bbb-8ccc-dddddddddddd';
+    await daemon.writeSession(id, { maxContextTokens: 1000 });
+    await daemon.appendLines(id, usageLine(1500));
+    const docs = await waitFor(
+      async () => {
+        const found = (await handoffDocs(daemon.root)).filter((doc) => doc.includes('00000009'));
+        return found.length > 0 ? found : null;
+      },
+      { ...DEADLINE, message: 'the handoff of the session' },
+    );
+    expect(docs.every((doc) => !doc.endsWith('-2.md'))).toBe(true);
+  });
+});
+
 describe('issue 11 §2 the reader reads only regular files, and never past the size it opened', () => {
   it('issue 11 §2 a FIFO, a symlink to /dev/zero and a folder throw NotRegularFileError without blocking', async () => {
     await using repo = await makeTempRepo({ git: false });
@@ -115,7 +195,11 @@ describe('issue 11 §2 the reader reads only regular files, and never past the s
     const folder = path.join(repo.root, 'c.jsonl');
     await fs.mkdir(folder);
     const sink = { line() {} };
-    for (const [file, what] of [[fifo, 'a FIFO'], [zero, 'a symbolic link'], [folder, 'a folder']] as const) {
+    for (const [file, what] of [
+      [fifo, 'a FIFO'],
+      [zero, 'a symbolic link'],
+      [folder, 'a folder'],
+    ] as const) {
       const error = await new IncrementalLineReader(file).read(sink).catch((caught: unknown) => caught);
       expect(NotRegularFileError.isInstance(error)).toBe(true);
       expect((error as NotRegularFileError).what).toBe(what);
@@ -138,7 +222,9 @@ describe('issue 11 §1 a forced exit ends the process even with a thread stuck i
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
-    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     expect(output).toBe('blocked\n');
     expect(ended).toEqual({ code: null, signal: 'SIGKILL' });
   });

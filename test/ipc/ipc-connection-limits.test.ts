@@ -53,7 +53,10 @@ describe('issue 11 §3 IPC connections cannot lock the daemon', () => {
     fixture = await startFixture(handlers, { limits: { partialFrameTimeoutMs: 200, idleTimeoutMs: 60_000 } });
     const half = await raw();
     await half.write('{"v":1,"id":"a","type":"sta');
-    await waitFor(() => half.socket.destroyed || half.socket.readableEnded, { timeoutMs: 10_000, message: 'the server to close the half-frame client' });
+    await waitFor(() => half.socket.destroyed || half.socket.readableEnded, {
+      timeoutMs: 10_000,
+      message: 'the server to close the half-frame client',
+    });
     expect(fixture.logLines.some((line) => String(line.msg).includes('sent a partial frame'))).toBe(true);
   });
 
@@ -63,7 +66,10 @@ describe('issue 11 §3 IPC connections cannot lock the daemon', () => {
     const subscriber = await raw();
     await subscriber.write(`${JSON.stringify({ v: 1, id: 's', type: 'subscribe', params: {} })}\f`);
     expect(await subscriber.frame(1)).toMatchObject({ ok: true, result: { subscribed: true } });
-    await waitFor(() => silent.socket.destroyed || silent.socket.readableEnded, { timeoutMs: 10_000, message: 'the server to close the silent client' });
+    await waitFor(() => silent.socket.destroyed || silent.socket.readableEnded, {
+      timeoutMs: 10_000,
+      message: 'the server to close the silent client',
+    });
     // The subscriber is still served: a request on it is answered.
     await subscriber.write(`${JSON.stringify({ v: 1, id: 't', type: 'status', params: {} })}\f`);
     expect(await subscriber.frame(2)).toMatchObject({ id: 't', ok: true });
