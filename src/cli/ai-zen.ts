@@ -9,11 +9,12 @@ import { registerHandoffCommands } from './handoff-command.js';
 import { handoffExtension } from './handoff-extension.js';
 import { registerPrintCommand } from './print-command.js';
 import { runCli } from './run-cli.js';
+import { registerSessionsCommand } from './sessions-command.js';
 
 const { version } = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
 
 const code = await runCli(process.argv.slice(2), {
-  registrars: [registerPrintCommand, registerHandoffCommands],
+  registrars: [registerPrintCommand, registerHandoffCommands, registerSessionsCommand],
   extensions: [handoffExtension({ interactiveChooser: chatOverflowChooser })],
   chat: runChat,
   version,
