@@ -44,7 +44,7 @@ describe('D4 desktop notifications from the daemon', { timeout: 60_000 }, () => 
   it('D4 an owned session is still announced, naming its owner', async () => {
     daemon = await makeDaemonRepo({ env: bus.env });
     await daemon.start();
-    const started = await startSessionOwner(daemon.root, { create: 1000 });
+    const started = await startSessionOwner(daemon.root, { create: 1000 }, daemon.env);
     if (!started.ok) throw new Error(started.error);
     try {
       await started.owner.usage(1500);

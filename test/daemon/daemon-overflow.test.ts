@@ -192,7 +192,7 @@ describe('D1 a session owned by a live ai-zen process', { timeout: 60_000 }, () 
     events = [];
     const client = await daemon.connect();
     await client.subscribe((event) => events.push(event));
-    const started = await startSessionOwner(daemon.root, { create: 1000 });
+    const started = await startSessionOwner(daemon.root, { create: 1000 }, daemon.env);
     if (!started.ok) throw new Error(started.error);
     owner = started.owner;
   });
