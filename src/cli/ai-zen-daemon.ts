@@ -2,6 +2,7 @@
 // The `ai-zen-daemon` command (D1–D5): start/stop the per-repo daemon and ask it questions.
 // Exit codes: src/exit-codes.ts (all of them, documented in the README).
 // No V8 flag is set here: the daemon process gets its own on its command line (daemon-node-options.ts).
+import { registerAgentHookCommands } from './daemon-agent-hooks.js';
 import { registerHandoffCommands } from './daemon-handoff.js';
 import { registerQueryCommands } from './daemon-queries.js';
 import { packageVersion, registerStartCommand } from './daemon-start.js';
@@ -18,6 +19,6 @@ for (const stream of [process.stdout, process.stderr]) {
 const code = await runCli(process.argv.slice(2), {
   name: 'ai-zen-daemon',
   version: packageVersion(),
-  registrars: [registerStartCommand, registerStopCommand, registerQueryCommands, registerHandoffCommands],
+  registrars: [registerStartCommand, registerStopCommand, registerQueryCommands, registerHandoffCommands, registerAgentHookCommands],
 });
 process.exit(code);

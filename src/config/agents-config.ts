@@ -16,6 +16,8 @@ export const AgentConfigFile = z.strictObject({
   contextWindow: z.number().int().positive().optional(),
   /** No handoff in a session's first seconds unless it is over 95% (default 120). */
   graceSeconds: z.number().nonnegative().optional(),
+  /** With the agent's hooks installed: how long the daemon waits for the agent to write its own document before writing it offline (default 180). */
+  selfDeadlineSeconds: z.number().positive().optional(),
 });
 export type AgentConfigFile = z.infer<typeof AgentConfigFile>;
 
@@ -33,6 +35,7 @@ export interface AgentConfig {
   readonly warnAt: number;
   readonly contextWindow: number | null;
   readonly graceSeconds: number;
+  readonly selfDeadlineSeconds: number;
 }
 
 export type AgentsConfig = Readonly<Record<ForeignAgentName, AgentConfig>>;
@@ -47,6 +50,7 @@ function resolveAgent(user: AgentConfigFile | undefined, project: AgentConfigFil
     warnAt: merged.warnAt ?? AGENT_DEFAULTS.warnAt,
     contextWindow: merged.contextWindow ?? null,
     graceSeconds: merged.graceSeconds ?? 120,
+    selfDeadlineSeconds: merged.selfDeadlineSeconds ?? 180,
   };
 }
 

@@ -12,6 +12,8 @@ import { createDaemonMigrator } from './daemon-migrator.js';
 import { notificationFor } from './daemon-notifications.js';
 import { createFactsCache } from './facts-cache.js';
 import { createForeignSessions } from './foreign-sessions.js';
+import { answerClaudeHook } from './sources/claude-code/claude-hook-answer.js';
+import type { RequestParams } from '../ipc/protocol.js';
 import { watchGitState, type GitWatch } from './git-watch.js';
 import { createHandoffCommitter } from './handoff-committer.js';
 import { createHooksRunner } from './hooks-runner.js';
@@ -83,6 +85,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     stateOf: (file) => watcher.state(file),
     notice: (title, body) => void notifier.notify({ title, body }).catch(() => {}),
     graceMs: config.agents['claude-code'].graceSeconds * 1000,
+    selfDeadlineMs: config.agents['claude-code'].selfDeadlineSeconds * 1000,
     ...(options.now ? { now: options.now } : {}),
   });
   const monitor = new SessionMonitor({ root, events, committer, migrator, isOwned, foreign, logger: logger.child({ component: 'monitor' }) });
@@ -117,7 +120,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   // The lock is held (the caller took it), so a socket left at the path is a dead daemon's.
-  const ipc: IpcServer = await startIpcServer({ socketPath: core.socketPath, handlers: createIpcHandlers(core), logger: logger.child({ component: 'ipc' }), lock: options.lock });
+  const ipc: IpcServer = await startIpcServer({ socketPath: core.socketPath, handlers: { ...createIpcHandlers(core), 'agent-hook': (params) => answerAgentHook(params) }, logger: logger.child({ component: 'ipc' }), lock: options.lock });
+
+  /** X3: another agent's hook asks (only Claude Code's for now). */
+  async function answerAgentHook(params: RequestParams<'agent-hook'>): Promise<unknown> {
+    const source = sources.find((candidate) => candidate.kind === params.agent);
+    if (!source) return { output: null };
+    return answerClaudeHook(params, { paths, env, source, watcher, foreign, facts });
+  }
 
   let notifying: Promise<void> = Promise.resolve();
   events.onAny((event) => {

@@ -39,6 +39,8 @@ export interface ForeignSessionsOptions {
   /** A loop guard noticed something the user should hear about (it stopped trying). */
   readonly notice: (title: string, body: string) => void;
   readonly graceMs?: number;
+  /** How long a crossing waits for the agent's own Stop hook to take it (self), and then for its document, before the offline fallback. */
+  readonly selfDeadlineMs?: number;
   readonly now?: () => Date;
 }
 
@@ -52,6 +54,14 @@ interface Entry {
   successorCommand: string | null;
   running: Promise<ForeignHandoffResult | null> | null;
   retry: NodeJS.Timeout | null;
+  /** The judgement of the current crossing (once per crossing, whoever asks first: the watcher or the Stop hook). */
+  evaluation: Promise<void> | null;
+  /** The guard said go and the agent's hooks are installed: its Stop hook takes the handoff (self). */
+  awaitingSelf: boolean;
+  /** The document the agent was asked to write. */
+  selfDoc: DocPath | null;
+  /** The offline fallback when the agent does not take it or does not write it in time. */
+  fallback: NodeJS.Timeout | null;
 }
 
 export interface ForeignSessionsRunner extends ForeignSessions {
@@ -59,10 +69,12 @@ export interface ForeignSessionsRunner extends ForeignSessions {
   handOver(file: string, reason: string): Promise<ForeignHandoffResult | null>;
   /** A document for this crossing already exists (written by the agent itself, or by us). */
   hasDocument(file: string): boolean;
-  /** Reserve the document path the agent will write itself (the Stop hook's `self` path). */
-  reserveForSelf(file: string): Promise<{ doc: DocPath; successorCommand: string } | null>;
-  /** The agent wrote the reserved document: verify, commit, announce. False when it is not there (yet). */
-  adopt(file: string, doc: DocPath): Promise<boolean>;
+  /** The crossing of this transcript is judged (the Stop hook waits for it after reading the transcript up to date). */
+  settle(file: string): Promise<void>;
+  /** The agent's Stop hook may take this crossing: returns the document path it is to write, or null. */
+  claimForSelf(file: string): Promise<{ doc: DocPath; successorCommand: string; state: SessionState } | null>;
+  /** The agent was asked and stops again: adopt its document, or fall back to offline now. */
+  finishSelf(file: string): Promise<void>;
   close(): void;
 }
 
@@ -76,11 +88,52 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
 
   const entryOf = (file: string): Entry => {
     let entry = entries.get(file);
-    if (!entry) entries.set(file, (entry = { action: null, successorCommand: null, running: null, retry: null }));
+    if (!entry) entries.set(file, (entry = { action: null, successorCommand: null, running: null, retry: null, evaluation: null, awaitingSelf: false, selfDoc: null, fallback: null }));
     return entry;
   };
 
-  function evaluate(state: SessionState, firstSeen: boolean): void {
+  const selfDeadlineMs = options.selfDeadlineMs ?? 180_000;
+
+  function fallbackAfter(file: string, entry: Entry, why: string): void {
+    if (entry.fallback) clearTimeout(entry.fallback);
+    entry.fallback = setTimeout(() => {
+      entry.fallback = null;
+      if (documented.has(file)) return;
+      void (async () => {
+        if (entry.selfDoc && (await adoptSelf(file, entry))) return;
+        options.logger.info({ file, why }, 'no document from the agent in time; writing it offline');
+        entry.awaitingSelf = false;
+        entry.selfDoc = null;
+        await handOver(file, why);
+      })().catch(() => {});
+    }, selfDeadlineMs);
+    entry.fallback.unref?.();
+  }
+
+  async function adoptSelf(file: string, entry: Entry): Promise<boolean> {
+    const state = options.stateOf(file);
+    const source = findSource(options.sources, file);
+    if (!state || !source?.handover || !entry.selfDoc) return false;
+    if (documented.has(file)) return true;
+    const result = await announce(file, state, source, entry.selfDoc, 'self', 'written by the agent');
+    if (result) {
+      entry.awaitingSelf = false;
+      entry.selfDoc = null;
+      if (entry.fallback) clearTimeout(entry.fallback);
+      entry.fallback = null;
+    }
+    return result !== null;
+  }
+
+  function evaluateOnce(state: SessionState, firstSeen: boolean): Promise<void> {
+    const entry = entryOf(state.file);
+    entry.evaluation ??= evaluate(state, firstSeen).catch((error: unknown) =>
+      options.logger.warn({ err: error, file: state.file }, 'could not judge the crossing of another agent session'),
+    );
+    return entry.evaluation;
+  }
+
+  async function evaluate(state: SessionState, firstSeen: boolean): Promise<void> {
     if (closed) return;
     const entry = entryOf(state.file);
     const source = findSource(options.sources, state.file);
@@ -107,10 +160,17 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         entry.retry = setTimeout(() => {
           entry.retry = null;
           const current = options.stateOf(state.file);
-          if (current && isOverThreshold(current)) evaluate(current, false);
+          if (current && isOverThreshold(current)) void evaluate(current, false);
         }, Math.max(0, verdict.retryAtMs - now().getTime()) + 50);
         entry.retry.unref?.();
       }
+      return;
+    }
+    if (source.handover.selfHooksInstalled && (await source.handover.selfHooksInstalled().catch(() => false))) {
+      // The agent writes its own document when its Stop hook next runs (the end of this turn).
+      entry.awaitingSelf = true;
+      entry.action = `waiting for ${labelOf(source)} to stop and write the document itself (self)`;
+      fallbackAfter(state.file, entry, 'the Stop hook did not take the handoff in time');
       return;
     }
     void handOver(state.file, 'threshold').catch(() => {});
@@ -120,6 +180,9 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     const entry = entryOf(file);
     if (entry.running) return entry.running;
     if (documented.has(file)) return null;
+    if (entry.fallback) clearTimeout(entry.fallback);
+    entry.fallback = null;
+    entry.awaitingSelf = false;
     entry.running = (async () => {
       const state = options.stateOf(file);
       const source = findSource(options.sources, file);
@@ -198,10 +261,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
 
   return {
     crossed(state, info) {
-      // History read at startup, or a session whose very first reading was already over: it started above.
-      const first = state.firstReadingTokens;
-      const startedAbove = first != null && state.maxContextTokens !== null && first * 100 >= (state.thresholds?.handoffAt ?? 100) * state.maxContextTokens;
-      evaluate(state, info.initial || startedAbove);
+      if (entries.get(state.file)?.evaluation) return;
+      void evaluateOnce(state, info.initial || startedAbove(state));
     },
     reset(state) {
       // Below the threshold again (or compacted): the next crossing gets its own document.
@@ -209,34 +270,57 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       guard.dropped(state.file);
       const entry = entries.get(state.file);
       if (entry?.retry) clearTimeout(entry.retry);
-      if (entry) entry.retry = null;
+      if (entry?.fallback) clearTimeout(entry.fallback);
+      if (entry) Object.assign(entry, { retry: null, fallback: null, evaluation: null, awaitingSelf: false, selfDoc: null });
     },
     actionFor: (file) => entries.get(file)?.action ?? null,
     successorCommandFor: (file) => entries.get(file)?.successorCommand ?? null,
     handOver,
     hasDocument: (file) => documented.has(file),
-    async reserveForSelf(file) {
+    async settle(file) {
+      const state = options.stateOf(file);
+      if (!state || !isOverThreshold(state)) return;
+      await evaluateOnce(state, startedAbove(state));
+    },
+    async claimForSelf(file) {
+      const entry = entries.get(file);
       const state = options.stateOf(file);
       const source = findSource(options.sources, file);
-      if (!state || !source?.handover || documented.has(file)) return null;
+      if (!entry?.awaitingSelf || entry.selfDoc || !state || !source?.handover || documented.has(file)) return null;
       // Named, not created: Claude's Write tool refuses to overwrite a file it has not read.
       const doc = await freeDocPath(options.root, state.sessionId, now());
-      entryOf(file).action = `waiting for ${labelOf(source)} to write ${doc.relative} (self)`;
+      entry.selfDoc = doc;
+      entry.action = `waiting for ${labelOf(source)} to write ${doc.relative} (self)`;
       options.events.emit('handoff.started', { sessionId: state.sessionId, mode: 'handoff', executor: 'self' });
-      return { doc, successorCommand: source.handover.successorCommand(doc.relative) };
+      fallbackAfter(file, entry, 'the agent did not write its document in time');
+      return { doc, successorCommand: source.handover.successorCommand(doc.relative), state };
     },
-    async adopt(file, doc) {
-      const state = options.stateOf(file);
-      const source = findSource(options.sources, file);
-      if (!state || !source?.handover) return false;
-      if (documented.has(file)) return true;
-      return (await announce(file, state, source, doc, 'self', 'written by the agent')) !== null;
+    async finishSelf(file) {
+      const entry = entries.get(file);
+      if (!entry?.selfDoc || documented.has(file)) return;
+      if (await adoptSelf(file, entry)) return;
+      // Asked once, and it stopped without a document that verifies: offline now (one way, R11).
+      if (entry.fallback) clearTimeout(entry.fallback);
+      entry.fallback = null;
+      entry.awaitingSelf = false;
+      entry.selfDoc = null;
+      options.events.emit('handoff.downgraded', { sessionId: options.stateOf(file)?.sessionId ?? '?', from: 'self', to: 'offline', reason: 'the agent stopped without writing a document that verifies' });
+      await handOver(file, 'self fell back');
     },
     close() {
       closed = true;
-      for (const entry of entries.values()) if (entry.retry) clearTimeout(entry.retry);
+      for (const entry of entries.values()) {
+        if (entry.retry) clearTimeout(entry.retry);
+        if (entry.fallback) clearTimeout(entry.fallback);
+      }
     },
   };
+}
+
+/** The session's very first reading was already over its threshold: it started above. */
+function startedAbove(state: SessionState): boolean {
+  const first = state.firstReadingTokens;
+  return first != null && state.maxContextTokens !== null && first * 100 >= (state.thresholds?.handoffAt ?? 100) * state.maxContextTokens;
 }
 
 /** A document path nothing is at yet (the agent creates the file). */

@@ -71,11 +71,19 @@ export class TranscriptWatchers implements WatchedSessions {
 
   /** Reads `file` to its end, if a watched folder holds it (the Stop hook asks before it judges). */
   async refresh(file: string): Promise<void> {
+    if (this.refreshKnown(file)) return this.refreshKnown(file)!;
+    // A folder that appeared since the last listing (a session started in a new subfolder).
+    await Promise.all(this.watches.map((watch) => this.relist(watch, false)));
+    await this.refreshKnown(file);
+  }
+
+  private refreshKnown(file: string): Promise<void> | null {
     for (const watch of this.watches) {
       for (const [folder, watcher] of watch.watchers) {
         if (watcher.state(file) || isDirectChild(folder, file)) return watcher.refresh(file);
       }
     }
+    return null;
   }
 
   /** Makes the folder list of a source current: a watcher for each new folder. */

@@ -15,7 +15,7 @@ export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Replies can be large (status of thousands of sessions); the client still caps what it buffers. */
 export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 
-export const RequestType = z.enum(['status', 'sessions', 'handoffs', 'facts', 'handoff', 'migrate', 'stop', 'subscribe']);
+export const RequestType = z.enum(['status', 'sessions', 'handoffs', 'facts', 'handoff', 'migrate', 'stop', 'subscribe', 'agent-hook']);
 export type RequestType = z.infer<typeof RequestType>;
 
 const NoParams = z.object({}).strict().optional();
@@ -40,6 +40,18 @@ export const RequestParams = {
   migrate: HandoffParams,
   stop: NoParams,
   subscribe: NoParams,
+  /** X3: another agent's hook (`ai-zen-daemon hook claude <event>`) asks what to answer. */
+  'agent-hook': z
+    .object({
+      agent: z.enum(['claude-code']),
+      event: z.enum(['Stop', 'PreCompact', 'SessionStart']),
+      transcriptPath: z.string().min(1).max(4096),
+      sessionId: z.string().max(256).optional(),
+      stopHookActive: z.boolean().optional(),
+      trigger: z.string().max(64).optional(),
+      source: z.string().max(64).optional(),
+    })
+    .strict(),
 } as const satisfies Record<RequestType, z.ZodType>;
 export type RequestParams<T extends RequestType> = z.infer<(typeof RequestParams)[T]>;
 

@@ -1,6 +1,6 @@
 // X3 with the real Claude Code CLI: `claude -p` in a temp repo with a temp HOME, against the fake
 // Anthropic server, while a real daemon watches the transcripts it writes.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, afterAll, describe, expect, test } from 'vitest';
@@ -9,7 +9,7 @@ import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../suppo
 import { claudeTranscripts, makeClaudeHome, runClaude, type ClaudeHome } from '../support/claude-client.js';
 import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
 import { waitFor } from '../support/wait-for.js';
-import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import { DAEMON_BIN, handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 let fake: FakeAnthropic;
 let bus: DbusSession;
@@ -108,4 +108,87 @@ describe('X3 Claude Code sessions, with the real client', () => {
     const notification = (await service!.received()).find((call) => call.body.includes('continue with'))!;
     expect(notification.body).toMatch(/^Claude Code session [0-9a-f]{8} at 71% — handoff written: \.ai-zen\/handoffs\/.*\.md; continue with: claude "Read /);
   }, 90_000);
+
+  test('X3 install-hooks claude: the Stop hook makes Claude write its own document (self) with its Write tool, allowed by the one rule install-hooks added; the daemon verifies, commits and announces it', async () => {
+    const { daemon, claude } = await setup();
+    const seen = await events(daemon);
+    const installed = await daemon.daemon(['install-hooks', 'claude']);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stdout).toContain('Edit(.ai-zen/handoffs/**)');
+    let asked = '';
+    fake.enqueue(
+      anthropicReply().tool('Bash', { command: 'true' }).usage({ input_tokens: 20_000, output_tokens: 10 }),
+      anthropicReply().text('The parser is fixed.').usage({ input_tokens: 146_000, output_tokens: 10 }),
+      (request) => {
+        // The Stop hook's reason reached the model: it names the exact document path.
+        asked = request.allText;
+        const target = /write the handoff document with your Write tool to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
+        const sections = ['💬 Conversation breakpoint', '🎯 Task goal', '📊 Current state', '✅ Done', '📋 Not done', '🧠 Key decisions', '⚠️ Constraints and preferences', '📁 File index', '🔔 First steps for the successor'];
+        const content = `# Handoff\n\n${sections.map((heading) => `## ${heading}\n\nWritten by the session itself: the user asked to fix the parser; it is fixed and tested.\n`).join('\n')}`;
+        return anthropicReply().tool('Write', { file_path: target, content }).usage({ input_tokens: 147_000, output_tokens: 400 });
+      },
+      anthropicReply().text('Handoff document written.').usage({ input_tokens: 148_000, output_tokens: 10 }),
+    );
+    // The hook finds the daemon as the user's shell would (the daemon's runtime folder is in this env).
+    // Write is not among the allowed tools: only the rule install-hooks added lets it write there.
+    const result = await runClaude('Fix the parser', { cwd: daemon.root, home: claude, baseURL: fake.baseURL, allowedTools: ['Bash'], env: daemon.env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(asked).toContain('[ai-zen handoff]');
+    expect(asked).toContain('--- handoff skill ---');
+    await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), { timeoutMs: 30_000, message: 'the self document to be committed' }).catch(async (error) => {
+      console.log(await fs.readFile(path.join(daemon.root, '.ai-zen/logs/daemon.log'), 'utf8'));
+      throw error;
+    });
+    const written = seen.find((event) => event.name === 'handoff.written')!;
+    expect(written.payload).toMatchObject({ agent: 'claude-code', executor: 'self', percent: 74 });
+    const [doc] = await handoffDocs(daemon.root);
+    expect(await fs.readFile(path.join(daemon.root, doc!), 'utf8')).toContain('Written by the session itself');
+    expect(seen.filter((event) => event.name === 'handoff.written')).toHaveLength(1);
+    const log = execFileSync('git', ['log', '--format=%s', '-1'], { cwd: daemon.root, encoding: 'utf8' });
+    expect(log).toContain('(self)');
+
+    // SessionStart names the newest document for a fresh session.
+    const start = await runHook(daemon, 'SessionStart', { transcript_path: '/nowhere.jsonl', cwd: daemon.root, source: 'startup' });
+    expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain(doc);
+  }, 120_000);
+
+  test('X3 install-hooks merges with the user’s own settings, is idempotent, and uninstall-hooks removes only ours', async () => {
+    const { daemon } = await setup();
+    const file = path.join(daemon.root, '.claude', 'settings.local.json');
+    const mine = { permissions: { allow: ['Bash(npm test)'] }, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo mine' }] }] }, model: 'opus' };
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, JSON.stringify(mine));
+    await daemon.daemon(['install-hooks', 'claude']);
+    const once = await fs.readFile(file, 'utf8');
+    expect((await daemon.daemon(['install-hooks', 'claude'])).stdout).toContain('already installed');
+    expect(await fs.readFile(file, 'utf8')).toBe(once);
+    const settings = JSON.parse(once);
+    expect(settings.model).toBe('opus');
+    expect(settings.permissions.allow).toEqual(['Bash(npm test)', 'Edit(.ai-zen/handoffs/**)']);
+    expect(settings.hooks.Stop).toHaveLength(2);
+    expect(Object.keys(settings.hooks).sort()).toEqual(['PreCompact', 'SessionStart', 'Stop']);
+    await daemon.daemon(['uninstall-hooks', 'claude']);
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual(mine);
+  }, 60_000);
+
+  test('X3 a hook never breaks the agent: no daemon, garbage input → exit 0 and nothing printed', async () => {
+    const { daemon } = await setup();
+    await daemon.daemon(['stop']);
+    for (const input of ['not json', JSON.stringify({ transcript_path: '/x.jsonl', cwd: daemon.root, stop_hook_active: false })]) {
+      const result = await runHook(daemon, 'Stop', input);
+      expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    }
+  }, 60_000);
 });
+
+function runHook(daemon: DaemonRepo, event: string, input: object | string) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [DAEMON_BIN, 'hook', 'claude', event], { cwd: daemon.root, env: { ...process.env, ...daemon.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(typeof input === 'string' ? input : JSON.stringify(input));
+  });
+}

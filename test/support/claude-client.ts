@@ -38,6 +38,8 @@ export interface RunClaudeOptions {
   readonly args?: readonly string[];
   readonly env?: Record<string, string>;
   readonly timeoutMs?: number;
+  /** Tools allowed without asking (default Bash, Write, Edit). */
+  readonly allowedTools?: readonly string[];
 }
 
 export function runClaude(prompt: string, options: RunClaudeOptions): Promise<ClaudeResult> {
@@ -52,7 +54,7 @@ export function runClaude(prompt: string, options: RunClaudeOptions): Promise<Cl
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     ...options.env,
   };
-  const args = ['-p', prompt, '--allowedTools', 'Bash', 'Write', 'Edit', ...(options.args ?? [])];
+  const args = ['-p', prompt, '--allowedTools', ...(options.allowedTools ?? ['Bash', 'Write', 'Edit']), ...(options.args ?? [])];
   return new Promise((resolve, reject) => {
     const child = spawn(CLAUDE_BIN, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -10,6 +10,7 @@ import type { WatchedSource } from '../../session-source.js';
 import { readClaudeEvidence } from './claude-evidence.js';
 import { emptyClaudeState, foldClaudeLine, type ClaudeFoldOptions } from './claude-fold.js';
 import { isClaudeSessionLive } from './claude-liveness.js';
+import { claudeHooksInstalled } from './claude-settings.js';
 import { claudeProjectsDir, claudeSessionsDir, isClaudeTranscript, mayHoldSessionsOf } from './claude-paths.js';
 import { CLAUDE_COMPACTS_AT } from './claude-window.js';
 
@@ -41,11 +42,12 @@ export function createClaudeCodeSource(options: ClaudeSourceOptions): WatchedSou
     folders: {
       create: false,
       async list() {
-        let names: string[] = [];
+        let names: string[];
         try {
           names = await fs.readdir(projects);
         } catch {
-          // No Claude Code here (yet): the parent is checked again on each pass.
+          // No Claude Code session yet: its config folder is watched until `projects/` appears.
+          return { folders: [], parents: [projects, path.dirname(projects)] };
         }
         return { folders: names.filter((name) => mayHoldSessionsOf(name, options.root)).map((name) => path.join(projects, name)), parents: [projects] };
       },
@@ -53,6 +55,7 @@ export function createClaudeCodeSource(options: ClaudeSourceOptions): WatchedSou
     handover: {
       readEvidence: readClaudeEvidence,
       successorCommand: (documentPath) => claudeSuccessorCommand(documentPath),
+      selfHooksInstalled: () => claudeHooksInstalled(options.root),
     },
   };
 }

@@ -1,0 +1,126 @@
+// `ai-zen-daemon install-hooks claude` / `uninstall-hooks claude` (X3, issue 10 §5): ai-zen's hooks
+// in the project's `.claude/settings.local.json`, and `ai-zen-daemon hook claude <event>`, the
+// command those hooks run. A hook never breaks the agent: without a daemon, or on any error at all,
+// it prints nothing and exits 0.
+import { appendFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { HANDOFF_PERMISSION, installClaudeHooks, uninstallClaudeHooks, type ClaudeHookEvent } from '../daemon/sources/claude-code/claude-settings.js';
+import { AiZenError } from '../errors.js';
+import { connectIpc } from '../ipc/client.js';
+import { socketPathFor } from '../ipc/socket-path.js';
+import { daemonRoot } from './daemon-client.js';
+import { writeOut, type CliSetup } from './run-cli.js';
+
+const AGENTS = ['claude'] as const;
+/** What a hook reads on stdin at most (a Claude hook input is a few hundred bytes). */
+const MAX_INPUT_BYTES = 1024 * 1024;
+/** Under the hook's own timeout in the settings (60 s): the answer or nothing. */
+const HOOK_ANSWER_MS = 50_000;
+
+const HookInput = z.looseObject({
+  transcript_path: z.string().optional(),
+  session_id: z.string().optional(),
+  cwd: z.string().optional(),
+  stop_hook_active: z.boolean().optional(),
+  trigger: z.string().optional(),
+  source: z.string().optional(),
+});
+
+function checkAgent(agent: string): void {
+  if (!(AGENTS as readonly string[]).includes(agent)) throw new AiZenError('usage', `unknown agent ${JSON.stringify(agent)} (known: ${AGENTS.join(', ')})`);
+}
+
+/** The command a hook runs: this very script, by absolute paths, so it works without a PATH entry. */
+function hookCommand(event: ClaudeHookEvent): string {
+  const script = fileURLToPath(new URL('./ai-zen-daemon.js', import.meta.url));
+  return `${shellWord(process.execPath)} ${shellWord(script)} hook claude ${event}`;
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+export function registerAgentHookCommands(program: Command, setup: CliSetup): void {
+  program
+    .command('install-hooks')
+    .argument('<agent>', 'claude')
+    .description("add ai-zen's hooks (Stop, PreCompact, SessionStart) to the agent's project settings")
+    .action(async (agent: string) => {
+      checkAgent(agent);
+      const root = await daemonRoot(setup.io.cwd, setup.io.env);
+      const result = await installClaudeHooks(root, hookCommand);
+      const where = path.relative(root, result.file);
+      await writeOut(
+        setup.io.stdout,
+        result.changed
+          ? `ai-zen-daemon: hooks installed in ${where} (Stop, PreCompact, SessionStart), and the permission rule ${HANDOFF_PERMISSION} so Claude Code may write its handoff document there\n`
+          : `ai-zen-daemon: hooks already installed in ${where}\n`,
+      );
+    });
+  program
+    .command('uninstall-hooks')
+    .argument('<agent>', 'claude')
+    .description("remove ai-zen's hooks (and only those) from the agent's project settings")
+    .action(async (agent: string) => {
+      checkAgent(agent);
+      const root = await daemonRoot(setup.io.cwd, setup.io.env);
+      const result = await uninstallClaudeHooks(root);
+      const where = path.relative(root, result.file);
+      await writeOut(setup.io.stdout, result.changed ? `ai-zen-daemon: ai-zen's hooks removed from ${where}\n` : `ai-zen-daemon: no ai-zen hooks in ${where}\n`);
+    });
+  program
+    .command('hook')
+    .argument('<agent>', 'claude')
+    .argument('<event>', 'Stop | PreCompact | SessionStart')
+    .description('run by the agent as its hook (reads the hook JSON on stdin); never fails the agent')
+    .action(async (agent: string, event: string) => {
+      const output = await answerHook(agent, event, setup).catch(async (error: unknown) => {
+        // Silent for the agent; AI_ZEN_HOOK_DEBUG names a file that gets the reason (for a person debugging a hook).
+        const debug = setup.io.env.AI_ZEN_HOOK_DEBUG;
+        if (debug) await appendFile(debug, `${new Date().toISOString()} hook ${agent} ${event}: ${error instanceof Error ? error.stack : String(error)}\n`).catch(() => {});
+        return null;
+      });
+      if (output) await writeOut(setup.io.stdout, `${JSON.stringify(output)}\n`).catch(() => {});
+    });
+}
+
+async function answerHook(agent: string, event: string, setup: CliSetup): Promise<Record<string, unknown> | null> {
+  if (agent !== 'claude' || (event !== 'Stop' && event !== 'PreCompact' && event !== 'SessionStart')) return null;
+  const input = HookInput.safeParse(JSON.parse(await readInput(setup.io.stdin)));
+  if (!input.success || !input.data.transcript_path) return null;
+  const root = await daemonRoot(input.data.cwd ?? setup.io.cwd, setup.io.env);
+  const client = await connectIpc({ socketPath: socketPathFor(root, { env: setup.io.env }), repoRoot: root, timeoutMs: 2000 });
+  try {
+    const reply = await client.request<{ output: Record<string, unknown> | null }>(
+      'agent-hook',
+      {
+        agent: 'claude-code',
+        event,
+        transcriptPath: input.data.transcript_path,
+        ...(input.data.session_id ? { sessionId: input.data.session_id } : {}),
+        ...(input.data.stop_hook_active !== undefined ? { stopHookActive: input.data.stop_hook_active } : {}),
+        ...(input.data.trigger ? { trigger: input.data.trigger } : {}),
+        ...(input.data.source ? { source: input.data.source } : {}),
+      },
+      { timeoutMs: HOOK_ANSWER_MS },
+    );
+    return reply && typeof reply === 'object' && reply.output && typeof reply.output === 'object' ? reply.output : null;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+async function readInput(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of stream) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    bytes += buffer.length;
+    if (bytes > MAX_INPUT_BYTES) throw new Error('hook input too large');
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
