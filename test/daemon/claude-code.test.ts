@@ -152,6 +152,25 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain(doc);
   }, 120_000);
 
+  test('X3 Claude compacting by itself (/compact) is recorded: status counts it, the log and the session.compacted event say so', async () => {
+    const { daemon, claude } = await setup();
+    const seen = await events(daemon);
+    fake.enqueue(anthropicReply().text('Read the code.').usage({ input_tokens: 60_000, output_tokens: 20 }));
+    expect((await runClaude('Read the code', { cwd: daemon.root, home: claude, baseURL: fake.baseURL })).code).toBe(0);
+    // The summary Claude asks for when it compacts, then nothing more.
+    fake.enqueue(anthropicReply().text('<summary>The user asked to read the code; it was read.</summary>').usage({ input_tokens: 61_000, output_tokens: 50 }));
+    const compacted = await runClaude('/compact', { cwd: daemon.root, home: claude, baseURL: fake.baseURL, args: ['--continue'] });
+    expect(compacted.code, compacted.stderr).toBe(0);
+    await waitFor(() => seen.some((event) => event.name === 'session.compacted'), { timeoutMs: 20_000, message: 'session.compacted' }).catch(async (error) => {
+      for (const file of await claudeTranscripts(claude)) console.log(file, (await fs.readFile(file, 'utf8')).split('\n').map((line) => line.slice(0, 200)).join('\n'));
+      throw error;
+    });
+    expect(seen.find((event) => event.name === 'session.compacted')!.payload).toMatchObject({ agent: 'claude-code' });
+    const session = (await daemon.status()).sessions.find((entry) => entry.agent === 'claude-code' && (entry.compactions ?? 0) > 0);
+    expect(session?.compactions).toBe(1);
+    expect(await fs.readFile(path.join(daemon.root, '.ai-zen/logs/daemon.log'), 'utf8')).toContain('the agent compacted its own history');
+  }, 120_000);
+
   test('X3 install-hooks merges with the user’s own settings, is idempotent, and uninstall-hooks removes only ours', async () => {
     const { daemon } = await setup();
     const file = path.join(daemon.root, '.claude', 'settings.local.json');
