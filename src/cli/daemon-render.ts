@@ -1,6 +1,7 @@
 // What `ai-zen-daemon status|sessions|handoffs|facts` print for a person. Scripts use --json.
 import path from 'node:path';
 import { formatTokens } from '../daemon/format-tokens.js';
+import { describeChecks } from '../handoff/checks/describe-checks.js';
 import type { FactsInfo, HandoffInfo, SessionInfo, StatusInfo } from '../daemon/status-schema.js';
 
 const BAR_CELLS = 8;
@@ -83,6 +84,11 @@ function agentNote(session: SessionInfo): string {
 
 /** `.ai-zen/handoffs/….md  self  committed 1a2b3c4` or `… not committed: why`. */
 export function handoffLine(handoff: HandoffInfo): string {
+  const checked = describeChecks(handoff.checks);
+  return checked === null ? commitLine(handoff) : `${commitLine(handoff)}  ${checked}`;
+}
+
+function commitLine(handoff: HandoffInfo): string {
   const redacted = handoff.redactions ? `  ${handoff.redactions} secret${handoff.redactions === 1 ? '' : 's'} redacted` : '';
   const where = `${handoff.path}  ${handoff.executor}${redacted}`;
   switch (handoff.state) {

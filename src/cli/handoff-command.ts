@@ -10,6 +10,7 @@ import type { HandoffMode, HandoffOutcome } from '../handoff/migration-service.j
 import { ExecutorName } from '../session/format.js';
 import { projectHandoff } from './handoff-extension.js';
 import { openProject } from './open-project.js';
+import { describeChecks } from '../handoff/checks/describe-checks.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
 interface HandoffCommandOptions {
@@ -74,6 +75,9 @@ async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, set
     const outcome = await service.handoff({ mode, ...(executor ? { executor } : {}), ...(goal !== undefined ? { goal } : {}) });
     await writeOut(io.stdout, `${outcome.path}\n`);
     if (outcome.newSessionId !== null) await writeOut(io.stderr, `ai-zen: migrated to session ${outcome.newSessionId}; carry on with ai-zen --continue\n`);
+    // F1–F4: a document that still fails a check says so (stderr); a passing one only with --verbose.
+    const checked = describeChecks(outcome.checks);
+    if (checked !== null && (options.verbose === true || !checked.startsWith('checked'))) await writeOut(io.stderr, `ai-zen: ${checked}\n`);
     if (options.verbose === true) await writeOut(io.stderr, `${describeCost(outcome)}\n`);
   } finally {
     await project.close();

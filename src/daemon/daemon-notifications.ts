@@ -1,6 +1,7 @@
 // What the desktop hears from the daemon (D4): overflow, and each handoff's outcome — written,
 // failed, committed, or not committed yet. One notification per event; the notifier never throws.
 import type { AnyEvent } from '../events.js';
+import { describeChecks } from '../handoff/checks/describe-checks.js';
 import { formatTokens } from './format-tokens.js';
 import type { Notification } from './notifier.js';
 
@@ -30,7 +31,7 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
     }
     case 'handoff.written':
       if (event.payload.successorCommand !== undefined) return agentHandoffNotification(event.payload);
-      return { title: 'ai-zen: handoff written', body: `${event.payload.path} (session ${event.payload.sessionId.slice(0, 8)}, ${event.payload.executor})` };
+      return { title: 'ai-zen: handoff written', body: `${event.payload.path} (session ${event.payload.sessionId.slice(0, 8)}, ${event.payload.executor})${checkedSuffix(event.payload.checks)}` };
     case 'handoff.failed':
       return { title: 'ai-zen: handoff failed', body: `session ${event.payload.sessionId.slice(0, 8)}: ${event.payload.reason}`, urgency: 'critical' };
     case 'handoff.committed':
@@ -50,6 +51,12 @@ function agentHandoffNotification(payload: Extract<AnyEvent, { name: 'handoff.wr
   const at = payload.percent !== undefined ? ` at ${payload.percent}%` : '';
   return {
     title: `ai-zen: ${label} handoff written`,
-    body: `${label} session ${payload.sessionId.slice(0, 8)}${at} — handoff written: ${payload.path}; continue with: ${payload.successorCommand ?? ''}`,
+    body: `${label} session ${payload.sessionId.slice(0, 8)}${at} — handoff written: ${payload.path}; continue with: ${payload.successorCommand ?? ''}${checkedSuffix(payload.checks)}`,
   };
+}
+
+/** F1–F4: " — checked ✓" or " — check failed: …"; nothing when the document was not checked. */
+function checkedSuffix(checks: Parameters<typeof describeChecks>[0]): string {
+  const checked = describeChecks(checks);
+  return checked === null ? '' : ` — ${checked}`;
 }

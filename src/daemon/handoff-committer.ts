@@ -6,6 +6,7 @@
 // Commits run one at a time: two at once would race for HEAD.
 import type { EventBus } from '../events.js';
 import type { Env } from '../paths.js';
+import type { HandoffChecks } from '../session/format.js';
 import { commitHandoff as defaultCommitHandoff, type CommitHandoffOptions, type CommitHandoffResult } from './commit-handoff.js';
 import { checkHandoffDocument, pathProblem, type DocumentCheck, type DocumentClaim } from './handoff-doc-check.js';
 import { committedHandoffs } from './handoff-history.js';
@@ -25,6 +26,8 @@ export interface HandoffSeen {
   readonly sha256?: string | null;
   /** Secrets redacted from it before it was sealed (T5). */
   readonly redactions?: number | null;
+  /** F1–F4: what the document still fails, when its writer checked it. */
+  readonly checks?: HandoffChecks;
 }
 
 export type CommitStatus =

@@ -160,6 +160,7 @@ export function handoffInfo(record: HandoffRecord): HandoffInfo {
     commit: status.state === 'committed' ? status.commit : null,
     reason: status.state === 'deferred' || status.state === 'off' ? status.reason : null,
     attempts: record.attempts,
+    ...(record.checks ? { checks: record.checks } : {}),
     agent: record.agent ?? null,
     successorCommand: record.successorCommand ?? null,
     redactions: record.redactions ?? null,

@@ -139,6 +139,7 @@ export class SessionMonitor {
       at: handoff.at,
       sha256: handoff.sha256 ?? null,
       redactions: handoff.redactions ?? null,
+      ...(handoff.checks ? { checks: handoff.checks } : {}),
     };
     // The committer refuses it and says why (status, handoffs); it is no news worth announcing.
     const problem = claimProblem(seen);
@@ -155,6 +156,7 @@ export class SessionMonitor {
       absolutePath: path.resolve(this.options.root, handoff.path),
       executor: executor.data,
       cost: handoffCost(handoff),
+      ...(handoff.checks ? { checks: handoff.checks } : {}),
     });
   }
 

@@ -76,6 +76,7 @@ export function foldAiZenLine(state: SessionState, line: SessionLine, lineNumber
           cost: line.cost,
           ...(line.sha256 !== undefined ? { sha256: line.sha256 } : {}),
           ...(line.redactions !== undefined ? { redactions: line.redactions } : {}),
+          ...(line.checks ? { checks: line.checks } : {}),
         },
       };
     case 'migrated':

@@ -6,7 +6,7 @@
 // status only see this interface: a new agent is one folder under `sources/` and a line in
 // `sources/index.ts`.
 import type { AgentMessage } from '../agent/types.js';
-import type { Usage } from '../session/format.js';
+import type { HandoffChecks, Usage } from '../session/format.js';
 import type { FileStamp, ResetReason } from './incremental-reader.js';
 
 /** Which agent wrote a transcript. */
@@ -25,6 +25,8 @@ export interface HandoffSeenInSession {
   readonly sha256?: string;
   /** Secrets redacted before it was sealed (T5). */
   readonly redactions?: number;
+  /** F1–F4: what the document still fails, when the writer checked it (ai-zen's handoff line says). */
+  readonly checks?: HandoffChecks;
 }
 
 /** What the daemon knows about one session file, derived from its lines alone. */

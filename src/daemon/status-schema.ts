@@ -1,6 +1,7 @@
 // The shapes of the daemon's IPC answers (protocol v1, a public contract: README). The daemon
 // builds them, the CLI validates them with these same schemas before printing anything.
 import { z } from 'zod';
+import { HandoffChecks } from '../session/format.js';
 
 export const Owner = z.enum(['live', 'none', 'unknown']);
 
@@ -54,6 +55,8 @@ export const HandoffInfo = z.object({
   successorCommand: z.string().nullable().optional(),
   /** T5: secrets redacted from the document before it was sealed; null when its line does not say. */
   redactions: z.number().nullable().optional(),
+  /** F1–F4: what the document still fails (every list empty: checked ✓); absent when it was not checked. */
+  checks: HandoffChecks.optional(),
 });
 export type HandoffInfo = z.infer<typeof HandoffInfo>;
 

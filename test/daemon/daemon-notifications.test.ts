@@ -37,7 +37,7 @@ describe('D4 desktop notifications from the daemon', { timeout: 60_000 }, () => 
     expect(calls[0]).toMatchObject({ appName: 'ai-zen', body: 'session 00000007 is at 131k/128k tokens — the daemon hands it over' });
     expect(calls[0]!.hints.urgency).toBe(2);
     const doc = (await daemon.status()).handoffs[0]!;
-    expect(calls[1]!.body).toBe(`${doc.path} (session 00000007, offline)`);
+    expect(calls[1]!.body).toBe(`${doc.path} (session 00000007, offline) — checked ✓`);
     expect(calls[2]!.body).toBe(`${doc.commit!.slice(0, 7)} ${doc.path}`);
   });
 

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { contentText } from '../../agent/agent.js';
 import type { AgentMessage } from '../../agent/types.js';
+import { describeChecks } from '../../handoff/checks/describe-checks.js';
 import { HANDOFF_INSTRUCTION_MARK } from '../../handoff/transcript.js';
 import { contextBar, formatTokens, type ContextUsage } from './context-usage.js';
 import type { HandoffRecord } from './last-handoff.js';
@@ -33,8 +34,9 @@ export function statusText(facts: StatusFacts): string {
   const { usage, style } = facts;
   const approx = usage.estimated ? '~' : '';
   const paint = usage.percent >= 100 ? style.red : usage.percent >= 80 ? style.yellow : style.green;
+  const checked = describeChecks(facts.lastHandoff?.checks);
   const handoff = facts.lastHandoff
-    ? `${facts.lastHandoff.path} ${style.dim(`(${facts.lastHandoff.mode}, ${facts.lastHandoff.executor}, ${facts.lastHandoff.at})`)}`
+    ? `${facts.lastHandoff.path} ${style.dim(`(${facts.lastHandoff.mode}, ${facts.lastHandoff.executor}, ${facts.lastHandoff.at})`)}${checked === null ? '' : ` ${checked.startsWith('checked') ? style.green(checked) : style.yellow(checked)}`}`
     : style.dim('none yet');
   const rows: [string, string][] = [
     ['Context', `${paint(contextBar(usage.percent))} ${approx}${usage.percent}%  ${approx}${formatTokens(usage.used)} / ${formatTokens(usage.window)} tokens`],

@@ -1,7 +1,7 @@
 // The last handoff /status shows: from this chat's own events once one happens, and at start from
 // the session file (or, right after a migration, its predecessor's) — the `handoff` lines they hold.
 import type { SessionStore } from '../../session/store.js';
-import type { ExecutorName } from '../../session/format.js';
+import type { ExecutorName, HandoffChecks } from '../../session/format.js';
 
 export interface HandoffRecord {
   /** Project-relative path of the document. */
@@ -10,13 +10,15 @@ export interface HandoffRecord {
   readonly mode: 'handoff' | 'migrate';
   /** ISO-8601. */
   readonly at: string;
+  /** F1–F4: what the document still fails; absent when it was not checked. */
+  readonly checks?: HandoffChecks;
 }
 
 async function lastIn(store: Pick<SessionStore, 'read'>, id: string): Promise<{ record: HandoffRecord | null; previousId: string | null }> {
   const content = await store.read(id);
   let record: HandoffRecord | null = null;
   for (const line of content.lines) {
-    if (line.type === 'handoff') record = { path: line.path, executor: line.executor, mode: line.mode, at: line.at };
+    if (line.type === 'handoff') record = { path: line.path, executor: line.executor, mode: line.mode, at: line.at, ...(line.checks ? { checks: line.checks } : {}) };
   }
   return { record, previousId: content.header.previousId };
 }

@@ -30,13 +30,4 @@ export function checksPassed(checks: HandoffChecks): boolean {
   return checks.sections.length === 0 && checks.facts.length === 0 && checks.files.length === 0 && checks.commands.length === 0;
 }
 
-export function allProblems(checks: HandoffChecks): string[] {
-  return [...checks.sections, ...checks.facts, ...checks.files, ...checks.commands];
-}
-
-/** One line for a person: "checked ✓" or what is wrong. */
-export function describeChecks(checks: HandoffChecks | undefined): string {
-  if (checks === undefined) return 'not checked';
-  const problems = allProblems(checks);
-  return problems.length === 0 ? 'checked ✓' : `check failed: ${problems.join('; ')}`;
-}
+export { checkProblems as allProblems } from './describe-checks.js';

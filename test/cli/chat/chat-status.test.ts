@@ -33,7 +33,7 @@ describe('ai-zen chat: /status, /help and reopening', { timeout: 60_000 }, () =>
     const written = await term.waitForScreen(/Handoff document written \(self\):\n(\.ai-zen\/handoffs\/[\w.-]+\.md)\n› ?\n── [^\n]*$/);
     const doc = /written \(self\):\n(\S+)/.exec(written)![1]!;
     await chat.say('/status');
-    status = await term.waitForScreen(new RegExp(`Handoff +${doc.replace(/[.]/g, '\\.')} \\(handoff, self, [^)]+\\)\\n› ?\\n── [^\\n]*$`));
+    status = await term.waitForScreen(new RegExp(`Handoff +${doc.replace(/[.]/g, '\\.')} \\(handoff, self, [^)]+\\) checked ✓\\n› ?\\n── [^\\n]*$`));
     expect(status).toBeTruthy();
 
     await chat.say('/help');

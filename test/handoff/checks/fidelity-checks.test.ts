@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkDocument, checksPassed, describeChecks } from '../../../src/handoff/checks/run-checks.js';
+import { checkDocument, checksPassed } from '../../../src/handoff/checks/run-checks.js';
+import { describeChecks } from '../../../src/handoff/checks/describe-checks.js';
 import { checkSections } from '../../../src/handoff/checks/sections-check.js';
 import { checkFacts } from '../../../src/handoff/checks/facts-check.js';
 import { checkFiles } from '../../../src/handoff/checks/files-check.js';
