@@ -180,7 +180,8 @@ export class MigrationService {
       };
 
       const written = await this.runExecutors(requested, input, sessionId);
-      // F1–F4: whatever the final document still fails is recorded and shown, never hidden.
+      const sealed = await this.seal(doc, sessionId);
+      // F1–F4: whatever the final document (as sealed) still fails is recorded and shown, never hidden.
       const checks = await checksOfWrittenDocument(input);
       const outcome: HandoffOutcome = {
         mode,
@@ -196,7 +197,6 @@ export class MigrationService {
         checks,
       };
 
-      const sealed = await this.seal(doc, sessionId);
       // R23 onHandoff: the old session is saved now, handoff turn and cost included (R28–R30).
       await context.appendLine({
         type: 'handoff',
