@@ -46,7 +46,8 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
   const projectFile = projectPaths(root).config;
   const userFile = userConfigPath(env);
   const user = await readConfigFile(userFile);
-  const project = await readConfigFile(projectFile);
+  // $HOME as the project (a dotfiles repo): the project's config IS the user's (issue 11 §12), read once, as the user's.
+  const project = (await sameFile(projectFile, userFile)) ? null : await readConfigFile(projectFile);
   if (project?.apiKey !== undefined) {
     throw new AiZenError('config', `${projectFile}: apiKey: an api key does not belong in the project (it gets committed); set OPENAI_API_KEY or put it in ${userFile}`);
   }
@@ -74,6 +75,12 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
     agents: resolveAgentsConfig(user?.agents, project?.agents),
     files,
   };
+}
+
+/** Both paths name one file (same real path; false when either is missing). */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [left, right] = await Promise.all([fs.realpath(a).catch(() => null), fs.realpath(b).catch(() => null)]);
+  return left !== null && left === right;
 }
 
 /** Reads and validates one config file; null when it does not exist. */

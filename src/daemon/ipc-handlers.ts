@@ -9,7 +9,7 @@ import type { Facts } from '../probe/facts.js';
 import type { ExecutorName } from '../session/format.js';
 import { SessionStore } from '../session/store.js';
 import { relativeToRoot, type DaemonCore } from './daemon-core.js';
-import { usagePercent } from './format-tokens.js';
+import { formatTokens, usagePercent } from './format-tokens.js';
 import type { HandoffRecord } from './handoff-committer.js';
 import type { SessionState } from './session-source.js';
 import type { FactsInfo, HandoffInfo, HandoffReply, SessionInfo, StatusInfo } from './status-schema.js';
@@ -137,7 +137,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState): Promise<Sessi
     closed,
     successorId: state.successorId,
     overflowed: state.overflowed,
-    action: state.refusedBecause !== undefined ? `skipped: ${state.refusedBecause}` : (action?.action ?? null),
+    action: state.refusedBecause !== undefined ? `skipped: ${state.refusedBecause}` : (action?.action ?? headerlessNote(core, state, promptTokens)),
     agent: state.kind,
     transcript: state.file,
     handoffAt: state.thresholds?.handoffAt ?? (state.kind === 'ai-zen' ? 100 : null),
@@ -146,6 +146,14 @@ async function sessionInfo(core: DaemonCore, state: SessionState): Promise<Sessi
     lastCompactionAt: state.lastCompactionAt ?? null,
     successorCommand: successor,
   };
+}
+
+/** Issue 11 §9: an ai-zen session file without its header line (shown as ???? before, and never flagged). */
+function headerlessNote(core: DaemonCore, state: SessionState, promptTokens: number | null): string | null {
+  if (state.kind !== 'ai-zen' || state.details.header != null || (state.messageCount === 0 && promptTokens === null)) return null;
+  const window = core.config.maxContextTokens;
+  const over = promptTokens !== null && promptTokens > window ? `; ${formatTokens(promptTokens)} tokens is over the configured window (${formatTokens(window)})` : '';
+  return `no header line: its window is unknown and the daemon cannot migrate it${over}`;
 }
 
 export function handoffInfo(record: HandoffRecord): HandoffInfo {

@@ -132,6 +132,10 @@ class AiZenSessionReader implements SessionReader {
       if (!parsed.ok) return skip(raw.lineNumber, raw.offset, parsed.reason);
       const next = foldAiZenLine(state, parsed.line, raw.lineNumber);
       if (typeof next === 'string') return skip(raw.lineNumber, raw.offset, next);
+      // Issue 11 §9: said once in the log (the line itself is kept); status says what follows.
+      if (raw.lineNumber === 1 && parsed.line.type !== 'session') {
+        skipped.push({ file: this.file, lineNumber: 1, offset: raw.offset, reason: 'no session header line: the window is unknown, so the daemon cannot judge or migrate an overflow' });
+      }
       state = next;
       if (state.refusedBecause !== undefined) return skip(raw.lineNumber, raw.offset, `the file is skipped: ${state.refusedBecause}`);
       if (parsed.line.type === 'handoff' && state.lastHandoff) handoffs.push(state.lastHandoff);

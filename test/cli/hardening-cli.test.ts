@@ -47,6 +47,18 @@ describe('issue 11 ai-zen at the edges', { timeout: 60_000 }, () => {
   const userLines = async (file: string) =>
     (await fs.readFile(file, 'utf8')).split('\n').filter((line) => line.includes('"role":"user"')).length;
 
+  it('issue 11 §12 $HOME as the project (a dotfiles repo): the apiKey in ~/.ai-zen/config.json is the user config, and is used', async () => {
+    await fs.mkdir(path.join(repo.root, '.ai-zen'), { recursive: true });
+    await fs.writeFile(path.join(repo.root, '.ai-zen', 'config.json'), JSON.stringify({ apiKey: SECRET, baseURL: fake.baseURL }));
+    fake.enqueue(reply().text('from the dotfiles repo'));
+    const result = await runCli(['-p', 'hi'], {
+      cwd: repo.root,
+      env: { HOME: repo.root, AI_ZEN_HOME: undefined, OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined },
+    });
+    expect(result).toMatchObject({ code: 0, stdout: 'from the dotfiles repo\n', stderr: '' });
+    expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${SECRET}`);
+  });
+
   it('issue 11 §14 ai-zen help prints the help, as ai-zen-daemon help does', async () => {
     const result = await cli(['help']);
     expect(result.code).toBe(0);

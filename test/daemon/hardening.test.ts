@@ -185,6 +185,35 @@ describe('issue 11 §6 §7 the daemon keeps its own files in the project', { tim
   });
 });
 
+describe('issue 11 §9 a session file without its header line', { timeout: 90_000 }, () => {
+  let daemon: DaemonRepo;
+  beforeEach(async () => {
+    daemon = await makeDaemonRepo();
+  });
+  afterEach(async () => {
+    await daemon.cleanup();
+  });
+
+  it('issue 11 §9 is logged, and status says so — and flags 5,000,000 tokens as over the configured window', async () => {
+    await daemon.start();
+    const id = sessionId(20);
+    await fs.mkdir(path.join(daemon.root, '.ai-zen', 'sessions'), { recursive: true });
+    await fs.writeFile(path.join(daemon.root, '.ai-zen', 'sessions', `${id}.jsonl`), `${JSON.stringify(usageLine(5_000_000))}\n`);
+    const row = await waitFor(async () => (await daemon.status()).sessions.find((session) => session.id === id), {
+      ...DEADLINE,
+      message: 'the headerless session in status',
+    });
+    expect(row.action).toBe(
+      'no header line: its window is unknown and the daemon cannot migrate it; 5M tokens is over the configured window (128k)',
+    );
+    const text = await daemon.daemon(['status']);
+    expect(text.stdout).toContain('no header line');
+    const log = path.join(daemon.root, '.ai-zen', 'logs', 'daemon.log');
+    const lines = (await fs.readFile(log, 'utf8')).split('\n').filter((line) => line.includes('no session header line'));
+    expect(lines).toHaveLength(1);
+  });
+});
+
 describe('issue 11 §2 the reader reads only regular files, and never past the size it opened', () => {
   it('issue 11 §2 a FIFO, a symlink to /dev/zero and a folder throw NotRegularFileError without blocking', async () => {
     await using repo = await makeTempRepo({ git: false });
