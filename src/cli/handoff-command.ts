@@ -9,6 +9,7 @@ import { normaliseGoal } from '../handoff/goal.js';
 import type { HandoffMode, HandoffOutcome } from '../handoff/migration-service.js';
 import { ExecutorName } from '../session/format.js';
 import { projectHandoff } from './handoff-extension.js';
+import { terminalReview } from './review-document.js';
 import { openProject } from './open-project.js';
 import { describeChecks } from '../handoff/checks/describe-checks.js';
 import { writeOut, type CliSetup } from './run-cli.js';
@@ -20,6 +21,8 @@ interface HandoffCommandOptions {
   readonly yes?: boolean;
   /** S1: the next goal the document is written towards. */
   readonly goal?: string;
+  /** S2: review the document (continue / edit / cancel) before the new session starts. */
+  readonly edit?: boolean;
 }
 
 function parseExecutor(value: string | undefined): ExecutorName | undefined {
@@ -52,6 +55,7 @@ async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, set
   // S1: a goal that cannot be used is refused before anything is asked or opened.
   const goal = normaliseGoal(options.goal);
   const { io } = setup;
+  if (options.edit === true && !io.stdin.isTTY) throw new AiZenError('usage', '--edit needs a terminal (it asks whether to continue, edit or cancel)');
   if (mode === 'migrate' && options.yes !== true) {
     // R18: migrate drops the history from the conversation, so a person confirms; a script says --yes.
     if (!io.stdin.isTTY) throw new AiZenError('usage', 'migrate needs --yes when not run in a terminal (it clears the conversation history)');
@@ -72,8 +76,9 @@ async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, set
     events.on('handoff.downgraded', (event) => {
       void writeOut(io.stderr, `ai-zen: ${event.from} handoff failed (${event.reason}); falling back to ${event.to}\n`).catch(() => {});
     });
-    const outcome = await service.handoff({ mode, ...(executor ? { executor } : {}), ...(goal !== undefined ? { goal } : {}) });
+    const outcome = await service.handoff({ mode, ...(executor ? { executor } : {}), ...(goal !== undefined ? { goal } : {}), ...(options.edit === true ? { review: terminalReview({ input: io.stdin, output: io.stderr, env: io.env }) } : {}) });
     await writeOut(io.stdout, `${outcome.path}\n`);
+    if (outcome.cancelled) throw new AiZenError('usage', `migration cancelled at review: the session goes on as it was; the document stays at ${outcome.path}`, { exitCode: EXIT_FAILURE });
     if (outcome.newSessionId !== null) await writeOut(io.stderr, `ai-zen: migrated to session ${outcome.newSessionId}; carry on with ai-zen --continue\n`);
     // F1–F4: a document that still fails a check says so (stderr); a passing one only with --verbose.
     const checked = describeChecks(outcome.checks);
@@ -107,6 +112,7 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
     .option('-e, --executor <name>', executorHelp)
     .option('-g, --goal <text>', goalHelp)
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .option('--edit', 'once the document is written: continue, open it in $VISUAL/$EDITOR, or cancel (needs a terminal)')
     .option('-v, --verbose', 'also show what it cost, and write the log to stderr')
     .action((options: HandoffCommandOptions, command: Command) => runHandoff('migrate', withGlobals(options, command), setup));
 }

@@ -20,6 +20,7 @@ import { silentHandoffLogger, type HandoffLogger } from './handoff-logger.js';
 import { loadHandoffSkill, type SkillSource } from './skill.js';
 import { removeIfEmpty } from './remove-if-empty.js';
 import { normaliseGoal } from './goal.js';
+import { verifyDocument } from './verify-doc.js';
 import { sealDocument, type SealedDocument } from './seal-document.js';
 import type { SecretScanner } from './secret-scan.js';
 import path from 'node:path';
@@ -74,6 +75,9 @@ export interface MigrationServiceOptions {
   readonly secretScanner?: SecretScanner;
 }
 
+/** S2: what the person decided after reviewing a migration's document. */
+export type ReviewVerdict = 'continue' | 'cancel';
+
 export interface HandoffRequest {
   readonly mode: HandoffMode;
   /** Default: the configured default executor. */
@@ -81,6 +85,12 @@ export interface HandoffRequest {
   readonly signal?: AbortSignal;
   /** S1: the next goal the document is written towards (the person's words). */
   readonly goal?: string;
+  /**
+   * S2: a migration pauses between "written" and "prune" for this (a person in a terminal may
+   * edit the document or cancel). The edited document is verified again before anything is pruned;
+   * 'cancel' leaves the session untouched and the document in place. Absent: no pause (R20).
+   */
+  readonly review?: (doc: { readonly path: string; readonly absolutePath: string }) => Promise<ReviewVerdict>;
 }
 
 export interface HandoffOutcome {
@@ -102,6 +112,8 @@ export interface HandoffOutcome {
   readonly goal?: string;
   /** F1–F4: what the final document still fails (every list empty: checked ✓). */
   readonly checks: HandoffChecks;
+  /** S2: the person cancelled the migration at review; the document stays, the session goes on. */
+  readonly cancelled?: boolean;
 }
 
 export type MigrationState =
@@ -216,6 +228,16 @@ export class MigrationService {
       this.logger.info({ sessionId, mode, path: doc.relative, executor: written.executor, downgrades: written.downgrades, cost: written.cost, checks }, 'handoff written');
       if (mode === 'handoff') return outcome;
 
+      if (request.review) {
+        const verdict = await request.review({ path: doc.relative, absolutePath: doc.absolute });
+        if (verdict === 'cancel') {
+          this.logger.info({ sessionId, path: doc.relative }, 'migration cancelled at review; the document stays');
+          return { ...outcome, cancelled: true };
+        }
+        // What the successor gets is the file as the person left it: it must still be a document.
+        const check = await verifyDocument(this.options.root, doc);
+        if (!check.ok) throw new AiZenError('handoff', `the reviewed document is not usable (${check.reason}); nothing was migrated`);
+      }
       const { newId } = await this.prune(doc);
       return { ...outcome, newSessionId: newId };
     } catch (error) {

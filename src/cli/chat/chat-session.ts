@@ -4,7 +4,8 @@
 import type { TurnResult } from '../../agent/agent.js';
 import { AiZenError, describeError } from '../../errors.js';
 import type { OverflowInfo } from '../../handoff/auto-migrate.js';
-import type { HandoffMode } from '../../handoff/migration-service.js';
+import type { HandoffMode, ReviewVerdict } from '../../handoff/migration-service.js';
+import { terminalReview } from '../review-document.js';
 import type { ExecutorName } from '../../session/format.js';
 import type { ProjectHandoff } from '../handoff-extension.js';
 import type { OpenProject } from '../open-project.js';
@@ -31,6 +32,8 @@ export interface ChatTerminal {
   readonly cursorControl?: boolean;
   /** Where SIGINT comes from (the real process by default). */
   readonly signals?: Pick<NodeJS.Process, 'on' | 'off'>;
+  /** For $VISUAL/$EDITOR at a migration's review (S2); the process's by default. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 export const PROMPT_SYMBOL = '› ';
@@ -191,12 +194,29 @@ export class ChatSession {
       }
     }
     const controller = new AbortController();
-    this.interruptible(() => {
+    const onInterrupt = (): void => {
       controller.abort();
       this.project.agent.abort();
-    });
+    };
+    this.interruptible(onInterrupt);
+    // S2: a /migrate pauses once its document is written: continue, edit it, or cancel.
+    const review = async (doc: { path: string; absolutePath: string }): Promise<ReviewVerdict> => {
+      this.stopInterruptible();
+      try {
+        return await terminalReview({ input: this.terminal.input, output: this.terminal.output, env: this.terminal.env ?? process.env })(doc);
+      } finally {
+        this.interruptible(onInterrupt);
+      }
+    };
     try {
-      await this.handoff.service.handoff({ mode, ...(executor ? { executor } : {}), ...(goal !== null ? { goal } : {}), signal: controller.signal });
+      const outcome = await this.handoff.service.handoff({
+        mode,
+        ...(executor ? { executor } : {}),
+        ...(goal !== null ? { goal } : {}),
+        ...(mode === 'migrate' ? { review } : {}),
+        signal: controller.signal,
+      });
+      if (outcome.cancelled) this.write(style.yellow(`Migration cancelled: this session goes on as it was. The document stays at ${outcome.path}.\n`));
     } catch (error) {
       this.report(error, 'handoff');
     } finally {
