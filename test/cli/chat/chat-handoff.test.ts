@@ -113,6 +113,9 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     await term.waitForScreen(/Migrate\?[^\n]*\(y\/N\)$/);
     await term.type('y');
     await term.sendKeys('Enter');
+    // S2: the written document is offered for review; Enter continues.
+    await term.waitForScreen(/Start the new session from it\?\n❯ Continue/);
+    await term.sendKeys('Enter');
     const screen = await term.waitForScreen(/Migrated: now in session [\w-]+[^\n]*\n› ?\n── [^\n]*$/);
     expect(screen).toMatch(/Writing handoff document…/);
     const doc = lastPath(screen);
