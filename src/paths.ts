@@ -65,3 +65,13 @@ export function projectPaths(root: string): ProjectPaths {
     latestPointer: path.join(aiZen, 'latest-session.json'),
   };
 }
+
+/**
+ * The one path-containment test: true when `candidate` is `root` or below it. Both must already be
+ * absolute (and real, when symlinks matter: resolving them is the caller's job, see fs/confine.ts).
+ * A child named `..foo` is inside; only `..` itself or `../…` is out.
+ */
+export function isInside(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+}

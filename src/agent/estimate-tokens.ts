@@ -1,29 +1,34 @@
-// A rough token count, for deciding before a request is sent (R14). The real count comes back
-// in `usage`; between two responses we add about one token per four characters.
+// The one token estimator: a rough count, for deciding before a request is sent (R14) and for
+// fitting a history into a budget (R10). The real count comes back in `usage`. Conservative on
+// purpose: ~1 token per 3 UTF-8 bytes over-counts English and matches CJK.
 import type { ChatMessage, Usage } from '../session/format.js';
 import type { AgentMessage } from './types.js';
 
-export const CHARS_PER_TOKEN = 4;
+const BYTES_PER_TOKEN = 3;
+
+export function estimateTokens(text: string): number {
+  return Math.ceil(Buffer.byteLength(text, 'utf8') / BYTES_PER_TOKEN);
+}
 
 export function estimateMessageTokens(messages: readonly ChatMessage[]): number {
-  let chars = 0;
-  for (const message of messages) chars += jsonLength(message);
-  return Math.ceil(chars / CHARS_PER_TOKEN);
+  let bytes = 0;
+  for (const message of messages) bytes += jsonBytes(message);
+  return Math.ceil(bytes / BYTES_PER_TOKEN);
 }
 
 /**
- * About the length of `JSON.stringify(value)`. The native call recurses and throws on a value
+ * About the UTF-8 length of `JSON.stringify(value)`. The native call recurses and throws on a value
  * nested thousands deep (issue 11 §10), so such a value is measured by an explicit walk instead.
  */
-function jsonLength(value: unknown): number {
+function jsonBytes(value: unknown): number {
   try {
-    return JSON.stringify(value)?.length ?? 0;
+    return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
   } catch {
     let length = 0;
     const pending: unknown[] = [value];
     while (pending.length > 0) {
       const item = pending.pop();
-      if (typeof item === 'string') length += item.length + 2;
+      if (typeof item === 'string') length += Buffer.byteLength(item, 'utf8') + 2;
       else if (Array.isArray(item)) {
         length += 2 + item.length;
         for (const element of item) pending.push(element);
@@ -31,7 +36,7 @@ function jsonLength(value: unknown): number {
         const entries = Object.entries(item);
         length += 2 + entries.length;
         for (const [key, element] of entries) {
-          length += key.length + 3;
+          length += Buffer.byteLength(key, 'utf8') + 3;
           pending.push(element);
         }
       } else length += String(item).length;

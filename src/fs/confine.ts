@@ -3,6 +3,7 @@
 // inside the project root. Every tool path and every write of ours passes through here.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { isInside } from '../paths.js';
 
 export type Confined = { ok: true; absolute: string; relative: string } | { ok: false; reason: string };
 
@@ -17,12 +18,6 @@ export interface ResolvedLocation {
 const MAX_LINK_HOPS = 40;
 
 class Refusal extends Error {}
-
-function isInside(root: string, candidate: string): boolean {
-  if (candidate === root) return true;
-  const relative = path.relative(root, candidate);
-  return relative !== '' && !relative.startsWith('..' + path.sep) && relative !== '..' && !path.isAbsolute(relative);
-}
 
 async function lstatOrNull(file: string): Promise<import('node:fs').Stats | null> {
   try {

@@ -1,13 +1,9 @@
 // The summary executor's view of a session (R10): the history as plain text that fits a token
 // budget. What gives way first is the oldest tool output, then the oldest other messages; the
 // definition messages (system prompt) and the user's last request always stay whole.
+import { estimateTokens } from '../agent/estimate-tokens.js';
 import type { AgentMessage } from '../agent/types.js';
 import { lastUserRequestIndex, messageText } from './transcript.js';
-
-/** Conservative on purpose: ~1 token per 3 UTF-8 bytes over-counts English and matches CJK. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(Buffer.byteLength(text, 'utf8') / 3);
-}
 
 interface Entry {
   readonly protected: boolean;

@@ -8,7 +8,7 @@
 import { readFileSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Known, PortFact } from './facts.js';
-import { isInside } from './is-inside.js';
+import { isInside } from '../paths.js';
 import { parseProcNetTcp, type ListeningSocket } from './proc-net-tcp.js';
 
 export async function listeningPortsFromProc(root: string, proc = '/proc'): Promise<Known<PortFact[]>> {

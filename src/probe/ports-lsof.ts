@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import type { Known, PortFact } from './facts.js';
-import { isInside } from './is-inside.js';
+import { isInside } from '../paths.js';
 
 export type RunLsof = (args: readonly string[]) => Promise<{ readonly stdout: string; readonly exitCode: number }>;
 

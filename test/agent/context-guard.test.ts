@@ -42,7 +42,7 @@ describe('R14 ContextGuardPlugin', () => {
   it('R14 counts what was added since the last usage (chars/4)', async () => {
     const { agent, fake } = await setup();
     agent.lastUsage = usage(1400);
-    // 1,000 characters ≈ 250 tokens: 1,400 + 250 > 1,500.
+    // 1,000 characters ≈ 334 tokens: 1,400 + 334 > 1,500.
     const error = await agent.send('x'.repeat(1000)).catch((caught: unknown) => caught);
     expect(AiZenError.isInstance(error) && error.code).toBe('context-guard');
     expect(fake.requests).toHaveLength(0);

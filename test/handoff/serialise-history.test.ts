@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentMessage } from '../../src/agent/types.js';
-import { estimateTokens, serialiseHistory } from '../../src/handoff/serialise-history.js';
+import { estimateTokens } from '../../src/agent/estimate-tokens.js';
+import { serialiseHistory } from '../../src/handoff/serialise-history.js';
 
 const big = (label: string, size = 3000) => `${label} ${'x'.repeat(size)}`;
 

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { AiZenError } from '../../errors.js';
+import { isInside } from '../../paths.js';
 import { writeFileInside } from '../../fs/safe-write.js';
 import { locateChangeable, locateTarget } from './confined-path.js';
 import { exists } from './rename.js';
@@ -26,7 +27,7 @@ export const copyTool = defineTool({
       const stats = await fs.stat(from.absolute);
       if (await exists(to.absolute)) return toolError(`${to.relative} already exists; remove it first or choose another name`);
       if (stats.isDirectory()) {
-        if (isInsideOrSame(from.absolute, to.absolute)) return toolError(`cannot copy ${from.relative} into itself`);
+        if (isInside(from.absolute, to.absolute)) return toolError(`cannot copy ${from.relative} into itself`);
         await fs.mkdir(path.dirname(to.absolute), { recursive: true });
         // Symlinks inside are copied as links, never followed: a link out stays a link (and stays refused).
         await fs.cp(from.absolute, to.absolute, { recursive: true, errorOnExist: true, force: false, verbatimSymlinks: true });
@@ -40,8 +41,3 @@ export const copyTool = defineTool({
     }
   },
 });
-
-function isInsideOrSame(parent: string, child: string): boolean {
-  const relative = path.relative(parent, child);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
