@@ -7,6 +7,7 @@ import { registerHandoffCommands } from './daemon-handoff.js';
 import { registerQueryCommands } from './daemon-queries.js';
 import { packageVersion, registerStartCommand } from './daemon-start.js';
 import { registerStopCommand } from './daemon-stop.js';
+import { registerTrustCommands } from './daemon-trust.js';
 import { runCli } from './run-cli.js';
 
 // `ai-zen-daemon status | head -1`: a reader that goes away early is not an error.
@@ -19,6 +20,6 @@ for (const stream of [process.stdout, process.stderr]) {
 const code = await runCli(process.argv.slice(2), {
   name: 'ai-zen-daemon',
   version: packageVersion(),
-  registrars: [registerStartCommand, registerStopCommand, registerQueryCommands, registerHandoffCommands, registerAgentHookCommands],
+  registrars: [registerStartCommand, registerStopCommand, registerQueryCommands, registerHandoffCommands, registerAgentHookCommands, registerTrustCommands],
 });
 process.exit(code);

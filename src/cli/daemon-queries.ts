@@ -1,9 +1,17 @@
 // `ai-zen-daemon status|sessions|handoffs|facts [--json]`: questions for the running daemon (D5).
 import type { Command } from 'commander';
+import { allowsProjectChoices, checkTrust, describeTrust } from '../config/trust.js';
+import type { Env } from '../paths.js';
 import { FactsInfo, HandoffsReply, SessionsReply, StatusInfo } from '../daemon/status-schema.js';
 import { daemonRoot, requestDaemon } from './daemon-client.js';
 import { renderFactsInfo, renderHandoffs, renderSessions, renderStatus } from './daemon-render.js';
 import { writeOut, type CliSetup } from './run-cli.js';
+
+/** T4: an untrusted repo says so, and how to trust it; nothing when all is well. */
+export async function trustLine(root: string, env: Env): Promise<string> {
+  const verdict = await checkTrust(root, env);
+  return allowsProjectChoices(verdict) ? '' : `trust     ${describeTrust(verdict)}\n`;
+}
 
 function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
@@ -18,7 +26,7 @@ export function registerQueryCommands(program: Command, setup: CliSetup): void {
     .action(async (options: { json?: boolean }) => {
       const root = await daemonRoot(io.cwd, io.env);
       const status = await requestDaemon(root, io.env, 'status', undefined, StatusInfo);
-      await writeOut(io.stdout, options.json ? json(status) : renderStatus(status));
+      await writeOut(io.stdout, options.json ? json(status) : renderStatus(status) + (await trustLine(root, io.env)));
     });
   program
     .command('sessions')

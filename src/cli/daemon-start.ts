@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
+import { allowsProjectChoices, checkTrust, describeTrust } from '../config/trust.js';
 import { daemonLogPath, daemonOutputPath } from '../daemon/daemon-logger.js';
 import { DAEMON_NODE_OPTIONS } from '../daemon/daemon-node-options.js';
 import { EXIT_ALREADY_RUNNING } from '../exit-codes.js';
@@ -40,7 +41,12 @@ export function registerStartCommand(program: Command, setup: CliSetup): void {
         return;
       }
       const started = await startDetached(root, io.env);
-      await writeOut(io.stdout, `ai-zen-daemon: started for ${root}\n  pid     ${started.pid}\n  socket  ${started.socket}\n  log     ${started.log}\n`);
+      const verdict = await checkTrust(root, io.env);
+      const trust = allowsProjectChoices(verdict) ? '' : `  trust   ${describeTrust(verdict)}\n`;
+      await writeOut(
+        io.stdout,
+        `ai-zen-daemon: started for ${root}\n  pid     ${started.pid}\n  socket  ${started.socket}\n  log     ${started.log}\n${trust}`,
+      );
     });
 }
 
@@ -87,12 +93,18 @@ async function startDetached(root: string, env: Env): Promise<{ pid: number; soc
     if (ended) {
       if (ended.code === EXIT_ALREADY_RUNNING) throw await alreadyRunning(root, env);
       const why = lastLine(outputFile, startedAt);
-      throw new AiZenError('daemon', `the daemon exited (${ended.signal ?? `code ${ended.code}`}) before it answered${why ? `: ${why}` : ''} (see ${outputFile})`);
+      throw new AiZenError(
+        'daemon',
+        `the daemon exited (${ended.signal ?? `code ${ended.code}`}) before it answered${why ? `: ${why}` : ''} (see ${outputFile})`,
+      );
     }
     const status = await askStatus(socketPath, root);
     if (status && status.pid === child.pid) return { pid: status.pid, socket: status.socket, log: status.log };
     if (Date.now() > deadline) {
-      throw new AiZenError('daemon', `the daemon (pid ${child.pid}) did not answer within ${START_DEADLINE_MS / 1000} s (see ${daemonLogPath(root)})`);
+      throw new AiZenError(
+        'daemon',
+        `the daemon (pid ${child.pid}) did not answer within ${START_DEADLINE_MS / 1000} s (see ${daemonLogPath(root)})`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -123,7 +135,14 @@ async function alreadyRunning(root: string, env: Env): Promise<AiZenError> {
 function lastLine(file: string, from: number): string | null {
   try {
     const text = fs.readFileSync(file).subarray(from).toString('utf8');
-    return text.split('\n').map((line) => line.trim()).filter((line) => line.length > 0).at(-1)?.slice(0, 300) ?? null;
+    return (
+      text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line.length > 0)
+        .at(-1)
+        ?.slice(0, 300) ?? null
+    );
   } catch {
     return null;
   }

@@ -32,7 +32,10 @@ export interface ProjectHooks {
  * Called once the project is open, before the first turn: install plugins (`project.agent.use`),
  * take locks, build services. Returns the hooks it wants.
  */
-export type ProjectExtension = (project: OpenProject, mode: { readonly interactive: boolean }) => ProjectHooks | void | Promise<ProjectHooks | void>;
+export type ProjectExtension = (
+  project: OpenProject,
+  mode: { readonly interactive: boolean },
+) => ProjectHooks | void | Promise<ProjectHooks | void>;
 
 export interface OpenProjectOptions {
   readonly cwd: string;
@@ -48,6 +51,8 @@ export interface OpenProjectOptions {
   readonly requireModel?: boolean;
   readonly extensions?: readonly ProjectExtension[];
   readonly interactive?: boolean;
+  /** Where one-line notices go (project settings ignored in an untrusted repo). Default stderr. */
+  readonly notice?: (line: string) => void;
 }
 
 export interface OpenProject {
@@ -88,7 +93,8 @@ async function closedSessionLine(store: SessionStore, id: string): Promise<strin
 
 export async function openProject(options: OpenProjectOptions): Promise<OpenProject> {
   const env = options.env ?? process.env;
-  if (options.continueLatest && options.resumeId !== undefined) throw new AiZenError('usage', '--continue and --resume cannot be used together');
+  if (options.continueLatest && options.resumeId !== undefined)
+    throw new AiZenError('usage', '--continue and --resume cannot be used together');
   const root = await findProjectRoot(options.cwd, env);
   const paths = projectPaths(root);
   const logger = createLogger({ file: path.join(paths.logs, LOG_FILE_NAME), verbose: options.verbose === true, name: 'ai-zen' });
@@ -102,9 +108,26 @@ export async function openProject(options: OpenProjectOptions): Promise<OpenProj
 
 async function assemble(options: OpenProjectOptions, env: Env, root: string, paths: ProjectPaths, logger: Logger): Promise<OpenProject> {
   const config = await loadConfig({ root, env, overrides: options.model !== undefined ? { model: options.model } : {} });
-  logger.info({ root, model: config.model, baseURL: config.baseURL, maxContextTokens: config.maxContextTokens, files: config.files }, 'project opened');
+  logger.info(
+    { root, model: config.model, baseURL: config.baseURL, maxContextTokens: config.maxContextTokens, files: config.files },
+    'project opened',
+  );
+  const notice = options.notice ?? ((line: string) => process.stderr.write(`ai-zen: ${line}\n`));
+  for (const line of config.ignored) {
+    logger.warn({ trust: config.trust.state }, line);
+    notice(line);
+  }
+  if (config.refusedEndpoint !== null) {
+    logger.warn({ trust: config.trust.state }, config.refusedEndpoint);
+    // T3: a command that talks to a model stops here; a handoff goes on offline.
+    if (options.requireModel || options.interactive) throw new AiZenError('config', config.refusedEndpoint);
+    notice(config.refusedEndpoint);
+  }
   if (options.requireModel && !config.modelConfigured) {
-    throw new AiZenError('config', 'no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another endpoint), or baseURL in .ai-zen/config.json');
+    throw new AiZenError(
+      'config',
+      'no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another endpoint), or baseURL in .ai-zen/config.json',
+    );
   }
   const store = new SessionStore(paths, { logger });
   await store.cleanup();
@@ -122,7 +145,9 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
     await opened.context.close().catch(() => {});
     throw new AiZenError('session', await closedSessionLine(store, opened.header.id));
   }
-  const context = opened?.context ?? (await ConversationContext.create({ paths, logger, env, model: config.model, maxContextTokens: config.maxContextTokens }));
+  const context =
+    opened?.context ??
+    (await ConversationContext.create({ paths, logger, env, model: config.model, maxContextTokens: config.maxContextTokens }));
 
   const client = createModelClient({ apiKey: config.apiKey, baseURL: config.baseURL, timeoutMs: config.modelTimeoutMs, logger });
   const tools = createTools({

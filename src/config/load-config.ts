@@ -8,6 +8,7 @@ import type { ExecutorName } from '../session/format.js';
 import { resolveAgentsConfig, type AgentsConfig } from './agents-config.js';
 import { ConfigFile } from './config-schema.js';
 import { defaultContextWindow } from './model-defaults.js';
+import { allowsProjectChoices, checkTrust, TRUST_COMMAND, type TrustVerdict } from './trust.js';
 
 export interface Config {
   readonly model: string;
@@ -25,6 +26,15 @@ export interface Config {
   readonly agents: AgentsConfig;
   /** The config files that were read (for the log). */
   readonly files: readonly string[];
+  /** Whether the user trusts the project (T4): hooks, the project's endpoint, model and executor. */
+  readonly trust: TrustVerdict;
+  /** One line per project setting ignored because the project is not trusted (shown or logged). */
+  readonly ignored: readonly string[];
+  /**
+   * T3: the untrusted project config names an endpoint. Nothing is sent anywhere then (no model is
+   * configured); the CLI fails with this line, the daemon logs it and hands over offline.
+   */
+  readonly refusedEndpoint: string | null;
 }
 
 export const DEFAULT_MODEL = 'gpt-4o';
@@ -49,10 +59,23 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
   // $HOME as the project (a dotfiles repo): the project's config IS the user's (issue 11 §12), read once, as the user's.
   const project = (await sameFile(projectFile, userFile)) ? null : await readConfigFile(projectFile);
   if (project?.apiKey !== undefined) {
-    throw new AiZenError('config', `${projectFile}: apiKey: an api key does not belong in the project (it gets committed); set OPENAI_API_KEY or put it in ${userFile}`);
+    throw new AiZenError(
+      'config',
+      `${projectFile}: apiKey: an api key does not belong in the project (it gets committed); set OPENAI_API_KEY or put it in ${userFile}`,
+    );
   }
   const files = [user && userFile, project && projectFile].filter((file): file is string => typeof file === 'string');
-  const fromFiles = { ...user, ...project, daemon: { ...user?.daemon, ...project?.daemon } };
+  const trust = await checkTrust(root, env);
+  // T4: an untrusted project may not choose where requests go, which model, or which executor.
+  const chosen =
+    project && !allowsProjectChoices(trust)
+      ? (['model', 'executor', 'baseURL'] as const).filter((field) => project[field] !== undefined)
+      : [];
+  // The environment's endpoint wins over the project's anyway; then the project's is only ignored.
+  const refusedURL = chosen.includes('baseURL') && nonEmpty(env.OPENAI_BASE_URL) === undefined ? (project?.baseURL ?? null) : null;
+  const ignored = chosen.filter((field) => field !== 'baseURL' || refusedURL === null);
+  const trusted = chosen.length > 0 && project ? { ...project, model: undefined, executor: undefined, baseURL: undefined } : project;
+  const fromFiles = { ...user, ...withoutUndefined(trusted), daemon: { ...user?.daemon, ...trusted?.daemon } };
 
   const envBaseURL = nonEmpty(env.OPENAI_BASE_URL);
   if (envBaseURL !== undefined && !isHttpUrl(envBaseURL)) {
@@ -61,12 +84,17 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
   const model = nonEmpty(overrides.model) ?? nonEmpty(env.AI_ZEN_MODEL) ?? fromFiles.model ?? DEFAULT_MODEL;
   const apiKey = nonEmpty(env.OPENAI_API_KEY) ?? fromFiles.apiKey ?? null;
   const baseURL = envBaseURL ?? fromFiles.baseURL ?? null;
+  const untrustedWhy = trust.state === 'changed' ? 'changed since you trusted it' : 'not trusted';
+  const refusedEndpoint =
+    refusedURL === null
+      ? null
+      : `${projectFile} chooses the endpoint ${refusedURL}, but this repo is ${untrustedWhy}: your API key and code are not sent there, and nothing is sent anywhere else instead (trust the repo with: ${TRUST_COMMAND})`;
   return {
     model,
     baseURL,
     apiKey,
     maxContextTokens: fromFiles.maxContextTokens ?? defaultContextWindow(model),
-    modelConfigured: apiKey !== null || baseURL !== null,
+    modelConfigured: refusedEndpoint === null && (apiKey !== null || baseURL !== null),
     executor: fromFiles.executor ?? DEFAULTS.executor,
     execTimeoutMs: fromFiles.execTimeoutMs ?? DEFAULTS.execTimeoutMs,
     execOutputLimit: fromFiles.execOutputLimit ?? DEFAULTS.execOutputLimit,
@@ -74,6 +102,12 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
     daemon: { autoCommit: fromFiles.daemon.autoCommit ?? true, notifications: fromFiles.daemon.notifications ?? true },
     agents: resolveAgentsConfig(user?.agents, project?.agents),
     files,
+    trust,
+    ignored:
+      ignored.length > 0
+        ? [`${projectFile}: ${ignored.join(', ')} ignored: this repo is ${untrustedWhy} (trust it with: ${TRUST_COMMAND})`]
+        : [],
+    refusedEndpoint,
   };
 }
 
@@ -81,6 +115,11 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
 async function sameFile(a: string, b: string): Promise<boolean> {
   const [left, right] = await Promise.all([fs.realpath(a).catch(() => null), fs.realpath(b).catch(() => null)]);
   return left !== null && left === right;
+}
+
+function withoutUndefined<T extends object>(value: T | null): Partial<T> {
+  if (!value) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }
 
 /** Reads and validates one config file; null when it does not exist. */

@@ -3,6 +3,7 @@
 // that fail, so the CLI and the daemon never both migrate one session), rebuilds the agent from
 // the file, and runs the service with the configured default executor — offline when no model is
 // configured (X1). One migration at a time.
+import path from 'node:path';
 import type { Config } from '../config/load-config.js';
 import { AiZenError, SessionOwnedError } from '../errors.js';
 import { EventBus } from '../events.js';
@@ -10,6 +11,8 @@ import type { HandoffMode, HandoffOutcome } from '../handoff/migration-service.j
 import type { Logger } from '../log/logger.js';
 import type { Env, ProjectPaths } from '../paths.js';
 import type { FactsProvider } from '../probe/facts.js';
+import { checkTrust, TRUST_COMMAND } from '../config/trust.js';
+import { runGit } from '../probe/run-git.js';
 import { ConversationContext } from '../session/conversation-context.js';
 import type { ExecutorName } from '../session/format.js';
 import { SessionStore, type LatestPointer } from '../session/store.js';
@@ -62,7 +65,11 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
       opened = await ConversationContext.open({ paths, id: request.sessionId, logger: logger.child({ component: 'session' }), env });
     } catch (error) {
       if (SessionOwnedError.isInstance(error)) {
-        throw new SessionOwnedError(request.sessionId, `session ${id8} is open in another ai-zen process; its owner hands it over (/handoff or /migrate there)`, { cause: error });
+        throw new SessionOwnedError(
+          request.sessionId,
+          `session ${id8} is open in another ai-zen process; its owner hands it over (/handoff or /migrate there)`,
+          { cause: error },
+        );
       }
       throw error;
     }
@@ -78,12 +85,25 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
         import('../handoff/migration-service.js'),
       ]);
       if (opened.closed) throw new AiZenError('session', `session ${id8} is already migrated; nothing to hand over`);
-      const modelConfigured = config.modelConfigured;
+      const log = logger.child({ component: 'migrator' });
+      // T4: a session that came with the repo (tracked by git) is someone else's words: in a repo
+      // the user has not trusted it is never handed to a model (the self executor could run its
+      // instructions with exec), only written up offline.
+      const fromGit = await isTrackedByGit(paths.root, context.sessionFile, env);
+      const offlineOnly = fromGit && (await checkTrust(paths.root, env)).state !== 'trusted';
+      if (offlineOnly)
+        log.warn(
+          { sessionId: request.sessionId },
+          `session ${id8} came from git and this repo is not trusted: handed over offline, never to a model (trust the repo with: ${TRUST_COMMAND})`,
+        );
+      const modelConfigured = config.modelConfigured && !offlineOnly;
+      // Item 9: the session's own model (its header), not whatever the config says today.
+      const model = opened.header.model;
       const client = createModelClient({ apiKey: config.apiKey, baseURL: config.baseURL, timeoutMs: config.modelTimeoutMs, logger });
       const tools = createTools({ execTimeoutMs: config.execTimeoutMs, execOutputLimit: config.execOutputLimit });
       const agent = new Agent({
         client,
-        model: config.model,
+        model,
         maxContextTokens: opened.header.maxContextTokens,
         root: paths.root,
         tools,
@@ -101,8 +121,8 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
         agent,
         context,
         toolNames: tools.map((tool) => tool.name),
-        model: modelConfigured ? { client, model: config.model } : null,
-        defaultExecutor: config.executor,
+        model: modelConfigured ? { client, model } : null,
+        defaultExecutor: offlineOnly ? 'offline' : config.executor,
         facts: options.facts,
         events: bus,
         logger: logger.child({ component: 'handoff', sessionId: request.sessionId }),
@@ -110,15 +130,26 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
       });
       // R14: the handoff turn may go up to ×2 of the window while the service is busy.
       agent.use(new ContextGuardPlugin({ isBusy: () => service.busy }));
-      const log = logger.child({ component: 'migrator' });
-      log.info({ sessionId: request.sessionId, mode: request.mode, reason: request.reason, model: modelConfigured ? config.model : null }, 'daemon handing over a session');
+      log.info(
+        { sessionId: request.sessionId, mode: request.mode, reason: request.reason, model: modelConfigured ? model : null },
+        'daemon handing over a session',
+      );
       const store = new SessionStore(paths);
       const pointerBefore = await store.readLatestPointer().catch(() => null);
-      const outcome = await service.handoff({ mode: request.mode, ...(request.executor ? { executor: request.executor } : {}), ...(request.goal !== undefined ? { goal: request.goal } : {}) });
+      const executor = offlineOnly ? 'offline' : request.executor;
+      const outcome = await service.handoff({
+        mode: request.mode,
+        ...(executor ? { executor } : {}),
+        ...(request.goal !== undefined ? { goal: request.goal } : {}),
+      });
       await keepLatestPointer(store, pointerBefore, request.sessionId, outcome, log);
       return outcome;
     } finally {
-      await context.close().catch((error: unknown) => logger.warn({ err: error, sessionId: request.sessionId }, 'could not close the session after the handoff'));
+      await context
+        .close()
+        .catch((error: unknown) =>
+          logger.warn({ err: error, sessionId: request.sessionId }, 'could not close the session after the handoff'),
+        );
     }
   }
 
@@ -166,8 +197,17 @@ async function keepLatestPointer(
     const now = await store.readLatestPointer();
     if (now?.id !== outcome.newSessionId) return;
     await store.writeLatestPointer(before);
-    log.info({ latest: before.id, migrated: migratedId }, 'the migrated session was not the latest; the latest-session pointer is left where it was');
+    log.info(
+      { latest: before.id, migrated: migratedId },
+      'the migrated session was not the latest; the latest-session pointer is left where it was',
+    );
   } catch (error) {
     log.warn({ err: error }, 'could not put the latest-session pointer back');
   }
+}
+
+/** The session file is in git's index: it came with the repo (or was added to it), not from this machine's agent. */
+async function isTrackedByGit(root: string, file: string, env: Env): Promise<boolean> {
+  const run = await runGit(root, ['ls-files', '--error-unmatch', '--', path.relative(root, file)], { env, timeoutMs: 10_000 });
+  return run.ok;
 }

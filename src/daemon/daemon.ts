@@ -1,6 +1,7 @@
 // The daemon's composition root (D1–D5): the leaves, wired once. The caller (run-daemon.ts) holds
 // the daemon lock and passes it in: the IPC server refuses to serve without it.
 import { loadConfig } from '../config/load-config.js';
+import { allowsProjectChoices, checkTrust, describeTrust } from '../config/trust.js';
 import { EventBus, type AnyEvent } from '../events.js';
 import { socketPathFor } from '../ipc/socket-path.js';
 import { startIpcServer, type IpcServer } from '../ipc/server.js';
@@ -53,7 +54,23 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { root, env, logger } = options;
   const paths = projectPaths(root);
   const config = await loadConfig({ root, env });
-  logger.info({ root, pid: process.pid, version: options.version, autoCommit: config.daemon.autoCommit, notifications: config.daemon.notifications, modelConfigured: config.modelConfigured, executor: config.executor }, 'daemon starting');
+  logger.info(
+    {
+      root,
+      pid: process.pid,
+      version: options.version,
+      autoCommit: config.daemon.autoCommit,
+      notifications: config.daemon.notifications,
+      modelConfigured: config.modelConfigured,
+      executor: config.executor,
+      trust: config.trust.state,
+    },
+    'daemon starting',
+  );
+  if (!allowsProjectChoices(config.trust)) logger.warn({ trust: config.trust.state }, `this repo is ${describeTrust(config.trust)}`);
+  for (const line of config.ignored) logger.warn({}, line);
+  // T3: the project's endpoint is refused; with no model configured the daemon hands over offline.
+  if (config.refusedEndpoint !== null) logger.warn({}, `${config.refusedEndpoint}; the daemon hands sessions over offline`);
 
   const events = new EventBus((error, name) => logger.warn({ err: error, event: name }, 'event listener failed'));
   const sources = createSessionSources({ root, paths, env, config });
@@ -65,7 +82,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const gitWatch: GitWatch = await watchGitState({ root, env, logger: logger.child({ component: 'git-watch' }) });
   const facts = createFactsCache({ provider: createFactsProvider({ root, env, ...(options.now ? { now: options.now } : {}) }) });
-  const committer = createHandoffCommitter({ root, enabled: config.daemon.autoCommit, events, env, logger: logger.child({ component: 'committer' }) });
+  const committer = createHandoffCommitter({
+    root,
+    enabled: config.daemon.autoCommit,
+    events,
+    env,
+    logger: logger.child({ component: 'committer' }),
+  });
   gitWatch.onChange(() => {
     facts.invalidate();
     void facts.capture().catch((error: unknown) => logger.warn({ err: error }, 'facts refresh failed'));
@@ -88,7 +111,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     selfDeadlineMs: config.agents['claude-code'].selfDeadlineSeconds * 1000,
     ...(options.now ? { now: options.now } : {}),
   });
-  const monitor = new SessionMonitor({ root, events, committer, migrator, isOwned, foreign, logger: logger.child({ component: 'monitor' }) });
+  const monitor = new SessionMonitor({
+    root,
+    events,
+    committer,
+    migrator,
+    isOwned,
+    foreign,
+    logger: logger.child({ component: 'monitor' }),
+  });
   const watcher: TranscriptWatchers = new TranscriptWatchers({
     sources,
     logger: logger.child({ component: 'watcher' }),
@@ -98,7 +129,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
 
   const notifier: Notifier = createNotifier({ enabled: config.daemon.notifications, env, logger: logger.child({ component: 'notifier' }) });
-  const hooks = createHooksRunner({ root, env, logger: logger.child({ component: 'hooks' }) });
+  const hooks = createHooksRunner({
+    root,
+    env,
+    logger: logger.child({ component: 'hooks' }),
+    // T4: asked before each hook, so a hook changed after `trust` stops running at once.
+    refusal: async () => {
+      const trust = await checkTrust(root, env);
+      return allowsProjectChoices(trust) ? null : `this repo is ${describeTrust(trust)}`;
+    },
+  });
 
   let ready = false;
   const core: DaemonCore = {

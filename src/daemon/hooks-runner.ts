@@ -21,7 +21,7 @@ export const HOOK_FOR_EVENT: Readonly<Partial<Record<EventName, HookName>>> = {
   'handoff.committed': 'on-commit',
 };
 
-export type HookStatus = 'ok' | 'missing' | 'refused' | 'failed' | 'timeout' | 'error';
+export type HookStatus = 'ok' | 'missing' | 'refused' | 'untrusted' | 'failed' | 'timeout' | 'error';
 
 export interface HookResult {
   readonly hook: HookName;
@@ -59,6 +59,11 @@ export interface HooksRunnerOptions {
   readonly env?: Env;
   /** Monotonic milliseconds, for durationMs. */
   readonly now?: () => number;
+  /**
+   * T4: asked before every hook (so a hook changed after `trust` stops running at once); null
+   * means hooks may run, a string says why not. Default: always allowed.
+   */
+  readonly refusal?: () => Promise<string | null>;
 }
 
 export interface HooksRunner {
@@ -95,7 +100,9 @@ export function createHooksRunner(options: HooksRunnerOptions): HooksRunner {
     let result: HookResult;
     try {
       const problem = await checkHook(file);
+      const untrusted = problem === 'missing' ? null : ((await options.refusal?.()) ?? null);
       if (problem === 'missing') result = done('missing', { error: `no hook at ${file}` });
+      else if (untrusted !== null) result = done('untrusted', { error: untrusted });
       else if (problem) result = done('refused', { error: problem });
       else result = done(...(await execute(file, hook, event)));
     } catch (error) {
@@ -163,8 +170,16 @@ export function createHooksRunner(options: HooksRunnerOptions): HooksRunner {
   }
 
   function report(result: HookResult, event: AnyEvent): void {
-    const fields = { hook: result.hook, event: event.name, status: result.status, exitCode: result.exitCode, durationMs: Math.round(result.durationMs), output: result.output };
+    const fields = {
+      hook: result.hook,
+      event: event.name,
+      status: result.status,
+      exitCode: result.exitCode,
+      durationMs: Math.round(result.durationMs),
+      output: result.output,
+    };
     if (result.status === 'missing') logger.debug(fields, 'no hook for event');
+    else if (result.status === 'untrusted') logger.warn({ ...fields, error: result.error }, 'hook not run: the repo is not trusted');
     else if (result.success) logger.info(fields, 'hook finished');
     else logger.warn({ ...fields, error: result.error }, 'hook failed');
   }

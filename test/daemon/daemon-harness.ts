@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { trustProject } from '../../src/config/trust.js';
 import { StatusInfo } from '../../src/daemon/status-schema.js';
 import { connectIpc, type IpcClient } from '../../src/ipc/client.js';
 import { socketPathFor } from '../../src/ipc/socket-path.js';
@@ -38,11 +39,20 @@ export function sessionId(n: number): string {
   return `${String(n).padStart(8, '0')}-aaaa-4bbb-8ccc-dddddddddddd`;
 }
 
-export const usageLine = (promptTokens: number) => ({ type: 'usage', usage: { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10 } });
+export const usageLine = (promptTokens: number) => ({
+  type: 'usage',
+  usage: { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10 },
+});
 export const messageLine = (role: 'system' | 'user' | 'assistant', content: string, definition = false) =>
   definition ? { type: 'message', message: { role, content }, definition: true } : { type: 'message', message: { role, content } };
 
-export async function makeDaemonRepo(options: { env?: Record<string, string>; config?: object } = {}): Promise<DaemonRepo> {
+export async function makeDaemonRepo(
+  options: {
+    env?: Record<string, string>;
+    config?: object /** Trust the repo's config (T4) as `ai-zen-daemon trust` would. */;
+    trusted?: boolean;
+  } = {},
+): Promise<DaemonRepo> {
   const repo = await makeTempRepo();
   const root = repo.root;
   const runtime = path.join(path.dirname(root), 'run');
@@ -58,6 +68,7 @@ export async function makeDaemonRepo(options: { env?: Record<string, string>; co
     await fs.mkdir(path.join(root, '.ai-zen'), { recursive: true });
     await fs.writeFile(path.join(root, '.ai-zen', 'config.json'), JSON.stringify(options.config));
   }
+  if (options.trusted) await trustProject(root, env);
   const socketPath = socketPathFor(root, { env });
   const pids = new Set<number>();
   const clients: IpcClient[] = [];
@@ -105,7 +116,12 @@ export async function makeDaemonRepo(options: { env?: Record<string, string>; co
         maxContextTokens: sessionOptions.maxContextTokens,
         previousId: null,
       };
-      const lines = [header, messageLine('system', 'You are a coding agent.', true), messageLine('user', 'Add an install section to the README.'), messageLine('assistant', 'Added it to README.md.')];
+      const lines = [
+        header,
+        messageLine('system', 'You are a coding agent.', true),
+        messageLine('user', 'Add an install section to the README.'),
+        messageLine('assistant', 'Added it to README.md.'),
+      ];
       await fs.writeFile(fileOf(id), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
       return fileOf(id);
     },
@@ -122,7 +138,10 @@ export async function makeDaemonRepo(options: { env?: Record<string, string>; co
           // already gone
         }
       }
-      await waitFor(async () => !(await isLockHeld(daemonLockName(root), { env })), { timeoutMs: 10_000, message: 'the daemon lock to be free after cleanup' }).catch(() => {});
+      await waitFor(async () => !(await isLockHeld(daemonLockName(root), { env })), {
+        timeoutMs: 10_000,
+        message: 'the daemon lock to be free after cleanup',
+      }).catch(() => {});
       await repo.cleanup();
     },
   };

@@ -22,7 +22,7 @@ describe('D1 the CLI and the daemon on one session', { timeout: 90_000 }, () => 
 
   it('D1 ai-zen -p overflows and migrates its own session; the daemon commits the doc and migrates nothing', async () => {
     const modelEnv = { OPENAI_BASE_URL: fake.baseURL, OPENAI_API_KEY: 'test-key', AI_ZEN_MODEL: 'test-model' };
-    daemon = await makeDaemonRepo({ env: modelEnv, config: { maxContextTokens: 1000, executor: 'offline' } });
+    daemon = await makeDaemonRepo({ env: modelEnv, config: { maxContextTokens: 1000, executor: 'offline' }, trusted: true });
     await daemon.start();
     fake.enqueue(reply().text('Done.').usage({ prompt_tokens: 1500, completion_tokens: 5 }));
 
@@ -32,10 +32,13 @@ describe('D1 the CLI and the daemon on one session', { timeout: 90_000 }, () => 
     const docs = await handoffDocs(daemon.root);
     expect(docs).toHaveLength(1);
 
-    const status = await waitFor(async () => {
-      const current = await daemon.status();
-      return current.handoffs[0]?.state === 'committed' ? current : null;
-    }, { timeoutMs: 40_000, message: 'the CLI’s doc committed by the daemon' });
+    const status = await waitFor(
+      async () => {
+        const current = await daemon.status();
+        return current.handoffs[0]?.state === 'committed' ? current : null;
+      },
+      { timeoutMs: 40_000, message: 'the CLI’s doc committed by the daemon' },
+    );
     expect(status.handoffs).toEqual([expect.objectContaining({ path: docs[0], executor: 'offline', mode: 'migrate', state: 'committed' })]);
     expect(status.closedSessions).toBe(1);
     expect(status.sessions).toHaveLength(1);
