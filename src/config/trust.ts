@@ -12,7 +12,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { AiZenError } from '../errors.js';
 import { ensurePrivateDir } from '../lock/runtime-dir.js';
-import { aiZenHome, projectPaths, type Env } from '../paths.js';
+import { aiZenHome, projectPaths, userConfigPath, type Env } from '../paths.js';
 
 /**
  * - `not-needed`: no hooks and no project config, and never trusted: nothing to decide.
@@ -62,7 +62,7 @@ export function trustFolder(env: Env = process.env): string {
 export async function checkTrust(root: string, env: Env = process.env): Promise<TrustVerdict> {
   const realRoot = await fs.realpath(root);
   const recordFile = recordFileFor(realRoot, env);
-  const [fingerprint, record] = await Promise.all([projectFingerprint(realRoot), readRecord(recordFile)]);
+  const [fingerprint, record] = await Promise.all([projectFingerprint(realRoot, env), readRecord(recordFile)]);
   let state: TrustState;
   if (record && record.root === realRoot) state = record.fingerprint === fingerprint ? 'trusted' : 'changed';
   else state = fingerprint === null ? 'not-needed' : 'untrusted';
@@ -72,7 +72,7 @@ export async function checkTrust(root: string, env: Env = process.env): Promise<
 /** Records the repo as it is now as trusted. */
 export async function trustProject(root: string, env: Env = process.env, now: () => Date = () => new Date()): Promise<TrustVerdict> {
   const realRoot = await fs.realpath(root);
-  const fingerprint = await projectFingerprint(realRoot);
+  const fingerprint = await projectFingerprint(realRoot, env);
   const recordFile = recordFileFor(realRoot, env);
   const record: TrustRecord = { v: 1, root: realRoot, fingerprint, trustedAt: now().toISOString() };
   await writePrivateFile(recordFile, `${JSON.stringify(record, null, 2)}\n`);
@@ -118,11 +118,13 @@ const MAX_ENTRIES = 2000;
  * sha256 over the project config and everything under `.ai-zen/hooks/` (path, kind, executable
  * bit, content; a symlink by its target, never followed). Null when neither exists.
  */
-export async function projectFingerprint(root: string): Promise<string | null> {
+export async function projectFingerprint(root: string, env: Env = process.env): Promise<string | null> {
   const paths = projectPaths(root);
   const hash = createHash('sha256');
   let found = false;
-  const config = await readIfFile(paths.config);
+  // $HOME as the project (a dotfiles repo): its config is the user's own, nothing to trust.
+  const usersOwn = (await fs.realpath(paths.config).catch(() => null)) === (await fs.realpath(userConfigPath(env)).catch(() => undefined));
+  const config = usersOwn ? null : await readIfFile(paths.config);
   if (config !== null) {
     found = true;
     hash.update('config\0').update(createHash('sha256').update(config).digest('hex')).update('\n');
