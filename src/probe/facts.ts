@@ -17,6 +17,8 @@ export interface GitFacts {
   readonly conflicted?: readonly string[];
   readonly upstream: string | null;
   readonly ahead: number | null;
+  /** Of the commits ahead, how many only add handoff documents (ai-zen's own commits): not the user's work. */
+  readonly aheadHandoffCommits?: number;
   readonly behind: number | null;
   /** A merge, rebase, cherry-pick, revert or `git am` in progress (`am` added later). */
   readonly operation: GitOperation | null;

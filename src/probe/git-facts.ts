@@ -44,7 +44,7 @@ export async function captureGitFacts(root: string, options: CaptureGitFactsOpti
     const parsed = parsePorcelainV2(status.stdout);
     const gitDir = foundGitDir ?? (await askGitDir(root, env));
     if (gitDir === null) return { known: false, why: 'cannot locate the git dir' };
-    const operation = await detectOperation(gitDir);
+    const [operation, aheadHandoffCommits] = await Promise.all([detectOperation(gitDir), countHandoffCommitsAhead(root, parsed.ahead, env)]);
     return {
       known: true,
       value: {
@@ -52,10 +52,12 @@ export async function captureGitFacts(root: string, options: CaptureGitFactsOpti
         head: readHead(parsed.oid, log.ok ? log.stdout : null),
         staged: parsed.staged,
         unstaged: parsed.unstaged,
-        untracked: parsed.untracked,
+        // ai-zen's own files (sessions, logs, the handoff documents) are not the user's work (issue 11 §17).
+        untracked: parsed.untracked.filter((file) => !AI_ZEN_PATH.test(file)),
         conflicted: parsed.conflicted,
         upstream: parsed.upstream,
         ahead: parsed.ahead,
+        ...(aheadHandoffCommits > 0 ? { aheadHandoffCommits } : {}),
         behind: parsed.behind,
         operation,
       },
@@ -63,6 +65,16 @@ export async function captureGitFacts(root: string, options: CaptureGitFactsOpti
   } catch (error) {
     return { known: false, why: `git facts failed: ${error instanceof Error ? error.message : String(error)}` };
   }
+}
+
+const AI_ZEN_PATH = /(^|\/)\.ai-zen(\/|$)/;
+
+/** Commits ahead of the upstream that touch nothing but `.ai-zen/handoffs/` (one more git call, only when ahead). */
+async function countHandoffCommitsAhead(root: string, ahead: number | null, env: Env | undefined): Promise<number> {
+  if (ahead === null || ahead === 0) return 0;
+  const counted = await runGit(root, ['rev-list', '--count', '@{upstream}..HEAD', '--', ':/', ':(exclude).ai-zen/handoffs'], { env });
+  const others = counted.ok ? Number.parseInt(counted.stdout.trim(), 10) : Number.NaN;
+  return Number.isFinite(others) ? Math.max(0, ahead - others) : 0;
 }
 
 async function askGitDir(root: string, env: Env | undefined): Promise<string | null> {

@@ -40,16 +40,23 @@ function renderBranch(git: GitFacts): string {
   const branch = code(git.branch);
   if (git.upstream === null) return `${branch}, no upstream`;
   const counts =
-    git.ahead === null || git.behind === null ? 'ahead/behind unknown' : `${git.ahead} ahead, ${git.behind} behind`;
+    git.ahead === null || git.behind === null
+      ? 'ahead/behind unknown'
+      : `${git.ahead} ahead${git.aheadHandoffCommits ? ` (${git.aheadHandoffCommits} of them ai-zen's handoff commits)` : ''}, ${git.behind} behind`;
   return `${branch}, tracking ${code(git.upstream)} (${counts})`;
 }
 
 function renderPorts(ports: readonly PortFact[], maxPorts: number): string {
-  // A dual-stack listener appears once per address family; one line per pid and port is enough.
-  const unique = new Map<string, PortFact>();
-  for (const port of ports) unique.set(`${port.pid}:${port.port}`, port);
+  // A dual-stack listener appears once per address family: one item per pid and port, with every
+  // address it is bound to (127.0.0.1 is this machine only, 0.0.0.0 the whole network: issue 11 §17).
+  const unique = new Map<string, { port: PortFact; addresses: string[] }>();
+  for (const port of ports) {
+    const entry = unique.get(`${port.pid}:${port.port}`) ?? { port, addresses: [] };
+    entry.addresses.push(port.address.includes(':') ? `[${port.address}]:${port.port}` : `${port.address}:${port.port}`);
+    unique.set(`${port.pid}:${port.port}`, entry);
+  }
   if (unique.size === 0) return '- Listening ports: none from processes in this project';
-  const items = [...unique.values()].map((port) => code(`${port.pid} ${oneLine(port.command)} :${port.port}`));
+  const items = [...unique.values()].map(({ port, addresses }) => code(`${port.pid} ${oneLine(port.command)} ${[...new Set(addresses)].join(' ')}`));
   return `- Listening ports (${unique.size}): ${capped(items, maxPorts)}`;
 }
 

@@ -37,7 +37,7 @@ describe('renderFacts', () => {
         '- Staged (1): `src/login.ts`',
         '- Unstaged (2): `src/app.ts`, `README.md`',
         '- Untracked (1): `notes/`',
-        '- Listening ports (1): `4242 node :3000`',
+        '- Listening ports (1): `4242 node 127.0.0.1:3000`',
         '',
       ].join('\n'),
     );
@@ -93,7 +93,7 @@ describe('renderFacts', () => {
     expect(text).toContain('initial commit');
     expect(text).toContain('- Working tree: clean');
     if (process.platform === 'linux' || process.platform === 'darwin') {
-      expect(text).toContain(`${server.pid} node :${server.port}`);
+      expect(text).toContain(`${server.pid} node 127.0.0.1:${server.port}`);
     }
   });
 

@@ -20,7 +20,7 @@ const NOT_A_NAME = /^(unknown|none|detached|n\/a|not)$/i;
 const AHEAD = /(?<!behind\s)\b(\d+)\s+(?:commits?\s+)?ahead\b|\bahead\s+(?:of\s+\S+\s+)?(?:by\s+)?(\d+)\b|领先\s*(\d+)/gi;
 const BEHIND = /(?<!ahead\s)\b(\d+)\s+(?:commits?\s+)?behind\b|\bbehind\s+(?:\S+\s+)?(?:by\s+)?(\d+)\b|落后\s*(\d+)/gi;
 const PORT_LINE = /\blisten|\bports?\b|端口|ポート/i;
-const PORT_NUMBERS = [/\bports?\s*[:#]?\s*(\d{2,5})\b/gi, /\b(?:and|or)\s+(\d{2,5})\b(?!\s+more)/g, /(?:^|[\s`(/])(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::\])?:(\d{2,5})\b/g, /端口\s*(\d{2,5})/g];
+const PORT_NUMBERS = [/\bports?\s*[:#]?\s*(\d{2,5})\b/gi, /\b(?:and|or)\s+(\d{2,5})\b(?!\s+more)/g, /(?:^|[\s`(/])(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:.]*\])?:(\d{2,5})\b/g, /端口\s*(\d{2,5})/g];
 
 function matchesOf(text: string, patterns: readonly RegExp[]): string[] {
   const found: string[] = [];
@@ -42,7 +42,7 @@ function unique<T>(values: readonly T[]): T[] {
  * hold a command (`npm run dev -- --port 3000`) state no fact; a one-word span (`main`) does.
  */
 /** The fact block's way of naming a listener: `pid command :port`. */
-const LISTENER_SPAN = /^\d+ \S.* :\d{2,5}$/;
+const LISTENER_SPAN = /^\d+ \S.* (?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:.]*\])?:\d{2,5}$/;
 
 export function statementsOf(document: string): string {
   const kept: string[] = [];
