@@ -7,8 +7,9 @@
 // - the lock is taken in a quiet moment of the user's own git activity (no index.lock, the index
 //   not written for a little while), as well-behaved background git tools do;
 // - under the lock: the index is checked unchanged since it was copied (else all is prepared again),
-//   HEAD is checked on the same branch, the ref is locked and compared (`prepare`), the new index is
-//   renamed into place, and the ref is written (`commit`).
+//   HEAD is checked on the same branch, the new index is renamed into place, and the ref is locked,
+//   compared and written in one exchange with the waiting git; if HEAD moved meanwhile, the user's
+//   index goes back as it was before the lock is released (nobody could write it in between).
 // The index goes in BEFORE the ref (issue 9 §7): the other order leaves a moment — and after a kill,
 // a state — where HEAD holds the doc and the index does not, which `git status` shows as a staged
 // deletion that the user's next commit would make real. This order's worst case is the doc staged
@@ -33,7 +34,7 @@ export interface IndexEntry {
 export interface QuietMoment {
   /** The index counts as quiet once it has not been written for this long. Default 100 ms. */
   readonly quietMs?: number;
-  /** Wait at most this long for a quiet moment, then go anyway. Default 2 s. */
+  /** Wait at most this long for a quiet moment, then go anyway. Default 10 s. */
   readonly maxWaitMs?: number;
 }
 
@@ -91,15 +92,13 @@ export async function landCommit(options: LandCommitOptions): Promise<IndexLockR
         }
         // With index.lock held no checkout can complete, so a branch checked now stays checked out.
         if (!(await headIsOn(options.gitDir, options.branch))) return { ok: false, reason: 'the branch was switched while committing', retryable: true };
-        const locked = await transaction.prepare(options.newCommit, options.oldHead);
-        if (!locked.ok) return { ok: false, reason: `HEAD moved while committing (${locked.message})`, retryable: true };
         const { scratch, backup, changesIndex } = prepared.value;
         if (changesIndex) await fs.rename(scratch, options.indexFile);
-        const written = await transaction.commit();
-        if (!written.ok) {
+        const moved = await transaction.prepareAndCommit(options.newCommit, options.oldHead);
+        if (!moved.ok) {
           // The ref stayed where it was: so must the index.
-          if (changesIndex && backup !== null) await fs.rename(backup, options.indexFile);
-          return { ok: false, reason: `cannot move HEAD: ${written.message}`, retryable: true };
+          if (changesIndex) await (backup !== null ? fs.rename(backup, options.indexFile) : fs.rm(options.indexFile, { force: true }));
+          return { ok: false, reason: `HEAD moved while committing (${moved.message})`, retryable: true };
         }
         return { ok: true, value: options.newCommit };
       } finally {
@@ -206,7 +205,9 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 /** Waits (bounded) until no git holds the index lock and the index has rested for `quietMs`. */
 export async function waitForQuietIndex(indexFile: string, quiet: QuietMoment = {}): Promise<void> {
   const quietMs = quiet.quietMs ?? 100;
-  const deadline = Date.now() + (quiet.maxWaitMs ?? 2000);
+  // Long enough that a burst of the user's git (a rebase, a script) is seldom interrupted; a commit
+  // that waits that long is a commit of a busy repo, where a few seconds more are not noticed.
+  const deadline = Date.now() + (quiet.maxWaitMs ?? 10_000);
   for (;;) {
     const [locked, index] = await Promise.all([
       fs.access(`${indexFile}.lock`).then(

@@ -9,10 +9,12 @@ import { firstLine } from '../probe/run-git.js';
 export type StepResult = { readonly ok: true } | { readonly ok: false; readonly message: string };
 
 export interface RefTransaction {
-  /** Locks HEAD (and the branch it names) and checks it still points at `oldId`. */
-  prepare(newId: string, oldId: string): Promise<StepResult>;
-  /** Writes the ref and its reflog; the locks go. */
-  commit(): Promise<StepResult>;
+  /**
+   * Locks HEAD (and the branch it names), checks it still points at `oldId`, and writes it with its
+   * reflog — all sent in one write, so git answers after one wake-up, not two (on a busy machine
+   * each wake-up of another process costs milliseconds, spent while the user's index is locked).
+   */
+  prepareAndCommit(newId: string, oldId: string): Promise<StepResult>;
   /** Releases everything without writing (safe to call in any state, and more than once). */
   abort(): Promise<void>;
 }
@@ -53,29 +55,27 @@ export async function startRefTransaction(cwd: string, reflogMessage: string, en
     failAll(firstLine(stderr.trim() || `git update-ref exited with code ${code}`));
   });
 
-  const step = (command: string, expect: string): Promise<StepResult> => {
-    if (exited) return Promise.resolve({ ok: false, message: firstLine(stderr.trim() || 'git update-ref has exited') });
-    return new Promise<StepResult>((resolve) => {
-      waiting.push({ expect, resolve });
-      child.stdin.write(command);
-    });
+  const steps = (command: string, ...expected: string[]): Promise<StepResult[]> => {
+    if (exited) return Promise.resolve(expected.map(() => ({ ok: false as const, message: firstLine(stderr.trim() || 'git update-ref has exited') })));
+    const answers = expected.map((expect) => new Promise<StepResult>((resolve) => waiting.push({ expect, resolve })));
+    child.stdin.write(command);
+    return Promise.all(answers);
   };
   const abort = async () => {
     if (!exited) child.stdin.end();
     await exitedPromise;
   };
 
-  const started = await step('start\n', 'start: ok');
+  const [started = { ok: false, message: 'no answer' }] = await steps('start\n', 'start: ok');
   if (!started.ok) {
     await abort();
     return { failed: started.message };
   }
   return {
-    prepare: (newId, oldId) => step(`update HEAD ${newId} ${oldId}\nprepare\n`, 'prepare: ok'),
-    async commit() {
-      const result = await step('commit\n', 'commit: ok');
+    async prepareAndCommit(newId, oldId) {
+      const answers = await steps(`update HEAD ${newId} ${oldId}\nprepare\ncommit\n`, 'prepare: ok', 'commit: ok');
       await abort();
-      return result;
+      return answers.find((answer) => !answer.ok) ?? { ok: true };
     },
     abort,
   };
