@@ -1,4 +1,4 @@
-// `npm run bench`: runs the daemon benchmark (issue 4 §Benchmark, items a–e) and writes
+// `npm run bench`: runs the daemon benchmark (issue 4 §Benchmark, items a–e; issue 9 §8: f) and writes
 // bench/RESULTS.md. Never part of `npm test`. `--quick` shrinks sizes and counts for a smoke run
 // (printed to stdout unless --out is given, so it never overwrites the real results);
 // `--only b,d` runs some items. Progress goes to stderr.
@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../dist/paths.js';
+import { benchCommitLock } from './commit-lock-bench.js';
 import { benchEndToEnd } from './end-to-end-bench.js';
 import { benchFactsItem } from './facts-bench.js';
 import { benchIdle } from './idle-bench.js';
@@ -16,13 +17,14 @@ import { renderResults } from './render-results.js';
 import { notRun, type ItemResult } from './results.js';
 
 type ItemId = ItemResult['id'];
-const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e'];
+const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f'];
 const TITLES: Record<ItemId, string> = {
   a: '(a) Overflow detection latency',
   b: '(b) Incremental reader: bytes read and time per append',
   c: '(c) Idle CPU and RSS of a real daemon',
   d: '(d) Facts capture',
   e: '(e) Overflow → committed handoff doc, end to end',
+  f: '(f) How long a handoff commit holds the user’s index.lock',
 };
 
 interface Arguments {
@@ -44,7 +46,7 @@ function parseArguments(argv: readonly string[]): Arguments {
       if (wrong.length > 0 || list.length === 0) throw new Error(`--only takes items from ${ALL.join(',')}, got ${JSON.stringify(argv[index] ?? '')}`);
       only = list as ItemId[];
     } else if (argument === '--out') out = argv[++index] ?? null;
-    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e, --out FILE`);
+    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f, --out FILE`);
   }
   return { quick, only, out };
 }
@@ -68,6 +70,8 @@ async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
       return benchFactsItem({ files: quick ? 2000 : 10_000, runs: quick ? 5 : 21, log });
     case 'e':
       return benchEndToEnd({ daemonBin, runs: quick ? 2 : 5, log });
+    case 'f':
+      return benchCommitLock({ commits: quick ? 10 : 60, log });
   }
 }
 

@@ -15,7 +15,7 @@
 // deletion that the user's next commit would make real. This order's worst case is the doc staged
 // as a new file, and only when the process dies between the two steps.
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fs, type BigIntStats } from 'node:fs';
+import fsSync, { constants, promises as fs, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../paths.js';
 import { spawnGit } from '../probe/spawn-git.js';
@@ -74,9 +74,11 @@ export async function landCommit(options: LandCommitOptions): Promise<IndexLockR
     try {
       if ('failed' in transaction) return { ok: false, reason: `cannot start the ref update: ${transaction.failed}`, retryable: true };
       await waitForQuietIndex(options.indexFile, options.quiet);
-      let lock: fs.FileHandle;
+      // Under the lock every file step is a plain synchronous syscall (microseconds each): an async
+      // one is a hop to libuv's thread pool and back, which a busy machine turns into milliseconds
+      // of the user's index held. The one wait left is git's answer on the ref.
       try {
-        lock = await fs.open(lockFile, 'wx', 0o666);
+        fsSync.closeSync(fsSync.openSync(lockFile, 'wx', 0o666));
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return { ok: false, reason: `cannot lock the index: ${(error as Error).message}`, retryable: true };
         if (round < MAX_ROUNDS) continue;
@@ -84,25 +86,25 @@ export async function landCommit(options: LandCommitOptions): Promise<IndexLockR
       }
       const lockedAt = performance.now();
       try {
-        await lock.close();
-        if (!sameFile(prepared.value.stamp, await statOrNull(options.indexFile))) {
+        if (!sameFile(prepared.value.stamp, statOrNull(options.indexFile))) {
           // The user's git wrote the index after we copied it: prepare again from the new one.
           if (round < MAX_ROUNDS) continue;
           return { ok: false, reason: 'the index kept changing while committing', retryable: true };
         }
         // With index.lock held no checkout can complete, so a branch checked now stays checked out.
-        if (!(await headIsOn(options.gitDir, options.branch))) return { ok: false, reason: 'the branch was switched while committing', retryable: true };
+        if (!headIsOn(options.gitDir, options.branch)) return { ok: false, reason: 'the branch was switched while committing', retryable: true };
         const { scratch, backup, changesIndex } = prepared.value;
-        if (changesIndex) await fs.rename(scratch, options.indexFile);
+        if (changesIndex) fsSync.renameSync(scratch, options.indexFile);
         const moved = await transaction.prepareAndCommit(options.newCommit, options.oldHead);
         if (!moved.ok) {
           // The ref stayed where it was: so must the index.
-          if (changesIndex) await (backup !== null ? fs.rename(backup, options.indexFile) : fs.rm(options.indexFile, { force: true }));
+          if (changesIndex && backup !== null) fsSync.renameSync(backup, options.indexFile);
+          else if (changesIndex) fsSync.rmSync(options.indexFile, { force: true });
           return { ok: false, reason: `HEAD moved while committing (${moved.message})`, retryable: true };
         }
         return { ok: true, value: options.newCommit };
       } finally {
-        await fs.rm(lockFile, { force: true });
+        fsSync.rmSync(lockFile, { force: true });
         options.onLockHeld?.(performance.now() - lockedAt);
       }
     } finally {
@@ -173,9 +175,9 @@ async function removeScratch(prepared: Pick<PreparedIndex, 'scratch' | 'backup'>
   await Promise.all(files.map((file) => fs.rm(file, { force: true })));
 }
 
-async function statOrNull(file: string): Promise<BigIntStats | null> {
+function statOrNull(file: string): BigIntStats | null {
   try {
-    return await fs.stat(file, { bigint: true });
+    return fsSync.statSync(file, { bigint: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
@@ -193,8 +195,13 @@ function sameFile(before: BigIntStats | null, now: BigIntStats | null): boolean 
  * branch refuses; a HEAD file git does not keep as text (the reftable format) leaves the check to
  * the compare-and-swap of the ref.
  */
-async function headIsOn(gitDir: string, branch: string): Promise<boolean> {
-  const text = await fs.readFile(path.join(gitDir, 'HEAD'), 'utf8').catch(() => '');
+function headIsOn(gitDir: string, branch: string): boolean {
+  let text = '';
+  try {
+    text = fsSync.readFileSync(path.join(gitDir, 'HEAD'), 'utf8');
+  } catch {
+    // No HEAD file to read: the compare-and-swap decides.
+  }
   const match = /^ref: (.+)\n?$/.exec(text);
   if (!match?.[1] || match[1] === 'refs/heads/.invalid') return true;
   return match[1].trim() === branch;
