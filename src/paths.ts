@@ -12,6 +12,12 @@ export function aiZenHome(env: Env = process.env): string {
   return fromEnv && fromEnv.length > 0 ? path.resolve(fromEnv) : path.join(os.homedir(), '.ai-zen');
 }
 
+/** Codex CLI's rollouts (X3): `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
+export function codexSessionsFolder(env: Env = process.env): string {
+  const fromEnv = env.CODEX_HOME;
+  return path.join(fromEnv && fromEnv.length > 0 ? path.resolve(fromEnv) : path.join(os.homedir(), '.codex'), 'sessions');
+}
+
 export function userConfigPath(env: Env = process.env): string {
   return path.join(aiZenHome(env), 'config.json');
 }

@@ -4,8 +4,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { emptyCodexView, foldCodexLine, type CodexRolloutView } from '../../src/daemon/codex/codex-rollout.js';
-import { isInsideRepo, metaFromHead, readRolloutMeta } from '../../src/daemon/codex/codex-rollout-meta.js';
+import { emptyCodexView, foldCodexLine, type CodexRolloutView } from '../../src/daemon/sources/codex/codex-rollout.js';
+import { isInsideRepo, metaFromHead, readRolloutMeta } from '../../src/daemon/sources/codex/codex-rollout-meta.js';
 
 let ordinal = 0;
 const line = (type: string, payload: unknown) => JSON.stringify({ timestamp: '2026-12-03T05:43:02.000Z', ordinal: ordinal++, type, payload });

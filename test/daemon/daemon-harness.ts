@@ -62,6 +62,8 @@ export async function makeDaemonRepo(
     XDG_RUNTIME_DIR: runtime,
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: path.join(repo.home, 'gitconfig'),
+    // Never the machine's own Codex rollouts (X3): a test that drives Codex passes its own.
+    CODEX_HOME: path.join(repo.home, 'codex-home'),
     ...options.env,
   };
   if (options.config) {

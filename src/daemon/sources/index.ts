@@ -5,6 +5,7 @@ import type { Env, ProjectPaths } from '../../paths.js';
 import { fixedFolder, type WatchedSource } from '../session-source.js';
 import { createAiZenSessionSource } from '../session-source-ai-zen.js';
 import { createClaudeCodeSource } from './claude-code/claude-source.js';
+import { createCodexSessionSource } from './codex/codex-source.js';
 
 export interface SourceContext {
   /** Real path of the project root. */
@@ -18,5 +19,6 @@ export function createSessionSources(context: SourceContext): WatchedSource[] {
   const sources: WatchedSource[] = [{ ...createAiZenSessionSource(), folders: fixedFolder(context.paths.sessions, true) }];
   const claude = context.config.agents['claude-code'];
   if (claude.enabled) sources.push(createClaudeCodeSource({ root: context.root, env: context.env, config: claude }));
+  if (context.config.agents.codex.enabled) sources.push(createCodexSessionSource({ root: context.root, env: context.env, agent: context.config.agents.codex }));
   return sources;
 }

@@ -49,6 +49,8 @@ export interface CodexRolloutView {
   readonly sessionId: string | null;
   readonly cwd: string | null;
   readonly cliVersion: string | null;
+  /** When the session started (session_meta). */
+  readonly startedAt: string | null;
   readonly model: string | null;
   readonly reading: CodexReading | null;
   /** Distinct readings seen (a repeated identical reading counts once). */
@@ -74,6 +76,7 @@ export function emptyCodexView(): CodexRolloutView {
     sessionId: null,
     cwd: null,
     cliVersion: null,
+    startedAt: null,
     model: null,
     reading: null,
     readingCount: 0,
@@ -131,7 +134,7 @@ export function foldCodexLine(view: CodexRolloutView, text: string): CodexFold {
   const record = asRecord(payload);
   switch (type) {
     case 'session_meta':
-      return sessionMeta(view, record);
+      return sessionMeta(view, record, timestamp ?? null);
     case 'turn_context': {
       const model = typeof record?.model === 'string' ? record.model : view.model;
       return { view: { ...view, model }, news: null };
@@ -145,11 +148,12 @@ export function foldCodexLine(view: CodexRolloutView, text: string): CodexFold {
   }
 }
 
-function sessionMeta(view: CodexRolloutView, payload: Record<string, unknown> | null): CodexFold {
+function sessionMeta(view: CodexRolloutView, payload: Record<string, unknown> | null, at: string | null): CodexFold {
   if (view.sessionId !== null) return { view, news: null }; // only the first one names the session
   const id = payload?.id ?? payload?.session_id;
   if (typeof id !== 'string' || typeof payload?.cwd !== 'string') return { skip: 'session_meta without id and cwd' };
-  return { view: { ...view, sessionId: id, cwd: payload.cwd, cliVersion: typeof payload.cli_version === 'string' ? payload.cli_version : null }, news: null };
+  const startedAt = typeof payload.timestamp === 'string' ? payload.timestamp : at;
+  return { view: { ...view, sessionId: id, cwd: payload.cwd, cliVersion: typeof payload.cli_version === 'string' ? payload.cli_version : null, startedAt }, news: null };
 }
 
 function eventMessage(view: CodexRolloutView, payload: Record<string, unknown>, at: string | null): CodexFold {

@@ -1,0 +1,55 @@
+// Codex CLI as a session source (X3): its rollouts under `${CODEX_HOME:-~/.codex}/sessions`, the
+// ones whose session_meta cwd is inside this repo, measured as Codex measures itself, handed over
+// at `agents.codex.handoffAt` (default 70%) — before Codex compacts by itself at about 95% of the
+// window it reports (its auto-compaction limit is 90% of the model's full window, which it reports
+// as 95% of that: checked against the real client, 0.171) — and continued by a fresh `codex`.
+import path from 'node:path';
+import type { AgentConfig } from '../../../config/agents-config.js';
+import { codexSessionsFolder, type Env } from '../../../paths.js';
+import type { WatchedSource } from '../../session-source.js';
+import { readCodexEvidence } from './codex-evidence.js';
+import { isRolloutName } from './codex-rollout-meta.js';
+import { CodexOwnership, codexRolloutFolders } from './codex-rollout-folders.js';
+import { CodexSessionReader } from './codex-session-reader.js';
+
+/** Where Codex compacts by itself, in percent of `model_context_window`. */
+export const CODEX_COMPACTS_AT = 95;
+
+export interface CodexSourceContext {
+  /** Real path of the project root. */
+  readonly root: string;
+  readonly env: Env;
+  readonly agent: AgentConfig;
+}
+
+export function createCodexSessionSource(context: CodexSourceContext): WatchedSource {
+  const sessions = codexSessionsFolder(context.env);
+  const ownership = new CodexOwnership(context.root);
+  const settings = {
+    thresholds: { handoffAt: context.agent.handoffAt, warnAt: context.agent.warnAt, compactsAt: CODEX_COMPACTS_AT },
+    contextWindow: context.agent.contextWindow,
+  };
+  const prefix = sessions + path.sep;
+  return {
+    id: 'codex',
+    kind: 'codex',
+    label: 'Codex',
+    folders: codexRolloutFolders(sessions, ownership),
+    matches: (file) => file.startsWith(prefix) && isRolloutName(path.basename(file)),
+    createReader: (file) => new CodexSessionReader(file, ownership, settings),
+    handover: {
+      readEvidence: (file) => readCodexEvidence(file, context.root),
+      successorCommand: codexSuccessorCommand,
+    },
+  };
+}
+
+/** A fresh Codex session that starts from the document — never `codex resume` of the full history. */
+export function codexSuccessorCommand(documentPath: string): string {
+  return `codex ${doubleQuoted(`Read the handoff document ${documentPath} first: it says what was done, what is left and how to check it. Then continue the work it describes.`)}`;
+}
+
+/** A shell word in double quotes: `"`, `$`, backquote and backslash escaped. */
+function doubleQuoted(text: string): string {
+  return `"${text.replace(/(["$`\\])/g, '\\$1')}"`;
+}

@@ -1,0 +1,107 @@
+// X3 with the real Codex CLI (`@openai/codex`, its native binary) driven offline against the fake
+// Responses server, in a temp repo and a temp CODEX_HOME, while a real daemon watches: the rollouts
+// it reads are the ones the client itself wrote.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { codexExec, listRollouts, makeCodexHome, runCodex, type CodexHome } from '../support/codex-client.js';
+import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
+import { responsesReply, startFakeResponses, type FakeResponses } from '../support/fake-responses.js';
+import { waitFor } from '../support/wait-for.js';
+import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+
+/** The window Codex reports for gpt-5.5 (272k × 95%). */
+const WINDOW = 258_400;
+const tokens = (percent: number) => Math.round((WINDOW * percent) / 100);
+
+describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () => {
+  let fake: FakeResponses;
+  let daemon: DaemonRepo;
+  let codex: CodexHome;
+  let bus: DbusSession;
+  let notifications: NotificationService;
+
+  beforeEach(async () => {
+    fake = await startFakeResponses();
+    bus = await startDbusSession();
+    notifications = await bus.startNotificationService();
+  });
+  afterEach(async () => {
+    await daemon?.cleanup();
+    await bus?.stop();
+    await fake?.close();
+  });
+
+  async function setUp(config?: object): Promise<void> {
+    daemon = await makeDaemonRepo({ env: { ...bus.env }, ...(config ? { config } : {}) });
+    codex = await makeCodexHome(path.dirname(daemon.root), { baseURL: fake.baseURL });
+    // The daemon and the client share the CODEX_HOME (the harness gives the daemon an empty one).
+    (daemon.env as Record<string, string>).CODEX_HOME = codex.codexHome;
+  }
+
+  const codexSession = async (id?: string) => {
+    const sessions = (await daemon.status()).sessions.filter((session) => session.agent === 'codex');
+    return id ? sessions.find((session) => session.id === id) : sessions[0];
+  };
+  /** The session once the daemon has read a reading at `percent`. */
+  const codexSessionAt = (percent: number) =>
+    waitFor(async () => {
+      const session = await codexSession();
+      return session?.percent === percent ? session : null;
+    }, { timeoutMs: 30_000, message: `the Codex session listed at ${percent}%` });
+
+  it('X3 a Codex session under its threshold is listed with the percent Codex itself counts (cached input and output included), and nothing is handed over', async () => {
+    await setUp();
+    await daemon.start();
+    // Another repo's session in the same day folder: never listed.
+    const elsewhere = path.join(path.dirname(daemon.root), 'elsewhere');
+    await fs.mkdir(elsewhere);
+    fake.enqueue(responsesReply().text('other repo').usage({ input_tokens: tokens(80), output_tokens: 10 }));
+    expect((await codexExec('work elsewhere', { cwd: elsewhere, home: codex })).code).toBe(0);
+
+    // 40% of the window: 100k input of which 90k cached, plus 3,360 output.
+    fake.enqueue(responsesReply().text('Looked at it.').usage({ input_tokens: 100_000, cached_tokens: 90_000, output_tokens: 3_360 }));
+    const run = await codexExec('look at the README', { cwd: daemon.root, home: codex });
+    expect(run.code).toBe(0);
+    const session = await codexSessionAt(40);
+    expect(session).toMatchObject({ agent: 'codex', percent: 40, promptTokens: 103_360, maxContextTokens: WINDOW, handoffAt: 70, compactsAt: 95, overflowed: false });
+    expect(session.transcript).toMatch(/\/sessions\/\d{4}\/\d{2}\/\d{2}\/rollout-.+\.jsonl$/);
+    expect((await daemon.status()).sessions.filter((listed) => listed.agent === 'codex')).toHaveLength(1);
+    expect(await handoffDocs(daemon.root)).toEqual([]);
+    expect(await notifications.received()).toEqual([]);
+  });
+
+  it('X3 a Codex session crossing handoffAt is handed over: a committed document whose 💬 holds the user’s last request, a notification, and a fresh `codex` to continue', async () => {
+    await setUp();
+    await daemon.start();
+    fake.enqueue(responsesReply().text('Reading the code first.').usage({ input_tokens: tokens(30), output_tokens: 100 }));
+    expect((await codexExec('add a --verbose flag to the CLI', { cwd: daemon.root, home: codex })).code).toBe(0);
+    const first = await codexSessionAt(30);
+
+    // The next turn, resumed in the same rollout, crosses 70%.
+    fake.enqueue(responsesReply().text('The flag parser is in src/cli.ts; wiring it next.').usage({ input_tokens: tokens(72), cached_tokens: tokens(60), output_tokens: 50 }));
+    const [rollout] = await listRollouts(codex);
+    const resumed = await runCodex(['exec', '--skip-git-repo-check', 'resume', '--last', 'and document it in the README'], { cwd: daemon.root, home: codex });
+    expect(resumed.code).toBe(0);
+    expect(await listRollouts(codex)).toEqual([rollout]);
+
+    const handoff = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), { timeoutMs: 45_000, message: 'the committed handoff' });
+    expect(handoff.agent).toBe('codex');
+    expect(handoff.path).toMatch(new RegExp(`^\\.ai-zen/handoffs/\\d{8}-\\d{6}-${first.id.slice(0, 8)}\\.md$`));
+    const doc = await fs.readFile(path.join(daemon.root, handoff.path), 'utf8');
+    const said = doc.split('\n💬')[1] ?? doc;
+    expect(said).toContain('and document it in the README');
+    expect(handoff.successorCommand).toMatch(/^codex "Read the handoff document \.ai-zen\/handoffs\/.+\.md first/);
+    expect(handoff.successorCommand).not.toMatch(/resume/);
+    // Committed alone.
+    expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(handoff.path);
+
+    const session = (await codexSession(first.id))!;
+    expect(session.successorCommand).toBe(handoff.successorCommand);
+    const calls = await waitFor(async () => {
+      const received = await notifications.received();
+      return received.some((call) => call.body.includes(handoff.successorCommand!)) ? received : null;
+    }, { timeoutMs: 30_000, message: 'a notification naming the successor command' });
+    expect(calls.map((call) => call.body).join('\n')).toContain(first.id.slice(0, 8));
+  });
+});
