@@ -104,4 +104,66 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     }, { timeoutMs: 30_000, message: 'a notification naming the successor command' });
     expect(calls.map((call) => call.body).join('\n')).toContain(first.id.slice(0, 8));
   });
+
+  it('X3 a multi-turn Codex session with tool calls: its files (apply_patch) and commands with their exit status are in the offline document; repeated readings count once', async () => {
+    await setUp();
+    await daemon.start();
+    const patch = '*** Begin Patch\n*** Add File: docs/hello.md\n+# Hello\n*** End Patch\n';
+    fake.enqueue(
+      responsesReply().text('Looking around.').exec('ls -la').usage({ input_tokens: tokens(20), output_tokens: 50 }),
+      responsesReply().applyPatch(patch).usage({ input_tokens: tokens(25), cached_tokens: tokens(20), output_tokens: 50 }),
+      responsesReply().text('Added docs/hello.md.').usage({ input_tokens: tokens(26), cached_tokens: tokens(25), output_tokens: 20 }),
+    );
+    expect((await codexExec('write a hello page under docs/', { cwd: daemon.root, home: codex })).code).toBe(0);
+    await codexSessionAt(26);
+    fake.enqueue(
+      responsesReply().exec('test -f docs/missing.md').usage({ input_tokens: tokens(50), cached_tokens: tokens(26), output_tokens: 30 }),
+      responsesReply().text('The page is there; the missing one is not.').usage({ input_tokens: tokens(71), cached_tokens: tokens(50), output_tokens: 20 }),
+    );
+    expect((await runCodex(['exec', '--skip-git-repo-check', 'resume', '--last', 'check that the page exists'], { cwd: daemon.root, home: codex })).code).toBe(0);
+
+    const [rollout] = await listRollouts(codex);
+    const readings = (await fs.readFile(rollout!, 'utf8')).split('\n').filter((text) => text.includes('"type":"token_count"'));
+    const distinct = new Set(readings.map((text) => JSON.stringify(JSON.parse(text).payload.info?.last_token_usage ?? null)));
+    expect(readings.length).toBeGreaterThan(distinct.size); // the client itself repeats a reading
+
+    const handoff = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), { timeoutMs: 45_000, message: 'the committed handoff' });
+    const doc = await fs.readFile(path.join(daemon.root, handoff.path), 'utf8');
+    expect(doc).toContain('docs/hello.md');
+    expect(doc).toMatch(/`ls -la` — exit 0/);
+    expect(doc).toMatch(/`test -f docs\/missing\.md` — exit 1/);
+    expect(doc.split('\n💬')[1]).toContain('check that the page exists');
+    expect((await daemon.status()).handoffs).toHaveLength(1);
+  });
+
+  it('X3 Codex compacting its own history (provoked past its limit) is recorded: in status and as a session.compacted event', async () => {
+    // handoffAt 100: the daemon stays out of the way, so Codex's own compaction is what happens.
+    await setUp({ agents: { codex: { handoffAt: 100 } } });
+    await daemon.start();
+    const client = await daemon.connect();
+    const compacted: unknown[] = [];
+    await client.subscribe((event) => {
+      if (event.name === 'session.compacted') compacted.push(event.payload);
+    });
+    let turn = 0;
+    fake.handle((request) => {
+      turn += 1;
+      // 1: over Codex's limit (90% of 272k) after a tool call; 2: the compaction's summary; 3: the turn goes on.
+      if (turn === 1) return responsesReply().exec('echo working').usage({ input_tokens: 246_000, cached_tokens: 200_000, output_tokens: 500 });
+      if (request.lastUserText.includes('CONTEXT CHECKPOINT COMPACTION')) return responsesReply().text('Summary: working on the flag.').usage({ input_tokens: 246_500, output_tokens: 40 });
+      return responsesReply().text('Carrying on after the summary.').usage({ input_tokens: 9_000, output_tokens: 30 });
+    });
+    const run = await codexExec('keep working on the flag', { cwd: daemon.root, home: codex });
+    expect(run.code).toBe(0);
+    expect(run.stderr + run.stdout).toMatch(/context compacted/);
+    const session = await waitFor(async () => {
+      const listed = await codexSession();
+      return listed && listed.compactions === 1 && listed.percent === 3 ? listed : null;
+    }, { timeoutMs: 30_000, message: 'the compaction in status' });
+    expect(session.lastCompactionAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    await waitFor(() => compacted.length === 1, { timeoutMs: 10_000, message: 'the session.compacted event' });
+    expect(compacted[0]).toMatchObject({ agent: 'codex', sessionId: session.id });
+    expect(await handoffDocs(daemon.root)).toEqual([]);
+  });
 });
+

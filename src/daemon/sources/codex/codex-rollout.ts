@@ -91,10 +91,14 @@ export function emptyCodexView(): CodexRolloutView {
 /** Line types that never matter here: left unparsed (response_item lines carry whole tool outputs). */
 const IGNORED_TYPES = new Set(['response_item', 'world_state', 'token_usage_record']);
 /** `{"timestamp":"…",("ordinal":N,)"type":"X"` — the line's type, from its first bytes. */
-const TYPE_PREFIX = /^\{"timestamp":"[^"]{0,64}",(?:"ordinal":\d{1,12},)?"type":"([a-z_]{1,40})"/;
+const TYPE_PREFIX = /^\{"timestamp":"([^"]{0,64})",(?:"ordinal":\d{1,12},)?"type":"([a-z_]{1,40})"/;
 
 /** The type of a rollout line read from its first bytes, or null when it is not written that way. */
 export function rolloutLineType(text: string): string | null {
+  return TYPE_PREFIX.exec(text.slice(0, 160))?.[2] ?? null;
+}
+
+function rolloutLineTimestamp(text: string): string | null {
   return TYPE_PREFIX.exec(text.slice(0, 160))?.[1] ?? null;
 }
 
@@ -121,7 +125,7 @@ const RolloutLine = z.looseObject({
 export function foldCodexLine(view: CodexRolloutView, text: string): CodexFold {
   const prefixType = rolloutLineType(text);
   if (prefixType !== null && IGNORED_TYPES.has(prefixType)) return { view, news: null };
-  if (prefixType === 'compacted') return compaction(view, null);
+  if (prefixType === 'compacted') return compaction(view, rolloutLineTimestamp(text));
   let raw: unknown;
   try {
     raw = JSON.parse(text);
