@@ -50,7 +50,7 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
       return session?.percent === percent ? session : null;
     }, { timeoutMs: 30_000, message: `the Codex session listed at ${percent}%` });
 
-  it('X3 a Codex session under its threshold is listed with the percent Codex itself counts (cached input and output included), and nothing is handed over', async () => {
+  it('X3 a Codex session under its threshold is listed (live while it runs) with the percent Codex itself counts (cached input and output included), and nothing is handed over; another repo’s session is not listed', async () => {
     await setUp();
     await daemon.start();
     // Another repo's session in the same day folder: never listed.
@@ -59,11 +59,14 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     fake.enqueue(responsesReply().text('other repo').usage({ input_tokens: tokens(80), output_tokens: 10 }));
     expect((await codexExec('work elsewhere', { cwd: elsewhere, home: codex })).code).toBe(0);
 
-    // 40% of the window: 100k input of which 90k cached, plus 3,360 output.
-    fake.enqueue(responsesReply().text('Looked at it.').usage({ input_tokens: 100_000, cached_tokens: 90_000, output_tokens: 3_360 }));
-    const run = await codexExec('look at the README', { cwd: daemon.root, home: codex });
-    expect(run.code).toBe(0);
+    // 40% of the window: 100k input of which 90k cached, plus 3,360 output. The reply takes a while:
+    // meanwhile the session is live (the client holds its thread lock).
+    fake.enqueue(responsesReply().text('Looked at it.').delay(4_000).usage({ input_tokens: 100_000, cached_tokens: 90_000, output_tokens: 3_360 }));
+    const running = codexExec('look at the README', { cwd: daemon.root, home: codex });
+    await waitFor(async () => (await codexSession())?.owner === 'live', { timeoutMs: 30_000, message: 'the running Codex session shown live' });
+    expect((await running).code).toBe(0);
     const session = await codexSessionAt(40);
+    expect(session.owner).toBe('none');
     expect(session).toMatchObject({ agent: 'codex', percent: 40, promptTokens: 103_360, maxContextTokens: WINDOW, handoffAt: 70, compactsAt: 95, overflowed: false });
     expect(session.transcript).toMatch(/\/sessions\/\d{4}\/\d{2}\/\d{2}\/rollout-.+\.jsonl$/);
     expect((await daemon.status()).sessions.filter((listed) => listed.agent === 'codex')).toHaveLength(1);

@@ -47,6 +47,7 @@ export class ResponsesReplyBuilder {
   readonly kind = 'reply' as const;
   readonly items: OutputItemSpec[] = [];
   usageValue: ResponsesUsage | null = null;
+  delayMs = 0;
 
   text(text: string): this {
     this.items.push({ kind: 'message', text });
@@ -72,6 +73,12 @@ export class ResponsesReplyBuilder {
 
   usage(usage: ResponsesUsage): this {
     this.usageValue = usage;
+    return this;
+  }
+
+  /** Wait this long before answering (a turn that takes a while, to look at the client meanwhile). */
+  delay(ms: number): this {
+    this.delayMs = ms;
     return this;
   }
 }
@@ -166,7 +173,10 @@ export async function startFakeResponses(): Promise<FakeResponses> {
       return;
     }
     responseCounter += 1;
-    streamReply(res, chosen, `resp_fake_${responseCounter}`, body?.model ?? 'fake-model');
+    const id = `resp_fake_${responseCounter}`;
+    const built = chosen;
+    if (built.delayMs > 0) setTimeout(() => streamReply(res, built, id, body?.model ?? 'fake-model'), built.delayMs);
+    else streamReply(res, built, id, body?.model ?? 'fake-model');
   }
 
   await new Promise<void>((resolve, reject) => {

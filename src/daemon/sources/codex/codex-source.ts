@@ -10,7 +10,8 @@ import type { WatchedSource } from '../../session-source.js';
 import { readCodexEvidence } from './codex-evidence.js';
 import { isRolloutName } from './codex-rollout-meta.js';
 import { CodexOwnership, codexRolloutFolders } from './codex-rollout-folders.js';
-import { CodexSessionReader } from './codex-session-reader.js';
+import { isCodexSessionLive } from './codex-liveness.js';
+import { CodexSessionReader, codexSessionIdFromName } from './codex-session-reader.js';
 
 /** Where Codex compacts by itself, in percent of `model_context_window`. */
 export const CODEX_COMPACTS_AT = 95;
@@ -37,6 +38,7 @@ export function createCodexSessionSource(context: CodexSourceContext): WatchedSo
     folders: codexRolloutFolders(sessions, ownership),
     matches: (file) => file.startsWith(prefix) && isRolloutName(path.basename(file)),
     createReader: (file) => new CodexSessionReader(file, ownership, settings),
+    isLive: (file) => isCodexSessionLive(path.dirname(sessions), codexSessionIdFromName(file)),
     handover: {
       readEvidence: (file) => readCodexEvidence(file, context.root),
       successorCommand: codexSuccessorCommand,
