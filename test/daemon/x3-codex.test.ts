@@ -26,14 +26,21 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     bus = await startDbusSession();
     notifications = await bus.startNotificationService();
   });
-  afterEach(async () => {
+  afterEach(async (context) => {
+    if (process.env.X3_DEBUG && context.task.result?.state === 'fail') {
+      console.log(JSON.stringify(await daemon.status().catch(() => null), null, 1));
+      console.log(await fs.readFile(path.join(daemon.root, '.ai-zen', 'logs', 'daemon.log'), 'utf8').catch(() => 'no log'));
+    }
     await daemon?.cleanup();
     await bus?.stop();
     await fake?.close();
   });
 
-  async function setUp(config?: object): Promise<void> {
-    daemon = await makeDaemonRepo({ env: { ...bus.env }, ...(config ? { config } : {}) });
+  /** No grace window after a session starts (issue 10 §6): these sessions are seconds old. */
+  const noGrace = { 'claude-code': { graceSeconds: 0 }, codex: { graceSeconds: 0 } };
+
+  async function setUp(agents: object = {}): Promise<void> {
+    daemon = await makeDaemonRepo({ env: { ...bus.env }, config: { agents: { ...noGrace, ...agents } } });
     codex = await makeCodexHome(path.dirname(daemon.root), { baseURL: fake.baseURL });
     // The daemon and the client share the CODEX_HOME (the harness gives the daemon an empty one).
     (daemon.env as Record<string, string>).CODEX_HOME = codex.codexHome;
@@ -92,8 +99,7 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     expect(handoff.agent).toBe('codex');
     expect(handoff.path).toMatch(new RegExp(`^\\.ai-zen/handoffs/\\d{8}-\\d{6}-${first.id.slice(0, 8)}\\.md$`));
     const doc = await fs.readFile(path.join(daemon.root, handoff.path), 'utf8');
-    const said = doc.split('\n💬')[1] ?? doc;
-    expect(said).toContain('and document it in the README');
+    expect(section(doc, '💬')).toContain('> and document it in the README');
     expect(handoff.successorCommand).toMatch(/^codex "Read the handoff document \.ai-zen\/handoffs\/.+\.md first/);
     expect(handoff.successorCommand).not.toMatch(/resume/);
     // Committed alone.
@@ -106,9 +112,18 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
       return received.some((call) => call.body.includes(handoff.successorCommand!)) ? received : null;
     }, { timeoutMs: 30_000, message: 'a notification naming the successor command' });
     expect(calls.map((call) => call.body).join('\n')).toContain(first.id.slice(0, 8));
+
+    // The successor command works: a fresh Codex session (a new rollout) that starts from the document alone.
+    const prompt = /^codex "((?:[^"\\]|\\.)*)"$/.exec(handoff.successorCommand!)![1]!.replace(/\\(["$`\\])/g, '$1');
+    fake.enqueue(responsesReply().text('Reading the handoff document.').usage({ input_tokens: 12_000, output_tokens: 10 }));
+    expect((await codexExec(prompt, { cwd: daemon.root, home: codex })).code).toBe(0);
+    const successor = fake.requests.at(-1)!;
+    expect(successor.lastUserText).toContain(handoff.path);
+    expect(JSON.stringify(successor.input)).not.toContain('add a --verbose flag');
+    expect(await listRollouts(codex)).toHaveLength(2);
   });
 
-  it('X3 a multi-turn Codex session with tool calls: its files (apply_patch) and commands with their exit status are in the offline document; repeated readings count once', async () => {
+  it('X3 a multi-turn Codex session with tool calls: its files (apply_patch) and commands with their exit status are in the offline document', async () => {
     await setUp();
     await daemon.start();
     const patch = '*** Begin Patch\n*** Add File: docs/hello.md\n+# Hello\n*** End Patch\n';
@@ -125,23 +140,18 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     );
     expect((await runCodex(['exec', '--skip-git-repo-check', 'resume', '--last', 'check that the page exists'], { cwd: daemon.root, home: codex })).code).toBe(0);
 
-    const [rollout] = await listRollouts(codex);
-    const readings = (await fs.readFile(rollout!, 'utf8')).split('\n').filter((text) => text.includes('"type":"token_count"'));
-    const distinct = new Set(readings.map((text) => JSON.stringify(JSON.parse(text).payload.info?.last_token_usage ?? null)));
-    expect(readings.length).toBeGreaterThan(distinct.size); // the client itself repeats a reading
-
     const handoff = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), { timeoutMs: 45_000, message: 'the committed handoff' });
     const doc = await fs.readFile(path.join(daemon.root, handoff.path), 'utf8');
     expect(doc).toContain('docs/hello.md');
     expect(doc).toMatch(/`ls -la` — exit 0/);
     expect(doc).toMatch(/`test -f docs\/missing\.md` — exit 1/);
-    expect(doc.split('\n💬')[1]).toContain('check that the page exists');
+    expect(section(doc, '💬')).toContain('> check that the page exists');
     expect((await daemon.status()).handoffs).toHaveLength(1);
   });
 
   it('X3 Codex compacting its own history (provoked past its limit) is recorded: in status and as a session.compacted event', async () => {
     // handoffAt 100: the daemon stays out of the way, so Codex's own compaction is what happens.
-    await setUp({ agents: { codex: { handoffAt: 100 } } });
+    await setUp({ codex: { graceSeconds: 0, handoffAt: 100 } });
     await daemon.start();
     const client = await daemon.connect();
     const compacted: unknown[] = [];
@@ -166,7 +176,16 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     expect(session.lastCompactionAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     await waitFor(() => compacted.length === 1, { timeoutMs: 10_000, message: 'the session.compacted event' });
     expect(compacted[0]).toMatchObject({ agent: 'codex', sessionId: session.id });
+    // Before compacting, the client wrote the same reading twice in a row: one compaction, one reading's worth of news.
+    const [rollout] = await listRollouts(codex);
+    const readings = (await fs.readFile(rollout!, 'utf8')).split('\n').filter((text) => text.includes('"type":"token_count"'));
+    const distinct = readings.filter((text, index) => index === 0 || lastUsage(text) !== lastUsage(readings[index - 1]!));
+    expect(readings.length).toBeGreaterThan(distinct.length);
     expect(await handoffDocs(daemon.root)).toEqual([]);
   });
 });
+
+/** A document's section, from its `## <marker>` heading to the next heading. */
+const section = (doc: string, marker: string) => (doc.split(`\n## ${marker}`)[1] ?? '').split('\n## ')[0]!;
+const lastUsage = (text: string) => JSON.stringify(JSON.parse(text).payload.info?.last_token_usage ?? null);
 
