@@ -183,9 +183,41 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     expect(readings.length).toBeGreaterThan(distinct.length);
     expect(await handoffDocs(daemon.root)).toEqual([]);
   });
+
+  it('X3 fixtures: a resume appending to an older day’s rollout is read, and a new day’s folder appearing at midnight is watched', async () => {
+    await setUp();
+    const fixture = (day: string, n: number, cwd: string, ...lines: object[]) => {
+      const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+      const file = path.join(codex.sessions, day, `rollout-2026-01-01T00-00-00-${id}.jsonl`);
+      const meta = { timestamp: '2026-11-20T09:00:00.000Z', type: 'session_meta', payload: { id, cwd, base_instructions: { text: 'x'.repeat(20_000) } } };
+      const write = async () => {
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        await fs.writeFile(file, [meta, ...lines].map((line) => `${JSON.stringify(line)}\n`).join(''));
+      };
+      return { id, file, write };
+    };
+    const reading = (percent: number) => ({
+      timestamp: '2026-11-20T09:01:00.000Z',
+      type: 'event_msg',
+      payload: { type: 'token_count', info: { last_token_usage: { input_tokens: tokens(percent), cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: tokens(percent) }, model_context_window: WINDOW } },
+    });
+    const old = fixture('2026/11/20', 1, daemon.root, reading(20));
+    await old.write();
+    for (let n = 10; n < 40; n += 1) await fixture(`2026/11/${String(n - 9).padStart(2, '0')}`, n, `/elsewhere/${n}`, reading(50)).write();
+    await daemon.start();
+    await codexSessionAt(20);
+    // `codex exec resume` appends to the old day's file.
+    await fs.appendFile(old.file, `${JSON.stringify(reading(45))}\n`);
+    await codexSessionAt(45);
+    // Midnight: a new month's first day, with a new session of this repo (in a subfolder) in it.
+    const fresh = fixture('2026/12/01', 2, path.join(daemon.root, 'sub'), reading(12));
+    await fresh.write();
+    await waitFor(async () => (await codexSession(fresh.id))?.percent === 12, { timeoutMs: 30_000, message: 'the session in the new day folder' });
+    const listed = (await daemon.status()).sessions.filter((session) => session.agent === 'codex');
+    expect(listed.map((session) => session.id).sort()).toEqual([old.id, fresh.id]);
+  });
 });
 
 /** A document's section, from its `## <marker>` heading to the next heading. */
 const section = (doc: string, marker: string) => (doc.split(`\n## ${marker}`)[1] ?? '').split('\n## ')[0]!;
 const lastUsage = (text: string) => JSON.stringify(JSON.parse(text).payload.info?.last_token_usage ?? null);
-
