@@ -15,10 +15,18 @@ let repo: string;
 
 const settings = { thresholds: { handoffAt: 70, warnAt: 60, compactsAt: 95 }, contextWindow: null };
 let ordinal = 0;
-const line = (type: string, payload: unknown) => JSON.stringify({ timestamp: '2026-12-03T05:43:02.000Z', ordinal: ordinal++, type, payload });
-const metaLine = (cwd: string, id: string) => line('session_meta', { session_id: id, id, timestamp: '2026-11-20T09:00:00.000Z', cwd, base_instructions: { text: 'x'.repeat(20_000) } });
+const line = (type: string, payload: unknown) =>
+  JSON.stringify({ timestamp: '2026-12-03T05:43:02.000Z', ordinal: ordinal++, type, payload });
+const metaLine = (cwd: string, id: string) =>
+  line('session_meta', { session_id: id, id, timestamp: '2026-11-20T09:00:00.000Z', cwd, base_instructions: { text: 'x'.repeat(20_000) } });
 const countLine = (total: number, window = 258_400) =>
-  line('event_msg', { type: 'token_count', info: { last_token_usage: { input_tokens: total, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: total }, model_context_window: window } });
+  line('event_msg', {
+    type: 'token_count',
+    info: {
+      last_token_usage: { input_tokens: total, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: total },
+      model_context_window: window,
+    },
+  });
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 async function writeRollout(day: string, id: string, cwd: string, ...more: string[]): Promise<string> {
@@ -41,7 +49,8 @@ afterEach(async () => {
 
 describe('X3 Codex rollouts of this repo among everyone’s', () => {
   test('X3 other repos’ rollouts cost one head read each, once; the folders watched are the newest day and the days holding this repo’s rollouts', async () => {
-    for (let n = 0; n < 300; n += 1) await writeRollout(`2026/${n % 2 === 0 ? '10' : '11'}/${String(1 + (n % 28)).padStart(2, '0')}`, uuid(n), `/elsewhere/repo-${n}`);
+    for (let n = 0; n < 300; n += 1)
+      await writeRollout(`2026/${n % 2 === 0 ? '10' : '11'}/${String(1 + (n % 28)).padStart(2, '0')}`, uuid(n), `/elsewhere/repo-${n}`);
     await writeRollout('2026/10/05', uuid(1000), repo);
     await writeRollout('2026/11/30', uuid(1001), path.join(repo, 'packages', 'a'));
     const ownership = new CodexOwnership(repo);
@@ -86,7 +95,12 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
     expect((await early.update()).state.foreign).toBe(false);
     await fs.appendFile(fresh, `${metaLine(repo, uuid(2))}\n${countLine(129_200)}\n`);
     const later = await early.update();
-    expect(later.state).toMatchObject({ foreign: false, sessionId: uuid(2), latestUsage: { prompt_tokens: 129_200 }, maxContextTokens: 258_400 });
+    expect(later.state).toMatchObject({
+      foreign: false,
+      sessionId: uuid(2),
+      latestUsage: { prompt_tokens: 129_200 },
+      maxContextTokens: 258_400,
+    });
   });
 
   test('X3 `codex exec resume` appending to an older day’s file: only the appended bytes are read, the crossing is seen', async () => {
@@ -110,16 +124,30 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
       uuid(6),
       repo,
       countLine(200_000),
-      line('event_msg', { type: 'token_count', info: { last_token_usage: { input_tokens: -1, output_tokens: 'many' }, model_context_window: 258_400 } }),
+      line('event_msg', {
+        type: 'token_count',
+        info: { last_token_usage: { input_tokens: -1, output_tokens: 'many' }, model_context_window: 258_400 },
+      }),
       '{"truncated":',
       line('compacted', { message: 'summary', replacement_history: [] }),
-      line('event_msg', { type: 'token_count', info: { last_token_usage: { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 6_861 }, model_context_window: 258_400 } }),
+      line('event_msg', {
+        type: 'token_count',
+        info: {
+          last_token_usage: { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 6_861 },
+          model_context_window: 258_400,
+        },
+      }),
       line('event_msg', { type: 'item_completed', item: { type: 'ContextCompaction', id: 'c' } }),
     );
     const reader = new CodexSessionReader(file, ownership, { ...settings, contextWindow: 100_000 });
     const update = await reader.update();
     expect(update.skipped.map((skip) => skip.reason)).toEqual([expect.stringMatching(/^token_count reading is not usable/), 'not JSON']);
-    expect(update.state).toMatchObject({ compactions: 1, maxContextTokens: 100_000, latestUsage: { prompt_tokens: 6_861 }, overflowed: false });
+    expect(update.state).toMatchObject({
+      compactions: 1,
+      maxContextTokens: 100_000,
+      latestUsage: { prompt_tokens: 6_861 },
+      overflowed: false,
+    });
     expect(codexViewOf(update.state)?.readingCount).toBe(2);
   });
 
@@ -129,10 +157,18 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
       '2026/12/03',
       uuid(7),
       repo,
-      line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>…</environment_context>' }] }),
+      line('response_item', {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: '<environment_context>…</environment_context>' }],
+      }),
       item({ type: 'UserMessage', content: [{ type: 'text', text: 'add a hello file', text_elements: [] }] }),
       item({ type: 'CommandExecution', command: ['/bin/bash', '-lc', 'ls -la && false'], exit_code: 1, status: 'failed' }),
-      item({ type: 'FileChange', changes: { [path.join(repo, 'hello.txt')]: { type: 'add', content: 'hi\n' }, '/outside/x.txt': { type: 'update' } }, status: 'completed' }),
+      item({
+        type: 'FileChange',
+        changes: { [path.join(repo, 'hello.txt')]: { type: 'add', content: 'hi\n' }, '/outside/x.txt': { type: 'update' } },
+        status: 'completed',
+      }),
       item({ type: 'AgentMessage', content: [{ type: 'Text', text: 'Done: wrote hello.txt' }] }),
     );
     const messages = await readCodexEvidence(file, repo);

@@ -8,9 +8,17 @@ import { emptyCodexView, foldCodexLine, type CodexRolloutView } from '../../src/
 import { isInsideRepo, metaFromHead, readRolloutMeta } from '../../src/daemon/sources/codex/codex-rollout-meta.js';
 
 let ordinal = 0;
-const line = (type: string, payload: unknown) => JSON.stringify({ timestamp: '2026-12-03T05:43:02.000Z', ordinal: ordinal++, type, payload });
+const line = (type: string, payload: unknown) =>
+  JSON.stringify({ timestamp: '2026-12-03T05:43:02.000Z', ordinal: ordinal++, type, payload });
 const meta = (cwd: string, id = '01a23a6d-790a-79f2-a8a8-bc58c28da728') =>
-  line('session_meta', { session_id: id, id, timestamp: '2026-12-03T05:43:02.000Z', cwd, cli_version: '0.171.0', base_instructions: { text: 'x'.repeat(30_000) } });
+  line('session_meta', {
+    session_id: id,
+    id,
+    timestamp: '2026-12-03T05:43:02.000Z',
+    cwd,
+    cli_version: '0.171.0',
+    base_instructions: { text: 'x'.repeat(30_000) },
+  });
 const usage = (input: number, cached: number, output: number, total = input + output, reasoning = 0) => ({
   input_tokens: input,
   cached_input_tokens: cached,
@@ -19,7 +27,11 @@ const usage = (input: number, cached: number, output: number, total = input + ou
   total_tokens: total,
 });
 const tokenCount = (last: object, window = 258_400, total: object = last) =>
-  line('event_msg', { type: 'token_count', info: { total_token_usage: total, last_token_usage: last, model_context_window: window }, rate_limits: null });
+  line('event_msg', {
+    type: 'token_count',
+    info: { total_token_usage: total, last_token_usage: last, model_context_window: window },
+    rate_limits: null,
+  });
 const item = (value: object) => line('event_msg', { type: 'item_completed', item: value });
 
 function foldAll(lines: string[]): { view: CodexRolloutView; news: string[]; skips: string[] } {
@@ -39,7 +51,11 @@ function foldAll(lines: string[]): { view: CodexRolloutView; news: string[]; ski
 
 describe('X3 Codex rollout reading', () => {
   test('X3 the context is the last turn’s total (cached input included), never the running total; the window comes from the same line', () => {
-    const { view } = foldAll([meta('/repo'), tokenCount(usage(20_000, 15_000, 100), 258_400, usage(900_000, 0, 0)), tokenCount(usage(21_000, 20_000, 100), 258_400, usage(999_999, 0, 0))]);
+    const { view } = foldAll([
+      meta('/repo'),
+      tokenCount(usage(20_000, 15_000, 100), 258_400, usage(900_000, 0, 0)),
+      tokenCount(usage(21_000, 20_000, 100), 258_400, usage(999_999, 0, 0)),
+    ]);
     expect(view.reading).toMatchObject({ contextTokens: 21_100, window: 258_400, cachedInputTokens: 20_000 });
     expect(view.sessionId).toBe('01a23a6d-790a-79f2-a8a8-bc58c28da728');
     expect(view.cwd).toBe('/repo');
@@ -84,15 +100,27 @@ describe('X3 Codex rollout reading', () => {
   test('X3 evidence: the user’s own words, the last assistant text, files from apply_patch, commands with exit status', () => {
     const { view } = foldAll([
       meta('/repo'),
-      line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>…</environment_context>' }] }),
+      line('response_item', {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: '<environment_context>…</environment_context>' }],
+      }),
       item({ type: 'UserMessage', content: [{ type: 'text', text: 'please add a hello file', text_elements: [] }] }),
       item({ type: 'AgentMessage', content: [{ type: 'Text', text: 'I will look.' }] }),
       item({ type: 'CommandExecution', command: ['/bin/bash', '-lc', 'ls -la && false'], exit_code: 1, status: 'failed' }),
-      item({ type: 'FileChange', changes: { '/repo/hello.txt': { type: 'add', content: 'hi\n' }, '/repo/a.txt': { type: 'update', move_path: '/repo/b.txt' } }, status: 'completed' }),
+      item({
+        type: 'FileChange',
+        changes: { '/repo/hello.txt': { type: 'add', content: 'hi\n' }, '/repo/a.txt': { type: 'update', move_path: '/repo/b.txt' } },
+        status: 'completed',
+      }),
       item({ type: 'FileChange', changes: { '/repo/declined.txt': { type: 'add' } }, status: 'declined' }),
       // What older clients wrote instead.
       line('event_msg', { type: 'exec_command_end', command: ['bash', '-lc', 'npm test'], exit_code: 0 }),
-      line('event_msg', { type: 'patch_apply_end', success: true, changes: { '/repo/hello.txt': { type: 'update' }, '/repo/c.txt': { type: 'add' } } }),
+      line('event_msg', {
+        type: 'patch_apply_end',
+        success: true,
+        changes: { '/repo/hello.txt': { type: 'update' }, '/repo/c.txt': { type: 'add' } },
+      }),
       line('event_msg', { type: 'agent_message', message: 'Done: wrote hello.txt' }),
     ]);
     expect(view.evidence).toEqual({
@@ -116,7 +144,11 @@ describe('X3 Codex rollout ownership', () => {
       await fs.writeFile(file, `${meta('/work/repo "quoted"/sub')}\n${tokenCount(usage(1, 0, 1))}\n`);
       expect(await readRolloutMeta(file)).toEqual({ meta: { id: '01a23a6d-790a-79f2-a8a8-bc58c28da728', cwd: '/work/repo "quoted"/sub' } });
       // cwd after a long field: read further, still only the first line.
-      const late = JSON.stringify({ timestamp: 't', type: 'session_meta', payload: { id: 'a', notes: { deep: ['x'.repeat(10_000), { y: '}' }] }, cwd: '/late' } });
+      const late = JSON.stringify({
+        timestamp: 't',
+        type: 'session_meta',
+        payload: { id: 'a', notes: { deep: ['x'.repeat(10_000), { y: '}' }] }, cwd: '/late' },
+      });
       await fs.writeFile(file, `${late}\n`);
       expect(await readRolloutMeta(file)).toEqual({ meta: { id: 'a', cwd: '/late' } });
       await fs.writeFile(file, `${tokenCount(usage(1, 0, 1))}\n`);

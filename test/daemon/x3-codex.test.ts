@@ -52,10 +52,13 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
   };
   /** The session once the daemon has read a reading at `percent`. */
   const codexSessionAt = (percent: number) =>
-    waitFor(async () => {
-      const session = await codexSession();
-      return session?.percent === percent ? session : null;
-    }, { timeoutMs: 30_000, message: `the Codex session listed at ${percent}%` });
+    waitFor(
+      async () => {
+        const session = await codexSession();
+        return session?.percent === percent ? session : null;
+      },
+      { timeoutMs: 30_000, message: `the Codex session listed at ${percent}%` },
+    );
 
   it('X3 a Codex session under its threshold is listed (live while it runs) with the percent Codex itself counts (cached input and output included), and nothing is handed over; another repo’s session is not listed', async () => {
     await setUp();
@@ -63,18 +66,35 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     // Another repo's session in the same day folder: never listed.
     const elsewhere = path.join(path.dirname(daemon.root), 'elsewhere');
     await fs.mkdir(elsewhere);
-    fake.enqueue(responsesReply().text('other repo').usage({ input_tokens: tokens(80), output_tokens: 10 }));
+    fake.enqueue(
+      responsesReply()
+        .text('other repo')
+        .usage({ input_tokens: tokens(80), output_tokens: 10 }),
+    );
     expect((await codexExec('work elsewhere', { cwd: elsewhere, home: codex })).code).toBe(0);
 
     // 40% of the window: 100k input of which 90k cached, plus 3,360 output. The reply takes a while:
     // meanwhile the session is live (the client holds its thread lock).
-    fake.enqueue(responsesReply().text('Looked at it.').delay(4_000).usage({ input_tokens: 100_000, cached_tokens: 90_000, output_tokens: 3_360 }));
+    fake.enqueue(
+      responsesReply().text('Looked at it.').delay(4_000).usage({ input_tokens: 100_000, cached_tokens: 90_000, output_tokens: 3_360 }),
+    );
     const running = codexExec('look at the README', { cwd: daemon.root, home: codex });
-    await waitFor(async () => (await codexSession())?.owner === 'live', { timeoutMs: 30_000, message: 'the running Codex session shown live' });
+    await waitFor(async () => (await codexSession())?.owner === 'live', {
+      timeoutMs: 30_000,
+      message: 'the running Codex session shown live',
+    });
     expect((await running).code).toBe(0);
     const session = await codexSessionAt(40);
     expect(session.owner).toBe('none');
-    expect(session).toMatchObject({ agent: 'codex', percent: 40, promptTokens: 103_360, maxContextTokens: WINDOW, handoffAt: 70, compactsAt: 95, overflowed: false });
+    expect(session).toMatchObject({
+      agent: 'codex',
+      percent: 40,
+      promptTokens: 103_360,
+      maxContextTokens: WINDOW,
+      handoffAt: 70,
+      compactsAt: 95,
+      overflowed: false,
+    });
     expect(session.transcript).toMatch(/\/sessions\/\d{4}\/\d{2}\/\d{2}\/rollout-.+\.jsonl$/);
     expect((await daemon.status()).sessions.filter((listed) => listed.agent === 'codex')).toHaveLength(1);
     expect(await handoffDocs(daemon.root)).toEqual([]);
@@ -84,18 +104,32 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
   it('X3 a Codex session crossing handoffAt is handed over: a committed document whose 💬 holds the user’s last request, a notification, and a fresh `codex` to continue', async () => {
     await setUp();
     await daemon.start();
-    fake.enqueue(responsesReply().text('Reading the code first.').usage({ input_tokens: tokens(30), output_tokens: 100 }));
+    fake.enqueue(
+      responsesReply()
+        .text('Reading the code first.')
+        .usage({ input_tokens: tokens(30), output_tokens: 100 }),
+    );
     expect((await codexExec('add a --verbose flag to the CLI', { cwd: daemon.root, home: codex })).code).toBe(0);
     const first = await codexSessionAt(30);
 
     // The next turn, resumed in the same rollout, crosses 70%.
-    fake.enqueue(responsesReply().text('The flag parser is in src/cli.ts; wiring it next.').usage({ input_tokens: tokens(72), cached_tokens: tokens(60), output_tokens: 50 }));
+    fake.enqueue(
+      responsesReply()
+        .text('The flag parser is in src/cli.ts; wiring it next.')
+        .usage({ input_tokens: tokens(72), cached_tokens: tokens(60), output_tokens: 50 }),
+    );
     const [rollout] = await listRollouts(codex);
-    const resumed = await runCodex(['exec', '--skip-git-repo-check', 'resume', '--last', 'and document it in the README'], { cwd: daemon.root, home: codex });
+    const resumed = await runCodex(['exec', '--skip-git-repo-check', 'resume', '--last', 'and document it in the README'], {
+      cwd: daemon.root,
+      home: codex,
+    });
     expect(resumed.code).toBe(0);
     expect(await listRollouts(codex)).toEqual([rollout]);
 
-    const handoff = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), { timeoutMs: 45_000, message: 'the committed handoff' });
+    const handoff = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), {
+      timeoutMs: 45_000,
+      message: 'the committed handoff',
+    });
     expect(handoff.agent).toBe('codex');
     expect(handoff.path).toMatch(new RegExp(`^\\.ai-zen/handoffs/\\d{8}-\\d{6}-${first.id.slice(0, 8)}\\.md$`));
     const doc = await fs.readFile(path.join(daemon.root, handoff.path), 'utf8');
@@ -107,10 +141,13 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
 
     const session = (await codexSession(first.id))!;
     expect(session.successorCommand).toBe(handoff.successorCommand);
-    const calls = await waitFor(async () => {
-      const received = await notifications.received();
-      return received.some((call) => call.body.includes(handoff.successorCommand!)) ? received : null;
-    }, { timeoutMs: 30_000, message: 'a notification naming the successor command' });
+    const calls = await waitFor(
+      async () => {
+        const received = await notifications.received();
+        return received.some((call) => call.body.includes(handoff.successorCommand!)) ? received : null;
+      },
+      { timeoutMs: 30_000, message: 'a notification naming the successor command' },
+    );
     expect(calls.map((call) => call.body).join('\n')).toContain(first.id.slice(0, 8));
 
     // The successor command works: a fresh Codex session (a new rollout) that starts from the document alone.
@@ -128,19 +165,40 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     await daemon.start();
     const patch = '*** Begin Patch\n*** Add File: docs/hello.md\n+# Hello\n*** End Patch\n';
     fake.enqueue(
-      responsesReply().text('Looking around.').exec('ls -la').usage({ input_tokens: tokens(20), output_tokens: 50 }),
-      responsesReply().applyPatch(patch).usage({ input_tokens: tokens(25), cached_tokens: tokens(20), output_tokens: 50 }),
-      responsesReply().text('Added docs/hello.md.').usage({ input_tokens: tokens(26), cached_tokens: tokens(25), output_tokens: 20 }),
+      responsesReply()
+        .text('Looking around.')
+        .exec('ls -la')
+        .usage({ input_tokens: tokens(20), output_tokens: 50 }),
+      responsesReply()
+        .applyPatch(patch)
+        .usage({ input_tokens: tokens(25), cached_tokens: tokens(20), output_tokens: 50 }),
+      responsesReply()
+        .text('Added docs/hello.md.')
+        .usage({ input_tokens: tokens(26), cached_tokens: tokens(25), output_tokens: 20 }),
     );
     expect((await codexExec('write a hello page under docs/', { cwd: daemon.root, home: codex })).code).toBe(0);
     await codexSessionAt(26);
     fake.enqueue(
-      responsesReply().exec('test -f docs/missing.md').usage({ input_tokens: tokens(50), cached_tokens: tokens(26), output_tokens: 30 }),
-      responsesReply().text('The page is there; the missing one is not.').usage({ input_tokens: tokens(71), cached_tokens: tokens(50), output_tokens: 20 }),
+      responsesReply()
+        .exec('test -f docs/missing.md')
+        .usage({ input_tokens: tokens(50), cached_tokens: tokens(26), output_tokens: 30 }),
+      responsesReply()
+        .text('The page is there; the missing one is not.')
+        .usage({ input_tokens: tokens(71), cached_tokens: tokens(50), output_tokens: 20 }),
     );
-    expect((await runCodex(['exec', '--skip-git-repo-check', 'resume', '--last', 'check that the page exists'], { cwd: daemon.root, home: codex })).code).toBe(0);
+    expect(
+      (
+        await runCodex(['exec', '--skip-git-repo-check', 'resume', '--last', 'check that the page exists'], {
+          cwd: daemon.root,
+          home: codex,
+        })
+      ).code,
+    ).toBe(0);
 
-    const handoff = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), { timeoutMs: 45_000, message: 'the committed handoff' });
+    const handoff = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), {
+      timeoutMs: 45_000,
+      message: 'the committed handoff',
+    });
     const doc = await fs.readFile(path.join(daemon.root, handoff.path), 'utf8');
     expect(doc).toContain('docs/hello.md');
     expect(doc).toMatch(/`ls -la` — exit 0/);
@@ -162,17 +220,22 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     fake.handle((request) => {
       turn += 1;
       // 1: over Codex's limit (90% of 272k) after a tool call; 2: the compaction's summary; 3: the turn goes on.
-      if (turn === 1) return responsesReply().exec('echo working').usage({ input_tokens: 246_000, cached_tokens: 200_000, output_tokens: 500 });
-      if (request.lastUserText.includes('CONTEXT CHECKPOINT COMPACTION')) return responsesReply().text('Summary: working on the flag.').usage({ input_tokens: 246_500, output_tokens: 40 });
+      if (turn === 1)
+        return responsesReply().exec('echo working').usage({ input_tokens: 246_000, cached_tokens: 200_000, output_tokens: 500 });
+      if (request.lastUserText.includes('CONTEXT CHECKPOINT COMPACTION'))
+        return responsesReply().text('Summary: working on the flag.').usage({ input_tokens: 246_500, output_tokens: 40 });
       return responsesReply().text('Carrying on after the summary.').usage({ input_tokens: 9_000, output_tokens: 30 });
     });
     const run = await codexExec('keep working on the flag', { cwd: daemon.root, home: codex });
     expect(run.code).toBe(0);
     expect(run.stderr + run.stdout).toMatch(/context compacted/);
-    const session = await waitFor(async () => {
-      const listed = await codexSession();
-      return listed && listed.compactions === 1 && listed.percent === 3 ? listed : null;
-    }, { timeoutMs: 30_000, message: 'the compaction in status' });
+    const session = await waitFor(
+      async () => {
+        const listed = await codexSession();
+        return listed && listed.compactions === 1 && listed.percent === 3 ? listed : null;
+      },
+      { timeoutMs: 30_000, message: 'the compaction in status' },
+    );
     expect(session.lastCompactionAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     await waitFor(() => compacted.length === 1, { timeoutMs: 10_000, message: 'the session.compacted event' });
     expect(compacted[0]).toMatchObject({ agent: 'codex', sessionId: session.id });
@@ -189,7 +252,11 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     const fixture = (day: string, n: number, cwd: string, ...lines: object[]) => {
       const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
       const file = path.join(codex.sessions, day, `rollout-2026-01-01T00-00-00-${id}.jsonl`);
-      const meta = { timestamp: '2026-11-20T09:00:00.000Z', type: 'session_meta', payload: { id, cwd, base_instructions: { text: 'x'.repeat(20_000) } } };
+      const meta = {
+        timestamp: '2026-11-20T09:00:00.000Z',
+        type: 'session_meta',
+        payload: { id, cwd, base_instructions: { text: 'x'.repeat(20_000) } },
+      };
       const write = async () => {
         await fs.mkdir(path.dirname(file), { recursive: true });
         await fs.writeFile(file, [meta, ...lines].map((line) => `${JSON.stringify(line)}\n`).join(''));
@@ -199,7 +266,19 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     const reading = (percent: number) => ({
       timestamp: '2026-11-20T09:01:00.000Z',
       type: 'event_msg',
-      payload: { type: 'token_count', info: { last_token_usage: { input_tokens: tokens(percent), cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: tokens(percent) }, model_context_window: WINDOW } },
+      payload: {
+        type: 'token_count',
+        info: {
+          last_token_usage: {
+            input_tokens: tokens(percent),
+            cached_input_tokens: 0,
+            output_tokens: 0,
+            reasoning_output_tokens: 0,
+            total_tokens: tokens(percent),
+          },
+          model_context_window: WINDOW,
+        },
+      },
     });
     const old = fixture('2026/11/20', 1, daemon.root, reading(20));
     await old.write();
@@ -212,7 +291,10 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     // Midnight: a new month's first day, with a new session of this repo (in a subfolder) in it.
     const fresh = fixture('2026/12/01', 2, path.join(daemon.root, 'sub'), reading(12));
     await fresh.write();
-    await waitFor(async () => (await codexSession(fresh.id))?.percent === 12, { timeoutMs: 30_000, message: 'the session in the new day folder' });
+    await waitFor(async () => (await codexSession(fresh.id))?.percent === 12, {
+      timeoutMs: 30_000,
+      message: 'the session in the new day folder',
+    });
     const listed = (await daemon.status()).sessions.filter((session) => session.agent === 'codex');
     expect(listed.map((session) => session.id).sort()).toEqual([old.id, fresh.id]);
   });

@@ -74,9 +74,16 @@ export function codexEnv(home: CodexHome): Record<string, string> {
 }
 
 /** Runs `codex <args>` in `cwd` to completion; a run past `timeoutMs` is killed and rejects. */
-export function runCodex(args: readonly string[], options: { readonly cwd: string; readonly home: CodexHome; readonly timeoutMs?: number }): Promise<CodexResult> {
+export function runCodex(
+  args: readonly string[],
+  options: { readonly cwd: string; readonly home: CodexHome; readonly timeoutMs?: number },
+): Promise<CodexResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CODEX_LAUNCHER, ...args], { cwd: options.cwd, env: codexEnv(options.home), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CODEX_LAUNCHER, ...args], {
+      cwd: options.cwd,
+      env: codexEnv(options.home),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -97,7 +104,10 @@ export function runCodex(args: readonly string[], options: { readonly cwd: strin
 }
 
 /** `codex exec` with a prompt, in `cwd`, no approvals, no sandbox. */
-export function codexExec(prompt: string, options: { readonly cwd: string; readonly home: CodexHome; readonly timeoutMs?: number }): Promise<CodexResult> {
+export function codexExec(
+  prompt: string,
+  options: { readonly cwd: string; readonly home: CodexHome; readonly timeoutMs?: number },
+): Promise<CodexResult> {
   return runCodex(['exec', '--skip-git-repo-check', prompt], options);
 }
 
@@ -105,7 +115,7 @@ export function codexExec(prompt: string, options: { readonly cwd: string; reado
 export async function listRollouts(home: CodexHome): Promise<string[]> {
   const found: string[] = [];
   const walk = async (folder: string): Promise<void> => {
-    let entries;
+    let entries: import('node:fs').Dirent[];
     try {
       entries = await fs.readdir(folder, { withFileTypes: true });
     } catch {

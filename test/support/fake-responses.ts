@@ -220,10 +220,21 @@ function streamReply(res: http.ServerResponse, built: ResponsesReplyBuilder, id:
     itemCounter += 1;
     const done = outputItem(spec, itemCounter);
     const itemId = String(done.id);
-    send({ type: 'response.output_item.added', output_index: index, item: { ...done, status: 'in_progress', ...(spec.kind === 'message' ? { content: [] } : {}) } });
+    send({
+      type: 'response.output_item.added',
+      output_index: index,
+      item: { ...done, status: 'in_progress', ...(spec.kind === 'message' ? { content: [] } : {}) },
+    });
     if (spec.kind === 'message') {
-      send({ type: 'response.content_part.added', item_id: itemId, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-      for (const piece of splitText(spec.text, 40)) send({ type: 'response.output_text.delta', item_id: itemId, output_index: index, content_index: 0, delta: piece });
+      send({
+        type: 'response.content_part.added',
+        item_id: itemId,
+        output_index: index,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
+      for (const piece of splitText(spec.text, 40))
+        send({ type: 'response.output_text.delta', item_id: itemId, output_index: index, content_index: 0, delta: piece });
       send({ type: 'response.output_text.done', item_id: itemId, output_index: index, content_index: 0, text: spec.text });
     } else if (spec.kind === 'function') {
       send({ type: 'response.function_call_arguments.done', item_id: itemId, output_index: index, arguments: spec.arguments });
@@ -253,11 +264,31 @@ function streamReply(res: http.ServerResponse, built: ResponsesReplyBuilder, id:
 function outputItem(spec: OutputItemSpec, counter: number): Record<string, unknown> {
   switch (spec.kind) {
     case 'message':
-      return { type: 'message', id: `msg_fake_${counter}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: spec.text, annotations: [] }] };
+      return {
+        type: 'message',
+        id: `msg_fake_${counter}`,
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: spec.text, annotations: [] }],
+      };
     case 'function':
-      return { type: 'function_call', id: `fc_fake_${counter}`, call_id: `call_fake_${counter}`, name: spec.name, arguments: spec.arguments, status: 'completed' };
+      return {
+        type: 'function_call',
+        id: `fc_fake_${counter}`,
+        call_id: `call_fake_${counter}`,
+        name: spec.name,
+        arguments: spec.arguments,
+        status: 'completed',
+      };
     case 'custom':
-      return { type: 'custom_tool_call', id: `ctc_fake_${counter}`, call_id: `call_fake_${counter}`, name: spec.name, input: spec.input, status: 'completed' };
+      return {
+        type: 'custom_tool_call',
+        id: `ctc_fake_${counter}`,
+        call_id: `call_fake_${counter}`,
+        name: spec.name,
+        input: spec.input,
+        status: 'completed',
+      };
   }
 }
 

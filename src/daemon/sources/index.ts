@@ -19,6 +19,7 @@ export function createSessionSources(context: SourceContext): WatchedSource[] {
   const sources: WatchedSource[] = [{ ...createAiZenSessionSource(), folders: fixedFolder(context.paths.sessions, true) }];
   const claude = context.config.agents['claude-code'];
   if (claude.enabled) sources.push(createClaudeCodeSource({ root: context.root, env: context.env, config: claude }));
-  if (context.config.agents.codex.enabled) sources.push(createCodexSessionSource({ root: context.root, env: context.env, agent: context.config.agents.codex }));
+  if (context.config.agents.codex.enabled)
+    sources.push(createCodexSessionSource({ root: context.root, env: context.env, agent: context.config.agents.codex }));
   return sources;
 }

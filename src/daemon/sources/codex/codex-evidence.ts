@@ -23,7 +23,13 @@ export async function readCodexEvidence(file: string, root: string): Promise<Age
   };
   const toolCall = (name: string, args: Record<string, unknown>, result: string) => {
     const id = callId();
-    messages.push({ message: { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }] } });
+    messages.push({
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+      },
+    });
     messages.push({ message: { role: 'tool', tool_call_id: id, content: result } });
   };
   const text = (role: 'user' | 'assistant', content: string) => {

@@ -102,7 +102,10 @@ export function codexRolloutFolders(sessionsFolder: string, ownership: CodexOwne
     }
     counters.listings += 1;
     listedDays.set(day, mtimeMs);
-    const unknown = names.filter(isRolloutName).map((name) => path.join(day, name)).filter((file) => ownership.known(file) === undefined);
+    const unknown = names
+      .filter(isRolloutName)
+      .map((name) => path.join(day, name))
+      .filter((file) => ownership.known(file) === undefined);
     await mapLimited(unknown, HEAD_READS, (file) => ownership.decide(file));
   };
 

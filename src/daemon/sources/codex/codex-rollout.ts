@@ -157,7 +157,16 @@ function sessionMeta(view: CodexRolloutView, payload: Record<string, unknown> | 
   const id = payload?.id ?? payload?.session_id;
   if (typeof id !== 'string' || typeof payload?.cwd !== 'string') return { skip: 'session_meta without id and cwd' };
   const startedAt = typeof payload.timestamp === 'string' ? payload.timestamp : at;
-  return { view: { ...view, sessionId: id, cwd: payload.cwd, cliVersion: typeof payload.cli_version === 'string' ? payload.cli_version : null, startedAt }, news: null };
+  return {
+    view: {
+      ...view,
+      sessionId: id,
+      cwd: payload.cwd,
+      cliVersion: typeof payload.cli_version === 'string' ? payload.cli_version : null,
+      startedAt,
+    },
+    news: null,
+  };
 }
 
 function eventMessage(view: CodexRolloutView, payload: Record<string, unknown>, at: string | null): CodexFold {
@@ -212,9 +221,20 @@ function tokenCount(view: CodexRolloutView, payload: Record<string, unknown>, at
   if (!parsed.success) return { skip: `token_count reading is not usable: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
   const usage = parsed.data.last_token_usage;
   const window = parsed.data.model_context_window ?? view.reading?.window ?? null;
-  const key = JSON.stringify([usage.input_tokens, usage.cached_input_tokens ?? 0, usage.output_tokens, usage.reasoning_output_tokens ?? 0, usage.total_tokens ?? null, window]);
+  const key = JSON.stringify([
+    usage.input_tokens,
+    usage.cached_input_tokens ?? 0,
+    usage.output_tokens,
+    usage.reasoning_output_tokens ?? 0,
+    usage.total_tokens ?? null,
+    window,
+  ]);
   if (key === view.readingKey) return { view, news: null };
-  const allZero = usage.input_tokens === 0 && (usage.cached_input_tokens ?? 0) === 0 && usage.output_tokens === 0 && (usage.reasoning_output_tokens ?? 0) === 0;
+  const allZero =
+    usage.input_tokens === 0 &&
+    (usage.cached_input_tokens ?? 0) === 0 &&
+    usage.output_tokens === 0 &&
+    (usage.reasoning_output_tokens ?? 0) === 0;
   const reading: CodexReading = {
     contextTokens: usage.total_tokens ?? usage.input_tokens + usage.output_tokens,
     window,
@@ -234,7 +254,10 @@ function tokenCount(view: CodexRolloutView, payload: Record<string, unknown>, at
 
 function compaction(view: CodexRolloutView, at: string | null): CodexFold {
   if (view.compactedSinceReading) return { view, news: null };
-  return { view: { ...view, compactions: view.compactions + 1, lastCompactionAt: at ?? view.lastCompactionAt, compactedSinceReading: true }, news: 'compaction' };
+  return {
+    view: { ...view, compactions: view.compactions + 1, lastCompactionAt: at ?? view.lastCompactionAt, compactedSinceReading: true },
+    news: 'compaction',
+  };
 }
 
 function withEvidence(view: CodexRolloutView, change: Partial<CodexEvidence>): CodexFold {

@@ -9,7 +9,14 @@
 import fsSync from 'node:fs';
 import path from 'node:path';
 import { IncrementalLineReader, type IncrementalReaderOptions, type RawLine } from '../../incremental-reader.js';
-import { isOverThreshold, type SessionReader, type SessionState, type SessionThresholds, type SessionUpdate, type SkipNotice } from '../../session-source.js';
+import {
+  isOverThreshold,
+  type SessionReader,
+  type SessionState,
+  type SessionThresholds,
+  type SessionUpdate,
+  type SkipNotice,
+} from '../../session-source.js';
 import { emptyCodexView, foldCodexLine, type CodexRolloutView } from './codex-rollout.js';
 import type { CodexOwnership } from './codex-rollout-folders.js';
 
@@ -32,7 +39,12 @@ export interface CodexReaderSettings {
   readonly contextWindow: number | null;
 }
 
-export function codexState(file: string, view: CodexRolloutView, settings: CodexReaderSettings, extra: { skippedCount: number; foreign: boolean }): SessionState {
+export function codexState(
+  file: string,
+  view: CodexRolloutView,
+  settings: CodexReaderSettings,
+  extra: { skippedCount: number; foreign: boolean },
+): SessionState {
   const reading = view.reading;
   const state: Omit<SessionState, 'overflowed'> = {
     kind: 'codex',
@@ -40,7 +52,9 @@ export function codexState(file: string, view: CodexRolloutView, settings: Codex
     sessionId: view.sessionId ?? codexSessionIdFromName(file),
     model: view.model,
     maxContextTokens: settings.contextWindow ?? reading?.window ?? null,
-    latestUsage: reading ? { prompt_tokens: reading.contextTokens, completion_tokens: reading.outputTokens, total_tokens: reading.contextTokens } : null,
+    latestUsage: reading
+      ? { prompt_tokens: reading.contextTokens, completion_tokens: reading.outputTokens, total_tokens: reading.contextTokens }
+      : null,
     closed: false,
     successorId: null,
     messageCount: view.readingCount,
