@@ -32,5 +32,9 @@ export const ConfigFile = z.strictObject({
     .optional(),
   /** Other agents' sessions the daemon watches (X3): `claude-code`, `codex`. */
   agents: AgentsConfigFile.optional(),
+  /** S5: percent of the window at which ai-zen's own sessions warn (the chat's status line and one line); default 80. */
+  warnAt: z.number().int().min(1).max(100).optional(),
+  /** S3: may the model's `handoff` tool migrate without a person to ask (`-p`, scripts)? Default false. */
+  agentMayMigrate: z.boolean().optional(),
 });
 export type ConfigFile = z.infer<typeof ConfigFile>;

@@ -24,6 +24,10 @@ export interface Config {
   readonly daemon: { readonly autoCommit: boolean; readonly notifications: boolean };
   /** Other agents' sessions (X3): thresholds and windows per agent. */
   readonly agents: AgentsConfig;
+  /** S5: percent of the window at which ai-zen's own sessions warn. */
+  readonly warnAt: number;
+  /** S3: the model's handoff tool may migrate with nobody to ask (print mode). */
+  readonly agentMayMigrate: boolean;
   /** The config files that were read (for the log). */
   readonly files: readonly string[];
   /** Whether the user trusts the project (T4): hooks, the project's endpoint, model and executor. */
@@ -38,6 +42,8 @@ export interface Config {
 }
 
 export const DEFAULT_MODEL = 'gpt-4o';
+/** S5: warn at 80% of the window unless the config says otherwise. */
+export const DEFAULT_WARN_AT = 80;
 export const DEFAULTS = {
   executor: 'self',
   execTimeoutMs: 120_000,
@@ -101,6 +107,8 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
     modelTimeoutMs: fromFiles.modelTimeoutMs ?? DEFAULTS.modelTimeoutMs,
     daemon: { autoCommit: fromFiles.daemon.autoCommit ?? true, notifications: fromFiles.daemon.notifications ?? true },
     agents: resolveAgentsConfig(user?.agents, project?.agents),
+    warnAt: fromFiles.warnAt ?? DEFAULT_WARN_AT,
+    agentMayMigrate: fromFiles.agentMayMigrate ?? false,
     files,
     trust,
     ignored:

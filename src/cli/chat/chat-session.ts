@@ -46,6 +46,8 @@ export class ChatSession {
   private stopWatching: (() => void) | null = null;
   /** A Ctrl-C that came as a signal while no reader was open: it counts at the next prompt. */
   private pendingInterrupt = false;
+  /** S5: the context is at or past warnAt and the one warning line was printed for this crossing. */
+  private warned = false;
 
   constructor(
     private readonly project: OpenProject,
@@ -177,6 +179,20 @@ export class ChatSession {
     } finally {
       this.stopInterruptible();
     }
+    this.warnOnce();
+  }
+
+  /** S5: one line per crossing of warnAt, saying how to hand off now (past the window the overflow selector speaks instead). */
+  private warnOnce(): void {
+    const usage = contextUsage(this.project.agent);
+    const { warnAt } = this.project.config;
+    if (usage.percent < warnAt) {
+      this.warned = false;
+      return;
+    }
+    if (this.warned || usage.percent >= 100) return;
+    this.warned = true;
+    this.write(`${this.terminal.style.yellow(`Context at ${usage.percent}% of the window (warning at ${warnAt}%): hand off now with /migrate [goal], or /handoff to keep going.`)}\n`);
   }
 
   /** /handoff (R1, R17: no question, repeatable) and /migrate (R2, R18: asks first). */
@@ -260,7 +276,7 @@ export class ChatSession {
     const text = texts.find((candidate) => candidate.length <= width) ?? texts.at(-1)!;
     const fitted = text.length > width ? `${text.slice(0, width - 1)}…` : text;
     if (usage.percent >= 100) return style.red(fitted);
-    if (usage.percent >= 80) return style.yellow(fitted);
+    if (usage.percent >= this.project.config.warnAt) return style.yellow(fitted);
     return style.dim(fitted);
   }
 
