@@ -74,12 +74,19 @@ function filesList(activity: ToolActivity): string {
   return [...byPath].map(([file, tools]) => `- ${codeSpan(file)} — ${tools.join(', ')}`).join('\n');
 }
 
+/** Each distinct command once, in the order first run, with every exit status it had (so none is lost in a long session). */
 function commandsList(activity: ToolActivity): string {
   if (activity.commands.length === 0) return 'No command was run in this session.';
-  const last = activity.commands.slice(-20);
-  const lines = last.map((command) => `- ${codeSpan(command.command)} — exit ${command.exitCode ?? 'unknown'}`);
-  if (activity.commands.length > last.length) lines.unshift(`(${activity.commands.length - last.length} earlier commands are in the session file)`);
-  return lines.join('\n');
+  const byCommand = new Map<string, (number | null)[]>();
+  for (const command of activity.commands) byCommand.set(command.command, [...(byCommand.get(command.command) ?? []), command.exitCode]);
+  return [...byCommand]
+    .map(([command, codes]) => {
+      const status = (code: number | null) => `exit ${code ?? 'unknown'}`;
+      if (codes.length === 1) return `- ${codeSpan(command)} — ${status(codes[0]!)}`;
+      const distinct = [...new Set(codes)].map(status).join(', ');
+      return `- ${codeSpan(command)} — ${codes.length} runs: ${distinct}; last ${status(codes.at(-1)!)}`;
+    })
+    .join('\n');
 }
 
 function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolActivity): string {
