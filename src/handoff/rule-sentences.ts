@@ -4,7 +4,7 @@
 
 /** Words that make a sentence a rule, in English, German, French, Spanish, Chinese and Japanese. */
 const RULE_WORDS: readonly RegExp[] = [
-  /(?<!\p{L})(keep|don'?t|do not|never|must|mustn'?t|only|always|avoid|should(?:n'?t| not)?|make sure|at most|no more than|without|prefer|stay|leave .+ alone)(?!\p{L})/iu,
+  /(?<!\p{L})(keep|don'?t|do not|never|must|mustn'?t|only|always|avoid|should(?:n'?t| not)?|make sure|at most|no more than|without|prefer|stay|leave)(?!\p{L})/iu,
   /(?<!\p{L})(nicht|nie|niemals|immer|muss|müssen|darf|dürfen|nur|behalte|beibehalten|keine?[nms]?)(?!\p{L})/iu,
   /(?<!\p{L})(jamais|toujours|doit|doivent|seulement|uniquement|garde[rz]?|ne .+ pas|n'.+ pas)(?!\p{L})/iu,
   /(?<!\p{L})(nunca|siempre|debe|deben|sólo|solo|mantén|mantener|no)(?!\p{L})/iu,
