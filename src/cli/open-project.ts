@@ -59,6 +59,7 @@ export interface OpenProject {
   /** Real path of the project root (the git top level, else the working folder). */
   readonly root: string;
   readonly paths: ProjectPaths;
+  /** The config, with the open session's own model and window (its header) when it was resumed. */
   readonly config: Config;
   readonly logger: Logger;
   readonly store: SessionStore;
@@ -84,7 +85,10 @@ export { ensureGitignore, findProjectRoot };
 
 /** A migrated session names where it goes on (issue 11 §15: it said "carry on with --continue"). */
 async function closedSessionLine(store: SessionStore, id: string): Promise<string> {
-  const last = await store.read(id).then((content) => content.lines.at(-1), () => undefined);
+  const last = await store.read(id).then(
+    (content) => content.lines.at(-1),
+    () => undefined,
+  );
   const successor = last?.type === 'migrated' ? last.newId : null;
   return successor
     ? `session ${id} is closed: it was migrated to session ${successor} (ai-zen --resume ${successor.slice(0, 8)})`
@@ -148,6 +152,14 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
   const context =
     opened?.context ??
     (await ConversationContext.create({ paths, logger, env, model: config.model, maxContextTokens: config.maxContextTokens }));
+  // Issue 9 item 9: a session keeps the model and window it was started with (its header is its
+  // truth, the daemon judges overflow by it); a config change applies to new sessions, said once.
+  const sessionConfig = opened ? { ...config, model: opened.header.model, maxContextTokens: opened.header.maxContextTokens } : config;
+  if (opened && (opened.header.model !== config.model || opened.header.maxContextTokens !== config.maxContextTokens)) {
+    const line = `session ${opened.header.id.slice(0, 8)} keeps its own model ${opened.header.model} and window ${opened.header.maxContextTokens} (the config now says ${config.model}, ${config.maxContextTokens}: new sessions use that)`;
+    logger.info({ sessionId: opened.header.id }, line);
+    notice(line);
+  }
 
   const client = createModelClient({ apiKey: config.apiKey, baseURL: config.baseURL, timeoutMs: config.modelTimeoutMs, logger });
   const tools = createTools({
@@ -158,8 +170,8 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
   });
   const agent = new Agent({
     client,
-    model: config.model,
-    maxContextTokens: config.maxContextTokens,
+    model: sessionConfig.model,
+    maxContextTokens: sessionConfig.maxContextTokens,
     root,
     tools,
     recorder: context,
@@ -175,7 +187,7 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
   const project: OpenProject = {
     root,
     paths,
-    config,
+    config: sessionConfig,
     logger,
     store,
     context,

@@ -143,3 +143,31 @@ describe('T3 T4 trust of a cloned repo', () => {
     expect(await marks()).toBe(1);
   });
 });
+
+describe('issue 9 item 9 the daemon migrates with the session header model', () => {
+  let daemon: DaemonRepo | null = null;
+  let model: FakeOpenAI | null = null;
+  afterEach(async () => {
+    await daemon?.cleanup();
+    daemon = null;
+    await model?.close();
+    model = null;
+  });
+
+  it('issue 9 item 9 the daemon hands a session to the model its header names, not the one the config names now', async () => {
+    model = await startFakeOpenAI();
+    model.handle(() => reply().text('# Handoff\n\nGoal: carry on.\n').usage({ prompt_tokens: 10, completion_tokens: 5 }));
+    daemon = await makeDaemonRepo({ env: { OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: model.baseURL, AI_ZEN_MODEL: 'config-model' } });
+    await fs.writeFile(path.join(daemon.repo.home, 'config.json'), JSON.stringify({ executor: 'summary' }));
+    const id = sessionId(91);
+    await daemon.writeSession(id, { maxContextTokens: 1000, model: 'header-model' });
+    await daemon.start();
+    await daemon.appendLines(id, usageLine(5000));
+    await waitFor(async () => (await sessionLines(daemon!.root, id)).some((line) => line.type === 'migrated'), {
+      timeoutMs: 30_000,
+      message: 'the session to be handed over',
+    });
+    expect(model.requests.length).toBeGreaterThan(0);
+    expect(new Set(model.requests.map((request) => request.body?.model))).toEqual(new Set(['header-model']));
+  });
+});
