@@ -108,6 +108,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     stateOf: (file) => watcher.state(file),
     notice: (title, body) => void notifier.notify({ title, body }).catch(() => {}),
     graceMs: config.agents['claude-code'].graceSeconds * 1000,
+    // Each agent's own grace window (the guard is shared).
+    graceMsFor: (agent) => (agent === 'claude-code' || agent === 'codex' ? config.agents[agent].graceSeconds * 1000 : undefined),
     selfDeadlineMs: config.agents['claude-code'].selfDeadlineSeconds * 1000,
     ...(options.now ? { now: options.now } : {}),
   });

@@ -39,6 +39,8 @@ export interface ForeignSessionsOptions {
   /** A loop guard noticed something the user should hear about (it stopped trying). */
   readonly notice: (title: string, body: string) => void;
   readonly graceMs?: number;
+  /** An agent's own grace window, when its config sets one (over graceMs). */
+  readonly graceMsFor?: (agent: string) => number | undefined;
   /** How long a crossing waits for the agent's own Stop hook to take it (self), and then for its document, before the offline fallback. */
   readonly selfDeadlineMs?: number;
   readonly now?: () => Date;
@@ -93,6 +95,10 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   };
 
   const selfDeadlineMs = options.selfDeadlineMs ?? 180_000;
+  const graceOf = (agent: string): { graceMs?: number } => {
+    const graceMs = options.graceMsFor?.(agent);
+    return graceMs === undefined ? {} : { graceMs };
+  };
 
   function fallbackAfter(file: string, entry: Entry, why: string): void {
     if (entry.fallback) clearTimeout(entry.fallback);
@@ -151,6 +157,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       startedAtMs: Number.isFinite(startedAtMs) ? startedAtMs : null,
       firstSeen,
       nowMs: now().getTime(),
+      ...graceOf(state.kind),
     });
     if (!verdict.go) {
       entry.action = verdict.reason;

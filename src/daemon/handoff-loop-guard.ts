@@ -24,6 +24,8 @@ export interface GuardInput {
   /** This crossing is the first reading the daemon has of the session. */
   readonly firstSeen: boolean;
   readonly nowMs: number;
+  /** This agent's grace window (config `agents.<name>.graceSeconds`); else the guard's own. */
+  readonly graceMs?: number;
 }
 
 interface Memory {
@@ -48,8 +50,9 @@ export class HandoffLoopGuard {
     if (memory.baseline !== null && input.percent < memory.baseline + STARTED_ABOVE_MARGIN) {
       return { go: false, reason: `first seen at ${memory.baseline}%, already over ${input.handoffAt}%: hands off once it reaches ${memory.baseline + STARTED_ABOVE_MARGIN}%` };
     }
-    if (input.startedAtMs !== null && input.nowMs - input.startedAtMs < this.graceMs && input.percent <= GRACE_OVERRIDE_PERCENT) {
-      return { go: false, reason: 'started less than two minutes ago: waiting', retryAtMs: input.startedAtMs + this.graceMs };
+    const graceMs = input.graceMs ?? this.graceMs;
+    if (input.startedAtMs !== null && input.nowMs - input.startedAtMs < graceMs && input.percent <= GRACE_OVERRIDE_PERCENT) {
+      return { go: false, reason: 'started less than two minutes ago: waiting', retryAtMs: input.startedAtMs + graceMs };
     }
     memory.handoffs = memory.handoffs.filter((at) => input.nowMs - at < HANDOFF_WINDOW_MS);
     if (memory.handoffs.length >= MAX_HANDOFFS) {

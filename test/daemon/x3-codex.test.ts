@@ -37,7 +37,7 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
   });
 
   /** No grace window after a session starts (issue 10 §6): these sessions are seconds old. */
-  const noGrace = { 'claude-code': { graceSeconds: 0 }, codex: { graceSeconds: 0 } };
+  const noGrace = { codex: { graceSeconds: 0 } };
 
   async function setUp(agents: object = {}): Promise<void> {
     daemon = await makeDaemonRepo({ env: { ...bus.env }, config: { agents: { ...noGrace, ...agents } } });
