@@ -83,6 +83,8 @@ describe('D1 the user’s hooks run on the daemon’s events', { timeout: 60_000
     for (const name of ['on-overflow', 'on-commit']) {
       await fs.writeFile(path.join(hooks, name), `#!/bin/sh\ncat > "$AI_ZEN_ROOT/.ai-zen/${name}.json"\n`, { mode: 0o755 });
     }
+    // A repo's hooks run only once the user trusts them (T4).
+    expect((await daemon.daemon(['trust'])).code).toBe(0);
     await daemon.start();
     const id = sessionId(12);
     await daemon.writeSession(id, { maxContextTokens: 1000 });

@@ -135,15 +135,16 @@ describe('D1 incremental session reader', () => {
   });
 
   it('D1 the state of a real session: header, latest usage, overflow, handoff, migrated closes it, skipped lines counted', async () => {
-    const file = path.join(sessions, 'whole-session.jsonl');
-    await fs.writeFile(file, original);
-    const reader = source.createReader(file);
-    const update = await reader.update();
     // An independent oracle: the session store's own parser over the same text.
     const oracle = parseSessionText(original.toString('utf8'));
     const usages = oracle.lines.map((l) => l.line).filter((l) => l.type === 'usage');
     const header = oracle.lines[0]!.line;
     expect(header.type).toBe('session');
+    // The file name is the session's identity (T2): the file is named after its header's id.
+    const file = path.join(sessions, `${header.type === 'session' ? header.id : 'no-header'}.jsonl`);
+    await fs.writeFile(file, original);
+    const reader = source.createReader(file);
+    const update = await reader.update();
     expect(update.state).toMatchObject({
       kind: 'ai-zen',
       sessionId: header.type === 'session' ? header.id : '',
@@ -230,12 +231,12 @@ describe('D1 incremental session reader', () => {
     await reader.update();
     const { ino } = await fs.stat(file);
 
-    // Same inode, new head, longer than before.
-    await fs.writeFile(file, header('rewritten-2', 100) + usage(10) + usage(20) + usage(300));
+    // Same inode, new head (the same session id: the file name is its identity, T2), longer than before.
+    await fs.writeFile(file, header('rewritten-1', 200) + usage(10) + usage(20) + usage(300));
     expect((await fs.stat(file)).ino).toBe(ino);
     const update = await reader.update();
     expect(update.reset).toBe('rewritten');
-    expect(update.state).toMatchObject({ sessionId: 'rewritten-2', latestUsage: { prompt_tokens: 300 }, overflowed: true });
+    expect(update.state).toMatchObject({ sessionId: 'rewritten-1', maxContextTokens: 200, latestUsage: { prompt_tokens: 300 }, overflowed: true });
 
     // Same head, different bytes just before our offset, and longer: still detected.
     const before = (await fs.readFile(file, 'utf8')).replace(usage(300), usage(301)) + usage(5);

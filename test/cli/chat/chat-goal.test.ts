@@ -44,6 +44,9 @@ describe('ai-zen chat: a handoff towards a goal (S1)', { timeout: 60_000 }, () =
     await term.waitForScreen(/Migrate\?[^\n]*\(y\/N\)/);
     await term.type('y');
     await term.sendKeys('Enter');
+    // S2: the written document is offered for review; Enter continues.
+    await term.waitForScreen(/Start the new session from it\?\n❯ Continue/);
+    await term.sendKeys('Enter');
     const screen = await term.waitForScreen(/Migrated: now in session [\w-]+[^\n]*\n/);
     const doc = WRITTEN.exec(screen)![2]!;
     const text = await fs.readFile(path.join(chat.repo.root, doc), 'utf8');
