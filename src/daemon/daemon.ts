@@ -117,6 +117,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     root,
     events,
     committer,
+    stateOf: (file) => watcher.state(file),
     migrator,
     isOwned,
     foreign,

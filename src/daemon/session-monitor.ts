@@ -12,6 +12,7 @@ import { ExecutorName } from '../session/format.js';
 import type { DaemonMigrator } from './daemon-migrator.js';
 import type { HandoffCommitter } from './handoff-committer.js';
 import { claimProblem } from './handoff-doc-check.js';
+import { retryDelayMs } from './retry-backoff.js';
 import type { HandoffSeenInSession, SessionState, SessionUpdate } from './session-source.js';
 
 export type Owner = 'live' | 'none' | 'unknown';
@@ -31,6 +32,8 @@ export interface SessionMonitorOptions {
   readonly isOwned: (file: string) => Promise<boolean>;
   /** Hands over another agent's session that crossed its handoffAt (X3); absent: announced only. */
   readonly foreign?: ForeignSessions;
+  /** Current state of a session file, to see whether it is still over its limit when a retry is due. */
+  readonly stateOf?: (file: string) => SessionState | null;
 }
 
 /** The daemon's part for another agent's sessions (foreign-sessions.ts). */
@@ -55,6 +58,9 @@ interface Crossing {
   owner: Owner;
   attempted: boolean;
   action: string | null;
+  /** Failed migrations of this crossing so far; the next one is scheduled (issue 11 §5). */
+  failures?: number;
+  retry?: NodeJS.Timeout;
 }
 
 export class SessionMonitor {
@@ -200,6 +206,22 @@ export class SessionMonitor {
     this.migrate(state, crossing);
   }
 
+  /** A failed crossing's next attempt, while the session is still over its limit and nobody owns it. */
+  private retry(file: string, crossing: Crossing): void {
+    if (this.crossings.get(file) !== crossing) return; // dropped below, closed, or a new crossing
+    const state = this.options.stateOf?.(file) ?? null;
+    if (!state || !state.overflowed || state.closed) return;
+    void this.options.isOwned(file).then((owned) => {
+      if (this.crossings.get(file) !== crossing) return;
+      if (owned) {
+        crossing.owner = 'live';
+        crossing.action = 'left to its owner';
+        return;
+      }
+      this.migrate(state, crossing);
+    });
+  }
+
   private migrate(state: SessionState, crossing: Crossing): void {
     crossing.attempted = true;
     crossing.action = 'migrating';
@@ -215,8 +237,12 @@ export class SessionMonitor {
           crossing.action = 'left to its owner';
           return;
         }
-        crossing.action = `failed: ${reason}`;
-        this.options.logger.warn({ sessionId: state.sessionId, reason }, 'the daemon could not hand over an overflowed session');
+        crossing.failures = (crossing.failures ?? 0) + 1;
+        const delay = retryDelayMs(crossing.failures);
+        crossing.action = `failed: ${reason}; tried again in ${Math.round(delay / 1000)} s, or now with: ai-zen-daemon migrate ${state.sessionId}`;
+        this.options.logger.warn({ sessionId: state.sessionId, reason, retryInMs: delay }, 'the daemon could not hand over an overflowed session; it tries again');
+        crossing.retry = setTimeout(() => this.retry(state.file, crossing), delay);
+        crossing.retry.unref();
       },
     );
   }

@@ -214,6 +214,48 @@ describe('issue 11 §9 a session file without its header line', { timeout: 90_00
   });
 });
 
+describe('issue 11 §5 a failed auto-migration is tried again', { timeout: 120_000 }, () => {
+  let daemon: DaemonRepo;
+  beforeEach(async () => {
+    daemon = await makeDaemonRepo();
+  });
+  afterEach(async () => {
+    await daemon.cleanup();
+  });
+
+  it('issue 11 §5 the handoffs folder was a symlink, then fixed: status shows the command that retries it now, and the daemon retries by itself', async () => {
+    const outside = path.join(path.dirname(daemon.root), 'outside');
+    await fs.mkdir(outside);
+    await fs.mkdir(path.join(daemon.root, '.ai-zen'), { recursive: true });
+    const handoffs = path.join(daemon.root, '.ai-zen', 'handoffs');
+    await fs.symlink(outside, handoffs);
+    await daemon.start();
+    const id = sessionId(30);
+    await daemon.writeSession(id, { maxContextTokens: 1000 });
+    await daemon.appendLines(id, usageLine(1500));
+    const failed = await waitFor(
+      async () => (await daemon.status()).sessions.find((session) => session.id === id && session.action?.startsWith('failed:')),
+      { ...DEADLINE, message: 'the failed migration in status' },
+    );
+    expect(failed.action).toContain(`or now with: ai-zen-daemon migrate ${id}`);
+    expect(await fs.readdir(outside)).toEqual([]);
+
+    await fs.rm(handoffs);
+    await waitFor(async () => (await handoffDocs(daemon.root)).length === 1, {
+      timeoutMs: 90_000,
+      message: 'the retried migration to write its document',
+    });
+    const status = await waitFor(
+      async () => {
+        const current = await daemon.status();
+        return current.closedSessions === 1 ? current : null;
+      },
+      { ...DEADLINE, message: 'the session to be migrated' },
+    );
+    expect(status.sessions.some((session) => session.id === id)).toBe(false);
+  });
+});
+
 describe('issue 11 §2 the reader reads only regular files, and never past the size it opened', () => {
   it('issue 11 §2 a FIFO, a symlink to /dev/zero and a folder throw NotRegularFileError without blocking', async () => {
     await using repo = await makeTempRepo({ git: false });
