@@ -1,4 +1,4 @@
-// `npm run bench`: runs the daemon benchmark (issue 4 §Benchmark, items a–e; issue 9 §8: f) and writes
+// `npm run bench`: runs the daemon benchmark (issue 4 §Benchmark, items a–e; issue 9 §8: f; issue 13 §9: g) and writes
 // bench/RESULTS.md. Never part of `npm test`. `--quick` shrinks sizes and counts for a smoke run
 // (printed to stdout unless --out is given, so it never overwrites the real results);
 // `--only b,d` runs some items. Progress goes to stderr.
@@ -13,11 +13,12 @@ import { benchIdle } from './idle-bench.js';
 import { benchLatency } from './latency-bench.js';
 import { describeMachine } from './machine.js';
 import { benchReader } from './reader-bench.js';
+import { benchSubscriber } from './subscriber-bench.js';
 import { renderResults } from './render-results.js';
 import { notRun, type ItemResult } from './results.js';
 
 type ItemId = ItemResult['id'];
-const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f'];
+const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
 const TITLES: Record<ItemId, string> = {
   a: '(a) Overflow detection latency',
   b: '(b) Incremental reader: bytes read and time per append',
@@ -25,6 +26,7 @@ const TITLES: Record<ItemId, string> = {
   d: '(d) Facts capture',
   e: '(e) Overflow → committed handoff doc, end to end',
   f: '(f) How long a handoff commit holds the user’s index.lock',
+  g: '(g) Overflow at an IPC subscriber of the real daemon process',
 };
 
 interface Arguments {
@@ -46,7 +48,7 @@ function parseArguments(argv: readonly string[]): Arguments {
       if (wrong.length > 0 || list.length === 0) throw new Error(`--only takes items from ${ALL.join(',')}, got ${JSON.stringify(argv[index] ?? '')}`);
       only = list as ItemId[];
     } else if (argument === '--out') out = argv[++index] ?? null;
-    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f, --out FILE`);
+    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f,g, --out FILE`);
   }
   return { quick, only, out };
 }
@@ -72,6 +74,8 @@ async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
       return benchEndToEnd({ daemonBin, runs: quick ? 2 : 5, log });
     case 'f':
       return benchCommitLock({ commits: quick ? 10 : 60, log });
+    case 'g':
+      return benchSubscriber({ daemonBin, appends: quick ? 30 : 200, log });
   }
 }
 
