@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../dist/paths.js';
 import { benchCommitLock } from './commit-lock-bench.js';
+import { benchAgents } from './agents-bench.js';
 import { benchEndToEnd } from './end-to-end-bench.js';
 import { benchFactsItem } from './facts-bench.js';
 import { benchIdle } from './idle-bench.js';
@@ -18,7 +19,7 @@ import { renderResults } from './render-results.js';
 import { notRun, type ItemResult } from './results.js';
 
 type ItemId = ItemResult['id'];
-const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'x'];
 const TITLES: Record<ItemId, string> = {
   a: '(a) Overflow detection latency',
   b: '(b) Incremental reader: bytes read and time per append',
@@ -27,6 +28,7 @@ const TITLES: Record<ItemId, string> = {
   e: '(e) Overflow → committed handoff doc, end to end',
   f: '(f) How long a handoff commit holds the user’s index.lock',
   g: '(g) Overflow at an IPC subscriber of the real daemon process',
+  x: '(x) X3: Claude Code transcripts cost what ai-zen sessions cost',
 };
 
 interface Arguments {
@@ -48,7 +50,7 @@ function parseArguments(argv: readonly string[]): Arguments {
       if (wrong.length > 0 || list.length === 0) throw new Error(`--only takes items from ${ALL.join(',')}, got ${JSON.stringify(argv[index] ?? '')}`);
       only = list as ItemId[];
     } else if (argument === '--out') out = argv[++index] ?? null;
-    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f,g, --out FILE`);
+    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f,g,x, --out FILE`);
   }
   return { quick, only, out };
 }
@@ -76,6 +78,8 @@ async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
       return benchCommitLock({ commits: quick ? 10 : 60, log });
     case 'g':
       return benchSubscriber({ daemonBin, appends: quick ? 30 : 200, log });
+    case 'x':
+      return benchAgents({ daemonBin, appends: quick ? 20 : 100, otherTranscripts: 10_000, steadyAfterSpawnMs: quick ? 10_000 : 60_000, idleMs: quick ? 10_000 : 20_000, log });
   }
 }
 
