@@ -51,7 +51,7 @@ export class Agent implements AgentView {
   readonly model: string;
   readonly maxContextTokens: number;
   readonly root: string;
-  readonly tools: readonly Tool[];
+  private toolList: Tool[];
   private readonly recorder: SessionRecorder;
   private readonly logger: Logger;
   private readonly maxSteps: number;
@@ -66,7 +66,7 @@ export class Agent implements AgentView {
     this.model = options.model;
     this.maxContextTokens = options.maxContextTokens;
     this.root = options.root;
-    this.tools = options.tools;
+    this.toolList = [...options.tools];
     this.recorder = options.recorder;
     this.logger = options.logger ?? silentLogger();
     this.maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -102,6 +102,15 @@ export class Agent implements AgentView {
 
   get busy(): boolean {
     return this.controller !== null;
+  }
+
+  get tools(): readonly Tool[] {
+    return this.toolList;
+  }
+
+  /** Adds a tool an extension brings (S3: the handoff tool needs the migration service). */
+  addTool(tool: Tool): void {
+    this.toolList = [...this.toolList, tool];
   }
 
   get toolNames(): string[] {

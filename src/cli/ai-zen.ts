@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../paths.js';
-import { chatOverflowChooser, runChat } from './chat-command.js';
+import { chatAgentRequestChooser, chatOverflowChooser, runChat } from './chat-command.js';
 import { registerHandoffCommands } from './handoff-command.js';
 import { handoffExtension } from './handoff-extension.js';
 import { registerPrintCommand } from './print-command.js';
@@ -15,7 +15,7 @@ const { version } = JSON.parse(readFileSync(path.join(packageRoot(), 'package.js
 
 const code = await runCli(process.argv.slice(2), {
   registrars: [registerPrintCommand, registerHandoffCommands, registerSessionsCommand],
-  extensions: [handoffExtension({ interactiveChooser: chatOverflowChooser })],
+  extensions: [handoffExtension({ interactiveChooser: chatOverflowChooser, agentRequestChooser: chatAgentRequestChooser })],
   chat: runChat,
   version,
 });

@@ -3,6 +3,7 @@
 // no colours, auto-migration silent (R20).
 import type { AutoMigrateChooser } from '../handoff/auto-migrate.js';
 import { AiZenError } from '../errors.js';
+import type { ExecutorName } from '../session/format.js';
 import { ChatSession } from './chat/chat-session.js';
 import { colorsWanted, createStyle } from './chat/style.js';
 import { projectHandoff, type ProjectHandoff } from './handoff-extension.js';
@@ -59,6 +60,14 @@ export async function runChat(options: RootOptions, setup: CliSetup): Promise<vo
   } finally {
     await project.close();
   }
+}
+
+/** S3: the chat asks the person when the model calls its handoff tool. */
+export function chatAgentRequestChooser(project: OpenProject): (goal: string | null) => Promise<ExecutorName | 'skip'> {
+  return async (goal) => {
+    const chat = chats.get(project);
+    return chat ? chat.chooseForAgent(goal) : 'skip';
+  };
 }
 
 /**

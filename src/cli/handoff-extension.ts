@@ -6,6 +6,9 @@ import { AutoMigratePlugin, nonInteractiveChooser, type AutoMigrateChooser } fro
 import { MigrationService } from '../handoff/migration-service.js';
 import { createFactsProvider } from '../probe/capture-facts.js';
 import type { OpenProject, ProjectExtension } from './open-project.js';
+import type { Tool } from '../agent/types.js';
+import { createHandoffTool } from '../handoff/handoff-tool.js';
+import type { ExecutorName } from '../session/format.js';
 
 export interface ProjectHandoff {
   readonly service: MigrationService;
@@ -17,6 +20,8 @@ export interface ProjectHandoff {
 export interface HandoffExtensionOptions {
   /** The terminal UI's selector (R19); used only when the project is opened interactively. */
   readonly interactiveChooser?: (project: OpenProject) => AutoMigrateChooser;
+  /** S3: the terminal UI asks the person when the model calls its handoff tool. */
+  readonly agentRequestChooser?: (project: OpenProject) => (goal: string | null) => Promise<ExecutorName | 'skip'>;
 }
 
 const attached = new WeakMap<OpenProject, ProjectHandoff>();
@@ -55,10 +60,29 @@ export function handoffExtension(options: HandoffExtensionOptions = {}): Project
   return (project, mode) => {
     // R20: without a terminal there is nobody to ask; the default executor, silently.
     const choose = mode.interactive && options.interactiveChooser ? options.interactiveChooser(project) : nonInteractiveChooser();
-    const { autoMigrate } = attachHandoff(project, choose);
+    const { autoMigrate, service } = attachHandoff(project, choose);
+    // S3: the model's own handoff — asked of the person in the chat; with nobody to ask, only when the config allows it.
+    let requested: { executor: ExecutorName; goal: string | null } | null = null;
+    const ask = mode.interactive && options.agentRequestChooser ? options.agentRequestChooser(project) : null;
+    project.agent.addTool(
+      createHandoffTool({
+        isBusy: () => service.busy,
+        decide: async (goal) => {
+          if (ask) return ask(goal);
+          return project.config.agentMayMigrate ? service.defaultExecutor : 'not-allowed';
+        },
+        request: (request) => (requested = request),
+      }) as Tool,
+    );
     return {
       // After the turn, never inside it (the handoff turn is itself a send).
       async afterTurn() {
+        const request = requested;
+        requested = null;
+        if (request) {
+          await service.handoff({ mode: 'migrate', executor: request.executor, ...(request.goal !== null ? { goal: request.goal } : {}) });
+          return;
+        }
         await autoMigrate.afterTurn();
       },
     };

@@ -94,6 +94,31 @@ export class ChatSession {
     return choice;
   }
 
+  /**
+   * S3: the model called its handoff tool, mid-turn: the person gets the overflow selector's
+   * choices. The turn's Ctrl-C watch lets go of the keyboard while the selector has it.
+   */
+  async chooseForAgent(goal: string | null): Promise<OverflowChoice> {
+    const { input, output, style } = this.terminal;
+    const handler = this.onInterrupt;
+    this.stopInterruptible();
+    try {
+      const info: OverflowInfo = {
+        sessionId: this.project.context.currentId,
+        promptTokens: contextUsage(this.project.agent).used,
+        maxContextTokens: this.project.agent.maxContextTokens,
+        defaultExecutor: this.handoff?.service.defaultExecutor ?? 'self',
+      };
+      const towards = goal !== null ? ` towards: ${goal}` : '';
+      this.write('\n');
+      const choice = await chooseOnOverflow(info, style, { input, output }, `The agent asks to hand its work over to a fresh session${towards}. Hand over?`);
+      if (choice === 'skip') this.write(style.dim('Declined: the agent carries on in this session.\n'));
+      return choice;
+    } finally {
+      if (handler) this.interruptible(handler);
+    }
+  }
+
   private async loop(): Promise<void> {
     const { style } = this.terminal;
     let armedToLeave = false;

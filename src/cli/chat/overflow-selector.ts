@@ -68,9 +68,9 @@ export interface SelectorIo {
 }
 
 /** Shows the selector; Esc, or Ctrl-C, skips. */
-export async function chooseOnOverflow(info: OverflowInfo, style: Style, io: SelectorIo = {}): Promise<OverflowChoice> {
+export async function chooseOnOverflow(info: OverflowInfo, style: Style, io: SelectorIo = {}, message: string = overflowMessage(info)): Promise<OverflowChoice> {
   try {
-    return await selectorPrompt({ message: overflowMessage(info), options: overflowOptions(info), style }, io);
+    return await selectorPrompt({ message, options: overflowOptions(info), style }, io);
   } catch (error) {
     if (error instanceof Error && error.name === 'ExitPromptError') return 'skip';
     throw error;
