@@ -18,6 +18,21 @@ export const EventSchemas = {
     handoffAt: z.number().nullable().optional(),
     compactsAt: z.number().nullable().optional(),
   }),
+  /** S5: a session's context reached its warning threshold (once per crossing; re-armed below it). */
+  'session.warned': z.object({
+    sessionId: z.string(),
+    /** 'ai-zen', 'claude-code', 'codex'. */
+    agent: z.string(),
+    /** Whole percent of the window reached (rounded down). */
+    percent: z.number(),
+    /** The threshold crossed: config `warnAt` (ai-zen) or `agents.<agent>.warnAt`. */
+    warnAt: z.number(),
+    promptTokens: z.number(),
+    maxContextTokens: z.number(),
+    /** Another agent's session: where the daemon hands it over (percent); null for ai-zen's own (at the window). */
+    handoffAt: z.number().nullable(),
+    transcript: z.string().optional(),
+  }),
   /** Another agent compacted its own history (Claude `compact_boundary`, X3): what it dropped is gone from its context. */
   'session.compacted': z.object({
     sessionId: z.string(),

@@ -28,6 +28,8 @@ export const ConfigFile = z.strictObject({
       autoCommit: z.boolean().optional(),
       /** Desktop notifications on overflow and handoff outcomes (D4). */
       notifications: z.boolean().optional(),
+      /** S5: one notification per crossing of the warning threshold (`warnAt`, `agents.<agent>.warnAt`); default true. */
+      warnings: z.boolean().optional(),
     })
     .optional(),
   /** Other agents' sessions the daemon watches (X3): `claude-code`, `codex`. */

@@ -21,7 +21,7 @@ export interface Config {
   readonly execTimeoutMs: number;
   readonly execOutputLimit: number;
   readonly modelTimeoutMs: number;
-  readonly daemon: { readonly autoCommit: boolean; readonly notifications: boolean };
+  readonly daemon: { readonly autoCommit: boolean; readonly notifications: boolean; readonly warnings: boolean };
   /** Other agents' sessions (X3): thresholds and windows per agent. */
   readonly agents: AgentsConfig;
   /** S5: percent of the window at which ai-zen's own sessions warn. */
@@ -105,7 +105,7 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
     execTimeoutMs: fromFiles.execTimeoutMs ?? DEFAULTS.execTimeoutMs,
     execOutputLimit: fromFiles.execOutputLimit ?? DEFAULTS.execOutputLimit,
     modelTimeoutMs: fromFiles.modelTimeoutMs ?? DEFAULTS.modelTimeoutMs,
-    daemon: { autoCommit: fromFiles.daemon.autoCommit ?? true, notifications: fromFiles.daemon.notifications ?? true },
+    daemon: { autoCommit: fromFiles.daemon.autoCommit ?? true, notifications: fromFiles.daemon.notifications ?? true, warnings: fromFiles.daemon.warnings ?? true },
     agents: resolveAgentsConfig(user?.agents, project?.agents),
     warnAt: fromFiles.warnAt ?? DEFAULT_WARN_AT,
     agentMayMigrate: fromFiles.agentMayMigrate ?? false,

@@ -1,5 +1,5 @@
-// What the desktop hears from the daemon (D4): overflow, and each handoff's outcome — written,
-// failed, committed, or not committed yet. One notification per event; the notifier never throws.
+// What the desktop hears from the daemon (D4): a warning before the window is full (S5), overflow,
+// and each handoff's outcome — written, failed, committed, or not committed yet. One notification per event; the notifier never throws.
 import type { AnyEvent } from '../events.js';
 import { describeChecks } from '../handoff/checks/describe-checks.js';
 import { formatTokens } from './format-tokens.js';
@@ -29,6 +29,8 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
         urgency: 'critical',
       };
     }
+    case 'session.warned':
+      return warningNotification(event.payload);
     case 'handoff.written':
       if (event.payload.successorCommand !== undefined) return agentHandoffNotification(event.payload);
       return { title: 'ai-zen: handoff written', body: `${event.payload.path} (session ${event.payload.sessionId.slice(0, 8)}, ${event.payload.executor})${checkedSuffix(event.payload.checks)}` };
@@ -44,6 +46,22 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
 }
 
 const AGENT_LABELS: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
+
+/**
+ * S5: `Claude Code session 1a2b3c4d at 61%` / `ai-zen session 1a2b3c4d at 82%`, and how to hand off
+ * now. `ai-zen-daemon handoff` takes only ai-zen's own sessions, by their whole id; another agent's
+ * session is handed off by the daemon at its handoffAt.
+ */
+function warningNotification(payload: Extract<AnyEvent, { name: 'session.warned' }>['payload']): Notification {
+  const { sessionId, agent, percent, warnAt, promptTokens, maxContextTokens, handoffAt } = payload;
+  const label = agent === 'ai-zen' ? 'ai-zen' : (AGENT_LABELS[agent] ?? agent);
+  const usage = `${formatTokens(promptTokens)}/${formatTokens(maxContextTokens)} tokens, warning at ${warnAt}%`;
+  const how =
+    agent === 'ai-zen'
+      ? `hand off now with /handoff or /migrate in its chat, or: ai-zen-daemon handoff ${sessionId}`
+      : `the daemon hands it off at ${handoffAt ?? '?'}%, with a document and the command that continues fresh`;
+  return { title: `${label} session ${sessionId.slice(0, 8)} at ${percent}%`, body: `${usage} — ${how}` };
+}
 
 /** `Claude Code session 1a2b3c4d at 71% — handoff written: <path>; continue with: claude "…"`. */
 function agentHandoffNotification(payload: Extract<AnyEvent, { name: 'handoff.written' }>['payload']): Notification {

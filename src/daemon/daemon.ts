@@ -61,6 +61,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       version: options.version,
       autoCommit: config.daemon.autoCommit,
       notifications: config.daemon.notifications,
+      warnings: config.daemon.warnings,
       modelConfigured: config.modelConfigured,
       executor: config.executor,
       trust: config.trust.state,
@@ -121,6 +122,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     migrator,
     isOwned,
     foreign,
+    warnings: { enabled: config.daemon.warnings, warnAt: config.warnAt },
     logger: logger.child({ component: 'monitor' }),
   });
   const watcher: TranscriptWatchers = new TranscriptWatchers({

@@ -1,4 +1,5 @@
 // Turns what the watcher reads into what the daemon does (D1, D3, issue 4 §3):
+// - a usage line that reaches the warning threshold → `session.warned`, once per crossing (S5);
 // - a usage line that crosses the window → `session.overflowed`, once per crossing; then the
 //   session's live owner hands it over, or — no live owner — the daemon migrates it itself;
 // - a `handoff` line (whoever wrote it) → the document goes to the committer, `handoff.written`;
@@ -34,6 +35,11 @@ export interface SessionMonitorOptions {
   readonly foreign?: ForeignSessions;
   /** Current state of a session file, to see whether it is still over its limit when a retry is due. */
   readonly stateOf?: (file: string) => SessionState | null;
+  /**
+   * S5: the warning threshold of ai-zen's own sessions (config `warnAt`, percent of the window);
+   * another agent's comes with its state (`agents.<agent>.warnAt`). Absent or `enabled: false`: no warnings.
+   */
+  readonly warnings?: { readonly enabled: boolean; readonly warnAt: number };
 }
 
 /** The daemon's part for another agent's sessions (foreign-sessions.ts). */
@@ -67,6 +73,8 @@ export class SessionMonitor {
   /** The current overflow crossing of each overflowed session file. */
   private readonly crossings = new Map<string, Crossing>();
   private readonly owners = new Map<string, Promise<Owner>>();
+  /** Session files at or above their warning threshold, warned (or past warning) for this crossing. */
+  private readonly warned = new Set<string>();
 
   constructor(private readonly options: SessionMonitorOptions) {}
 
@@ -74,9 +82,11 @@ export class SessionMonitor {
     const { state, previous } = update;
     if (update.missing || state.refusedBecause !== undefined) {
       this.crossings.delete(state.file);
+      this.warned.delete(state.file);
       return;
     }
     if (state.foreign) return; // another repo's transcript
+    this.noticeWarning(state, info.initial);
     for (const handoff of update.handoffs) this.noticeHandoff(state, handoff, info.initial);
     if ((update.compactionsSeen ?? 0) > 0 && !info.initial) this.noticeCompaction(state);
     if (state.closed && !previous.closed && !info.initial && state.successorId) {
@@ -120,6 +130,37 @@ export class SessionMonitor {
   /** The command that starts the successor of another agent's session, once a document exists (X3). */
   successorCommandFor(file: string): string | null {
     return this.options.foreign?.successorCommandFor(file) ?? null;
+  }
+
+  /**
+   * S5: below → at-or-above warnAt, not yet over the limit: warn once; below again re-arms. A
+   * session read at start-up already above it is history (no news), as is one already over its
+   * limit (the overflow speaks then).
+   */
+  private noticeWarning(state: SessionState, initial: boolean): void {
+    const warnAt = state.thresholds?.warnAt ?? this.options.warnings?.warnAt ?? null;
+    const tokens = state.latestUsage?.prompt_tokens ?? null;
+    const window = state.maxContextTokens;
+    const reached = warnAt !== null && tokens !== null && window !== null && window > 0 && tokens * 100 >= warnAt * window;
+    if (!reached || state.closed) {
+      this.warned.delete(state.file);
+      return;
+    }
+    if (this.warned.has(state.file)) return;
+    this.warned.add(state.file);
+    if (initial || state.overflowed || this.options.warnings?.enabled !== true) return;
+    const percent = Math.floor((tokens * 100) / window);
+    this.options.logger.info({ sessionId: state.sessionId, agent: state.kind, percent, warnAt }, 'the session reached its warning threshold');
+    this.options.events.emit('session.warned', {
+      sessionId: state.sessionId,
+      agent: state.kind,
+      percent,
+      warnAt,
+      promptTokens: tokens,
+      maxContextTokens: window,
+      handoffAt: state.thresholds?.handoffAt ?? null,
+      transcript: state.file,
+    });
   }
 
   private noticeCompaction(state: SessionState): void {

@@ -35,7 +35,7 @@ describe('configuration', () => {
       apiKey: null,
       baseURL: null,
     });
-    expect(config.daemon).toEqual({ autoCommit: true, notifications: true });
+    expect(config.daemon).toEqual({ autoCommit: true, notifications: true, warnings: true });
   });
 
   it('env wins over the project, the project (trusted) over the user', async () => {
@@ -56,7 +56,7 @@ describe('configuration', () => {
       execTimeoutMs: 7,
       modelConfigured: true,
     });
-    expect(config.daemon).toEqual({ autoCommit: false, notifications: false });
+    expect(config.daemon).toEqual({ autoCommit: false, notifications: false, warnings: true });
     config = await loadConfig({
       root,
       env: { AI_ZEN_HOME: home, AI_ZEN_MODEL: 'claude-sonnet-4', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'env-key' },
