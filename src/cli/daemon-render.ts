@@ -65,7 +65,7 @@ export function sessionLine(session: SessionInfo): string {
   if (session.agent && session.agent !== 'ai-zen') notes.push(agentNote(session));
   if (session.model) notes.push(session.model);
   if (session.closed) notes.push(`migrated → ${session.successorId?.slice(0, 8) ?? '?'}`);
-  else notes.push(session.owner === 'live' ? 'owner: live' : 'owner: none');
+  else notes.push(session.owner === 'live' || session.owner === 'daemon' ? `owner: ${session.owner}` : 'owner: none');
   if (session.overflowed) notes.push('OVERFLOWED');
   if (session.action) notes.push(session.action);
   if (session.successorCommand) notes.push(`continue with: ${session.successorCommand}`);

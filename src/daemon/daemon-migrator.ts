@@ -62,12 +62,18 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
     const id8 = request.sessionId.slice(0, 8);
     let opened;
     try {
-      opened = await ConversationContext.open({ paths, id: request.sessionId, logger: logger.child({ component: 'session' }), env });
+      opened = await ConversationContext.open({
+        paths,
+        id: request.sessionId,
+        logger: logger.child({ component: 'session' }),
+        env,
+        holder: 'daemon',
+      });
     } catch (error) {
       if (SessionOwnedError.isInstance(error)) {
         throw new SessionOwnedError(
           request.sessionId,
-          `session ${id8} is open in another ai-zen process; its owner hands it over (/handoff or /migrate there)`,
+          `${error.message}; its owner hands it over (/handoff or /migrate there)`,
           { cause: error },
         );
       }

@@ -70,6 +70,10 @@ async function runHandoff(core: DaemonCore, mode: 'handoff' | 'migrate', session
   const sessionId = session ?? (await latestSession(core));
   const store = new SessionStore(core.paths);
   if (!(await store.exists(sessionId))) throw new AiZenError('session', `no session ${sessionId} in ${core.root}`);
+  // Issue 11 §15: the daemon itself holds the session's lock while it migrates it; that is no
+  // other process, and a second migration of it would only find it migrated.
+  const running = core.migrator.current;
+  if (running?.sessionId === sessionId) throw new AiZenError('session', daemonMigratingLine(sessionId, running.since));
   if (await core.isOwned(store.sessionFile(sessionId))) {
     throw new SessionOwnedError(sessionId, `session ${sessionId.slice(0, 8)} is open in another ai-zen process; its owner hands it over (/${mode} there)`);
   }
@@ -82,6 +86,10 @@ async function runHandoff(core: DaemonCore, mode: 'handoff' | 'migrate', session
     downgrades: outcome.downgrades.map((entry) => ({ from: entry.from, reason: entry.reason })),
     newSessionId: outcome.newSessionId,
   };
+}
+
+function daemonMigratingLine(sessionId: string, since: string): string {
+  return `session ${sessionId.slice(0, 8)} is being migrated by this daemon right now (since ${since}); ai-zen-daemon status shows its new session when it is done`;
 }
 
 /** The latest pointer's session, or its successor when it was migrated (as `--continue` does). */
@@ -122,7 +130,9 @@ async function sessionInfos(core: DaemonCore, options: { includeClosed: boolean 
 async function sessionInfo(core: DaemonCore, state: SessionState): Promise<SessionInfo> {
   const promptTokens = state.latestUsage?.prompt_tokens ?? null;
   const closed = isClosed(core, state);
-  const owned = closed ? false : await core.isOwned(state.file).catch(() => false);
+  // The daemon holds the lock of the session it is migrating: that owner is the daemon, not a live process.
+  const daemonMigrating = core.migrator.current?.sessionId === state.sessionId;
+  const owned = closed || daemonMigrating ? false : await core.isOwned(state.file).catch(() => false);
   const action = core.monitor.actionFor(state.file);
   const successor = core.monitor.successorCommandFor(state.file);
   return {
@@ -133,7 +143,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState): Promise<Sessi
     promptTokens,
     maxContextTokens: state.maxContextTokens,
     percent: promptTokens !== null && state.maxContextTokens !== null ? usagePercent(promptTokens, state.maxContextTokens) : null,
-    owner: owned ? 'live' : 'none',
+    owner: daemonMigrating ? 'daemon' : owned ? 'live' : 'none',
     closed,
     successorId: state.successorId,
     overflowed: state.overflowed,

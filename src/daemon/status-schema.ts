@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { HandoffChecks } from '../session/format.js';
 
-export const Owner = z.enum(['live', 'none', 'unknown']);
+export const Owner = z.enum(['live', 'daemon', 'none', 'unknown']);
 
 export const SessionInfo = z.object({
   id: z.string(),
@@ -15,7 +15,7 @@ export const SessionInfo = z.object({
   maxContextTokens: z.number().nullable(),
   /** promptTokens / maxContextTokens in whole percent (may pass 100); null when either is unknown. */
   percent: z.number().nullable(),
-  /** live: an ai-zen process has the session open (it holds the session lock). */
+  /** live: an ai-zen process has the session open (it holds the session lock) · daemon: the daemon is migrating it now. */
   owner: Owner,
   closed: z.boolean(),
   successorId: z.string().nullable(),

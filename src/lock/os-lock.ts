@@ -26,6 +26,18 @@ export interface LockOptions {
   readonly directory?: string;
 }
 
+export interface AcquireOptions extends LockOptions {
+  /**
+   * Who holds it (one short line, e.g. `{"kind":"daemon","pid":12}`): told to whoever connects, so
+   * a refused process can say who has the lock (issue 11 §15) instead of guessing.
+   */
+  readonly holder?: string;
+}
+
+/** How long lockHolder waits for the holder's line; a holder that says nothing in time is unnamed. */
+const HOLDER_READ_MS = 2000;
+const MAX_HOLDER_BYTES = 512;
+
 export interface HeldLock {
   readonly name: string;
   /** The socket file. */
@@ -37,7 +49,7 @@ export interface HeldLock {
 }
 
 /** Takes the lock, or returns null when another live process holds it. */
-export async function acquireLock(name: string, options: LockOptions = {}): Promise<HeldLock | null> {
+export async function acquireLock(name: string, options: AcquireOptions = {}): Promise<HeldLock | null> {
   const address = await lockAddress(name, options);
   // Bound under a name of our own, then hard-linked into place: link() fails when the name exists,
   // so of two processes only one can put its socket there (a listen() on the name itself cannot
@@ -50,7 +62,7 @@ export async function acquireLock(name: string, options: LockOptions = {}): Prom
       `lock path ${temporary} is over the ${MAX_LOCK_PATH_BYTES} bytes a socket path may have; set AI_ZEN_HOME to a shorter folder`,
     );
   }
-  const bound = await tryListen(temporary);
+  const bound = await tryListen(temporary, options.holder);
   if (!bound.server) throw lockError(name, bound.error);
   const server = bound.server;
   try {
@@ -80,6 +92,33 @@ export async function acquireLock(name: string, options: LockOptions = {}): Prom
 /** True when a live process holds the lock. Connects only; never takes the lock, even for a moment. */
 export async function isLockHeld(name: string, options: LockOptions = {}): Promise<boolean> {
   return answers(await lockAddress(name, options));
+}
+
+/**
+ * The line the live holder of the lock tells about itself (AcquireOptions.holder); null when
+ * nobody holds it, or the holder names nobody (an older ai-zen, or one that does not answer in time).
+ */
+export async function lockHolder(name: string, options: LockOptions = {}): Promise<string | null> {
+  const address = await lockAddress(name, options);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const socket = net.connect({ path: address });
+    const done = (value: string | null) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(null), HOLDER_READ_MS);
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size > MAX_HOLDER_BYTES) done(null);
+    });
+    socket.once('end', () => done(Buffer.concat(chunks).toString('utf8').trim() || null));
+    socket.once('close', () => done(Buffer.concat(chunks).toString('utf8').trim() || null));
+    socket.once('error', () => done(null));
+  });
 }
 
 /**
@@ -140,10 +179,15 @@ async function lockAddress(name: string, options: LockOptions): Promise<string> 
 
 type ListenOutcome = { server: net.Server } | { server?: undefined; error: Error };
 
-function tryListen(address: string): Promise<ListenOutcome> {
+function tryListen(address: string, holder: string | undefined): Promise<ListenOutcome> {
   return new Promise((resolve) => {
-    // Whoever connects (isLockHeld) only learns that we are alive; drop them at once.
-    const server = net.createServer((socket) => socket.destroy());
+    // Whoever connects (isLockHeld, lockHolder) learns that we are alive and, if given, who we
+    // are; then the connection is closed at once. Only our own user can reach the folder (0700).
+    const server = net.createServer((socket) => {
+      socket.on('error', () => {});
+      if (holder === undefined) socket.destroy();
+      else socket.end(`${holder}\n`);
+    });
     const onError = (error: Error) => resolve({ error });
     server.once('error', onError);
     server.listen({ path: address }, () => {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { AiZenError, SessionOwnedError } from '../errors.js';
 import { writeFileInside } from '../fs/safe-write.js';
-import { acquireLock, sessionLockName, type HeldLock } from '../lock/os-lock.js';
+import { acquireLock, lockHolder, sessionLockName, type HeldLock } from '../lock/os-lock.js';
+import { parseSessionHolder, sessionHeldMessage, sessionHolderLine, type SessionHolderKind } from '../lock/session-holder.js';
 import type { Env, ProjectPaths } from '../paths.js';
 import { ChatMessage, HandoffLine, HeaderLine, MessageLine, MigratedLine, Usage, UsageLine, type SessionLine } from './format.js';
 import { AppendHandle } from './append-handle.js';
@@ -33,6 +34,7 @@ interface Dependencies {
   readonly logger: SessionLogger;
   readonly pause: PauseHook;
   readonly env: Env;
+  readonly holder: SessionHolderKind;
 }
 
 interface CommonOptions {
@@ -43,6 +45,8 @@ interface CommonOptions {
   /** Test-only: pause at a migration stage (default: from AI_ZEN_TEST_PAUSE_AT in `env`). */
   pauseAt?: PauseHook;
   env?: Env;
+  /** Who takes the session's lock, told to a process it refuses (default: an ai-zen process). */
+  holder?: SessionHolderKind;
 }
 
 export interface CreateOptions extends CommonOptions {
@@ -74,6 +78,7 @@ function dependencies(options: CommonOptions): Dependencies {
     logger,
     pause: options.pauseAt ?? pauseHookFromEnv(options.env ?? process.env) ?? (async () => {}),
     env: options.env ?? process.env,
+    holder: options.holder ?? 'ai-zen',
   };
 }
 
@@ -82,9 +87,14 @@ function dependencies(options: CommonOptions): Dependencies {
  * daemon leaves that session's migration to it, and no two processes append to one session.
  * The kernel frees the lock when the process dies, however it dies.
  */
-async function takeSessionLock(file: string, id: string, env: Env): Promise<HeldLock> {
-  const lock = await acquireLock(sessionLockName(file), { env });
-  if (!lock) throw new SessionOwnedError(id);
+async function takeSessionLock(file: string, id: string, deps: Pick<Dependencies, 'env' | 'holder'>): Promise<HeldLock> {
+  const name = sessionLockName(file);
+  const lock = await acquireLock(name, { env: deps.env, holder: sessionHolderLine(deps.holder) });
+  if (!lock) {
+    // Issue 11 §15: the lock names its holder, so the refusal says who has the session.
+    const holder = parseSessionHolder(await lockHolder(name, { env: deps.env }).catch(() => null));
+    throw new SessionOwnedError(id, sessionHeldMessage(id, holder));
+  }
   return lock;
 }
 
@@ -144,7 +154,7 @@ export class ConversationContext implements SessionRecorder {
     try {
       // Taken once the file exists, so its name is computed from the same real path the daemon sees.
       // Until then the file holds only a header: nothing the daemon would act on.
-      lock = await takeSessionLock(handle.file, id, deps.env);
+      lock = await takeSessionLock(handle.file, id, deps);
       await deps.store.writeLatestPointer({ id, previousId: header.previousId });
     } catch (error) {
       await handle.close();
@@ -159,7 +169,7 @@ export class ConversationContext implements SessionRecorder {
     const deps = dependencies(options);
     const id = assertSessionId(options.id);
     // First the lock: reading and repairing the file is for its owner only.
-    const lock = await takeSessionLock(deps.store.sessionFile(id), id, deps.env);
+    const lock = await takeSessionLock(deps.store.sessionFile(id), id, deps);
     let handle: AppendHandle | null = null;
     let content;
     try {
@@ -311,7 +321,7 @@ export class ConversationContext implements SessionRecorder {
       // Ownership moves with the conversation: the new file is ours before the old one says it is closed.
       let newLock: HeldLock;
       try {
-        newLock = await takeSessionLock(newHandle.file, newId, this.deps.env);
+        newLock = await takeSessionLock(newHandle.file, newId, this.deps);
       } catch (error) {
         await newHandle.close();
         throw error;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireLock, daemonLockName, isLockHeld, sessionLockName, type HeldLock } from '../../src/lock/os-lock.js';
+import { acquireLock, daemonLockName, isLockHeld, lockHolder, sessionLockName, type HeldLock } from '../../src/lock/os-lock.js';
 import { spawnLockHolder, type LockChild } from './lock-child.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -43,6 +43,19 @@ describe('os lock', () => {
     const second = await acquireLock(name, options());
     expect(second).not.toBeNull();
     held.push(second!);
+  });
+
+  it('issue 11 §15 the lock tells whoever asks the holder line it was taken with; none when unheld or unnamed', async () => {
+    const named = uniqueName();
+    expect(await lockHolder(named, options())).toBeNull();
+    const lock = await acquireLock(named, { ...options(), holder: '{"kind":"daemon","pid":42}' });
+    held.push(lock!);
+    expect(await lockHolder(named, options())).toBe('{"kind":"daemon","pid":42}');
+    expect(await isLockHeld(named, options())).toBe(true);
+    const unnamed = uniqueName();
+    held.push((await acquireLock(unnamed, options()))!);
+    expect(await lockHolder(unnamed, options())).toBeNull();
+    expect(await isLockHeld(unnamed, options())).toBe(true);
   });
 
   it('D1 a holder killed with kill -9 leaves nothing that blocks the next acquire', async () => {
