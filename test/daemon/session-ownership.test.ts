@@ -29,7 +29,7 @@ describe('D1 session ownership through an OS-held lock', () => {
       const error = await ConversationContext.open({ paths, id: owner.id }).catch((e: unknown) => e);
       expect(AiZenError.isInstance(error)).toBe(true);
       expect((error as AiZenError).code).toBe('session');
-      expect((error as AiZenError).message).toBe(`session ${owner.id.slice(0, 8)} is open in another ai-zen process`);
+      expect((error as AiZenError).message).toBe(`session ${owner.id.slice(0, 8)} is open in another ai-zen process (pid ${owner.child.pid})`);
     } finally {
       await owner.kill();
     }
@@ -52,7 +52,7 @@ describe('D1 session ownership through an OS-held lock', () => {
   it('D1 another process is refused while this one has the session open, and let in after close', async () => {
     const context = await ConversationContext.create({ paths, model: 'm', maxContextTokens: 100 });
     const refused = await startSessionOwner(repo.root, { open: context.currentId });
-    expect(refused).toEqual({ ok: false, error: `session ${context.currentId.slice(0, 8)} is open in another ai-zen process` });
+    expect(refused).toEqual({ ok: false, error: `session ${context.currentId.slice(0, 8)} is open in another ai-zen process (pid ${process.pid})` });
     await context.close();
     expect(await isLockHeld(sessionLockName(context.sessionFile))).toBe(false);
     const admitted = await startSessionOwner(repo.root, { open: context.currentId });
