@@ -3,7 +3,9 @@
 // - a usage line that crosses the window → `session.overflowed`, once per crossing; then the
 //   session's live owner hands it over, or — no live owner — the daemon migrates it itself;
 // - a `handoff` line (whoever wrote it) → the document goes to the committer, `handoff.written`;
-// - a `migrated` line → `session.migrated`; the session is closed and needs no more work.
+// - a `migrated` line → `session.migrated`; the session is closed and needs no more work;
+// - a `skip` line (R19: Esc at the chat's selector) → this crossing is the person's choice: not
+//   migrated, not when its owner leaves, not on retry, until usage drops and crosses again.
 // Lines read at startup are history: they feed the committer and the state, not the news.
 import path from 'node:path';
 import { SessionOwnedError } from '../errors.js';
@@ -60,10 +62,15 @@ export interface SessionAction {
   readonly action: string | null;
 }
 
+/** What status shows for a crossing the person declined in the chat (R19). */
+export const SKIPPED_IN_CHAT = 'skipped in the chat (Esc); handed over at the next crossing';
+
 interface Crossing {
   owner: Owner;
   attempted: boolean;
   action: string | null;
+  /** R19: the person declined this crossing in the chat; the daemon never migrates it. */
+  declined?: boolean;
   /** Failed migrations of this crossing so far; the next one is scheduled (issue 11 §5). */
   failures?: number;
   retry?: NodeJS.Timeout;
@@ -98,6 +105,18 @@ export class SessionMonitor {
       return;
     }
     if (update.overflowStarted || !this.crossings.has(state.file)) void this.overflowStarted(state, info.initial, previous.latestUsage === null);
+    if (state.kind === 'ai-zen' && state.declined) this.noticeDecline(state);
+  }
+
+  /** R19: a skip line for the current crossing; a migration already running is not stopped. */
+  private noticeDecline(state: SessionState): void {
+    const crossing = this.crossings.get(state.file);
+    if (!crossing || crossing.declined) return;
+    crossing.declined = true;
+    clearTimeout(crossing.retry);
+    if (crossing.action === 'migrating' || crossing.action?.startsWith('migrated')) return;
+    crossing.action = SKIPPED_IN_CHAT;
+    this.options.logger.info({ sessionId: state.sessionId, promptTokens: state.declined?.promptTokens }, 'the person skipped this overflow in the chat; the daemon leaves it until the next crossing');
   }
 
   /** Called after each reconcile pass: an overflowed session whose owner went away is now the daemon's. */
@@ -109,6 +128,10 @@ export class SessionMonitor {
       void this.options.isOwned(state.file).then((owned) => {
         if (owned || crossing.attempted || this.crossings.get(state.file) !== crossing) return;
         crossing.owner = 'none';
+        if (crossing.declined) {
+          this.options.logger.info({ sessionId: state.sessionId }, 'the owner of an overflowed session is gone; it was skipped in the chat, so the daemon leaves it until the next crossing');
+          return;
+        }
         this.options.logger.info({ sessionId: state.sessionId }, 'the owner of an overflowed session is gone; the daemon hands it over');
         this.migrate(state, crossing);
       });
@@ -239,6 +262,10 @@ export class SessionMonitor {
       else crossing.action = `the daemon cannot hand over ${state.kind} sessions`;
       return;
     }
+    if (crossing.declined) {
+      crossing.action = SKIPPED_IN_CHAT;
+      return;
+    }
     if (owned) {
       crossing.action = 'left to its owner';
       this.options.logger.info({ sessionId: state.sessionId, promptTokens: usage }, 'overflowed session is owned by a live ai-zen process; leaving the migration to it');
@@ -249,11 +276,11 @@ export class SessionMonitor {
 
   /** A failed crossing's next attempt, while the session is still over its limit and nobody owns it. */
   private retry(file: string, crossing: Crossing): void {
-    if (this.crossings.get(file) !== crossing) return; // dropped below, closed, or a new crossing
+    if (this.crossings.get(file) !== crossing || crossing.declined) return; // dropped below, closed, a new crossing, or skipped (R19)
     const state = this.options.stateOf?.(file) ?? null;
     if (!state || !state.overflowed || state.closed) return;
     void this.options.isOwned(file).then((owned) => {
-      if (this.crossings.get(file) !== crossing) return;
+      if (this.crossings.get(file) !== crossing || crossing.declined) return;
       if (owned) {
         crossing.owner = 'live';
         crossing.action = 'left to its owner';
@@ -276,6 +303,10 @@ export class SessionMonitor {
           crossing.owner = 'live';
           crossing.attempted = false;
           crossing.action = 'left to its owner';
+          return;
+        }
+        if (crossing.declined) {
+          crossing.action = SKIPPED_IN_CHAT; // skipped while this attempt ran: no retry (R19)
           return;
         }
         crossing.failures = (crossing.failures ?? 0) + 1;

@@ -40,6 +40,7 @@ export function emptyAiZenState(file: string): SessionState {
     messageCount: 0,
     lastHandoff: null,
     skippedCount: 0,
+    declined: null,
     details: { header: null },
   };
 }
@@ -63,8 +64,14 @@ export function foldAiZenLine(state: SessionState, line: SessionLine, lineNumber
     }
     case 'message':
       return { ...state, messageCount: state.messageCount + 1 };
-    case 'usage':
-      return withOverflow({ ...state, latestUsage: line.usage });
+    case 'usage': {
+      const next = withOverflow({ ...state, latestUsage: line.usage });
+      // R19: a skip holds for the crossing it declined; at or below the window it is spent.
+      return next.overflowed ? next : { ...next, declined: null };
+    }
+    case 'skip':
+      // Only a skip of a crossing that is on counts; one read while under the window declines nothing.
+      return state.overflowed ? { ...state, declined: { at: line.at, promptTokens: line.promptTokens } } : state;
     case 'handoff':
       return {
         ...state,

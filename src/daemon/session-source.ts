@@ -53,6 +53,12 @@ export interface SessionState {
    * file name's). Such a file is never migrated, appended to or committed from; status shows why.
    */
   readonly refusedBecause?: string;
+  /**
+   * R19: the person declined the handoff of the current crossing in the chat (a `skip` line read
+   * while over the window). The daemon leaves this crossing alone; usage at or below the window
+   * clears it, so the next crossing is handed over as usual. Absent: nothing declined.
+   */
+  readonly declined?: { readonly at: string; readonly promptTokens: number } | null;
   /** Source-specific extras (the ai-zen header line, …). */
   readonly details: Readonly<Record<string, unknown>>;
   /**

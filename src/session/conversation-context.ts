@@ -8,7 +8,7 @@ import { writeFileInside } from '../fs/safe-write.js';
 import { acquireLock, lockHolder, sessionLockName, type HeldLock } from '../lock/os-lock.js';
 import { parseSessionHolder, sessionHeldMessage, sessionHolderLine, type SessionHolderKind } from '../lock/session-holder.js';
 import type { Env, ProjectPaths } from '../paths.js';
-import { ChatMessage, HandoffLine, HeaderLine, MessageLine, MigratedLine, Usage, UsageLine, type SessionLine } from './format.js';
+import { ChatMessage, HandoffLine, HeaderLine, MessageLine, MigratedLine, SkipLine, Usage, UsageLine, type SessionLine } from './format.js';
 import { AppendHandle } from './append-handle.js';
 import type { AgentMessage, SessionRecorder } from './session-recorder.js';
 import { pauseHookFromEnv, type MigrationStage, type PauseHook } from './pause-hook.js';
@@ -259,6 +259,18 @@ export class ConversationContext implements SessionRecorder {
   async appendLine(line: HandoffLine): Promise<void> {
     const valid = validated(HandoffLine, line, 'handoff line');
     return this.enqueue(() => this.write(valid));
+  }
+
+  /**
+   * R19: the person declined the handoff at the overflow selector (Esc). Recorded and made durable,
+   * so the daemon does not migrate this crossing behind their back once they leave.
+   */
+  async appendSkip(promptTokens: number): Promise<void> {
+    const line = validated(SkipLine, { type: 'skip', at: this.deps.now().toISOString(), promptTokens }, 'skip line');
+    return this.enqueue(async () => {
+      await this.write(line);
+      await this.requireHandle().sync();
+    });
   }
 
   /** Makes every append so far durable (fsync). */

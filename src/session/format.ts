@@ -113,5 +113,17 @@ export const MigratedLine = z.looseObject({
 });
 export type MigratedLine = z.infer<typeof MigratedLine>;
 
-export const SessionLine = z.discriminatedUnion('type', [HeaderLine, MessageLine, UsageLine, HandoffLine, MigratedLine]);
+/**
+ * R19: the person pressed Esc at the chat's overflow selector, `promptTokens` over the window. The
+ * daemon then leaves this crossing alone (no migration when the owner leaves, nor on retry) until
+ * usage drops to or below the window; the next crossing migrates as usual.
+ */
+export const SkipLine = z.looseObject({
+  type: z.literal('skip'),
+  at: z.string(),
+  promptTokens: z.number().int().nonnegative(),
+});
+export type SkipLine = z.infer<typeof SkipLine>;
+
+export const SessionLine = z.discriminatedUnion('type', [HeaderLine, MessageLine, UsageLine, HandoffLine, MigratedLine, SkipLine]);
 export type SessionLine = z.infer<typeof SessionLine>;

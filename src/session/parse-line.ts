@@ -5,7 +5,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 export type ParsedLine = { ok: true; line: SessionLine } | { ok: false; reason: string };
 
-const KNOWN_TYPES = new Set(['session', 'message', 'usage', 'handoff', 'migrated']);
+const KNOWN_TYPES = new Set(['session', 'message', 'usage', 'handoff', 'migrated', 'skip']);
 
 export function parseSessionLine(text: string): ParsedLine {
   if (nestsDeeperThan(text)) return { ok: false, reason: `nested more than ${MAX_JSON_DEPTH} levels deep` };

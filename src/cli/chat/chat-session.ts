@@ -86,6 +86,8 @@ export class ChatSession {
     const { input, output, style } = this.terminal;
     const choice = await chooseOnOverflow(info, style, { input, output });
     if (choice === 'skip') {
+      // R19: recorded in the session, so the daemon does not migrate it anyway once the person leaves.
+      await this.project.context.appendSkip(info.promptTokens).catch((error: unknown) => this.report(error));
       this.write(style.dim('Skipped: the history stays as it is. This comes back after the next reply while the context stays over.\n'));
     } else {
       // The migration runs next, inside the same after-turn step; Ctrl-C stops it and nothing is lost (R26).

@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply } from '../../support/fake-openai.js';
+import { waitFor } from '../../support/wait-for.js';
 import { goodDocument, isHandoffTurn, isSummaryCall, selfModel } from '../../handoff/harness.js';
 import { makeChatFixture, READY, roles, type ChatFixture } from './chat-fixture.js';
 
@@ -31,7 +32,9 @@ describe('ai-zen chat: the overflow selector (R19)', { timeout: 60_000 }, () => 
     const before = await chat.sessionLines(id!);
     await term.sendKeys('Escape');
     await term.waitForScreen(/Skipped: the history stays as it is[^\n]*\n› ?\n── [^\n]*$/);
-    expect(await chat.sessionLines(id!)).toEqual(before);
+    // Issue 9 §10: the one line added records the choice, for the daemon.
+    await waitFor(async () => (await chat.sessionLines(id!)).length > before.length, { timeoutMs: 10_000, message: 'the skip line' });
+    expect(await chat.sessionLines(id!)).toEqual([...before, { type: 'skip', at: expect.any(String), promptTokens: 6000 }]);
     expect(await chat.handoffDocs()).toEqual([]);
     expect(chat.fake.requests.filter(isHandoffTurn)).toHaveLength(0);
     // The status line says the context is over.
