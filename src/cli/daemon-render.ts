@@ -90,7 +90,8 @@ export function handoffLine(handoff: HandoffInfo): string {
 
 function commitLine(handoff: HandoffInfo): string {
   const redacted = handoff.redactions ? `  ${handoff.redactions} secret${handoff.redactions === 1 ? '' : 's'} redacted` : '';
-  const where = `${handoff.path}  ${handoff.executor}${redacted}`;
+  const after = handoff.downgrades?.length ? ` (after ${handoff.downgrades.map((entry) => `${entry.from} failed: ${entry.reason}`).join('; ')})` : '';
+  const where = `${handoff.path}  ${handoff.executor}${after}${redacted}`;
   switch (handoff.state) {
     case 'committed':
       return `${where}  committed ${handoff.commit?.slice(0, 7) ?? ''}${handoff.successorCommand ? `  continue with: ${handoff.successorCommand}` : ''}`;

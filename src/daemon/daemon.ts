@@ -13,6 +13,7 @@ import { createDaemonMigrator } from './daemon-migrator.js';
 import { notificationFor } from './daemon-notifications.js';
 import { createFactsCache } from './facts-cache.js';
 import { createForeignSessions } from './foreign-sessions.js';
+import { foreignSummaryExecutor } from './foreign-summary.js';
 import { answerClaudeHook } from './sources/claude-code/claude-hook-answer.js';
 import type { RequestParams } from '../ipc/protocol.js';
 import { watchGitState, type GitWatch } from './git-watch.js';
@@ -112,6 +113,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     // Each agent's own grace window (the guard is shared).
     graceMsFor: (agent) => (agent === 'claude-code' || agent === 'codex' ? config.agents[agent].graceSeconds * 1000 : undefined),
     selfDeadlineMs: config.agents['claude-code'].selfDeadlineSeconds * 1000,
+    summary: () => foreignSummaryExecutor(config, logger),
     ...(options.now ? { now: options.now } : {}),
   });
   const monitor = new SessionMonitor({

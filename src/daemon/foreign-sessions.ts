@@ -1,12 +1,15 @@
 // Another agent's session crossed its handoffAt (X3, issue 10 §4): unless a loop guard says no,
-// write a handoff document for it — offline, from its transcript (which is only ever read) and the
-// captured facts — commit it alone as every document, and announce it with the command that
-// starts the successor fresh. A document the agent writes itself (the `self` path through its
+// write a handoff document for it from its transcript (which is only ever read) and the captured
+// facts — by the summary executor when a model may be used (its history serialised to fit, checked
+// F1–F4 against the transcript's evidence), else or on its failure offline (one way, R11) — commit
+// it alone as every document, and announce it with the command that starts the successor fresh. A document the agent writes itself (the `self` path through its
 // Stop hook) is announced the same way through `adopt`.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { EventBus } from '../events.js';
+import { evidenceFromMessages } from '../handoff/checks/evidence.js';
 import { buildOfflineDocument } from '../handoff/executors/offline-document.js';
+import { NO_COST, type Executor } from '../handoff/executors/types.js';
 import { handoffDocName, reserveHandoffDoc, type DocPath } from '../handoff/doc-path.js';
 import { loadHandoffSkill } from '../handoff/skill.js';
 import { sealDocument } from '../handoff/seal-document.js';
@@ -14,6 +17,7 @@ import { verifyDocument } from '../handoff/verify-doc.js';
 import { writeFileInside } from '../fs/safe-write.js';
 import type { Env, ProjectPaths } from '../paths.js';
 import type { FactsProvider } from '../probe/facts.js';
+import type { ExecutorName, HandoffCost } from '../session/format.js';
 import { renderFacts } from '../probe/render-facts.js';
 import type { HandoffCommitter } from './handoff-committer.js';
 import { HandoffLoopGuard } from './handoff-loop-guard.js';
@@ -33,7 +37,13 @@ export interface ForeignSessionsOptions {
   readonly committer: HandoffCommitter;
   readonly facts: FactsProvider;
   readonly sources: readonly SessionSource[];
-  readonly logger: ForeignSessionsLogger;
+  readonly logger: ForeignSessionsLogger & { debug?(details: object, message: string): void; error?(details: object, message: string): void };
+  /**
+   * The summary executor and its model's window, when a model is configured and may be used (T3/T4
+   * already applied by the config); null or absent: offline only. Asked per handoff, so an idle
+   * daemon never loads the model client.
+   */
+  readonly summary?: () => Promise<{ readonly executor: Executor; readonly maxContextTokens: number } | null>;
   /** The current state of a watched transcript. */
   readonly stateOf: (file: string) => SessionState | null;
   /** A loop guard noticed something the user should hear about (it stopped trying). */
@@ -66,9 +76,18 @@ interface Entry {
   fallback: NodeJS.Timeout | null;
 }
 
+export interface HandOverOptions {
+  readonly offline?: boolean;
+  readonly after?: Downgrade;
+}
+
 export interface ForeignSessionsRunner extends ForeignSessions {
-  /** Write the offline document now for this transcript, unless one was written for this crossing (PreCompact, the Stop hook's fallback). */
-  handOver(file: string, reason: string): Promise<ForeignHandoffResult | null>;
+  /**
+   * Write the document now for this transcript (summary when a model may be used, else offline),
+   * unless one was written for this crossing. `offline`: no model call (PreCompact, within the
+   * hook's time limit); `after`: the executor that failed first (the Stop hook's self path, R11).
+   */
+  handOver(file: string, reason: string, how?: HandOverOptions): Promise<ForeignHandoffResult | null>;
   /** A document for this crossing already exists (written by the agent itself, or by us). */
   hasDocument(file: string): boolean;
   /** The crossing of this transcript is judged (the Stop hook waits for it after reading the transcript up to date). */
@@ -110,7 +129,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         options.logger.info({ file, why }, 'no document from the agent in time; writing it offline');
         entry.awaitingSelf = false;
         entry.selfDoc = null;
-        await handOver(file, why);
+        await handOver(file, why, { after: { from: 'self', reason: why } });
       })().catch(() => {});
     }, selfDeadlineMs);
     entry.fallback.unref?.();
@@ -183,7 +202,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     void handOver(state.file, 'threshold').catch(() => {});
   }
 
-  async function handOver(file: string, reason: string): Promise<ForeignHandoffResult | null> {
+  async function handOver(file: string, reason: string, how: HandOverOptions = {}): Promise<ForeignHandoffResult | null> {
     const entry = entryOf(file);
     if (entry.running) return entry.running;
     if (documented.has(file)) return null;
@@ -194,25 +213,51 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       const state = options.stateOf(file);
       const source = findSource(options.sources, file);
       if (!state || !source?.handover) return null;
-      entry.action = 'writing the handoff document (offline)';
+      const summary = how.offline ? null : await (options.summary?.() ?? Promise.resolve(null)).catch((error: unknown) => {
+        options.logger.warn({ err: error }, 'the summary executor could not be prepared; writing the document offline');
+        return null;
+      });
+      entry.action = `writing the handoff document (${summary ? 'summary' : 'offline'})`;
       try {
         const doc = await reserveHandoffDoc({ root: options.root, sessionId: state.sessionId, now });
-        options.events.emit('handoff.started', { sessionId: state.sessionId, mode: 'handoff', executor: 'offline' });
+        options.events.emit('handoff.started', { sessionId: state.sessionId, mode: 'handoff', executor: summary ? 'summary' : 'offline' });
         const [messages, facts, skill] = await Promise.all([
           source.handover.readEvidence(file),
           options.facts.capture(),
           loadHandoffSkill({ projectSkillPath: options.paths.projectSkill, env: options.env }),
         ]);
-        const document = buildOfflineDocument({
-          sections: skill.sections,
-          messages,
-          facts,
-          factsBlock: renderFacts(facts),
-          sessionId: state.sessionId,
-          sessionFile: file,
-        });
-        await writeFileInside(options.root, doc.relative, document);
-        const result = await announce(file, state, source, doc, 'offline', reason);
+        const factsBlock = renderFacts(facts);
+        const earlier = how.after ? [how.after] : [];
+        if (how.after) options.events.emit('handoff.downgraded', { sessionId: state.sessionId, from: how.after.from, to: summary ? 'summary' : 'offline', reason: how.after.reason });
+        let written: Written = { executor: 'offline', cost: NO_COST, downgrades: earlier };
+        if (summary) {
+          const outcome = await summary.executor.run({
+            root: options.root,
+            doc,
+            skill,
+            facts,
+            factsBlock,
+            sessionId: state.sessionId,
+            sessionFile: file,
+            messages,
+            maxContextTokens: summary.maxContextTokens,
+            logger: handoffLogger(options.logger),
+            // F3: the files the foreign session's own tools changed.
+            evidence: evidenceFromMessages(messages, options.root),
+          });
+          if (outcome.ok) written = { executor: 'summary', cost: outcome.cost, downgrades: earlier };
+          else {
+            // R11: one way down, said in the log, the event and the handoff's record.
+            options.logger.warn({ sessionId: state.sessionId, agent: state.kind, reason: outcome.reason }, 'summary handoff failed; writing the document offline');
+            options.events.emit('handoff.downgraded', { sessionId: state.sessionId, from: 'summary', to: 'offline', reason: outcome.reason });
+            written = { executor: 'offline', cost: outcome.cost, downgrades: [...earlier, { from: 'summary', reason: outcome.reason }] };
+          }
+        }
+        if (written.executor === 'offline') {
+          const document = buildOfflineDocument({ sections: skill.sections, messages, facts, factsBlock, sessionId: state.sessionId, sessionFile: file });
+          await writeFileInside(options.root, doc.relative, document);
+        }
+        const result = await announce(file, state, source, doc, written.executor, reason, written);
         if (!result) throw new Error('the document did not verify');
         return result;
       } catch (error) {
@@ -226,7 +271,15 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     return entry.running;
   }
 
-  async function announce(file: string, state: SessionState, source: SessionSource, doc: DocPath, executor: 'offline' | 'self', reason: string): Promise<ForeignHandoffResult | null> {
+  async function announce(
+    file: string,
+    state: SessionState,
+    source: SessionSource,
+    doc: DocPath,
+    executor: ExecutorName,
+    reason: string,
+    written: Pick<Written, 'cost' | 'downgrades'> = { cost: NO_COST, downgrades: [] },
+  ): Promise<ForeignHandoffResult | null> {
     const check = await verifyDocument(options.root, doc);
     if (!check.ok) return null;
     // T1 T5: scanned, redacted and sealed like every ai-zen document; the committer needs the seal.
@@ -251,6 +304,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       successorCommand,
       sha256: sealed?.sha256 ?? null,
       redactions: sealed?.redactions ?? null,
+      ...(written.downgrades.length > 0 ? { downgrades: written.downgrades } : {}),
     });
     options.events.emit('handoff.written', {
       sessionId: state.sessionId,
@@ -258,7 +312,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       path: doc.relative,
       absolutePath: path.resolve(options.root, doc.relative),
       executor,
-      cost: { requests: 0, prompt_tokens: 0, completion_tokens: 0 },
+      cost: written.cost,
       agent: state.kind,
       successorCommand,
       percent: percentOf(state),
@@ -311,8 +365,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       entry.fallback = null;
       entry.awaitingSelf = false;
       entry.selfDoc = null;
-      options.events.emit('handoff.downgraded', { sessionId: options.stateOf(file)?.sessionId ?? '?', from: 'self', to: 'offline', reason: 'the agent stopped without writing a document that verifies' });
-      await handOver(file, 'self fell back');
+      await handOver(file, 'self fell back', { after: { from: 'self', reason: 'the agent stopped without writing a document that verifies' } });
     },
     close() {
       closed = true;
@@ -321,6 +374,29 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         if (entry.fallback) clearTimeout(entry.fallback);
       }
     },
+  };
+}
+
+/** How a document came to be: its executor, what the model calls cost, and the executors that failed first (R11). */
+interface Written {
+  readonly executor: ExecutorName;
+  readonly cost: HandoffCost;
+  readonly downgrades: readonly Downgrade[];
+}
+
+/** An executor that failed before the one that wrote the document, and why (R11). */
+export interface Downgrade {
+  readonly from: ExecutorName;
+  readonly reason: string;
+}
+
+/** The handoff code's logger over the daemon's (which may lack debug and error). */
+function handoffLogger(logger: ForeignSessionsOptions['logger']) {
+  return {
+    debug: (details: object, message: string) => logger.debug?.(details, message),
+    info: (details: object, message: string) => logger.info(details, message),
+    warn: (details: object, message: string) => logger.warn(details, message),
+    error: (details: object, message: string) => (logger.error ?? logger.warn)(details, message),
   };
 }
 

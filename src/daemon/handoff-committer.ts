@@ -28,6 +28,8 @@ export interface HandoffSeen {
   readonly redactions?: number | null;
   /** F1–F4: what the document still fails, when its writer checked it. */
   readonly checks?: HandoffChecks;
+  /** R11: the executors that failed before the one that wrote it, and why. */
+  readonly downgrades?: readonly { readonly from: string; readonly reason: string }[];
 }
 
 export type CommitStatus =

@@ -182,6 +182,7 @@ export function handoffInfo(record: HandoffRecord): HandoffInfo {
     agent: record.agent ?? null,
     successorCommand: record.successorCommand ?? null,
     redactions: record.redactions ?? null,
+    ...(record.downgrades ? { downgrades: [...record.downgrades] } : {}),
   };
 }
 

@@ -57,6 +57,8 @@ export const HandoffInfo = z.object({
   redactions: z.number().nullable().optional(),
   /** F1–F4: what the document still fails (every list empty: checked ✓); absent when it was not checked. */
   checks: HandoffChecks.optional(),
+  /** R11: the executors that failed before the one that wrote it (another agent's session, X3). */
+  downgrades: z.array(z.object({ from: z.string(), reason: z.string() })).optional(),
 });
 export type HandoffInfo = z.infer<typeof HandoffInfo>;
 

@@ -46,7 +46,7 @@ export async function answerClaudeHook(request: ClaudeHookRequest, deps: ClaudeH
   if (!state || state.foreign) return { output: null };
 
   if (request.event === 'PreCompact') {
-    if (!deps.foreign.hasDocument(file) && (isOverThreshold(state) || request.trigger === 'auto')) await deps.foreign.handOver(file, `pre-compact (${request.trigger ?? 'unknown'})`);
+    if (!deps.foreign.hasDocument(file) && (isOverThreshold(state) || request.trigger === 'auto')) await deps.foreign.handOver(file, `pre-compact (${request.trigger ?? 'unknown'})`, { offline: true });
     return { output: null };
   }
 

@@ -1,0 +1,138 @@
+// X3 §4 the summary executor for another agent's session: a Claude Code transcript (a fixture written
+// where Claude Code keeps it, no real client) crosses handoffAt in a repo whose user config names a
+// model (the fake OpenAI server); the daemon hands the transcript's history to the one summary
+// executor, checks and commits its document — and downgrades to offline when the model fails.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
+import type { AnyEvent } from '../../src/events.js';
+import { contentText, httpError, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+import { waitFor } from '../support/wait-for.js';
+import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+
+const SESSION = '11111111-2222-4333-8444-555555555555';
+const REQUEST = 'Fix the off-by-one in src/parse.ts and keep the tests green';
+const SECTIONS = ['💬 Conversation breakpoint', '🎯 Task goal', '📊 Current state', '✅ Done', '📋 Not done', '🧠 Key decisions', '⚠️ Constraints and preferences', '📁 File index', '🔔 First steps for the successor'];
+
+let model: FakeOpenAI;
+let daemon: DaemonRepo | null = null;
+let unhandle: () => void = () => {};
+
+beforeAll(async () => {
+  model = await startFakeOpenAI();
+});
+afterAll(async () => {
+  await model.close();
+});
+afterEach(async () => {
+  await daemon?.cleanup();
+  daemon = null;
+  unhandle();
+  model.requests.length = 0;
+});
+
+/** A repo watched by a daemon whose user config (in its AI_ZEN_HOME: no trust needed) names the fake model. */
+async function setup(): Promise<{ daemon: DaemonRepo; transcript: string; seen: AnyEvent[] }> {
+  const base = await fs.mkdtemp(path.join((await import('node:os')).tmpdir(), 'ai-zen-foreign-summary-'));
+  const claudeHome = path.join(base, 'claude');
+  daemon = await makeDaemonRepo({ env: { CLAUDE_CONFIG_DIR: claudeHome }, config: { agents: { 'claude-code': { graceSeconds: 0 } } } });
+  await fs.writeFile(path.join(daemon.repo.home, 'config.json'), JSON.stringify({ baseURL: model.baseURL, apiKey: 'sk-test', model: 'summary-model', maxContextTokens: 32_000 }));
+  const folder = path.join(claudeHome, 'projects', claudeSlug(daemon.root));
+  await fs.mkdir(folder, { recursive: true });
+  const transcript = path.join(folder, `${SESSION}.jsonl`);
+  // Under the threshold first: a session first seen above it would wait for 10 more points.
+  await fs.writeFile(transcript, lines(daemon.root, [user(REQUEST), assistant('msg_1', [{ type: 'tool_use', id: 't1', name: 'Edit', input: { file_path: path.join(daemon.root, 'src/parse.ts'), old_string: 'i <= n', new_string: 'i < n' } }], 20_000)]));
+  await daemon.start();
+  const client = await daemon.connect();
+  const seen: AnyEvent[] = [];
+  await client.subscribe((event: AnyEvent) => seen.push(event));
+  await waitFor(async () => (await daemon!.status()).sessions.some((session) => session.agent === 'claude-code' && session.promptTokens === 20_000), {
+    timeoutMs: 20_000,
+    message: 'the Claude session in status',
+  });
+  return { daemon, transcript, seen };
+}
+
+/** The reply that crosses 70% of Claude's 200k window. */
+async function cross(root: string, transcript: string): Promise<void> {
+  await fs.appendFile(
+    transcript,
+    lines(root, [
+      { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'The file src/parse.ts has been updated.' }] } },
+      assistant('msg_2', [{ type: 'text', text: 'The off-by-one is fixed; the tests pass.' }], 142_000),
+    ]),
+  );
+}
+
+function user(text: string) {
+  return { type: 'user', message: { role: 'user', content: text } };
+}
+
+function assistant(id: string, content: object[], contextTokens: number) {
+  return {
+    type: 'assistant',
+    message: { id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content, usage: { input_tokens: contextTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 20 } },
+  };
+}
+
+function lines(cwd: string, entries: object[]): string {
+  return entries
+    .map((entry) => `${JSON.stringify({ parentUuid: null, isSidechain: false, cwd, sessionId: SESSION, version: '2.1.332', timestamp: new Date().toISOString(), ...entry })}\n`)
+    .join('');
+}
+
+async function committed(daemon: DaemonRepo, seen: AnyEvent[]): Promise<void> {
+  await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), { timeoutMs: 60_000, message: 'the handoff to be committed' }).catch(async (error) => {
+    console.log(await fs.readFile(path.join(daemon.root, '.ai-zen/logs/daemon.log'), 'utf8'));
+    throw error;
+  });
+}
+
+describe('X3 the summary executor for another agent’s session', () => {
+  test('X3 a model is configured: the crossing of a Claude Code session sends one summary request holding its last user request; the committed document is the summary’s and says executor summary', async () => {
+    const summary = `# Handoff\n\n${SECTIONS.map((heading) => `## ${heading}\n\nFrom the summary model: the user asked to fix the off-by-one in \`src/parse.ts\`; it is fixed and the tests pass.\n`).join('\n')}`;
+    unhandle = model.handle(() => reply().text(summary).usage({ prompt_tokens: 900, completion_tokens: 300 }));
+    const { daemon, transcript, seen } = await setup();
+    const before = await fs.readFile(transcript, 'utf8');
+    await cross(daemon.root, transcript);
+    await committed(daemon, seen);
+
+    expect(model.requests).toHaveLength(1);
+    expect(model.requests[0]!.body.model).toBe('summary-model');
+    expect(model.requests[0]!.messages.map((message) => contentText(message.content)).join('\n')).toContain(REQUEST);
+    const [doc] = await handoffDocs(daemon.root);
+    expect(await fs.readFile(path.join(daemon.root, doc!), 'utf8')).toContain('From the summary model');
+    const written = seen.find((event) => event.name === 'handoff.written')!;
+    expect(written.payload).toMatchObject({ agent: 'claude-code', executor: 'summary', path: doc, cost: { requests: 1, prompt_tokens: 900, completion_tokens: 300 } });
+    expect((written.payload as { successorCommand: string }).successorCommand).toContain(`claude "Read ${doc}`);
+    expect(execFileSync('git', ['log', '--format=%s', '-1'], { cwd: daemon.root, encoding: 'utf8' })).toContain('(summary)');
+    const { handoffs } = await daemon.status();
+    expect(handoffs.at(-1)).toMatchObject({ path: doc, agent: 'claude-code', executor: 'summary', state: 'committed' });
+    expect(handoffs.at(-1)!.downgrades).toBeUndefined();
+    const listed = await daemon.daemon(['handoffs']);
+    expect(listed.stdout).toContain('summary');
+    // The foreign transcript is only ever read.
+    expect((await fs.readFile(transcript, 'utf8')).startsWith(before)).toBe(true);
+  }, 120_000);
+
+  test('X3 the model fails (HTTP 500): the document is written offline, and the downgrade from summary is recorded and announced', async () => {
+    unhandle = model.handle(() => httpError(500));
+    const { daemon, transcript, seen } = await setup();
+    await cross(daemon.root, transcript);
+    await committed(daemon, seen);
+
+    expect(model.requests).toHaveLength(1);
+    const [doc] = await handoffDocs(daemon.root);
+    const text = await fs.readFile(path.join(daemon.root, doc!), 'utf8');
+    expect(text).toContain(REQUEST);
+    expect(seen.find((event) => event.name === 'handoff.downgraded')?.payload).toMatchObject({ from: 'summary', to: 'offline' });
+    expect(seen.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ agent: 'claude-code', executor: 'offline' });
+    expect(execFileSync('git', ['log', '--format=%s', '-1'], { cwd: daemon.root, encoding: 'utf8' })).toContain('(offline)');
+    const { handoffs } = await daemon.status();
+    expect(handoffs.at(-1)).toMatchObject({ path: doc, executor: 'offline', state: 'committed' });
+    expect(handoffs.at(-1)!.downgrades).toEqual([{ from: 'summary', reason: expect.stringContaining('the summary call failed') }]);
+    expect((await daemon.daemon(['handoffs'])).stdout).toContain(`${doc}  offline (after summary failed: the summary call failed`);
+  }, 120_000);
+});
