@@ -1,6 +1,7 @@
 // Real daemon processes in real temp git repos: `node dist/cli/ai-zen-daemon.js` with its own
 // AI_ZEN_HOME and XDG_RUNTIME_DIR, raw v1 session lines written as another agent would, and
-// cleanup that leaves no daemon behind (kill -9 of every pid a start printed).
+// cleanup that leaves no daemon behind (kill -9 of every pid a start printed) and fails the test
+// when `stop` did not end the daemon cleanly.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,7 +133,16 @@ export async function makeDaemonRepo(
     },
     async cleanup() {
       for (const client of clients) await client.close().catch(() => {});
-      if (await isLockHeld(daemonLockName(root), { env })) await daemon(['stop']).catch(() => undefined);
+      // Issue 11 "done when": `stop` ends the daemon within its deadline in every test that starts
+      // one. A stop that fails or times out fails the test (after the kill -9 below, so no daemon
+      // is left behind either way).
+      let stopFailure: string | null = null;
+      if (await isLockHeld(daemonLockName(root), { env })) {
+        stopFailure = await daemon(['stop']).then(
+          (result) => (result.code === 0 ? null : `ai-zen-daemon stop exited ${result.code}: ${result.stderr.trim()}`),
+          (error: unknown) => `ai-zen-daemon stop did not end: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
       for (const pid of pids) {
         try {
           process.kill(pid, 'SIGKILL');
@@ -145,6 +155,7 @@ export async function makeDaemonRepo(
         message: 'the daemon lock to be free after cleanup',
       }).catch(() => {});
       await repo.cleanup();
+      if (stopFailure) throw new Error(`cleanup: ${stopFailure}`);
     },
   };
 }
