@@ -2,7 +2,7 @@
 // where Claude Code keeps it, no real client) crosses handoffAt in a repo whose user config names a
 // model (the fake OpenAI server); the daemon hands the transcript's history to the one summary
 // executor, checks and commits its document — and downgrades to offline when the model fails.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -10,7 +10,7 @@ import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js
 import type { AnyEvent } from '../../src/events.js';
 import { contentText, httpError, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
 import { waitFor } from '../support/wait-for.js';
-import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import { DAEMON_BIN, handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
 const REQUEST = 'Fix the off-by-one in src/parse.ts and keep the tests green';
@@ -135,4 +135,48 @@ describe('X3 the summary executor for another agent’s session', () => {
     expect(handoffs.at(-1)!.downgrades).toEqual([{ from: 'summary', reason: expect.stringContaining('the summary call failed') }]);
     expect((await daemon.daemon(['handoffs'])).stdout).toContain(`${doc}  offline (after summary failed: the summary call failed`);
   }, 120_000);
+
+  test('X3 PreCompact with a model configured: the document is written offline within the hook’s time limit, and no model request is made', async () => {
+    unhandle = model.handle(() => reply().text('not asked').usage({ prompt_tokens: 1, completion_tokens: 1 }));
+    const { daemon, transcript, seen } = await setup();
+    // Claude is about to compact by itself (auto) while the daemon has no document for this session.
+    const hook = await runHook(daemon, 'PreCompact', { transcript_path: transcript, cwd: daemon.root, hook_event_name: 'PreCompact', trigger: 'auto' });
+    expect(hook).toEqual({ code: 0, stdout: '' });
+    await committed(daemon, seen);
+    expect(model.requests).toHaveLength(0);
+    const [doc] = await handoffDocs(daemon.root);
+    expect(await fs.readFile(path.join(daemon.root, doc!), 'utf8')).toContain(REQUEST);
+    expect(seen.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ agent: 'claude-code', executor: 'offline' });
+  }, 120_000);
+
+  test('X3 the agent does not write its own document (self): the daemon falls back to summary, and the handoff records the self downgrade', async () => {
+    const summary = `# Handoff\n\n${SECTIONS.map((heading) => `## ${heading}\n\nFrom the summary model after self: \`src/parse.ts\` is fixed.\n`).join('\n')}`;
+    unhandle = model.handle(() => reply().text(summary).usage({ prompt_tokens: 50, completion_tokens: 50 }));
+    const { daemon, transcript, seen } = await setup();
+    expect((await daemon.daemon(['install-hooks', 'claude'])).code).toBe(0);
+    await cross(daemon.root, transcript);
+    await waitFor(async () => (await daemon.status()).sessions.some((session) => session.agent === 'claude-code' && session.promptTokens === 142_000), { timeoutMs: 20_000, message: 'the crossing read' });
+    // Claude stops: the hook asks it to write the document (self)…
+    const asked = await runHook(daemon, 'Stop', { transcript_path: transcript, cwd: daemon.root, hook_event_name: 'Stop', stop_hook_active: false });
+    expect(JSON.parse(asked.stdout)).toMatchObject({ decision: 'block' });
+    expect(model.requests).toHaveLength(0);
+    // …and it stops again without writing one.
+    await runHook(daemon, 'Stop', { transcript_path: transcript, cwd: daemon.root, hook_event_name: 'Stop', stop_hook_active: true });
+    await committed(daemon, seen);
+    expect(model.requests).toHaveLength(1);
+    expect(seen.find((event) => event.name === 'handoff.downgraded')?.payload).toMatchObject({ from: 'self', to: 'summary' });
+    expect(seen.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ agent: 'claude-code', executor: 'summary' });
+    const { handoffs } = await daemon.status();
+    expect(handoffs.at(-1)).toMatchObject({ executor: 'summary', state: 'committed', downgrades: [{ from: 'self', reason: expect.any(String) }] });
+  }, 120_000);
 });
+
+function runHook(daemon: DaemonRepo, event: string, input: object): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [DAEMON_BIN, 'hook', 'claude', event], { cwd: daemon.root, env: { ...process.env, ...daemon.env } });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stdout }));
+    child.stdin.end(JSON.stringify(input));
+  });
+}
