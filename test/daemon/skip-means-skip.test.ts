@@ -41,10 +41,13 @@ describe('R19 issue 9 §10 skip means skip: the daemon respects a skip until the
     const file = await daemon.writeSession(id, { maxContextTokens: 1000 });
     // As the chat writes them: the reply's usage, then the person's Esc (one write: nobody owns this file).
     await daemon.appendLines(id, usageLine(1400), skipLine(1400));
-    const skipped = await waitFor(async () => {
-      const session = await sessionFromDaemon(id);
-      return session?.action === SKIPPED ? session : null;
-    }, { ...DEADLINE, message: 'status to say the crossing was skipped' });
+    const skipped = await waitFor(
+      async () => {
+        const session = await sessionFromDaemon(id);
+        return session?.action === SKIPPED ? session : null;
+      },
+      { ...DEADLINE, message: 'status to say the crossing was skipped' },
+    );
     expect(skipped).toMatchObject({ overflowed: true, closed: false, owner: 'none', promptTokens: 1400 });
     expect(await handoffDocs(daemon.root)).toEqual([]);
 
@@ -56,12 +59,18 @@ describe('R19 issue 9 §10 skip means skip: the daemon respects a skip until the
 
     // At or below the window the skip is spent; the next crossing is handed over as usual.
     await daemon.appendLines(id, usageLine(1000));
-    await waitFor(async () => {
-      const session = await sessionFromDaemon(id);
-      return session?.promptTokens === 1000 && session.overflowed === false && session.action === null;
-    }, { ...DEADLINE, message: 'usage back at the window' });
+    await waitFor(
+      async () => {
+        const session = await sessionFromDaemon(id);
+        return session?.promptTokens === 1000 && session.overflowed === false && session.action === null;
+      },
+      { ...DEADLINE, message: 'usage back at the window' },
+    );
     await daemon.appendLines(id, usageLine(1300));
-    const [doc] = await waitFor(async () => ((await handoffDocs(daemon.root)).length > 0 ? handoffDocs(daemon.root) : null), { ...DEADLINE, message: 'the daemon to migrate the new crossing' });
+    const [doc] = await waitFor(async () => ((await handoffDocs(daemon.root)).length > 0 ? handoffDocs(daemon.root) : null), {
+      ...DEADLINE,
+      message: 'the daemon to migrate the new crossing',
+    });
     expect(doc).toContain(id.slice(0, 8));
     await waitFor(async () => (await linesOf(file)).at(-1)?.type === 'migrated', { ...DEADLINE, message: 'the migrated line' });
     const types = (await linesOf(file)).map((line) => (line.type === 'usage' ? `usage ${line.usage?.prompt_tokens}` : line.type));
@@ -80,10 +89,16 @@ describe('R19 issue 9 §10 skip means skip: the daemon respects a skip until the
 
     await owner.kill();
     // The reconcile pass notices the owner is gone and, because of the skip, leaves the session.
-    await waitFor(async () => (await fs.readFile(daemonLogPath(daemon.root), 'utf8').catch(() => '')).includes('it was skipped in the chat, so the daemon leaves it'), {
-      ...DEADLINE,
-      message: 'the daemon to notice the owner left',
-    });
+    await waitFor(
+      async () =>
+        (await fs.readFile(daemonLogPath(daemon.root), 'utf8').catch(() => '')).includes(
+          'it was skipped in the chat, so the daemon leaves it',
+        ),
+      {
+        ...DEADLINE,
+        message: 'the daemon to notice the owner left',
+      },
+    );
     expect(await sessionFromDaemon(id)).toMatchObject({ owner: 'none', overflowed: true, closed: false, action: SKIPPED });
     expect(await handoffDocs(daemon.root)).toEqual([]);
     expect((await linesOf(file)).map((line) => line.type)).not.toContain('migrated');
