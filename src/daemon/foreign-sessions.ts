@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { EventBus } from '../events.js';
+import { checksOfWrittenDocument } from '../handoff/checks/check-written-document.js';
 import { evidenceFromMessages } from '../handoff/checks/evidence.js';
 import { buildOfflineDocument } from '../handoff/executors/offline-document.js';
 import { NO_COST, type Executor } from '../handoff/executors/types.js';
@@ -17,7 +18,7 @@ import { verifyDocument } from '../handoff/verify-doc.js';
 import { writeFileInside } from '../fs/safe-write.js';
 import type { Env, ProjectPaths } from '../paths.js';
 import type { FactsProvider } from '../probe/facts.js';
-import type { ExecutorName, HandoffCost } from '../session/format.js';
+import type { ExecutorName, HandoffChecks, HandoffCost } from '../session/format.js';
 import { renderFacts } from '../probe/render-facts.js';
 import type { HandoffCommitter } from './handoff-committer.js';
 import { HandoffLoopGuard } from './handoff-loop-guard.js';
@@ -231,7 +232,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         if (how.after) options.events.emit('handoff.downgraded', { sessionId: state.sessionId, from: how.after.from, to: summary ? 'summary' : 'offline', reason: how.after.reason });
         let written: Written = { executor: 'offline', cost: NO_COST, downgrades: earlier };
         if (summary) {
-          const outcome = await summary.executor.run({
+          const input = {
             root: options.root,
             doc,
             skill,
@@ -244,8 +245,10 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
             logger: handoffLogger(options.logger),
             // F3: the files the foreign session's own tools changed.
             evidence: evidenceFromMessages(messages, options.root),
-          });
-          if (outcome.ok) written = { executor: 'summary', cost: outcome.cost, downgrades: earlier };
+          };
+          const outcome = await summary.executor.run(input);
+          // The checks it passed, recorded as ai-zen's own handoffs record them (`handoffs`: checked ✓).
+          if (outcome.ok) written = { executor: 'summary', cost: outcome.cost, downgrades: earlier, checks: await checksOfWrittenDocument(input) };
           else {
             // R11: one way down, said in the log, the event and the handoff's record.
             options.logger.warn({ sessionId: state.sessionId, agent: state.kind, reason: outcome.reason }, 'summary handoff failed; writing the document offline');
@@ -278,7 +281,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     doc: DocPath,
     executor: ExecutorName,
     reason: string,
-    written: Pick<Written, 'cost' | 'downgrades'> = { cost: NO_COST, downgrades: [] },
+    written: Pick<Written, 'cost' | 'downgrades' | 'checks'> = { cost: NO_COST, downgrades: [] },
   ): Promise<ForeignHandoffResult | null> {
     const check = await verifyDocument(options.root, doc);
     if (!check.ok) return null;
@@ -305,6 +308,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       sha256: sealed?.sha256 ?? null,
       redactions: sealed?.redactions ?? null,
       ...(written.downgrades.length > 0 ? { downgrades: written.downgrades } : {}),
+      ...(written.checks ? { checks: written.checks } : {}),
     });
     options.events.emit('handoff.written', {
       sessionId: state.sessionId,
@@ -382,6 +386,8 @@ interface Written {
   readonly executor: ExecutorName;
   readonly cost: HandoffCost;
   readonly downgrades: readonly Downgrade[];
+  /** F1–F4 as the summary executor's document passed them; absent: not checked (offline, self). */
+  readonly checks?: HandoffChecks;
 }
 
 /** An executor that failed before the one that wrote the document, and why (R11). */

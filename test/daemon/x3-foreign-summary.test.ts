@@ -112,7 +112,8 @@ describe('X3 the summary executor for another agent’s session', () => {
     expect(handoffs.at(-1)).toMatchObject({ path: doc, agent: 'claude-code', executor: 'summary', state: 'committed' });
     expect(handoffs.at(-1)!.downgrades).toBeUndefined();
     const listed = await daemon.daemon(['handoffs']);
-    expect(listed.stdout).toContain('summary');
+    expect(listed.stdout).toContain(`${doc}  summary`);
+    expect(listed.stdout).toContain('checked ✓');
     // The foreign transcript is only ever read.
     expect((await fs.readFile(transcript, 'utf8')).startsWith(before)).toBe(true);
   }, 120_000);
