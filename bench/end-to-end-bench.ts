@@ -153,7 +153,7 @@ async function oneRun(project: BenchProject, client: IpcClient, events: { event:
     written: since(find((event) => event.name === 'handoff.written' && event.payload.sessionId === id)),
     migrated: since(find((event) => event.name === 'session.migrated' && event.payload.oldId === id)),
   };
-  if (!done || done.event.name !== 'handoff.committed') {
+  if (done?.event.name !== 'handoff.committed') {
     const why = failed();
     const reason = why ? `${why.event.name}: ${JSON.stringify(why.event.payload).slice(0, 200)}` : `no handoff.committed within ${RUN_DEADLINE_MS / 1000} s`;
     return { total: null, ...stages, problem: reason };

@@ -32,7 +32,7 @@ const IDLE_FOR_MS = 60 * 60_000;
 const ACTIVE_LINES_PER_S = 5;
 /** …for this long. */
 const ACTIVE_MS = 10_000;
-const TARGETS: Record<number, { cpu: number; rssMb: number }> = { 1000: { cpu: 0.1, rssMb: 80 }, 10_000: { cpu: 0.5, rssMb: 150 } };
+const TARGETS: Record<number, { cpu: number; rssMb: number }> = { 1000: { cpu: 0.1, rssMb: 80 }, 10000: { cpu: 0.5, rssMb: 150 } };
 
 interface Measured {
   readonly count: number;

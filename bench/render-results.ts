@@ -18,14 +18,14 @@ export function renderResults(machine: Machine, run: RunInfo, items: readonly It
   lines.push('', '## Machine', '');
   lines.push('| | |', '|---|---|');
   lines.push(`| date | ${run.startedAt.toISOString()} |`);
-  lines.push(`| source | ${escape(machine.revision)} |`);
-  lines.push(`| CPU | ${escape(machine.cpuModel)} |`);
+  lines.push(`| source | ${escapeCell(machine.revision)} |`);
+  lines.push(`| CPU | ${escapeCell(machine.cpuModel)} |`);
   lines.push(`| cores | ${machine.cores} |`);
   lines.push(`| memory | ${(machine.memoryBytes / 1024 ** 3).toFixed(1)} GiB |`);
   lines.push(`| Node.js | ${machine.node} |`);
-  lines.push(`| OS | ${escape(machine.os)} |`);
-  lines.push(`| git | ${escape(machine.git)} |`);
-  lines.push(`| temp folder | ${escape(machine.fileSystemTmp)} |`);
+  lines.push(`| OS | ${escapeCell(machine.os)} |`);
+  lines.push(`| git | ${escapeCell(machine.git)} |`);
+  lines.push(`| temp folder | ${escapeCell(machine.fileSystemTmp)} |`);
   lines.push(`| load average (1/5/15 min) at start | ${machine.loadAverage.map((load) => load.toFixed(2)).join(' / ')} |`);
   lines.push(`| load average at end | ${run.loadAverageAtEnd.map((load) => load.toFixed(2)).join(' / ')} |`);
   lines.push(`| run took | ${(run.durationMs / 1000).toFixed(1)} s |`);
@@ -35,8 +35,8 @@ export function renderResults(machine: Machine, run: RunInfo, items: readonly It
   for (const item of items) {
     const marks = item.figures.map((figure) => figure.pass).filter((pass): pass is boolean => pass !== null);
     const failed = marks.filter((pass) => !pass).length;
-    const verdict = item.notRun ? `not run: ${escape(item.notRun)}` : failed === 0 ? `✅ all ${marks.length} targets met` : `❌ ${failed} of ${marks.length} targets missed`;
-    lines.push(`| ${escape(item.title)} | ${verdict} |`);
+    const verdict = item.notRun ? `not run: ${escapeCell(item.notRun)}` : failed === 0 ? `✅ all ${marks.length} targets met` : `❌ ${failed} of ${marks.length} targets missed`;
+    lines.push(`| ${escapeCell(item.title)} | ${verdict} |`);
   }
 
   for (const item of items) {
@@ -46,7 +46,7 @@ export function renderResults(machine: Machine, run: RunInfo, items: readonly It
       continue;
     }
     lines.push('| figure | measured | target | |', '|---|---|---|---|');
-    for (const figure of item.figures) lines.push(`| ${escape(figure.name)} | ${escape(figure.measured)} | ${escape(figure.target)} | ${mark(figure.pass)} |`);
+    for (const figure of item.figures) lines.push(`| ${escapeCell(figure.name)} | ${escapeCell(figure.measured)} | ${escapeCell(figure.target)} | ${mark(figure.pass)} |`);
     if (item.notes.length > 0) {
       lines.push('');
       for (const note of item.notes) lines.push(`- ${note}`);
@@ -55,6 +55,6 @@ export function renderResults(machine: Machine, run: RunInfo, items: readonly It
   return `${lines.join('\n')}\n`;
 }
 
-function escape(text: string): string {
+function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }

@@ -35,7 +35,7 @@ export interface ProjectHooks {
 export type ProjectExtension = (
   project: OpenProject,
   mode: { readonly interactive: boolean },
-) => ProjectHooks | void | Promise<ProjectHooks | void>;
+) => ProjectHooks | undefined | Promise<ProjectHooks | undefined>;
 
 export interface OpenProjectOptions {
   readonly cwd: string;

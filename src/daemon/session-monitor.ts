@@ -278,7 +278,7 @@ export class SessionMonitor {
   private retry(file: string, crossing: Crossing): void {
     if (this.crossings.get(file) !== crossing || crossing.declined) return; // dropped below, closed, a new crossing, or skipped (R19)
     const state = this.options.stateOf?.(file) ?? null;
-    if (!state || !state.overflowed || state.closed) return;
+    if (!state?.overflowed || state.closed) return;
     void this.options.isOwned(file).then((owned) => {
       if (this.crossings.get(file) !== crossing || crossing.declined) return;
       if (owned) {

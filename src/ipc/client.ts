@@ -53,7 +53,7 @@ export async function connectIpc(options: ConnectOptions): Promise<IpcClient> {
   const id = 'ai-zen-daemon';
   ipc.connectTo(id, socketPath);
   const connection = ipc.of[id];
-  if (!connection || !connection.socket) throw new AiZenError('daemon', `could not connect to the daemon for ${repo}`);
+  if (!connection?.socket) throw new AiZenError('daemon', `could not connect to the daemon for ${repo}`);
   const socket: net.Socket = connection.socket;
 
   await new Promise<void>((resolve, reject) => {

@@ -230,6 +230,7 @@ export async function startIpcServer(options: IpcServerOptions): Promise<IpcServ
     close() {
       closing ??= new Promise<void>((resolve) => {
         const netServer = server.server;
+        // biome-ignore lint/complexity/useOptionalChain: node-ipc's server is `false` before it listens, which ?. does not cover.
         if (!netServer || !netServer.listening) return resolve();
         netServer.close(() => resolve());
         for (const socket of connections.keys()) {

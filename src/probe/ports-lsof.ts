@@ -32,7 +32,7 @@ export async function listeningPortsFromLsof(root: string, runLsof: RunLsof = de
     const cwdByPid = new Map<number, string>();
     for (const record of parseLsofRecords(cwdOutput.stdout)) {
       const cwd = record.names[0];
-      if (cwd !== undefined && cwd.startsWith('/')) cwdByPid.set(record.pid, cwd);
+      if (cwd?.startsWith('/')) cwdByPid.set(record.pid, cwd);
     }
     const facts: PortFact[] = [];
     for (const entry of processes) {

@@ -7,7 +7,7 @@ import { AiZenError } from '../errors.js';
 import { resolveInsideRoot } from '../fs/confine.js';
 import { removeStaleTempFiles, writeFileInside } from '../fs/safe-write.js';
 import type { ProjectPaths } from '../paths.js';
-import { HeaderLine, SessionId, type SessionLine } from './format.js';
+import { type HeaderLine, SessionId, type SessionLine } from './format.js';
 import { parseSessionLine } from './parse-line.js';
 import { assertSessionId, isSessionId } from './session-id.js';
 import { silentSessionLogger, type SessionLogger } from './session-logger.js';
@@ -51,7 +51,7 @@ export function parseSessionText(text: string): { lines: NumberedLine[]; skipped
     if (parsed.ok) lines.push({ lineNumber, line: parsed.line });
     else skipped.push({ lineNumber, reason: torn ? `torn last line (${parsed.reason})` : parsed.reason });
   };
-  parts.forEach((raw, index) => take(raw, index + 1, false));
+  for (const [index, raw] of parts.entries()) take(raw, index + 1, false);
   // We write each line with its newline in one write, so a tail without one was cut short —
   // unless it still parses whole (another writer that omits the final newline).
   if (tail !== '') take(tail, parts.length + 1, true);

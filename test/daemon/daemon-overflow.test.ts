@@ -138,7 +138,7 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
   });
 
   it('D3 a rebase in progress defers the commit, status says why, and once it is over the doc is committed', async () => {
-    const { repo, root } = daemon;
+    const { repo } = daemon;
     const gitDir = (await repo.git('rev-parse', '--absolute-git-dir')).trim();
     await fs.mkdir(path.join(gitDir, 'rebase-merge'));
     await daemon.start();

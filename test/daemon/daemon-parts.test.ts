@@ -110,8 +110,14 @@ describe('D3 handoff documents found at startup', () => {
       events: new EventBus(),
       logger: quiet,
       checkDocument: sealedByAiZen,
-      commit: async (options) => (calls.push(options.docPath), { committed: true, commit: 'new' }),
-      lookupCommitted: async (paths) => (lookups.push([...paths]), new Map([[docA, 'old-a']])),
+      commit: async (options) => {
+        calls.push(options.docPath);
+        return { committed: true, commit: 'new' };
+      },
+      lookupCommitted: async (paths) => {
+        lookups.push([...paths]);
+        return new Map([[docA, 'old-a']]);
+      },
     });
     for (const name of [docA, docB]) committer.add({ path: name, sessionId: 'abcd1234-x', executor: 'offline', mode: 'migrate', at: name }, { announce: false });
     await waitFor(() => committer.list().every((record) => record.status.state === 'committed'));

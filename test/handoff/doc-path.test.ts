@@ -37,7 +37,11 @@ describe('the handoff document path (R3)', () => {
   it('R3 puts it under .ai-zen/handoffs, computed once from the injected clock', async () => {
     process.env.TZ = 'UTC';
     let calls = 0;
-    const doc = await reserveHandoffDoc({ root, sessionId: id, now: () => (calls++, instant) });
+    const doc = await reserveHandoffDoc({ root, sessionId: id, now: () => {
+        calls += 1;
+        return instant;
+      },
+    });
     expect(calls).toBe(1);
     expect(doc.relative).toBe('.ai-zen/handoffs/20261202-025418-abcdef12.md');
     expect(doc.absolute).toBe(path.join(root, '.ai-zen', 'handoffs', '20261202-025418-abcdef12.md'));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseSessionText } from '../../src/session/store.js';
 import { reply, type RecordedRequest } from '../support/fake-openai.js';
-import { converse, goodDocument, isHandoffTurn, isSummaryCall, lastMessageRole, makeHarness, selfModel, type Harness } from './harness.js';
+import { converse, goodDocument, isHandoffTurn, isSummaryCall, lastMessageRole, makeHarness, type Harness } from './harness.js';
 
 let harness: Harness | null = null;
 afterEach(async () => {

@@ -53,7 +53,7 @@ describe('the bundled handoff skill', () => {
     expect(parsed.skill.frontmatter.description?.length).toBeGreaterThan(20);
     expect(parsed.skill.frontmatter.metadata?.version).toBe('1');
     expect(parsed.skill.sections).toHaveLength(9);
-    parsed.skill.sections.forEach((heading, index) => expect(heading.startsWith(NINE[index]!)).toBe(true));
+    for (const [index, heading] of parsed.skill.sections.entries()) expect(heading.startsWith(NINE[index]!)).toBe(true);
     expect(parsed.skill.body).toMatch(/language of the conversation/);
     expect(parsed.skill.body).toMatch(/at most 3 commands/);
     expect(parsed.skill.body).toMatch(/Do not invent facts/);

@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock, daemonLockName, isLockHeld, lockHolder, sessionLockName, type HeldLock } from '../../src/lock/os-lock.js';
 import { spawnLockHolder, type LockChild } from './lock-child.js';
-import { waitFor } from '../support/wait-for.js';
 
 let directory: string;
 const held: HeldLock[] = [];

@@ -2,7 +2,7 @@
 // empty prompt, Ctrl-D or /exit leave.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply } from '../../support/fake-openai.js';
-import { makeChatFixture, READY, roles, type ChatFixture } from './chat-fixture.js';
+import { makeChatFixture, roles, type ChatFixture } from './chat-fixture.js';
 
 describe('ai-zen chat: Ctrl-C and leaving', { timeout: 60_000 }, () => {
   let chat: ChatFixture;

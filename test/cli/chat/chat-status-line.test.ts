@@ -41,7 +41,7 @@ describe('ai-zen chat: the status line under the prompt', { timeout: 60_000 }, (
   it('sits on the row under the prompt, stays there while typing, editing, ↑/↓ and Ctrl-C, and leaves the transcript on Enter and Ctrl-D', async () => {
     const term = await chat.open();
     let screen = await term.capture();
-    let [prompt, status] = lastRows(screen);
+    const [prompt, status] = lastRows(screen);
     expect(prompt).toMatch(/^› ?$/);
     expect(status).toMatch(new RegExp(`^${STATUS}$`));
     expect(status).toContain('test-model');

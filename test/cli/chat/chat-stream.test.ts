@@ -1,7 +1,7 @@
 // The chat in a real pseudo-terminal: a reply streams in as it arrives, tool calls are one line each.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply } from '../../support/fake-openai.js';
-import { makeChatFixture, READY, type ChatFixture } from './chat-fixture.js';
+import { makeChatFixture, type ChatFixture } from './chat-fixture.js';
 
 describe('ai-zen chat', { timeout: 60_000 }, () => {
   let chat: ChatFixture;
