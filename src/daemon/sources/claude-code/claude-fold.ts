@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { RawLine } from '../../incremental-reader.js';
 import { isOverThreshold, type SessionState, type SessionThresholds } from '../../session-source.js';
-import { isInside } from './claude-paths.js';
+import { isInside } from '../../../paths.js';
 import { claudeWindow } from './claude-window.js';
 
 const Count = z.number().int().nonnegative().max(100_000_000);

@@ -36,12 +36,6 @@ export function mayHoldSessionsOf(folderName: string, root: string): boolean {
   return folderName === slug || folderName.startsWith(`${slug}-`);
 }
 
-/** Whether `cwd` is `root` or inside it. */
-export function isInside(root: string, cwd: string): boolean {
-  const relative = path.relative(root, cwd);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
 const SESSION_FILE = /^[0-9a-fA-F][0-9a-fA-F-]{7,63}\.jsonl$/;
 
 /** `projects/<slug>/<uuid>.jsonl`: subagent transcripts (`<session>/subagents/…`) are deeper and never match. */

@@ -4,6 +4,7 @@
 // found, and the rest of the line is never read or parsed.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { isInside } from '../../../paths.js';
 import { rolloutLineType } from './codex-rollout.js';
 
 export interface RolloutMeta {
@@ -147,7 +148,5 @@ function skipValue(text: string, index: number): number | 'more' {
 
 /** Whether a session that ran in `cwd` belongs to the repo at `root` (the root or a folder inside it). */
 export function isInsideRepo(root: string, cwd: string): boolean {
-  if (!path.isAbsolute(cwd)) return false;
-  const relative = path.relative(root, path.resolve(cwd));
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  return path.isAbsolute(cwd) && isInside(root, path.resolve(cwd));
 }
