@@ -37,7 +37,8 @@ const claudeLine = (root: string, id: string, n: number, tokens: number) =>
   `${JSON.stringify({ type: 'assistant', isSidechain: false, cwd: root, sessionId: id, timestamp: new Date().toISOString(), message: { id: `msg_${n}`, model: 'claude-sonnet-4-5', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 5 } } })}\n`;
 const aiZenHeader = (id: string, root: string) =>
   `${JSON.stringify({ type: 'session', v: 1, id, createdAt: new Date().toISOString(), cwd: root, model: 'm', maxContextTokens: 200_000, previousId: null })}\n`;
-const aiZenUsage = (tokens: number) => `${JSON.stringify({ type: 'usage', usage: { prompt_tokens: tokens, completion_tokens: 5, total_tokens: tokens + 5 } })}\n`;
+const aiZenUsage = (tokens: number) =>
+  `${JSON.stringify({ type: 'usage', usage: { prompt_tokens: tokens, completion_tokens: 5, total_tokens: tokens + 5 } })}\n`;
 
 interface Subject {
   readonly name: string;
@@ -58,7 +59,11 @@ async function measureLatency(subject: Subject, appends: number, root: string): 
     isOwned: async () => false,
     logger: silent,
   });
-  const watchers = new TranscriptWatchers({ sources: [subject.source], logger: silent, onUpdate: (update, info) => monitor.handle(update, info) });
+  const watchers = new TranscriptWatchers({
+    sources: [subject.source],
+    logger: silent,
+    onUpdate: (update, info) => monitor.handle(update, info),
+  });
   let waiting: ((at: number) => void) | null = null;
   events.on('session.overflowed', () => waiting?.(performance.now()));
   await watchers.start();
@@ -66,7 +71,8 @@ async function measureLatency(subject: Subject, appends: number, root: string): 
   try {
     for (let index = 0; index < appends; index += 1) {
       const { file, cross } = await subject.write(index);
-      if (!(await pollUntil(() => watchers.state(file)?.latestUsage != null, { timeoutMs: SIGNAL_TIMEOUT_MS, intervalMs: 5 }))) throw new Error(`${subject.name}: the session was not read`);
+      if (!(await pollUntil(() => watchers.state(file)?.latestUsage != null, { timeoutMs: SIGNAL_TIMEOUT_MS, intervalMs: 5 })))
+        throw new Error(`${subject.name}: the session was not read`);
       const event = new Promise<number>((resolve) => (waiting = resolve));
       const started = performance.now();
       await fs.appendFile(file, cross);
@@ -97,7 +103,12 @@ async function idleCpu(options: AgentsBenchOptions, others: number): Promise<num
         await fs.writeFile(path.join(folder, `${id}.jsonl`), claudeLine(otherRoot, id, 1, 50_000).repeat(8));
       }
     }
-    const daemon = await startDaemonProcess({ bin: options.daemonBin, root: project.root, env: { ...project.env, CLAUDE_CONFIG_DIR: configDir }, outputFile: path.join(project.home, 'daemon.out') });
+    const daemon = await startDaemonProcess({
+      bin: options.daemonBin,
+      root: project.root,
+      env: { ...project.env, CLAUDE_CONFIG_DIR: configDir },
+      outputFile: path.join(project.home, 'daemon.out'),
+    });
     try {
       await daemon.waitForReadyLine(60_000);
       await pause(options.steadyAfterSpawnMs);
@@ -155,7 +166,12 @@ export async function benchAgents(options: AgentsBenchOptions): Promise<ItemResu
     const idleNone = await idleCpu(options, 0);
     const idleMany = await idleCpu(options, options.otherTranscripts);
     const figures: Figure[] = [
-      { name: 'append → session.overflowed, ai-zen session (window)', measured: `median ${formatMs(a.median)}, p99 ${formatMs(a.p99)}`, target: '—', pass: null },
+      {
+        name: 'append → session.overflowed, ai-zen session (window)',
+        measured: `median ${formatMs(a.median)}, p99 ${formatMs(a.p99)}`,
+        target: '—',
+        pass: null,
+      },
       {
         name: 'append → session.overflowed, Claude Code transcript (handoffAt 70%)',
         measured: `median ${formatMs(c.median)}, p99 ${formatMs(c.p99)} (${(c.median / a.median).toFixed(2)}× ai-zen)`,

@@ -27,7 +27,13 @@ export async function benchCommitLock(options: CommitLockBenchOptions): Promise<
       await fs.mkdir(path.dirname(path.join(project.root, doc)), { recursive: true });
       await fs.writeFile(path.join(project.root, doc), `# Handoff ${index}\n\n${'what was done and what is next. '.repeat(30)}\n`);
       const started = performance.now();
-      const result = await commitHandoff({ root: project.root, docPath: doc, message: 'handoff: abcd1234 (offline)', env: project.env, onLockHeld: (ms) => holds.push(ms) });
+      const result = await commitHandoff({
+        root: project.root,
+        docPath: doc,
+        message: 'handoff: abcd1234 (offline)',
+        env: project.env,
+        onLockHeld: (ms) => holds.push(ms),
+      });
       totals.push(performance.now() - started);
       if (!result.committed) throw new Error(`commit ${index} refused: ${result.reason}`);
     }
@@ -38,8 +44,18 @@ export async function benchCommitLock(options: CommitLockBenchOptions): Promise<
       title: '(f) How long a handoff commit holds the user’s index.lock',
       notRun: null,
       figures: [
-        { name: 'index.lock held (median)', measured: formatMs(hold.median), target: `≤ ${TARGET_MEDIAN_MS} ms`, pass: hold.median <= TARGET_MEDIAN_MS },
-        { name: 'index.lock held (p90 / max)', measured: `${formatMs(percentile(holds, 0.9))} / ${formatMs(hold.max)}`, target: '—', pass: null },
+        {
+          name: 'index.lock held (median)',
+          measured: formatMs(hold.median),
+          target: `≤ ${TARGET_MEDIAN_MS} ms`,
+          pass: hold.median <= TARGET_MEDIAN_MS,
+        },
+        {
+          name: 'index.lock held (p90 / max)',
+          measured: `${formatMs(percentile(holds, 0.9))} / ${formatMs(hold.max)}`,
+          target: '—',
+          pass: null,
+        },
         { name: 'whole commit, lock wait included (median)', measured: formatMs(total.median), target: '—', pass: null },
       ],
       notes: [

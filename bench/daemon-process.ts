@@ -27,11 +27,20 @@ export interface DaemonProcess {
   stop(): Promise<void>;
 }
 
-export async function startDaemonProcess(options: { bin: string; root: string; env: NodeJS.ProcessEnv; outputFile: string }): Promise<DaemonProcess> {
+export async function startDaemonProcess(options: {
+  bin: string;
+  root: string;
+  env: NodeJS.ProcessEnv;
+  outputFile: string;
+}): Promise<DaemonProcess> {
   const output = fsSync.openSync(options.outputFile, 'a');
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, [...DAEMON_NODE_OPTIONS, options.bin, 'start', '--foreground'], { cwd: options.root, env: options.env, stdio: ['ignore', output, output] });
+    child = spawn(process.execPath, [...DAEMON_NODE_OPTIONS, options.bin, 'start', '--foreground'], {
+      cwd: options.root,
+      env: options.env,
+      stdio: ['ignore', output, output],
+    });
   } finally {
     fsSync.closeSync(output);
   }
@@ -103,7 +112,9 @@ export async function startDaemonProcess(options: { bin: string; root: string; e
         last = (await askStatus()) ?? last;
         if (last && accept(last)) return last;
         if (Date.now() > deadline) {
-          throw new Error(`the daemon did not reach the expected state within ${timeoutMs / 1000} s (last status: ${last ? `${last.sessions.length} open sessions, ready ${last.ready}` : 'none'})`);
+          throw new Error(
+            `the daemon did not reach the expected state within ${timeoutMs / 1000} s (last status: ${last ? `${last.sessions.length} open sessions, ready ${last.ready}` : 'none'})`,
+          );
         }
         await pause(200);
       }

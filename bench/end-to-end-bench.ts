@@ -41,10 +41,16 @@ export async function benchEndToEnd(options: EndToEndBenchOptions): Promise<Item
   const runs: Run[] = [];
   let gitSpawnMs = Number.NaN;
   try {
-    const daemon = await startDaemonProcess({ bin: options.daemonBin, root: project.root, env: project.env, outputFile: path.join(path.dirname(project.root), 'daemon.out') });
+    const daemon = await startDaemonProcess({
+      bin: options.daemonBin,
+      root: project.root,
+      env: project.env,
+      outputFile: path.join(path.dirname(project.root), 'daemon.out'),
+    });
     try {
       const status = await daemon.waitForStatus((current) => current.ready, 30_000);
-      if (status.model !== null) throw new Error(`the daemon has a model configured (${status.model}); this item is for the offline executor`);
+      if (status.model !== null)
+        throw new Error(`the daemon has a model configured (${status.model}); this item is for the offline executor`);
       const client = await daemon.connect();
       const events: { event: AnyEvent; at: number }[] = [];
       await client.subscribe((event) => events.push({ event, at: performance.now() }));
@@ -68,7 +74,9 @@ export async function benchEndToEnd(options: EndToEndBenchOptions): Promise<Item
   }
 
   const totals = runs.map((run) => run.total).filter((total): total is number => total !== null);
-  const problems = runs.map((run, index) => (run.problem ? `run ${index + 1}: ${run.problem}` : null)).filter((problem): problem is string => problem !== null);
+  const problems = runs
+    .map((run, index) => (run.problem ? `run ${index + 1}: ${run.problem}` : null))
+    .filter((problem): problem is string => problem !== null);
   const allCommitted = problems.length === 0 && totals.length === runs.length;
   const maximum = totals.length > 0 ? Math.max(...totals) : Number.NaN;
   const stage = (pick: (run: Run) => number | null) => formatMs(median(runs.map(pick).filter((value): value is number => value !== null)));
@@ -113,14 +121,28 @@ export async function benchEndToEnd(options: EndToEndBenchOptions): Promise<Item
 }
 
 async function oneRun(project: BenchProject, client: IpcClient, events: { event: AnyEvent; at: number }[]): Promise<Run> {
-  const context = await ConversationContext.create({ paths: projectPaths(project.root), model: 'bench-model', maxContextTokens: MAX_CONTEXT_TOKENS, env: project.env });
+  const context = await ConversationContext.create({
+    paths: projectPaths(project.root),
+    model: 'bench-model',
+    maxContextTokens: MAX_CONTEXT_TOKENS,
+    env: project.env,
+  });
   const id = context.currentId;
   const file = context.sessionFile;
   try {
-    await context.appendMessage({ role: 'system', content: 'You are a careful coding agent working in this repository.' }, { definition: true });
+    await context.appendMessage(
+      { role: 'system', content: 'You are a careful coding agent working in this repository.' },
+      { definition: true },
+    );
     for (let turn = 1; turn <= 3; turn += 1) {
-      await context.appendMessage({ role: 'user', content: `Step ${turn}: extend the parser to handle case ${turn} and add a test for it.` });
-      await context.appendMessage({ role: 'assistant', content: `Done with step ${turn}: src/parser.ts handles case ${turn}; test/parser.test.ts covers it and passes.` });
+      await context.appendMessage({
+        role: 'user',
+        content: `Step ${turn}: extend the parser to handle case ${turn} and add a test for it.`,
+      });
+      await context.appendMessage({
+        role: 'assistant',
+        content: `Done with step ${turn}: src/parser.ts handles case ${turn}; test/parser.test.ts covers it and passes.`,
+      });
       await context.appendUsage({ prompt_tokens: 40_000 * turn, completion_tokens: 300, total_tokens: 40_000 * turn + 300 });
     }
   } finally {
@@ -144,7 +166,12 @@ async function oneRun(project: BenchProject, client: IpcClient, events: { event:
   fsSync.appendFileSync(file, usageLine(MAX_CONTEXT_TOKENS + 2_000));
   const find = (match: (event: AnyEvent) => boolean) => events.slice(from).find((entry) => match(entry.event));
   const committed = () => find((event) => event.name === 'handoff.committed' && path.basename(event.payload.path).includes(id8));
-  const failed = () => find((event) => (event.name === 'handoff.failed' && event.payload.sessionId === id) || (event.name === 'handoff.commit-deferred' && event.payload.path.includes(id8)));
+  const failed = () =>
+    find(
+      (event) =>
+        (event.name === 'handoff.failed' && event.payload.sessionId === id) ||
+        (event.name === 'handoff.commit-deferred' && event.payload.path.includes(id8)),
+    );
   await pollUntil(() => committed() !== undefined || failed() !== undefined, { timeoutMs: RUN_DEADLINE_MS, intervalMs: 1 });
   const since = (entry: { at: number } | undefined) => (entry ? entry.at - start : null);
   const done = committed();
@@ -155,7 +182,9 @@ async function oneRun(project: BenchProject, client: IpcClient, events: { event:
   };
   if (done?.event.name !== 'handoff.committed') {
     const why = failed();
-    const reason = why ? `${why.event.name}: ${JSON.stringify(why.event.payload).slice(0, 200)}` : `no handoff.committed within ${RUN_DEADLINE_MS / 1000} s`;
+    const reason = why
+      ? `${why.event.name}: ${JSON.stringify(why.event.payload).slice(0, 200)}`
+      : `no handoff.committed within ${RUN_DEADLINE_MS / 1000} s`;
     return { total: null, ...stages, problem: reason };
   }
   const { commit, path: docPath } = done.event.payload;
@@ -163,6 +192,7 @@ async function oneRun(project: BenchProject, client: IpcClient, events: { event:
   const changed = (await project.git('show', '--name-only', '--format=', commit)).trim().split('\n').filter(Boolean);
   let problem: string | null = null;
   if (subject !== `handoff: ${id8} (offline)`) problem = `commit ${commit.slice(0, 8)} has subject ${JSON.stringify(subject)}`;
-  else if (changed.length !== 1 || changed[0] !== docPath) problem = `commit ${commit.slice(0, 8)} holds ${JSON.stringify(changed)}, not only ${docPath}`;
+  else if (changed.length !== 1 || changed[0] !== docPath)
+    problem = `commit ${commit.slice(0, 8)} holds ${JSON.stringify(changed)}, not only ${docPath}`;
   return { total: done.at - start, ...stages, problem };
 }

@@ -23,11 +23,28 @@ import { makeBenchProject, type BenchProject } from './temp-project.js';
 const MODEL = 'bench-model';
 const MARK = '[ai-zen handoff]';
 const FACTS_INTRO = 'Facts captured by code just now (use them; do not invent others):';
-const HEADINGS = ['💬 Conversation breakpoint', '🎯 Task goal', '📊 Current state', '✅ Done', '📋 Not done', '🧠 Key decisions', '⚠️ Constraints and preferences', '📁 File index', '🔔 First steps for the successor'];
+const HEADINGS = [
+  '💬 Conversation breakpoint',
+  '🎯 Task goal',
+  '📊 Current state',
+  '✅ Done',
+  '📋 Not done',
+  '🧠 Key decisions',
+  '⚠️ Constraints and preferences',
+  '📁 File index',
+  '🔔 First steps for the successor',
+];
 
 type Executor = 'offline' | 'summary' | 'self';
 type Defect = 'forgotten file' | 'wrong branch' | 'missing section' | 'unrunnable command' | 'destructive command' | 'invented port';
-const DEFECTS: readonly Defect[] = ['forgotten file', 'wrong branch', 'missing section', 'unrunnable command', 'destructive command', 'invented port'];
+const DEFECTS: readonly Defect[] = [
+  'forgotten file',
+  'wrong branch',
+  'missing section',
+  'unrunnable command',
+  'destructive command',
+  'invented port',
+];
 
 interface Recall {
   readonly found: number;
@@ -75,12 +92,17 @@ async function setUpRepo(project: BenchProject, scenario: Scenario): Promise<voi
     await project.git('init', '-q', '--bare', upstream);
     await project.git('remote', 'add', 'origin', upstream);
     await project.git('push', '-q', '-u', 'origin', 'HEAD');
-    for (let index = 0; index < scenario.ahead; index += 1) await project.git('commit', '-q', '--allow-empty', '-m', `local work ${index + 1}`);
+    for (let index = 0; index < scenario.ahead; index += 1)
+      await project.git('commit', '-q', '--allow-empty', '-m', `local work ${index + 1}`);
   }
 }
 
 async function startListener(root: string): Promise<{ process: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['-e', "const s=require('net').createServer().listen(0,'127.0.0.1',()=>console.log(s.address().port))"], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    ['-e', "const s=require('net').createServer().listen(0,'127.0.0.1',()=>console.log(s.address().port))"],
+    { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk) => {
@@ -116,7 +138,14 @@ async function openSession(scenario: Scenario): Promise<Session> {
 
   const head = (await project.git('rev-parse', '--short', 'HEAD')).trim();
   const branch = (await project.git('branch', '--show-current')).trim();
-  const facts = [`\`${branch}\``, head, ...(scenario.ahead !== undefined ? [`${scenario.ahead} ahead`] : []), ...(listener ? [`:${listener.port}`] : []), ...(scenario.staged ?? []), ...(scenario.untracked ?? [])];
+  const facts = [
+    `\`${branch}\``,
+    head,
+    ...(scenario.ahead !== undefined ? [`${scenario.ahead} ahead`] : []),
+    ...(listener ? [`:${listener.port}`] : []),
+    ...(scenario.staged ?? []),
+    ...(scenario.untracked ?? []),
+  ];
   const service = new MigrationService({
     root,
     agent,
@@ -169,7 +198,11 @@ function correctDocument(scenario: Scenario, truth: Truth, factsBlock: string): 
     '📁': files.join('\n') || 'none',
     '🔔': '```sh\ngit status --short\n```',
   };
-  return ['# Handoff', '', ...HEADINGS.flatMap((heading) => [`## ${heading}`, '', bodies[[...Object.keys(bodies)].find((key) => heading.startsWith(key))!]!, ''])].join('\n');
+  return [
+    '# Handoff',
+    '',
+    ...HEADINGS.flatMap((heading) => [`## ${heading}`, '', bodies[[...Object.keys(bodies)].find((key) => heading.startsWith(key))!]!, '']),
+  ].join('\n');
 }
 
 function plant(document: string, defect: Defect, truth: Truth): string {
@@ -228,7 +261,14 @@ function handoffModel(session: Session, defect: Defect | null, corrections: stri
     if (request.messages.at(-1)?.role === 'tool') return { text: 'Handoff written.' };
     attempts += 1;
     if (attempts > 1) corrections.push(request.lastUserText);
-    return { toolCalls: [{ name: 'write', args: { path: docPath, content: attempts === 1 && defect !== null ? plant(correct, defect, session.truth) : correct } }] };
+    return {
+      toolCalls: [
+        {
+          name: 'write',
+          args: { path: docPath, content: attempts === 1 && defect !== null ? plant(correct, defect, session.truth) : correct },
+        },
+      ],
+    };
   };
 }
 
@@ -240,11 +280,16 @@ function recallOf(session: Session, document: string): DocumentResult['recall'] 
   const { scenario, truth } = session;
   const lines = document.split('\n');
   const constraintsText = documentSections(document).find((section) => section.heading.startsWith('⚠️'))?.body ?? '';
-  const count = (items: readonly string[], test: (item: string) => boolean): Recall => ({ found: items.filter(test).length, total: items.length });
+  const count = (items: readonly string[], test: (item: string) => boolean): Recall => ({
+    found: items.filter(test).length,
+    total: items.length,
+  });
   const requests = requestsOf(scenario);
   return {
     files: count(truth.files, (file) => document.includes(file)),
-    commands: count(Object.keys(scenario.commands), (command) => lines.some((line) => line.includes(`\`${command}\``) && line.includes(`exit ${scenario.commands[command]}`))),
+    commands: count(Object.keys(scenario.commands), (command) =>
+      lines.some((line) => line.includes(`\`${command}\``) && line.includes(`exit ${scenario.commands[command]}`)),
+    ),
     facts: count(truth.facts, (fact) => document.includes(fact)),
     constraints: count(scenario.constraints, (rule) => constraintsText.includes(rule)),
     request: count([requests.at(-1)!], (request) => contains(document, request)),
@@ -270,7 +315,14 @@ async function runScenario(scenario: Scenario, documents: DocumentResult[], defe
       const outcome = await session.service.handoff({ mode: 'handoff', executor });
       const document = await fs.readFile(outcome.absolutePath, 'utf8');
       const problems = [...outcome.checks.sections, ...outcome.checks.facts, ...outcome.checks.files, ...outcome.checks.commands];
-      documents.push({ scenario: scenario.name, executor, recall: recallOf(session, document), passed: passed(outcome.checks) && outcome.executor === executor, problems: [...problems, ...corrections.map((text) => `corrected: ${text.slice(0, 200)}`)], falseAlarms: corrections.length });
+      documents.push({
+        scenario: scenario.name,
+        executor,
+        recall: recallOf(session, document),
+        passed: passed(outcome.checks) && outcome.executor === executor,
+        problems: [...problems, ...corrections.map((text) => `corrected: ${text.slice(0, 200)}`)],
+        falseAlarms: corrections.length,
+      });
     }
     for (const executor of ['summary', 'self'] as const) {
       for (const defect of DEFECTS) {
@@ -278,7 +330,13 @@ async function runScenario(scenario: Scenario, documents: DocumentResult[], defe
         session.model.handler = handoffModel(session, defect, corrections);
         const outcome = await session.service.handoff({ mode: 'handoff', executor });
         const caught = corrections.length > 0 && defectNamed(corrections[0]!, defect, session.truth);
-        defects.push({ scenario: scenario.name, executor, defect, caught, repaired: caught && outcome.executor === executor && passed(outcome.checks) });
+        defects.push({
+          scenario: scenario.name,
+          executor,
+          defect,
+          caught,
+          repaired: caught && outcome.executor === executor && passed(outcome.checks),
+        });
       }
     }
   } finally {
@@ -291,7 +349,10 @@ function percent(found: number, total: number): string {
 }
 
 function sum(results: readonly DocumentResult[], key: keyof DocumentResult['recall']): Recall {
-  return results.reduce((total, result) => ({ found: total.found + result.recall[key].found, total: total.total + result.recall[key].total }), { found: 0, total: 0 });
+  return results.reduce(
+    (total, result) => ({ found: total.found + result.recall[key].found, total: total.total + result.recall[key].total }),
+    { found: 0, total: 0 },
+  );
 }
 
 function render(documents: readonly DocumentResult[], defects: readonly DefectResult[], seconds: number): string {
@@ -301,7 +362,8 @@ function render(documents: readonly DocumentResult[], defects: readonly DefectRe
   const repaired = defects.filter((result) => result.repaired).length;
   const falseAlarms = scripted.reduce((total, result) => total + result.falseAlarms, 0) + offline.filter((result) => !result.passed).length;
   const met = (ok: boolean) => (ok ? '✓ met' : '✗ missed');
-  const row = (name: string, recall: Recall, target: string, ok: boolean | null) => `| ${name} | ${recall.found}/${recall.total} | ${percent(recall.found, recall.total)} | ${target} | ${ok === null ? '—' : met(ok)} |`;
+  const row = (name: string, recall: Recall, target: string, ok: boolean | null) =>
+    `| ${name} | ${recall.found}/${recall.total} | ${percent(recall.found, recall.total)} | ${target} | ${ok === null ? '—' : met(ok)} |`;
   const full = (recall: Recall) => recall.found === recall.total;
   const lines = [
     '# Fidelity benchmark',
@@ -319,8 +381,18 @@ function render(documents: readonly DocumentResult[], defects: readonly DefectRe
     row("offline: the user's last request", sum(offline, 'request'), '(no target)', null),
     row('offline: the goal (first request)', sum(offline, 'goal'), '(no target)', null),
     row('offline: a decision and its dead end', sum(offline, 'decision'), '(no target: only a model can tell)', null),
-    row('offline: documents that pass F1–F4', { found: offline.filter((result) => result.passed).length, total: offline.length }, '100%', offline.every((result) => result.passed)),
-    row('checks: planted defects caught (named in the corrective turn/call)', { found: caught, total: defects.length }, '100%', caught === defects.length),
+    row(
+      'offline: documents that pass F1–F4',
+      { found: offline.filter((result) => result.passed).length, total: offline.length },
+      '100%',
+      offline.every((result) => result.passed),
+    ),
+    row(
+      'checks: planted defects caught (named in the corrective turn/call)',
+      { found: caught, total: defects.length },
+      '100%',
+      caught === defects.length,
+    ),
     `| checks: false alarms on correct documents (${scripted.length} scripted + ${offline.length} offline) | ${falseAlarms} | | 0 | ${met(falseAlarms === 0)} |`,
     row('corrective turn/call: defects repaired', { found: repaired, total: defects.length }, '(no target)', null),
     '',
@@ -328,7 +400,12 @@ function render(documents: readonly DocumentResult[], defects: readonly DefectRe
     '',
     '| scenario | session file | transcript in the summary call | window |',
     '|---|---|---|---|',
-    ...[...summarySizes].filter(([, size]) => size.sessionBytes > 100_000 || size.window < 100_000).map(([name, size]) => `| ${name} | ${size.sessionBytes.toLocaleString('en')} bytes | ${size.transcript.toLocaleString('en')} characters | ${size.window.toLocaleString('en')} tokens |`),
+    ...[...summarySizes]
+      .filter(([, size]) => size.sessionBytes > 100_000 || size.window < 100_000)
+      .map(
+        ([name, size]) =>
+          `| ${name} | ${size.sessionBytes.toLocaleString('en')} bytes | ${size.transcript.toLocaleString('en')} characters | ${size.window.toLocaleString('en')} tokens |`,
+      ),
     '',
     '## Planted defects, by kind and executor',
     '',
@@ -336,7 +413,8 @@ function render(documents: readonly DocumentResult[], defects: readonly DefectRe
     '|---|---|---|---|---|',
     ...DEFECTS.map((defect) => {
       const of = (executor: Executor) => defects.filter((result) => result.defect === defect && result.executor === executor);
-      const cell = (executor: Executor, key: 'caught' | 'repaired') => `${of(executor).filter((result) => result[key]).length}/${of(executor).length}`;
+      const cell = (executor: Executor, key: 'caught' | 'repaired') =>
+        `${of(executor).filter((result) => result[key]).length}/${of(executor).length}`;
       return `| ${defect} | ${cell('summary', 'caught')} | ${cell('summary', 'repaired')} | ${cell('self', 'caught')} | ${cell('self', 'repaired')} |`;
     }),
     '',
@@ -347,12 +425,19 @@ function render(documents: readonly DocumentResult[], defects: readonly DefectRe
     '| scenario | executor | files | commands | facts | constraints | last request | goal | decision | checks |',
     '|---|---|---|---|---|---|---|---|---|---|',
     ...documents.map((result) => {
-      const cell = (key: keyof DocumentResult['recall']) => (result.recall[key].total === 0 ? '—' : `${result.recall[key].found}/${result.recall[key].total}`);
-      const checks = result.passed && result.falseAlarms === 0 ? 'passed ✓' : `✗ ${result.problems.join('; ').replace(/\|/g, '\\|').slice(0, 300)}`;
+      const cell = (key: keyof DocumentResult['recall']) =>
+        result.recall[key].total === 0 ? '—' : `${result.recall[key].found}/${result.recall[key].total}`;
+      const checks =
+        result.passed && result.falseAlarms === 0 ? 'passed ✓' : `✗ ${result.problems.join('; ').replace(/\|/g, '\\|').slice(0, 300)}`;
       return `| ${result.scenario} | ${result.executor} | ${cell('files')} | ${cell('commands')} | ${cell('facts')} | ${cell('constraints')} | ${cell('request')} | ${cell('goal')} | ${cell('decision')} | ${checks} |`;
     }),
     '',
-    'Scenarios: ' + SCENARIOS.map((scenario) => `${scenario.name} (${scenario.language}, ${scenario.turns.length} requests, ${scenario.turns.reduce((total, turn) => total + turn.steps.reduce((calls, step) => calls + (step.toolCalls?.length ?? 0), 0), 0)} tool calls)`).join(', ') + '.',
+    'Scenarios: ' +
+      SCENARIOS.map(
+        (scenario) =>
+          `${scenario.name} (${scenario.language}, ${scenario.turns.length} requests, ${scenario.turns.reduce((total, turn) => total + turn.steps.reduce((calls, step) => calls + (step.toolCalls?.length ?? 0), 0), 0)} tool calls)`,
+      ).join(', ') +
+      '.',
     '',
   ];
   return lines.join('\n');

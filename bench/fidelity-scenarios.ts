@@ -33,7 +33,9 @@ const edit = (path: string, from: string, to: string) => ({ name: 'edit', args: 
 const rename = (from: string, to: string) => ({ name: 'rename', args: { from, to } });
 const rm = (path: string) => ({ name: 'rm', args: { path } });
 const exec = (command: string) => ({ name: 'exec', args: { command } });
-const steps = (...calls: { name: string; args: unknown }[][]) => (final: string): ScriptedReply[] => [...calls.map((toolCalls) => ({ toolCalls })), { text: final }];
+const steps =
+  (...calls: { name: string; args: unknown }[][]) =>
+  (final: string): ScriptedReply[] => [...calls.map((toolCalls) => ({ toolCalls })), { text: final }];
 
 const FAILING_TEST = 'node test/check.js';
 
@@ -43,7 +45,11 @@ function longTurns(count: number): Turn[] {
     const file = `src/module-${String(index).padStart(3, '0')}.ts`;
     turns.push({
       request: `Step ${index + 1}: add ${file} and check it.`,
-      steps: steps([write(file, `export const m${index} = ${index};\n${'// padding line for a long session\n'.repeat(40)}`)], [exec('ls src')], [exec('true')])(`Added ${file}.`),
+      steps: steps(
+        [write(file, `export const m${index} = ${index};\n${'// padding line for a long session\n'.repeat(40)}`)],
+        [exec('ls src')],
+        [exec('true')],
+      )(`Added ${file}.`),
     });
   }
   return turns;
@@ -54,7 +60,10 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'edit-and-test',
     language: 'en',
     turns: [
-      { request: 'Create a lexer in src/lexer.ts with a test.', steps: steps([write('src/lexer.ts'), write('test/lexer.test.ts')], [exec('true')])('Lexer and test written; the check passes.') },
+      {
+        request: 'Create a lexer in src/lexer.ts with a test.',
+        steps: steps([write('src/lexer.ts'), write('test/lexer.test.ts')], [exec('true')])('Lexer and test written; the check passes.'),
+      },
       { request: 'Rename value to tokens in the lexer.', steps: steps([edit('src/lexer.ts', 'value', 'tokens')])('Renamed.') },
     ],
     constraints: [],
@@ -64,8 +73,14 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'failing-test',
     language: 'en',
     turns: [
-      { request: 'Add a parser and run the check script.', steps: steps([write('src/parser.ts')], [exec(FAILING_TEST)])('The parser is in; test/check.js fails (exit 1).') },
-      { request: 'Leave it failing for now, just note why.', steps: steps([write('NOTES.md', 'check fails: parser returns null\n')])('Noted in NOTES.md.') },
+      {
+        request: 'Add a parser and run the check script.',
+        steps: steps([write('src/parser.ts')], [exec(FAILING_TEST)])('The parser is in; test/check.js fails (exit 1).'),
+      },
+      {
+        request: 'Leave it failing for now, just note why.',
+        steps: steps([write('NOTES.md', 'check fails: parser returns null\n')])('Noted in NOTES.md.'),
+      },
     ],
     constraints: ['Leave it failing for now, just note why.'],
     commands: { [FAILING_TEST]: 1 },
@@ -74,7 +89,15 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'decision-dead-end',
     language: 'en',
     turns: [
-      { request: 'Make the cache faster.', steps: steps([write('src/cache.ts')], [exec('false')], [edit('src/cache.ts', 'value', 'lru')], [exec('true')])('An LRU map beat the WeakMap attempt (WeakMap cannot key strings: dead end). Kept LRU.') },
+      {
+        request: 'Make the cache faster.',
+        steps: steps(
+          [write('src/cache.ts')],
+          [exec('false')],
+          [edit('src/cache.ts', 'value', 'lru')],
+          [exec('true')],
+        )('An LRU map beat the WeakMap attempt (WeakMap cannot key strings: dead end). Kept LRU.'),
+      },
     ],
     constraints: [],
     decision: 'WeakMap',
@@ -84,7 +107,10 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'constraint',
     language: 'en',
     turns: [
-      { request: 'Refactor src/api.ts. Keep the public API stable.', steps: steps([write('src/api.ts'), write('src/internal.ts')])('Refactored behind the same exports.') },
+      {
+        request: 'Refactor src/api.ts. Keep the public API stable.',
+        steps: steps([write('src/api.ts'), write('src/internal.ts')])('Refactored behind the same exports.'),
+      },
       { request: 'Add docs. Never touch the generated folder.', steps: steps([write('docs/api.md', '# API\n')])('Docs added.') },
     ],
     constraints: ['Keep the public API stable.', 'Never touch the generated folder.'],
@@ -93,7 +119,15 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'listening-port',
     language: 'en',
-    turns: [{ request: 'Start the dev server and add a health route.', steps: steps([write('server.cjs', "require('http').createServer((q,s)=>s.end('ok')).listen(0)\n")], [exec('ls')])('Health route added; the dev server is running.') }],
+    turns: [
+      {
+        request: 'Start the dev server and add a health route.',
+        steps: steps(
+          [write('server.cjs', "require('http').createServer((q,s)=>s.end('ok')).listen(0)\n")],
+          [exec('ls')],
+        )('Health route added; the dev server is running.'),
+      },
+    ],
     constraints: [],
     commands: { ls: 0 },
     listen: true,
@@ -101,7 +135,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'staged-untracked',
     language: 'en',
-    turns: [{ request: 'Split utils into two files.', steps: steps([write('src/strings.ts'), write('src/numbers.ts')], [rm('README.md')])('Split; README.md removed as asked earlier.') }],
+    turns: [
+      {
+        request: 'Split utils into two files.',
+        steps: steps([write('src/strings.ts'), write('src/numbers.ts')], [rm('README.md')])('Split; README.md removed as asked earlier.'),
+      },
+    ],
     constraints: [],
     commands: {},
     staged: ['src/strings.ts'],
@@ -110,7 +149,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'branch-ahead',
     language: 'en',
-    turns: [{ request: 'Commit the feature on the feature branch. Only commit to feature/csv.', steps: steps([write('src/csv.ts')], [exec('git status --short')])('Written; ready to commit.') }],
+    turns: [
+      {
+        request: 'Commit the feature on the feature branch. Only commit to feature/csv.',
+        steps: steps([write('src/csv.ts')], [exec('git status --short')])('Written; ready to commit.'),
+      },
+    ],
     constraints: ['Only commit to feature/csv.'],
     commands: { 'git status --short': 0 },
     branch: 'feature/csv',
@@ -120,7 +164,15 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'rename-remove',
     language: 'en',
     turns: [
-      { request: 'Move the config loader to src/config/load.ts and drop the old one.', steps: steps([write('src/loader.ts')], [rename('src/loader.ts', 'src/load.ts')], [rm('src/load.ts')], [write('src/config/load.ts')])('Moved.') },
+      {
+        request: 'Move the config loader to src/config/load.ts and drop the old one.',
+        steps: steps(
+          [write('src/loader.ts')],
+          [rename('src/loader.ts', 'src/load.ts')],
+          [rm('src/load.ts')],
+          [write('src/config/load.ts')],
+        )('Moved.'),
+      },
     ],
     constraints: [],
     commands: {},
@@ -128,7 +180,10 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'long-session',
     language: 'en',
-    turns: [{ request: 'Build the modules one by one. Always run the check after each.', steps: steps([exec('true')])('Starting.') }, ...longTurns(100)],
+    turns: [
+      { request: 'Build the modules one by one. Always run the check after each.', steps: steps([exec('true')])('Starting.') },
+      ...longTurns(100),
+    ],
     constraints: ['Always run the check after each.'],
     commands: { true: 0, 'ls src': 0 },
     maxContextTokens: 24_000,
@@ -137,8 +192,14 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'german',
     language: 'de',
     turns: [
-      { request: 'Schreibe einen Tokenizer in src/tokenizer.ts.', steps: steps([write('src/tokenizer.ts')], [exec('true')])('Tokenizer geschrieben.') },
-      { request: 'Ändere niemals die Dateien in fixtures. Füge einen Test hinzu.', steps: steps([write('test/tokenizer.test.ts')], [exec(FAILING_TEST)])('Test hinzugefügt; check.js schlägt fehl.') },
+      {
+        request: 'Schreibe einen Tokenizer in src/tokenizer.ts.',
+        steps: steps([write('src/tokenizer.ts')], [exec('true')])('Tokenizer geschrieben.'),
+      },
+      {
+        request: 'Ändere niemals die Dateien in fixtures. Füge einen Test hinzu.',
+        steps: steps([write('test/tokenizer.test.ts')], [exec(FAILING_TEST)])('Test hinzugefügt; check.js schlägt fehl.'),
+      },
     ],
     constraints: ['Ändere niemals die Dateien in fixtures.'],
     commands: { true: 0, [FAILING_TEST]: 1 },
@@ -147,7 +208,10 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'chinese',
     language: 'zh',
     turns: [
-      { request: '在 src/router.ts 中添加路由。不要修改公共接口。', steps: steps([write('src/router.ts'), edit('README.md', 'bench repo', 'router')])('路由已添加。') },
+      {
+        request: '在 src/router.ts 中添加路由。不要修改公共接口。',
+        steps: steps([write('src/router.ts'), edit('README.md', 'bench repo', 'router')])('路由已添加。'),
+      },
       { request: '运行检查。', steps: steps([exec('false')])('检查失败。') },
     ],
     constraints: ['不要修改公共接口。'],
@@ -157,9 +221,22 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'everything',
     language: 'en',
     turns: [
-      { request: 'Add a CSV export in src/export.ts. Do not change the database schema.', steps: steps([write('src/export.ts'), write('test/export.test.ts')], [exec(FAILING_TEST)])('Export written; the check fails.') },
-      { request: 'Use streams, not arrays. Keep memory under 50 MB.', steps: steps([edit('src/export.ts', 'value', 'stream')], [rename('test/export.test.ts', 'test/csv-export.test.ts')], [exec('true')])('Streams (arrays blew memory: dead end).') },
-      { request: 'Start the preview server and stop there.', steps: steps([write('preview.cjs', "require('http').createServer((q,s)=>s.end('ok')).listen(0)\n")])('Preview server started.') },
+      {
+        request: 'Add a CSV export in src/export.ts. Do not change the database schema.',
+        steps: steps([write('src/export.ts'), write('test/export.test.ts')], [exec(FAILING_TEST)])('Export written; the check fails.'),
+      },
+      {
+        request: 'Use streams, not arrays. Keep memory under 50 MB.',
+        steps: steps(
+          [edit('src/export.ts', 'value', 'stream')],
+          [rename('test/export.test.ts', 'test/csv-export.test.ts')],
+          [exec('true')],
+        )('Streams (arrays blew memory: dead end).'),
+      },
+      {
+        request: 'Start the preview server and stop there.',
+        steps: steps([write('preview.cjs', "require('http').createServer((q,s)=>s.end('ok')).listen(0)\n")])('Preview server started.'),
+      },
     ],
     constraints: ['Do not change the database schema.', 'Keep memory under 50 MB.'],
     decision: 'arrays blew memory',
@@ -179,7 +256,8 @@ export function changedFiles(scenario: Scenario): string[] {
     for (const step of turn.steps) {
       for (const call of step.toolCalls ?? []) {
         const args = call.args as Record<string, string>;
-        for (const key of ['path', 'from', 'to']) if (call.name !== 'exec' && typeof args[key] === 'string' && !files.includes(args[key]!)) files.push(args[key]!);
+        for (const key of ['path', 'from', 'to'])
+          if (call.name !== 'exec' && typeof args[key] === 'string' && !files.includes(args[key]!)) files.push(args[key]!);
       }
     }
   }

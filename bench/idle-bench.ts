@@ -51,7 +51,7 @@ interface Measured {
 }
 
 export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> {
-  if (process.platform !== 'linux') throw new Error('needs Linux /proc to read the daemon\'s CPU time and RSS');
+  if (process.platform !== 'linux') throw new Error("needs Linux /proc to read the daemon's CPU time and RSS");
   const templateProject = await makeBenchProject('idle-template', { git: false });
   const project = await makeBenchProject('idle');
   const measured: Measured[] = [];
@@ -70,7 +70,12 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
       }
       options.log(`(c) ${count} sessions: starting the daemon`);
       const started = performance.now();
-      const daemon = await startDaemonProcess({ bin: options.daemonBin, root: project.root, env: project.env, outputFile: path.join(path.dirname(project.root), `daemon-${count}.out`) });
+      const daemon = await startDaemonProcess({
+        bin: options.daemonBin,
+        root: project.root,
+        env: project.env,
+        outputFile: path.join(path.dirname(project.root), `daemon-${count}.out`),
+      });
       try {
         await daemon.waitForReadyLine(120_000 + count * 20);
         // One status, as a user would ask it: every session must be known.
@@ -85,7 +90,10 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
         options.log(`(c) ${count} sessions: measuring ${options.idleMs / 1000} s of idle`);
         const idle = await measureIdle(daemon, options.idleMs);
         options.log(`(c) ${count} sessions: one session written to, ${ACTIVE_LINES_PER_S} lines a second for ${ACTIVE_MS / 1000} s`);
-        const activeCpu = await measureActive(daemon, path.join(sessions, (await fs.readdir(sessions)).find((name) => name.endsWith('.jsonl'))!));
+        const activeCpu = await measureActive(
+          daemon,
+          path.join(sessions, (await fs.readdir(sessions)).find((name) => name.endsWith('.jsonl'))!),
+        );
         measured.push({ count, readyMs, tailRss, tailAtMs, ...idle, activeCpu });
       } finally {
         await daemon.stop();
@@ -138,8 +146,8 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
     figures,
     notes: [
       `A real daemon process per count: \`node ${DAEMON_NODE_OPTIONS.join(' ')} dist/cli/ai-zen-daemon.js start --foreground\` (the options \`start\` gives the detached daemon) in a temp git repo (temp AI_ZEN_HOME and XDG_RUNTIME_DIR, no model configured), the session files (copies of a real ConversationContext session, under their window) written before it starts, their times set ${IDLE_FOR_MS / 60_000} minutes back (idle sessions: the daemon may check recently written ones more often).`,
-      `The pass/fail mark of CPU goes by schedstat: utime+stime counts 10 ms ticks, so over a ${options.idleMs / 1000} s window it moves in steps of ${(1 / options.idleMs * 1000).toFixed(2)}% — the size of the 1,000-session target.`,
-      `Measured from ${options.steadyAfterSpawnMs / 1000} s after the spawn (the daemon logged "daemon ready" and one \`status\` listed every session well before), past the start-up tail — V8's memory reducer, which shrinks the heap with a few full GCs once allocation stops, seen here 20–45 s after the spawn — with nothing touching the repo: CPU = Δ(utime+stime) of /proc/<pid>/stat over the window, in % of one core (clock ticks of 10 ms: a ${options.idleMs / 1000} s window resolves ${(1 / options.idleMs * 1000).toFixed(2)}%); schedstat = Δ of the summed /proc/<pid>/task/*/schedstat run time over the same window (ns), and over each half of it (a burst in one half is a one-off, such as a garbage collection, not the steady cost). RSS = VmRSS at the end of the window (peak = VmHWM, which includes the startup read of every file).`,
+      `The pass/fail mark of CPU goes by schedstat: utime+stime counts 10 ms ticks, so over a ${options.idleMs / 1000} s window it moves in steps of ${((1 / options.idleMs) * 1000).toFixed(2)}% — the size of the 1,000-session target.`,
+      `Measured from ${options.steadyAfterSpawnMs / 1000} s after the spawn (the daemon logged "daemon ready" and one \`status\` listed every session well before), past the start-up tail — V8's memory reducer, which shrinks the heap with a few full GCs once allocation stops, seen here 20–45 s after the spawn — with nothing touching the repo: CPU = Δ(utime+stime) of /proc/<pid>/stat over the window, in % of one core (clock ticks of 10 ms: a ${options.idleMs / 1000} s window resolves ${((1 / options.idleMs) * 1000).toFixed(2)}%); schedstat = Δ of the summed /proc/<pid>/task/*/schedstat run time over the same window (ns), and over each half of it (a burst in one half is a one-off, such as a garbage collection, not the steady cost). RSS = VmRSS at the end of the window (peak = VmHWM, which includes the startup read of every file).`,
       `After the idle window, one agent at work: an assistant line and a usage line (under the window) in turn, ${ACTIVE_LINES_PER_S} a second for ${ACTIVE_MS / 1000} s, appended to one session through an O_APPEND fd; CPU over those ${ACTIVE_MS / 1000} s. It must not grow with the number of idle sessions beside it (with chokidar watching the folder it did: 132% of a core at 10,000 sessions, as chokidar re-lists and lstat()s the folder after each change).`,
       `Time from spawn to a status listing every session: ${measured.map((entry) => `${entry.count.toLocaleString('en')}: ${(entry.readyMs / 1000).toFixed(1)} s`).join(', ')}.`,
     ],
@@ -165,7 +173,10 @@ async function measureActive(daemon: DaemonProcess, file: string): Promise<numbe
   }
 }
 
-async function measureIdle(daemon: DaemonProcess, idleMs: number): Promise<Omit<Measured, 'count' | 'readyMs' | 'tailRss' | 'tailAtMs' | 'activeCpu'>> {
+async function measureIdle(
+  daemon: DaemonProcess,
+  idleMs: number,
+): Promise<Omit<Measured, 'count' | 'readyMs' | 'tailRss' | 'tailAtMs' | 'activeCpu'>> {
   const first = await sampleCpu(daemon.pid);
   await pause(idleMs / 2);
   const middle = await sampleCpu(daemon.pid);

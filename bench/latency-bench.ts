@@ -70,7 +70,10 @@ export async function benchLatency(options: LatencyBenchOptions): Promise<ItemRe
       results.set(subject.name, measured[0]!);
       idleResults.set(subject.name, measured[1]!);
       const breakdown = subject.breakdown?.();
-      if (breakdown) breakdowns.push(`Daemon, ${breakdown}; the rest is the OS event's delay plus the incremental read (stat, open, identity check, read, close).`);
+      if (breakdown)
+        breakdowns.push(
+          `Daemon, ${breakdown}; the rest is the OS event's delay plus the incremental read (stat, open, identity check, read, close).`,
+        );
     }
 
     const fsWatch = results.get('bare fs.watch')!;
@@ -108,12 +111,14 @@ export async function benchLatency(options: LatencyBenchOptions): Promise<ItemRe
         target: '≤ 20 ms',
         pass: daemon.missed === 0 && daemon.summary.p99 <= 20,
       },
-      ...[...idleResults].map(([name, series]): Figure => ({
-        name: `${name}, each append after ${(options.idleMs / 1000).toFixed(1)} s of quiet (${series.summary.count} appends): median / max`,
-        measured: `${formatMs(series.summary.median)} / ${formatMs(series.summary.max)}${missedNote(series.missed)}`,
-        target: '— (see notes)',
-        pass: null,
-      })),
+      ...[...idleResults].map(
+        ([name, series]): Figure => ({
+          name: `${name}, each append after ${(options.idleMs / 1000).toFixed(1)} s of quiet (${series.summary.count} appends): median / max`,
+          measured: `${formatMs(series.summary.median)} / ${formatMs(series.summary.max)}${missedNote(series.missed)}`,
+          target: '— (see notes)',
+          pass: null,
+        }),
+      ),
     ];
     return {
       id: 'a',
@@ -122,7 +127,7 @@ export async function benchLatency(options: LatencyBenchOptions): Promise<ItemRe
       figures,
       notes: [
         `${options.appends} measured appends per watcher (after ${WARMUP} unmeasured), ~65 ms apart, round-robin over ${POOL} session files; each append is one overflowing usage line (${Buffer.byteLength(usageLine(MAX_CONTEXT_TOKENS + 1))} B, prompt_tokens > maxContextTokens = ${MAX_CONTEXT_TOKENS}) written with fs.writeSync on an O_APPEND fd; the clock starts just before the write and stops in the callback / event listener.`,
-        'The three run one after another in this process, each alone (its own watcher started and closed): bare fs.watch on the folder, bare chokidar with the daemon\'s options (depth 0, no awaitWriteFinish), then the daemon\'s SessionWatcher (one fs.watch on the folder + incremental reader, default 5 s reconcile) feeding its SessionMonitor, whose EventBus emits session.overflowed (the monitor then asks the OS lock whether a live process owns the session; nobody does here).',
+        "The three run one after another in this process, each alone (its own watcher started and closed): bare fs.watch on the folder, bare chokidar with the daemon's options (depth 0, no awaitWriteFinish), then the daemon's SessionWatcher (one fs.watch on the folder + incremental reader, default 5 s reconcile) feeding its SessionMonitor, whose EventBus emits session.overflowed (the monitor then asks the OS lock whether a live process owns the session; nobody does here).",
         'Not a mock: the committer is the real one with auto-commit off (no handoff lines occur); the migrator the monitor calls after the event is a stand-in that declines, because this item stops at the event — the migration is item (e).',
         `Percentiles are nearest-rank; min / max: fs.watch ${formatMs(fsWatch.summary.min)} / ${formatMs(fsWatch.summary.max)}, chokidar ${formatMs(chokidarResult.summary.min)} / ${formatMs(chokidarResult.summary.max)}, daemon ${formatMs(daemon.summary.min)} / ${formatMs(daemon.summary.max)}.`,
         ...breakdowns,
@@ -240,7 +245,8 @@ function daemonWatcher(root: string, folder: string, env: NodeJS.ProcessEnv): Su
   const afterRead: number[] = [];
   return {
     name: 'daemon',
-    breakdown: () => `from the reader handing over the crossing update to the event (the monitor's work before it emits): median ${formatMs(summarise(afterRead).median)}, p99 ${formatMs(summarise(afterRead).p99)}`,
+    breakdown: () =>
+      `from the reader handing over the crossing update to the event (the monitor's work before it emits): median ${formatMs(summarise(afterRead).median)}, p99 ${formatMs(summarise(afterRead).p99)}`,
     async start(signal) {
       const events = new EventBus();
       committer = createHandoffCommitter({ root, enabled: false, events, env, logger: silent });
@@ -282,4 +288,3 @@ function daemonWatcher(root: string, folder: string, env: NodeJS.ProcessEnv): Su
     },
   };
 }
-

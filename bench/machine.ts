@@ -49,7 +49,9 @@ async function revision(): Promise<string> {
   try {
     const cwd = packageRoot();
     const head = (await run('git', ['rev-parse', '--short', 'HEAD'], { cwd })).stdout.trim();
-    const dirty = (await run('git', ['status', '--porcelain', '--', 'src', 'bench'], { cwd })).stdout.split('\n').filter((line) => line.trim().length > 0).length;
+    const dirty = (await run('git', ['status', '--porcelain', '--', 'src', 'bench'], { cwd })).stdout
+      .split('\n')
+      .filter((line) => line.trim().length > 0).length;
     return dirty === 0 ? head : `${head} + ${dirty} uncommitted file${dirty === 1 ? '' : 's'} in src/ or bench/`;
   } catch {
     return 'unknown (not a git checkout)';

@@ -81,7 +81,8 @@ export async function benchReader(options: ReaderBenchOptions): Promise<ItemResu
           size.read += update.bytesRead;
           size.checkRead += update.checkBytesRead;
           if (update.reset !== null) size.wrong ??= `round ${round}: the reader started over (${update.reset})`;
-          if (update.state.latestUsage?.prompt_tokens !== promptTokens) size.wrong ??= `round ${round}: the reader did not see the new usage line`;
+          if (update.state.latestUsage?.prompt_tokens !== promptTokens)
+            size.wrong ??= `round ${round}: the reader did not see the new usage line`;
         }
       }
     } finally {

@@ -35,7 +35,11 @@ export function renderResults(machine: Machine, run: RunInfo, items: readonly It
   for (const item of items) {
     const marks = item.figures.map((figure) => figure.pass).filter((pass): pass is boolean => pass !== null);
     const failed = marks.filter((pass) => !pass).length;
-    const verdict = item.notRun ? `not run: ${escapeCell(item.notRun)}` : failed === 0 ? `✅ all ${marks.length} targets met` : `❌ ${failed} of ${marks.length} targets missed`;
+    const verdict = item.notRun
+      ? `not run: ${escapeCell(item.notRun)}`
+      : failed === 0
+        ? `✅ all ${marks.length} targets met`
+        : `❌ ${failed} of ${marks.length} targets missed`;
     lines.push(`| ${escapeCell(item.title)} | ${verdict} |`);
   }
 
@@ -46,7 +50,8 @@ export function renderResults(machine: Machine, run: RunInfo, items: readonly It
       continue;
     }
     lines.push('| figure | measured | target | |', '|---|---|---|---|');
-    for (const figure of item.figures) lines.push(`| ${escapeCell(figure.name)} | ${escapeCell(figure.measured)} | ${escapeCell(figure.target)} | ${mark(figure.pass)} |`);
+    for (const figure of item.figures)
+      lines.push(`| ${escapeCell(figure.name)} | ${escapeCell(figure.measured)} | ${escapeCell(figure.target)} | ${mark(figure.pass)} |`);
     if (item.notes.length > 0) {
       lines.push('');
       for (const note of item.notes) lines.push(`- ${note}`);

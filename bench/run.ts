@@ -47,7 +47,8 @@ function parseArguments(argv: readonly string[]): Arguments {
     else if (argument === '--only') {
       const list = (argv[++index] ?? '').split(',').filter(Boolean);
       const wrong = list.filter((item) => !ALL.includes(item as ItemId));
-      if (wrong.length > 0 || list.length === 0) throw new Error(`--only takes items from ${ALL.join(',')}, got ${JSON.stringify(argv[index] ?? '')}`);
+      if (wrong.length > 0 || list.length === 0)
+        throw new Error(`--only takes items from ${ALL.join(',')}, got ${JSON.stringify(argv[index] ?? '')}`);
       only = list as ItemId[];
     } else if (argument === '--out') out = argv[++index] ?? null;
     else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f,g,x, --out FILE`);
@@ -69,7 +70,13 @@ async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
         ? benchReader({ sizesMb: [1, 10, 50], appends: 30, reparseMb: 10, reparseRuns: 2, log })
         : benchReader({ sizesMb: [1, 100, 500], appends: 200, reparseMb: 100, reparseRuns: 3, log });
     case 'c':
-      return benchIdle({ daemonBin, counts: quick ? [1, 100, 1000] : [1, 100, 1000, 10_000], idleMs: quick ? 3000 : 20_000, steadyAfterSpawnMs: quick ? 5000 : 60_000, log });
+      return benchIdle({
+        daemonBin,
+        counts: quick ? [1, 100, 1000] : [1, 100, 1000, 10_000],
+        idleMs: quick ? 3000 : 20_000,
+        steadyAfterSpawnMs: quick ? 5000 : 60_000,
+        log,
+      });
     case 'd':
       return benchFactsItem({ files: quick ? 2000 : 10_000, runs: quick ? 5 : 21, log });
     case 'e':
@@ -79,7 +86,14 @@ async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
     case 'g':
       return benchSubscriber({ daemonBin, appends: quick ? 30 : 200, log });
     case 'x':
-      return benchAgents({ daemonBin, appends: quick ? 20 : 100, otherTranscripts: 10_000, steadyAfterSpawnMs: quick ? 10_000 : 60_000, idleMs: quick ? 10_000 : 20_000, log });
+      return benchAgents({
+        daemonBin,
+        appends: quick ? 20 : 100,
+        otherTranscripts: 10_000,
+        steadyAfterSpawnMs: quick ? 10_000 : 60_000,
+        idleMs: quick ? 10_000 : 20_000,
+        log,
+      });
   }
 }
 
@@ -99,7 +113,7 @@ async function main(): Promise<void> {
       items.push({ ...result, notes: [...result.notes, load] });
     } catch (error) {
       // An item that cannot run says why in the results; the others still run.
-      const reason = error instanceof Error ? error.message.split('\n')[0] ?? String(error) : String(error);
+      const reason = error instanceof Error ? (error.message.split('\n')[0] ?? String(error)) : String(error);
       log(`(${id}) could not run: ${reason}`);
       items.push(notRun(id, TITLES[id], reason));
     }
@@ -107,7 +121,11 @@ async function main(): Promise<void> {
   }
   const partial = args.quick || args.only.length !== ALL.length;
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
-  const text = renderResults(machine, { startedAt, durationMs: performance.now() - started, quick: args.quick, command, loadAverageAtEnd: os.loadavg() }, items);
+  const text = renderResults(
+    machine,
+    { startedAt, durationMs: performance.now() - started, quick: args.quick, command, loadAverageAtEnd: os.loadavg() },
+    items,
+  );
   const out = args.out ?? (partial ? null : path.join(packageRoot(), 'bench', 'RESULTS.md'));
   if (out) {
     await fs.mkdir(path.dirname(out), { recursive: true });

@@ -27,7 +27,8 @@ export interface ScriptedModel {
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === 'object' && part !== null && 'text' in part ? String(part.text) : '')).join('\n');
+  if (Array.isArray(content))
+    return content.map((part) => (typeof part === 'object' && part !== null && 'text' in part ? String(part.text) : '')).join('\n');
   return '';
 }
 
@@ -53,7 +54,12 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       const delta: Record<string, unknown> = { role: 'assistant' };
       if (reply.text !== undefined) delta.content = reply.text;
       if (reply.toolCalls && reply.toolCalls.length > 0) {
-        delta.tool_calls = reply.toolCalls.map((call, index) => ({ index, id: `call_${callId + index + 1}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }));
+        delta.tool_calls = reply.toolCalls.map((call, index) => ({
+          index,
+          id: `call_${callId + index + 1}`,
+          type: 'function',
+          function: { name: call.name, arguments: JSON.stringify(call.args) },
+        }));
         callId += reply.toolCalls.length;
       }
       send({ ...base, choices: [{ index: 0, delta, finish_reason: null }] });

@@ -18,12 +18,22 @@ export interface SessionTemplate {
   readonly turn: string;
 }
 
-const USER_TEXT = 'Please refactor the session reader so that it only reads appended bytes, and add a differential test against a full re-parse. ';
-const ASSISTANT_TEXT = 'I changed src/daemon/incremental-reader.ts to remember its byte offset and a fingerprint of the head; the test now compares both readers line by line. ';
+const USER_TEXT =
+  'Please refactor the session reader so that it only reads appended bytes, and add a differential test against a full re-parse. ';
+const ASSISTANT_TEXT =
+  'I changed src/daemon/incremental-reader.ts to remember its byte offset and a fingerprint of the head; the test now compares both readers line by line. ';
 
 /** Writes one real session in `root` (then closes it: nobody owns it) and returns it as a template. */
-export async function writeTemplateSession(root: string, options: { maxContextTokens: number; env?: NodeJS.ProcessEnv }): Promise<{ file: string; template: SessionTemplate }> {
-  const context = await ConversationContext.create({ paths: projectPaths(root), model: 'bench-model', maxContextTokens: options.maxContextTokens, ...(options.env ? { env: options.env } : {}) });
+export async function writeTemplateSession(
+  root: string,
+  options: { maxContextTokens: number; env?: NodeJS.ProcessEnv },
+): Promise<{ file: string; template: SessionTemplate }> {
+  const context = await ConversationContext.create({
+    paths: projectPaths(root),
+    model: 'bench-model',
+    maxContextTokens: options.maxContextTokens,
+    ...(options.env ? { env: options.env } : {}),
+  });
   const file = context.sessionFile;
   try {
     await context.appendMessage({ role: 'system', content: 'You are a careful coding agent.' }, { definition: true });
@@ -41,14 +51,24 @@ export async function writeTemplateSession(root: string, options: { maxContextTo
     template: {
       maxContextTokens: options.maxContextTokens,
       header,
-      body: lines.slice(1).map((line) => `${line}\n`).join(''),
-      turn: lines.slice(2).map((line) => `${line}\n`).join(''),
+      body: lines
+        .slice(1)
+        .map((line) => `${line}\n`)
+        .join(''),
+      turn: lines
+        .slice(2)
+        .map((line) => `${line}\n`)
+        .join(''),
     },
   };
 }
 
 /** A copy of the template session under a fresh id in `sessionsFolder`; returns its path. */
-export async function copySession(sessionsFolder: string, template: SessionTemplate, options: { lastWritten?: Date } = {}): Promise<string> {
+export async function copySession(
+  sessionsFolder: string,
+  template: SessionTemplate,
+  options: { lastWritten?: Date } = {},
+): Promise<string> {
   const id = randomUUID();
   const created = options.lastWritten ?? new Date();
   const header = HeaderLine.parse({ ...template.header, id, createdAt: created.toISOString() });

@@ -60,7 +60,10 @@ export function pause(ms: number): Promise<void> {
 }
 
 /** Polls `condition` until it holds or the deadline passes; false on timeout. */
-export async function pollUntil(condition: () => boolean | Promise<boolean>, options: { timeoutMs: number; intervalMs?: number }): Promise<boolean> {
+export async function pollUntil(
+  condition: () => boolean | Promise<boolean>,
+  options: { timeoutMs: number; intervalMs?: number },
+): Promise<boolean> {
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
     if (await condition()) return true;

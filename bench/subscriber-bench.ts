@@ -49,7 +49,12 @@ export async function benchSubscriber(options: SubscriberBenchOptions): Promise<
     }
     const idOf = new Map<string, string>(files.map((file) => [path.basename(file, '.jsonl'), file]));
 
-    const daemon = await startDaemonProcess({ bin: options.daemonBin, root: project.root, env: project.env, outputFile: path.join(path.dirname(project.root), 'daemon.out') });
+    const daemon = await startDaemonProcess({
+      bin: options.daemonBin,
+      root: project.root,
+      env: project.env,
+      outputFile: path.join(path.dirname(project.root), 'daemon.out'),
+    });
     const watchLatencies: number[] = [];
     const ipcLatencies: number[] = [];
     let watchMissed = 0;
@@ -91,7 +96,9 @@ export async function benchSubscriber(options: SubscriberBenchOptions): Promise<
           });
         });
       try {
-        options.log(`(g) ${options.appends} appends (after ${WARMUP} unmeasured), timed at a bare fs.watch and at an IPC subscriber of the daemon`);
+        options.log(
+          `(g) ${options.appends} appends (after ${WARMUP} unmeasured), timed at a bare fs.watch and at an IPC subscriber of the daemon`,
+        );
         for (let turn = 0; turn < options.appends + WARMUP; turn += 1) {
           const file = files[turn % files.length]!;
           const fd = descriptors.get(file)!;

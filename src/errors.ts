@@ -50,7 +50,11 @@ export class SessionOwnedError extends AiZenError {
   readonly [SESSION_OWNED_MARK] = true;
   readonly sessionId: string;
 
-  constructor(sessionId: string, message = `session ${sessionId.slice(0, 8)} is open in another ai-zen process`, options: { cause?: unknown } = {}) {
+  constructor(
+    sessionId: string,
+    message = `session ${sessionId.slice(0, 8)} is open in another ai-zen process`,
+    options: { cause?: unknown } = {},
+  ) {
     super('session', message, options);
     this.name = 'SessionOwnedError';
     this.sessionId = sessionId;

@@ -192,7 +192,10 @@ export class Agent implements AgentView {
         completionTokens += response.usage.completion_tokens;
         await this.recorder.appendUsage(response.usage);
       }
-      this.logger.debug({ usage: response.usage, finishReason: response.finishReason, toolCalls: response.message.tool_calls?.length ?? 0 }, 'model response');
+      this.logger.debug(
+        { usage: response.usage, finishReason: response.finishReason, toolCalls: response.message.tool_calls?.length ?? 0 },
+        'model response',
+      );
       await notifyAll(this.plugins, (plugin) => plugin.afterResponse?.({ message: response.message, usage: response.usage }, this));
 
       const calls = response.message.tool_calls ?? [];
@@ -210,7 +213,11 @@ export class Agent implements AgentView {
       let request: ToolCallRequest = { id: call.id, name: call.function.name, args: call.function.arguments };
       let result: ToolResult;
       if (signal.aborted) {
-        result = { forModel: 'not run: the turn was aborted by the user', forUser: `${call.function.name}: not run (aborted)`, isError: true };
+        result = {
+          forModel: 'not run: the turn was aborted by the user',
+          forUser: `${call.function.name}: not run (aborted)`,
+          isError: true,
+        };
       } else {
         let checked = false;
         result = await runToolCall({
@@ -247,7 +254,10 @@ export class Agent implements AgentView {
     for (const call of calls) {
       if (answered.has(call.id)) continue;
       this.logger.warn({ tool: call.function.name, id: call.id }, 'answering a tool call left without a result');
-      await this.record({ role: 'tool', tool_call_id: call.id, content: 'not run: the session was interrupted before this tool call finished' }, false);
+      await this.record(
+        { role: 'tool', tool_call_id: call.id, content: 'not run: the session was interrupted before this tool call finished' },
+        false,
+      );
     }
   }
 
@@ -257,7 +267,11 @@ export class Agent implements AgentView {
       await this.recorder.appendMessage(message, definition ? { definition: true } : {});
     } catch (error) {
       if (AiZenError.isInstance(error)) throw error;
-      throw new AiZenError('session', `cannot record the session: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, { cause: error });
+      throw new AiZenError(
+        'session',
+        `cannot record the session: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        { cause: error },
+      );
     }
     this.history.push(definition ? { message, definition: true } : { message });
   }
@@ -272,7 +286,13 @@ function measuredBeforeLastReply(history: readonly AgentMessage[]): number {
 export function contentText(content: ChatMessage['content']): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content.map((part) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('');
+    return content
+      .map((part) =>
+        typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
+          ? (part as { text: string }).text
+          : '',
+      )
+      .join('');
   }
   return '';
 }

@@ -49,7 +49,11 @@ function jsonBytes(value: unknown): number {
  * The next prompt's size: the last measured prompt plus what was added since. Without a measure
  * (a new session, or right after a migration cleared it, R25) every message is estimated.
  */
-export function estimatePromptTokens(view: { messages: readonly AgentMessage[]; lastUsage: Usage | null; measuredMessageCount?: number }): number {
+export function estimatePromptTokens(view: {
+  messages: readonly AgentMessage[];
+  lastUsage: Usage | null;
+  measuredMessageCount?: number;
+}): number {
   const all = view.messages.map((entry) => entry.message);
   if (view.lastUsage === null) return estimateMessageTokens(all);
   const measured = view.measuredMessageCount ?? 0;

@@ -50,7 +50,11 @@ export function createModelClient(options: ModelClientOptions): OpenAI {
 export function toolDefinitions(tools: readonly Tool[]): ChatCompletionTool[] {
   return tools.map((tool) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown> },
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>,
+    },
   }));
 }
 
@@ -151,7 +155,9 @@ export async function complete(options: CompleteOptions): Promise<Completion> {
     .filter((call): call is PartialToolCall => call !== undefined)
     .map((call, index) => ({ id: call.id || `call_${index}`, type: 'function', function: { name: call.name, arguments: call.arguments } }));
   const message: ChatMessage =
-    toolCalls.length > 0 ? { role: 'assistant', content: content === '' ? null : content, tool_calls: toolCalls } : { role: 'assistant', content };
+    toolCalls.length > 0
+      ? { role: 'assistant', content: content === '' ? null : content, tool_calls: toolCalls }
+      : { role: 'assistant', content };
   return { message, usage, finishReason };
 }
 

@@ -30,7 +30,9 @@ export async function runToolCall({ call, tools, context, beforeRun }: RunToolCa
   }
   const parsed = tool.schema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || '(arguments)'}: ${issue.message}`).join('; ');
+    const problems = parsed.error.issues
+      .map((issue) => `${issue.path.map(String).join('.') || '(arguments)'}: ${issue.message}`)
+      .join('; ');
     return failed(name, `invalid arguments for ${name}: ${problems}`);
   }
 

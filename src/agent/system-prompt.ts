@@ -8,13 +8,15 @@ export function systemPrompt({ root, tools }: { root: string; tools: readonly To
   return {
     role: 'system',
     content: [
-      'You are ai-zen, a coding agent working in a software project on the user\'s machine.',
+      "You are ai-zen, a coding agent working in a software project on the user's machine.",
       `The project root is ${root}. Every path you give a tool is relative to it; tools refuse paths that lead outside it.`,
       `Your tools: ${names}. Read files before you change them; prefer edit or batch_edit for small changes and write for new files; use exec for commands (tests, builds, git).`,
       'Work step by step with the tools until the request is done, then answer briefly with what you did and how you checked it.',
       'A user message that consists only of a path under .ai-zen/handoffs/ is a handoff document from your predecessor, who worked on this task before you. Read it with the read tool when you need the details of the earlier work, and carry on from it.',
       ...(tools.some((tool) => tool.name === 'previous_session')
-        ? ['When the document leaves something out, previous_session searches (text or regex) and reads the earlier sessions themselves, read-only.']
+        ? [
+            'When the document leaves something out, previous_session searches (text or regex) and reads the earlier sessions themselves, read-only.',
+          ]
         : []),
     ].join('\n'),
   };

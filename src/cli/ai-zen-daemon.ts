@@ -20,6 +20,13 @@ for (const stream of [process.stdout, process.stderr]) {
 const code = await runCli(process.argv.slice(2), {
   name: 'ai-zen-daemon',
   version: packageVersion(),
-  registrars: [registerStartCommand, registerStopCommand, registerQueryCommands, registerHandoffCommands, registerAgentHookCommands, registerTrustCommands],
+  registrars: [
+    registerStartCommand,
+    registerStopCommand,
+    registerQueryCommands,
+    registerHandoffCommands,
+    registerAgentHookCommands,
+    registerTrustCommands,
+  ],
 });
 process.exit(code);

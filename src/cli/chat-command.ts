@@ -53,7 +53,13 @@ export async function runChat(options: RootOptions, setup: CliSetup): Promise<vo
     }
     // TERM=dumb: node:readline does not move the cursor there, and neither does the status line.
     const cursorControl = io.env.TERM !== 'dumb';
-    const chat = new ChatSession(project, handoff, { input, output, style: createStyle(colorsWanted(output, io.env)), cursorControl, env: io.env as NodeJS.ProcessEnv });
+    const chat = new ChatSession(project, handoff, {
+      input,
+      output,
+      style: createStyle(colorsWanted(output, io.env)),
+      cursorControl,
+      env: io.env as NodeJS.ProcessEnv,
+    });
     chats.set(project, chat);
     await chat.run();
     project.logger.info({ sessionId: project.context.currentId }, 'chat ended');

@@ -7,7 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { HANDOFF_PERMISSION, installClaudeHooks, uninstallClaudeHooks, type ClaudeHookEvent } from '../daemon/sources/claude-code/claude-settings.js';
+import {
+  HANDOFF_PERMISSION,
+  installClaudeHooks,
+  uninstallClaudeHooks,
+  type ClaudeHookEvent,
+} from '../daemon/sources/claude-code/claude-settings.js';
 import { AiZenError } from '../errors.js';
 import { connectIpc } from '../ipc/client.js';
 import { socketPathFor } from '../ipc/socket-path.js';
@@ -30,7 +35,8 @@ const HookInput = z.looseObject({
 });
 
 function checkAgent(agent: string): void {
-  if (!(AGENTS as readonly string[]).includes(agent)) throw new AiZenError('usage', `unknown agent ${JSON.stringify(agent)} (known: ${AGENTS.join(', ')})`);
+  if (!(AGENTS as readonly string[]).includes(agent))
+    throw new AiZenError('usage', `unknown agent ${JSON.stringify(agent)} (known: ${AGENTS.join(', ')})`);
 }
 
 /** The command a hook runs: this very script, by absolute paths, so it works without a PATH entry. */
@@ -69,7 +75,10 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
       const root = await daemonRoot(setup.io.cwd, setup.io.env);
       const result = await uninstallClaudeHooks(root);
       const where = path.relative(root, result.file);
-      await writeOut(setup.io.stdout, result.changed ? `ai-zen-daemon: ai-zen's hooks removed from ${where}\n` : `ai-zen-daemon: no ai-zen hooks in ${where}\n`);
+      await writeOut(
+        setup.io.stdout,
+        result.changed ? `ai-zen-daemon: ai-zen's hooks removed from ${where}\n` : `ai-zen-daemon: no ai-zen hooks in ${where}\n`,
+      );
     });
   program
     .command('hook')
@@ -80,7 +89,11 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
       const output = await answerHook(agent, event, setup).catch(async (error: unknown) => {
         // Silent for the agent; AI_ZEN_HOOK_DEBUG names a file that gets the reason (for a person debugging a hook).
         const debug = setup.io.env.AI_ZEN_HOOK_DEBUG;
-        if (debug) await appendFile(debug, `${new Date().toISOString()} hook ${agent} ${event}: ${error instanceof Error ? error.stack : String(error)}\n`).catch(() => {});
+        if (debug)
+          await appendFile(
+            debug,
+            `${new Date().toISOString()} hook ${agent} ${event}: ${error instanceof Error ? error.stack : String(error)}\n`,
+          ).catch(() => {});
         return null;
       });
       if (output) await writeOut(setup.io.stdout, `${JSON.stringify(output)}\n`).catch(() => {});

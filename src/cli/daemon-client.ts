@@ -28,7 +28,11 @@ export async function connectDaemon(root: string, env: Env, timeoutMs = 5000): P
     return await connectIpc({ socketPath, repoRoot: root, timeoutMs });
   } catch (error) {
     if (!(await isDaemonRunning(root, env))) throw noDaemonError(root);
-    throw new AiZenError('daemon', `the daemon for ${root} holds its lock but does not answer on ${socketPath} (it may be starting or stopping)`, { cause: error });
+    throw new AiZenError(
+      'daemon',
+      `the daemon for ${root} holds its lock but does not answer on ${socketPath} (it may be starting or stopping)`,
+      { cause: error },
+    );
   }
 }
 
@@ -47,7 +51,10 @@ export async function requestDaemon<T, K extends RequestType>(
     const parsed = schema.safeParse(reply);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new AiZenError('ipc', `the daemon's answer to ${type} is not what this version expects (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`);
+      throw new AiZenError(
+        'ipc',
+        `the daemon's answer to ${type} is not what this version expects (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`,
+      );
     }
     return parsed.data;
   } finally {

@@ -15,22 +15,35 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
   for (const mode of ['handoff', 'migrate'] as const) {
     program
       .command(`${mode} [session]`)
-      .description(mode === 'handoff' ? 'write a handoff document for a session (default: the latest)' : 'hand a session over to a new one (default: the latest)')
+      .description(
+        mode === 'handoff'
+          ? 'write a handoff document for a session (default: the latest)'
+          : 'hand a session over to a new one (default: the latest)',
+      )
       .addOption(new Option('--executor <name>', 'self, summary or offline').choices(ExecutorName.options))
       .option('--goal <text>', 'the next goal: the document is written towards it')
       .option('--json', 'one JSON object, for scripts')
       .action(async (session: string | undefined, options: { executor?: ExecutorName; json?: boolean; goal?: string }) => {
         const { io } = setup;
-        if (session !== undefined && !SessionId.safeParse(session).success) throw new AiZenError('usage', `not a valid session id: ${JSON.stringify(session)}`);
+        if (session !== undefined && !SessionId.safeParse(session).success)
+          throw new AiZenError('usage', `not a valid session id: ${JSON.stringify(session)}`);
         const root = await daemonRoot(io.cwd, io.env);
         const goal = options.goal?.replace(/\s+/g, ' ').trim();
-        if (goal !== undefined && (goal === '' || goal.length > MAX_GOAL_CHARACTERS)) throw new AiZenError('usage', `--goal must be 1 to ${MAX_GOAL_CHARACTERS} characters`);
-        const params = { ...(session ? { session } : {}), ...(options.executor ? { executor: options.executor } : {}), ...(goal ? { goal } : {}) };
+        if (goal !== undefined && (goal === '' || goal.length > MAX_GOAL_CHARACTERS))
+          throw new AiZenError('usage', `--goal must be 1 to ${MAX_GOAL_CHARACTERS} characters`);
+        const params = {
+          ...(session ? { session } : {}),
+          ...(options.executor ? { executor: options.executor } : {}),
+          ...(goal ? { goal } : {}),
+        };
         const reply = await requestDaemon(root, io.env, mode, params, HandoffReply, HANDOFF_TIMEOUT_MS);
         if (options.json) return writeOut(io.stdout, `${JSON.stringify(reply, null, 2)}\n`);
         const downgrades = reply.downgrades.map((entry) => `  (${entry.from} failed: ${entry.reason})\n`).join('');
         const next = reply.newSessionId ? `  new session ${reply.newSessionId}\n` : '';
-        await writeOut(io.stdout, `${reply.path}\n  written by ${reply.executor} for session ${reply.sessionId.slice(0, 8)}\n${downgrades}${next}`);
+        await writeOut(
+          io.stdout,
+          `${reply.path}\n  written by ${reply.executor} for session ${reply.sessionId.slice(0, 8)}\n${downgrades}${next}`,
+        );
       });
   }
 }

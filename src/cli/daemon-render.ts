@@ -17,10 +17,14 @@ export function renderStatus(status: StatusInfo): string {
   lines.push(`ai-zen-daemon ${status.version} · pid ${status.pid} · up ${since(status.startedAt)} · ${status.repo}`);
   lines.push(`socket  ${status.socket}`);
   lines.push(`log     ${status.log}`);
-  const model = status.model === null ? 'no model configured: handoffs are offline' : `${status.model} (default executor ${status.executor})`;
+  const model =
+    status.model === null ? 'no model configured: handoffs are offline' : `${status.model} (default executor ${status.executor})`;
   lines.push(`model   ${model}`);
-  lines.push(`commit  ${status.autoCommit ? 'auto-commit on' : 'auto-commit off'} · notifications ${status.notifications ? 'on' : 'off'}${status.ready ? '' : ' · still reading the sessions'}`);
-  if (status.migration) lines.push(`now     ${status.migration.mode} of session ${status.migration.sessionId.slice(0, 8)} since ${status.migration.since}`);
+  lines.push(
+    `commit  ${status.autoCommit ? 'auto-commit on' : 'auto-commit off'} · notifications ${status.notifications ? 'on' : 'off'}${status.ready ? '' : ' · still reading the sessions'}`,
+  );
+  if (status.migration)
+    lines.push(`now     ${status.migration.mode} of session ${status.migration.sessionId.slice(0, 8)} since ${status.migration.since}`);
   lines.push('');
   lines.push(`sessions (${status.sessions.length} open${status.closedSessions > 0 ? `, ${status.closedSessions} migrated` : ''})`);
   if (status.sessions.length === 0) lines.push('  none');
@@ -90,7 +94,9 @@ export function handoffLine(handoff: HandoffInfo): string {
 
 function commitLine(handoff: HandoffInfo): string {
   const redacted = handoff.redactions ? `  ${handoff.redactions} secret${handoff.redactions === 1 ? '' : 's'} redacted` : '';
-  const after = handoff.downgrades?.length ? ` (after ${handoff.downgrades.map((entry) => `${entry.from} failed: ${entry.reason}`).join('; ')})` : '';
+  const after = handoff.downgrades?.length
+    ? ` (after ${handoff.downgrades.map((entry) => `${entry.from} failed: ${entry.reason}`).join('; ')})`
+    : '';
   const where = `${handoff.path}  ${handoff.executor}${after}${redacted}`;
   switch (handoff.state) {
     case 'committed':

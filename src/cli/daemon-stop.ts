@@ -19,7 +19,8 @@ export function registerStopCommand(program: Command, setup: CliSetup): void {
       const reply = await requestDaemon(root, io.env, 'stop', undefined, StopReply);
       const deadline = Date.now() + STOP_DEADLINE_MS;
       while (await isDaemonRunning(root, io.env)) {
-        if (Date.now() > deadline) throw new AiZenError('daemon', `the daemon (pid ${reply.pid}) did not exit within ${STOP_DEADLINE_MS / 1000} s`);
+        if (Date.now() > deadline)
+          throw new AiZenError('daemon', `the daemon (pid ${reply.pid}) did not exit within ${STOP_DEADLINE_MS / 1000} s`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       await writeOut(io.stdout, `ai-zen-daemon: stopped (pid ${reply.pid})\n`);

@@ -55,10 +55,12 @@ async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, set
   // S1: a goal that cannot be used is refused before anything is asked or opened.
   const goal = normaliseGoal(options.goal);
   const { io } = setup;
-  if (options.edit === true && !io.stdin.isTTY) throw new AiZenError('usage', '--edit needs a terminal (it asks whether to continue, edit or cancel)');
+  if (options.edit === true && !io.stdin.isTTY)
+    throw new AiZenError('usage', '--edit needs a terminal (it asks whether to continue, edit or cancel)');
   if (mode === 'migrate' && options.yes !== true) {
     // R18: migrate drops the history from the conversation, so a person confirms; a script says --yes.
-    if (!io.stdin.isTTY) throw new AiZenError('usage', 'migrate needs --yes when not run in a terminal (it clears the conversation history)');
+    if (!io.stdin.isTTY)
+      throw new AiZenError('usage', 'migrate needs --yes when not run in a terminal (it clears the conversation history)');
     const confirmed = await confirmMigration(io);
     if (!confirmed) throw new AiZenError('usage', 'migration cancelled', { exitCode: EXIT_FAILURE });
   }
@@ -76,10 +78,19 @@ async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, set
     events.on('handoff.downgraded', (event) => {
       void writeOut(io.stderr, `ai-zen: ${event.from} handoff failed (${event.reason}); falling back to ${event.to}\n`).catch(() => {});
     });
-    const outcome = await service.handoff({ mode, ...(executor ? { executor } : {}), ...(goal !== undefined ? { goal } : {}), ...(options.edit === true ? { review: terminalReview({ input: io.stdin, output: io.stderr, env: io.env }) } : {}) });
+    const outcome = await service.handoff({
+      mode,
+      ...(executor ? { executor } : {}),
+      ...(goal !== undefined ? { goal } : {}),
+      ...(options.edit === true ? { review: terminalReview({ input: io.stdin, output: io.stderr, env: io.env }) } : {}),
+    });
     await writeOut(io.stdout, `${outcome.path}\n`);
-    if (outcome.cancelled) throw new AiZenError('usage', `migration cancelled at review: the session goes on as it was; the document stays at ${outcome.path}`, { exitCode: EXIT_FAILURE });
-    if (outcome.newSessionId !== null) await writeOut(io.stderr, `ai-zen: migrated to session ${outcome.newSessionId}; carry on with ai-zen --continue\n`);
+    if (outcome.cancelled)
+      throw new AiZenError('usage', `migration cancelled at review: the session goes on as it was; the document stays at ${outcome.path}`, {
+        exitCode: EXIT_FAILURE,
+      });
+    if (outcome.newSessionId !== null)
+      await writeOut(io.stderr, `ai-zen: migrated to session ${outcome.newSessionId}; carry on with ai-zen --continue\n`);
     // F1–F4: a document that still fails a check says so (stderr); a passing one only with --verbose.
     const checked = describeChecks(outcome.checks);
     if (checked !== null && (options.verbose === true || !checked.startsWith('checked'))) await writeOut(io.stderr, `ai-zen: ${checked}\n`);

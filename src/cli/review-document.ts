@@ -59,7 +59,10 @@ export function terminalReview(io: ReviewIo): (doc: { path: string; absolutePath
       const choice = await ask(io, doc.path);
       if (choice !== 'edit') return choice;
       const status = await runEditor(io.env, doc.absolutePath);
-      if (status !== 0) io.output.write(`The editor (${editorCommand(io.env)}) ended with ${status === null ? 'an error' : `exit code ${status}`}; the document is as it was left.\n`);
+      if (status !== 0)
+        io.output.write(
+          `The editor (${editorCommand(io.env)}) ended with ${status === null ? 'an error' : `exit code ${status}`}; the document is as it was left.\n`,
+        );
     }
   };
 }

@@ -77,10 +77,18 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
       writeOut: (text) => void io.stdout.write(text),
       // Commander's own complaints become our one line.
       writeErr: (text) => {
-        usageLine ??= text.trim().split('\n')[0]?.replace(/^error: /, '') ?? text.trim();
+        usageLine ??=
+          text
+            .trim()
+            .split('\n')[0]
+            ?.replace(/^error: /, '') ?? text.trim();
       },
       outputError: (text) => {
-        usageLine ??= text.trim().split('\n')[0]?.replace(/^error: /, '') ?? text.trim();
+        usageLine ??=
+          text
+            .trim()
+            .split('\n')[0]
+            ?.replace(/^error: /, '') ?? text.trim();
       },
     })
     .showSuggestionAfterError(true);

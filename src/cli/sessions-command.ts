@@ -18,10 +18,14 @@ function localTime(iso: string): string {
 
 function sessionLines(session: LineageSession): string[] {
   const latest = session.latest ? '  ← latest (ai-zen --continue)' : '';
-  const lines = [`  ${session.id}  ${localTime(session.createdAt)}  ${session.model}  ${session.messages} message${session.messages === 1 ? '' : 's'}${latest}`];
+  const lines = [
+    `  ${session.id}  ${localTime(session.createdAt)}  ${session.model}  ${session.messages} message${session.messages === 1 ? '' : 's'}${latest}`,
+  ];
   for (const handoff of session.handoffs) {
     const goal = handoff.goal !== null ? `  goal: ${JSON.stringify(handoff.goal)}` : '';
-    lines.push(`    ${handoff.mode === 'migrate' ? 'migration doc' : 'handoff doc  '}  ${handoff.path}  (${handoff.executor}, ${localTime(handoff.at)})${goal}`);
+    lines.push(
+      `    ${handoff.mode === 'migrate' ? 'migration doc' : 'handoff doc  '}  ${handoff.path}  (${handoff.executor}, ${localTime(handoff.at)})${goal}`,
+    );
   }
   if (session.migratedTo) {
     const by = session.migratedTo.executor ?? 'unknown executor';

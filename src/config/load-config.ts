@@ -105,7 +105,11 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
     execTimeoutMs: fromFiles.execTimeoutMs ?? DEFAULTS.execTimeoutMs,
     execOutputLimit: fromFiles.execOutputLimit ?? DEFAULTS.execOutputLimit,
     modelTimeoutMs: fromFiles.modelTimeoutMs ?? DEFAULTS.modelTimeoutMs,
-    daemon: { autoCommit: fromFiles.daemon.autoCommit ?? true, notifications: fromFiles.daemon.notifications ?? true, warnings: fromFiles.daemon.warnings ?? true },
+    daemon: {
+      autoCommit: fromFiles.daemon.autoCommit ?? true,
+      notifications: fromFiles.daemon.notifications ?? true,
+      warnings: fromFiles.daemon.warnings ?? true,
+    },
     agents: resolveAgentsConfig(user?.agents, project?.agents),
     warnAt: fromFiles.warnAt ?? DEFAULT_WARN_AT,
     agentMayMigrate: fromFiles.agentMayMigrate ?? false,

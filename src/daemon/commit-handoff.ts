@@ -74,7 +74,8 @@ export async function commitHandoff(options: CommitHandoffOptions): Promise<Comm
 }
 
 async function commitTarget(target: CommitTarget, options: CommitHandoffOptions): Promise<CommitHandoffResult> {
-  const git = (args: string[], extraEnv?: Env, input?: Buffer) => spawnGit(target.topLevel, args, { env: options.env, extraEnv, ...(input ? { input } : {}) });
+  const git = (args: string[], extraEnv?: Env, input?: Buffer) =>
+    spawnGit(target.topLevel, args, { env: options.env, extraEnv, ...(input ? { input } : {}) });
   const scratch = path.join(target.gitDir, `ai-zen-commit-${process.pid}-${randomBytes(4).toString('hex')}`);
   const tempIndex = `${scratch}.index`;
   const messageFile = `${scratch}.msg`;
@@ -100,7 +101,8 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
     if (!staged.ok) return refuse(`cannot stage the document: ${staged.message}`, true);
 
     const firstTree = await git(['write-tree'], withTempIndex);
-    const headTree = target.headTree !== null ? { ok: true as const, stdout: target.headTree } : await git(['rev-parse', `${target.head}^{tree}`]);
+    const headTree =
+      target.headTree !== null ? { ok: true as const, stdout: target.headTree } : await git(['rev-parse', `${target.head}^{tree}`]);
     if (firstTree.ok && headTree.ok && firstTree.stdout.trim() === headTree.stdout.trim()) {
       return alreadyCommitted(target, git);
     }
@@ -175,10 +177,7 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
 }
 
 /** The doc at HEAD already has this content: report the commit that holds it. */
-async function alreadyCommitted(
-  target: CommitTarget,
-  git: (args: string[]) => Promise<GitRun>,
-): Promise<CommitHandoffResult> {
+async function alreadyCommitted(target: CommitTarget, git: (args: string[]) => Promise<GitRun>): Promise<CommitHandoffResult> {
   const last = await git(['log', '-1', '--no-show-signature', '--format=%H', target.head, '--', target.docPath]);
   const commit = last.ok ? last.stdout.trim() : '';
   return commit.length > 0 ? { committed: true, commit } : refuse('the document is unchanged and no commit holds it', false);
@@ -186,7 +185,10 @@ async function alreadyCommitted(
 
 /** git's `whitespace` cleanup, which `git commit -m` applies: no trailing spaces, no blank runs or edges. */
 export function cleanupMessage(text: string): string {
-  const lines = text.replace(/\r\n/g, '\n').split('\n').map((line) => line.trimEnd());
+  const lines = text
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((line) => line.trimEnd());
   const collapsed: string[] = [];
   for (const line of lines) {
     if (line === '' && (collapsed.length === 0 || collapsed.at(-1) === '')) continue;

@@ -30,7 +30,12 @@ export async function runHook(name: HookName, options: RunHookOptions): Promise<
     () => true,
     () => false,
   );
-  const isFile = runnable && (await fs.stat(file).then((stats) => stats.isFile(), () => false));
+  const isFile =
+    runnable &&
+    (await fs.stat(file).then(
+      (stats) => stats.isFile(),
+      () => false,
+    ));
   if (!isFile) return { ran: false };
   const env = { ...options.env, GIT_EDITOR: ':', GIT_PREFIX: '' };
   const outcome = await spawnHook(file, [...(options.args ?? [])], options.cwd, env, options.timeoutMs ?? 120_000);

@@ -80,7 +80,8 @@ export async function landCommit(options: LandCommitOptions): Promise<IndexLockR
       try {
         fsSync.closeSync(fsSync.openSync(lockFile, 'wx', 0o666));
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return { ok: false, reason: `cannot lock the index: ${(error as Error).message}`, retryable: true };
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+          return { ok: false, reason: `cannot lock the index: ${(error as Error).message}`, retryable: true };
         if (round < MAX_ROUNDS) continue;
         return { ok: false, reason: 'index.lock is held by another git process', retryable: true };
       }
@@ -92,7 +93,8 @@ export async function landCommit(options: LandCommitOptions): Promise<IndexLockR
           return { ok: false, reason: 'the index kept changing while committing', retryable: true };
         }
         // With index.lock held no checkout can complete, so a branch checked now stays checked out.
-        if (!headIsOn(options.gitDir, options.branch)) return { ok: false, reason: 'the branch was switched while committing', retryable: true };
+        if (!headIsOn(options.gitDir, options.branch))
+          return { ok: false, reason: 'the branch was switched while committing', retryable: true };
         const { scratch, backup, changesIndex } = prepared.value;
         if (changesIndex) fsSync.renameSync(scratch, options.indexFile);
         const moved = await transaction.prepareAndCommit(options.newCommit, options.oldHead);
@@ -187,7 +189,13 @@ function statOrNull(file: string): BigIntStats | null {
 /** git replaces the index by renaming a new file over it: any write of it is a new inode or a new mtime. */
 function sameFile(before: BigIntStats | null, now: BigIntStats | null): boolean {
   if (before === null || now === null) return before === now;
-  return before.ino === now.ino && before.dev === now.dev && before.size === now.size && before.mtimeNs === now.mtimeNs && before.ctimeNs === now.ctimeNs;
+  return (
+    before.ino === now.ino &&
+    before.dev === now.dev &&
+    before.size === now.size &&
+    before.mtimeNs === now.mtimeNs &&
+    before.ctimeNs === now.ctimeNs
+  );
 }
 
 /**

@@ -54,7 +54,11 @@ export async function preflight(root: string, docPath: string, env: Env | undefi
   // its tree in one rev-parse, beside the branch and the ignore check. The combined rev-parse fails
   // as a whole when HEAD is unborn or this is no repository; the step-by-step calls below then say which.
   const [combined, branch, ignored] = await Promise.all([
-    spawnGit(realRoot, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-path', 'index', '--git-path', 'hooks', 'HEAD^{commit}', 'HEAD^{tree}'], { env }),
+    spawnGit(
+      realRoot,
+      ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-path', 'index', '--git-path', 'hooks', 'HEAD^{commit}', 'HEAD^{tree}'],
+      { env },
+    ),
     spawnGit(realRoot, ['symbolic-ref', '--quiet', 'HEAD'], { env }),
     // Verbose: it names the matching pattern (check-ignore consults the index: a tracked doc matches none).
     spawnGit(realRoot, ['check-ignore', '--verbose', '--non-matching', '--', repoPath], { env }),
@@ -69,7 +73,11 @@ export async function preflight(root: string, docPath: string, env: Env | undefi
     head = { ok: true, stdout: lines[4] ?? '', stderr: '' };
     headTree = lines[5] ?? null;
   } else {
-    const paths = await spawnGit(realRoot, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-path', 'index', '--git-path', 'hooks'], { env });
+    const paths = await spawnGit(
+      realRoot,
+      ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--git-path', 'index', '--git-path', 'hooks'],
+      { env },
+    );
     if (isNotARepository(paths)) return refuse('the project is not a git repository', false);
     if (!paths.ok) return refuse(`cannot inspect the git repository: ${paths.message}`, false);
     [topLevel = '', gitDir = '', indexFile = '', hooksDir = ''] = paths.stdout.split('\n');

@@ -20,7 +20,11 @@ export interface RefTransaction {
 }
 
 /** Starts `git update-ref -m <reflog message> --stdin` and its transaction; resolves once git said `start: ok`. */
-export async function startRefTransaction(cwd: string, reflogMessage: string, env: Env | undefined): Promise<RefTransaction | { readonly failed: string }> {
+export async function startRefTransaction(
+  cwd: string,
+  reflogMessage: string,
+  env: Env | undefined,
+): Promise<RefTransaction | { readonly failed: string }> {
   const child = startGit(cwd, ['update-ref', '-m', reflogMessage, '--stdin'], env);
   let buffered = '';
   let stderr = '';
@@ -56,7 +60,10 @@ export async function startRefTransaction(cwd: string, reflogMessage: string, en
   });
 
   const steps = (command: string, ...expected: string[]): Promise<StepResult[]> => {
-    if (exited) return Promise.resolve(expected.map(() => ({ ok: false as const, message: firstLine(stderr.trim() || 'git update-ref has exited') })));
+    if (exited)
+      return Promise.resolve(
+        expected.map(() => ({ ok: false as const, message: firstLine(stderr.trim() || 'git update-ref has exited') })),
+      );
     const answers = expected.map((expect) => new Promise<StepResult>((resolve) => waiting.push({ expect, resolve })));
     child.stdin.write(command);
     return Promise.all(answers);

@@ -58,11 +58,14 @@ export async function createDaemonLog(options: DaemonLogOptions): Promise<Daemon
   const open = async (): Promise<RotatingFileStream> => {
     await fs.promises.mkdir(folder, { recursive: true });
     // In the classic mode the generator gets the rotation index (1 = newest), or null for the current file.
-    const opened: RotatingFileStream = createStream((index: number | Date) => (typeof index === 'number' && index > 0 ? `${name}.${index}` : name), {
-      path: folder,
-      size: options.size ?? '10M',
-      rotate: options.keep ?? 5,
-    });
+    const opened: RotatingFileStream = createStream(
+      (index: number | Date) => (typeof index === 'number' && index > 0 ? `${name}.${index}` : name),
+      {
+        path: folder,
+        size: options.size ?? '10M',
+        rotate: options.keep ?? 5,
+      },
+    );
     await new Promise<void>((resolve, reject) => {
       opened.once('open', () => resolve());
       opened.once('error', reject);
@@ -77,7 +80,10 @@ export async function createDaemonLog(options: DaemonLogOptions): Promise<Daemon
   const current = { write: (line: string) => stream.write(line) };
 
   const destination: pino.DestinationStream = options.foreground
-    ? pino.multistream([{ level: 'trace', stream: current }, { level: 'trace', stream: readableLogStream() }])
+    ? pino.multistream([
+        { level: 'trace', stream: current },
+        { level: 'trace', stream: readableLogStream() },
+      ])
     : current;
   const logger = createLogger({ name: 'ai-zen-daemon', destination, level: options.level ?? 'info' });
   let closing: Promise<void> | null = null;
@@ -87,7 +93,14 @@ export async function createDaemonLog(options: DaemonLogOptions): Promise<Daemon
     file,
     reopenIfGone() {
       reopening ??= (async () => {
-        if (closing || (await fs.promises.stat(file).then(() => true, () => false))) return false;
+        if (
+          closing ||
+          (await fs.promises.stat(file).then(
+            () => true,
+            () => false,
+          ))
+        )
+          return false;
         const old = stream;
         stream = await open();
         old.end();

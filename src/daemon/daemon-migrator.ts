@@ -71,11 +71,9 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
       });
     } catch (error) {
       if (SessionOwnedError.isInstance(error)) {
-        throw new SessionOwnedError(
-          request.sessionId,
-          `${error.message}; its owner hands it over (/handoff or /migrate there)`,
-          { cause: error },
-        );
+        throw new SessionOwnedError(request.sessionId, `${error.message}; its owner hands it over (/handoff or /migrate there)`, {
+          cause: error,
+        });
       }
       throw error;
     }

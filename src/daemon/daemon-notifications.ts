@@ -33,9 +33,16 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
       return warningNotification(event.payload);
     case 'handoff.written':
       if (event.payload.successorCommand !== undefined) return agentHandoffNotification(event.payload);
-      return { title: 'ai-zen: handoff written', body: `${event.payload.path} (session ${event.payload.sessionId.slice(0, 8)}, ${event.payload.executor})${checkedSuffix(event.payload.checks)}` };
+      return {
+        title: 'ai-zen: handoff written',
+        body: `${event.payload.path} (session ${event.payload.sessionId.slice(0, 8)}, ${event.payload.executor})${checkedSuffix(event.payload.checks)}`,
+      };
     case 'handoff.failed':
-      return { title: 'ai-zen: handoff failed', body: `session ${event.payload.sessionId.slice(0, 8)}: ${event.payload.reason}`, urgency: 'critical' };
+      return {
+        title: 'ai-zen: handoff failed',
+        body: `session ${event.payload.sessionId.slice(0, 8)}: ${event.payload.reason}`,
+        urgency: 'critical',
+      };
     case 'handoff.committed':
       return { title: 'ai-zen: handoff committed', body: `${event.payload.commit.slice(0, 7)} ${event.payload.path}` };
     case 'handoff.commit-deferred':

@@ -167,7 +167,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   };
 
   // The lock is held (the caller took it), so a socket left at the path is a dead daemon's.
-  const ipc: IpcServer = await startIpcServer({ socketPath: core.socketPath, handlers: { ...createIpcHandlers(core), 'agent-hook': (params) => answerAgentHook(params) }, logger: logger.child({ component: 'ipc' }), lock: options.lock });
+  const ipc: IpcServer = await startIpcServer({
+    socketPath: core.socketPath,
+    handlers: { ...createIpcHandlers(core), 'agent-hook': (params) => answerAgentHook(params) },
+    logger: logger.child({ component: 'ipc' }),
+    lock: options.lock,
+  });
 
   /** X3: another agent's hook asks (only Claude Code's for now). */
   async function answerAgentHook(params: RequestParams<'agent-hook'>): Promise<unknown> {

@@ -38,7 +38,10 @@ export interface ForeignSessionsOptions {
   readonly committer: HandoffCommitter;
   readonly facts: FactsProvider;
   readonly sources: readonly SessionSource[];
-  readonly logger: ForeignSessionsLogger & { debug?(details: object, message: string): void; error?(details: object, message: string): void };
+  readonly logger: ForeignSessionsLogger & {
+    debug?(details: object, message: string): void;
+    error?(details: object, message: string): void;
+  };
   /**
    * The summary executor and its model's window, when a model is configured and may be used (T3/T4
    * already applied by the config); null or absent: offline only. Asked per handoff, so an idle
@@ -110,7 +113,20 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
 
   const entryOf = (file: string): Entry => {
     let entry = entries.get(file);
-    if (!entry) entries.set(file, (entry = { action: null, successorCommand: null, running: null, retry: null, evaluation: null, awaitingSelf: false, selfDoc: null, fallback: null }));
+    if (!entry)
+      entries.set(
+        file,
+        (entry = {
+          action: null,
+          successorCommand: null,
+          running: null,
+          retry: null,
+          evaluation: null,
+          awaitingSelf: false,
+          selfDoc: null,
+          fallback: null,
+        }),
+      );
     return entry;
   };
 
@@ -181,14 +197,21 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     });
     if (!verdict.go) {
       entry.action = verdict.reason;
-      options.logger.info({ sessionId: state.sessionId, agent: state.kind, percent, reason: verdict.reason }, 'no handoff for this crossing yet');
-      if (verdict.stoppedTrying) options.notice(`ai-zen: ${labelOf(source)} handoffs stopped`, `session ${state.sessionId.slice(0, 8)}: ${verdict.reason}`);
+      options.logger.info(
+        { sessionId: state.sessionId, agent: state.kind, percent, reason: verdict.reason },
+        'no handoff for this crossing yet',
+      );
+      if (verdict.stoppedTrying)
+        options.notice(`ai-zen: ${labelOf(source)} handoffs stopped`, `session ${state.sessionId.slice(0, 8)}: ${verdict.reason}`);
       if (verdict.retryAtMs !== undefined && !entry.retry) {
-        entry.retry = setTimeout(() => {
-          entry.retry = null;
-          const current = options.stateOf(state.file);
-          if (current && isOverThreshold(current)) void evaluate(current, false);
-        }, Math.max(0, verdict.retryAtMs - now().getTime()) + 50);
+        entry.retry = setTimeout(
+          () => {
+            entry.retry = null;
+            const current = options.stateOf(state.file);
+            if (current && isOverThreshold(current)) void evaluate(current, false);
+          },
+          Math.max(0, verdict.retryAtMs - now().getTime()) + 50,
+        );
         entry.retry.unref?.();
       }
       return;
@@ -214,10 +237,12 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       const state = options.stateOf(file);
       const source = findSource(options.sources, file);
       if (!state || !source?.handover) return null;
-      const summary = how.offline ? null : await (options.summary?.() ?? Promise.resolve(null)).catch((error: unknown) => {
-        options.logger.warn({ err: error }, 'the summary executor could not be prepared; writing the document offline');
-        return null;
-      });
+      const summary = how.offline
+        ? null
+        : await (options.summary?.() ?? Promise.resolve(null)).catch((error: unknown) => {
+            options.logger.warn({ err: error }, 'the summary executor could not be prepared; writing the document offline');
+            return null;
+          });
       entry.action = `writing the handoff document (${summary ? 'summary' : 'offline'})`;
       try {
         const doc = await reserveHandoffDoc({ root: options.root, sessionId: state.sessionId, now });
@@ -229,7 +254,13 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         ]);
         const factsBlock = renderFacts(facts);
         const earlier = how.after ? [how.after] : [];
-        if (how.after) options.events.emit('handoff.downgraded', { sessionId: state.sessionId, from: how.after.from, to: summary ? 'summary' : 'offline', reason: how.after.reason });
+        if (how.after)
+          options.events.emit('handoff.downgraded', {
+            sessionId: state.sessionId,
+            from: how.after.from,
+            to: summary ? 'summary' : 'offline',
+            reason: how.after.reason,
+          });
         let written: Written = { executor: 'offline', cost: NO_COST, downgrades: earlier };
         if (summary) {
           const input = {
@@ -248,16 +279,32 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
           };
           const outcome = await summary.executor.run(input);
           // The checks it passed, recorded as ai-zen's own handoffs record them (`handoffs`: checked ✓).
-          if (outcome.ok) written = { executor: 'summary', cost: outcome.cost, downgrades: earlier, checks: await checksOfWrittenDocument(input) };
+          if (outcome.ok)
+            written = { executor: 'summary', cost: outcome.cost, downgrades: earlier, checks: await checksOfWrittenDocument(input) };
           else {
             // R11: one way down, said in the log, the event and the handoff's record.
-            options.logger.warn({ sessionId: state.sessionId, agent: state.kind, reason: outcome.reason }, 'summary handoff failed; writing the document offline');
-            options.events.emit('handoff.downgraded', { sessionId: state.sessionId, from: 'summary', to: 'offline', reason: outcome.reason });
+            options.logger.warn(
+              { sessionId: state.sessionId, agent: state.kind, reason: outcome.reason },
+              'summary handoff failed; writing the document offline',
+            );
+            options.events.emit('handoff.downgraded', {
+              sessionId: state.sessionId,
+              from: 'summary',
+              to: 'offline',
+              reason: outcome.reason,
+            });
             written = { executor: 'offline', cost: outcome.cost, downgrades: [...earlier, { from: 'summary', reason: outcome.reason }] };
           }
         }
         if (written.executor === 'offline') {
-          const document = buildOfflineDocument({ sections: skill.sections, messages, facts, factsBlock, sessionId: state.sessionId, sessionFile: file });
+          const document = buildOfflineDocument({
+            sections: skill.sections,
+            messages,
+            facts,
+            factsBlock,
+            sessionId: state.sessionId,
+            sessionFile: file,
+          });
           await writeFileInside(options.root, doc.relative, document);
         }
         const result = await announce(file, state, source, doc, written.executor, reason, written);
@@ -266,7 +313,10 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         entry.action = `failed: ${message}`;
-        options.logger.warn({ sessionId: state.sessionId, agent: state.kind, reason: message }, 'could not write the handoff document of another agent session');
+        options.logger.warn(
+          { sessionId: state.sessionId, agent: state.kind, reason: message },
+          'could not write the handoff document of another agent session',
+        );
         options.events.emit('handoff.failed', { sessionId: state.sessionId, mode: 'handoff', reason: message });
         return null;
       }
@@ -287,7 +337,10 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     if (!check.ok) return null;
     // T1 T5: scanned, redacted and sealed like every ai-zen document; the committer needs the seal.
     const sealed = await sealDocument(options.root, doc).catch((error: unknown) => {
-      options.logger.warn({ sessionId: state.sessionId, path: doc.relative, err: error }, 'the handoff document could not be scanned for secrets; it will not be committed');
+      options.logger.warn(
+        { sessionId: state.sessionId, path: doc.relative, err: error },
+        'the handoff document could not be scanned for secrets; it will not be committed',
+      );
       return null;
     });
     const entry = entryOf(file);
@@ -296,7 +349,10 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     entry.successorCommand = successorCommand;
     entry.action = `handoff written (${executor}): ${doc.relative}`;
     const at = now().toISOString();
-    options.logger.info({ sessionId: state.sessionId, agent: state.kind, path: doc.relative, executor, reason, successorCommand }, 'handoff document written for another agent session');
+    options.logger.info(
+      { sessionId: state.sessionId, agent: state.kind, path: doc.relative, executor, reason, successorCommand },
+      'handoff document written for another agent session',
+    );
     options.committer.add({
       path: doc.relative,
       sessionId: state.sessionId,
@@ -369,7 +425,9 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       entry.fallback = null;
       entry.awaitingSelf = false;
       entry.selfDoc = null;
-      await handOver(file, 'self fell back', { after: { from: 'self', reason: 'the agent stopped without writing a document that verifies' } });
+      await handOver(file, 'self fell back', {
+        after: { from: 'self', reason: 'the agent stopped without writing a document that verifies' },
+      });
     },
     close() {
       closed = true;
@@ -414,7 +472,10 @@ function startedAbove(state: SessionState): boolean {
 
 /** A document path nothing is at yet (the agent creates the file). */
 async function freeDocPath(root: string, sessionId: string, date: Date): Promise<DocPath> {
-  const folder = path.relative(root, path.join(root, '.ai-zen', 'handoffs')).split(path.sep).join('/');
+  const folder = path
+    .relative(root, path.join(root, '.ai-zen', 'handoffs'))
+    .split(path.sep)
+    .join('/');
   for (let attempt = 1; attempt < 100; attempt += 1) {
     const relative = `${folder}/${handoffDocName(date, sessionId, attempt)}`;
     const absolute = path.join(root, relative);

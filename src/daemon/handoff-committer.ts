@@ -159,7 +159,11 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
           })
         : { committed: false, reason: checked.reason, retryable: false };
     } catch (error) {
-      result = { committed: false, reason: `committing failed: ${error instanceof Error ? error.message : String(error)}`, retryable: true };
+      result = {
+        committed: false,
+        reason: `committing failed: ${error instanceof Error ? error.message : String(error)}`,
+        retryable: true,
+      };
     }
     const attempts = record.attempts + 1;
     const previous = record.status;
@@ -187,11 +191,18 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
     add(handoff, addOptions = {}) {
       const known = entries.get(handoff.path);
       // A planted line must not keep ai-zen's own line for the same path from being committed.
-      const replaces = known?.untrusted === true && (known.record.sessionId !== handoff.sessionId || known.record.sha256 !== handoff.sha256);
+      const replaces =
+        known?.untrusted === true && (known.record.sessionId !== handoff.sessionId || known.record.sha256 !== handoff.sha256);
       if (closed || (known && !replaces)) return;
       if (known?.timer) clearTimeout(known.timer);
       const status: CommitStatus = options.enabled ? { state: 'pending' } : { state: 'off', reason: AUTO_COMMIT_OFF };
-      const entry: Entry = { record: { ...handoff, status, attempts: 0 }, announce: addOptions.announce ?? true, timer: null, queued: false, untrusted: false };
+      const entry: Entry = {
+        record: { ...handoff, status, attempts: 0 },
+        announce: addOptions.announce ?? true,
+        timer: null,
+        queued: false,
+        untrusted: false,
+      };
       entries.set(handoff.path, entry);
       // A path that cannot be a document of this session is refused at once, never looked up in git.
       if (entry.announce || status.state !== 'pending' || pathProblem(handoff) !== null) return enqueue(entry);

@@ -31,7 +31,8 @@ export type DocumentCheck = { readonly ok: true; readonly content: Buffer } | { 
 export function pathProblem(claim: Pick<DocumentClaim, 'path' | 'sessionId'>): string | null {
   const name = HANDOFF_DOC_PATH.exec(claim.path);
   if (!name) return `${claim.path} is not a handoff document path (.ai-zen/handoffs/<YYYYMMDD-HHmmss>-<id8>.md)`;
-  if (name[1] !== claim.sessionId.slice(0, 8)) return `${claim.path} is not a document of session ${claim.sessionId.slice(0, 8)}, whose file holds the line`;
+  if (name[1] !== claim.sessionId.slice(0, 8))
+    return `${claim.path} is not a document of session ${claim.sessionId.slice(0, 8)}, whose file holds the line`;
   return null;
 }
 
@@ -39,7 +40,8 @@ export function pathProblem(claim: Pick<DocumentClaim, 'path' | 'sessionId'>): s
 export function claimProblem(claim: DocumentClaim): string | null {
   const problem = pathProblem(claim);
   if (problem !== null) return problem;
-  if (!claim.sha256 || !SHA256.test(claim.sha256)) return `the handoff line of ${claim.path} records no sha256: ai-zen did not seal this document`;
+  if (!claim.sha256 || !SHA256.test(claim.sha256))
+    return `the handoff line of ${claim.path} records no sha256: ai-zen did not seal this document`;
   return null;
 }
 
@@ -51,7 +53,8 @@ export async function checkHandoffDocument(root: string, claim: DocumentClaim): 
   const resolved = await resolveInsideRoot(root, claim.path);
   if (!resolved.ok) return refused(resolved.reason);
   const realRoot = await fs.realpath(root);
-  if (resolved.absolute !== path.join(realRoot, ...claim.path.split('/'))) return refused(`${claim.path} is reached through a symbolic link`);
+  if (resolved.absolute !== path.join(realRoot, ...claim.path.split('/')))
+    return refused(`${claim.path} is reached through a symbolic link`);
 
   let handle: fs.FileHandle;
   try {
@@ -69,7 +72,8 @@ export async function checkHandoffDocument(root: string, claim: DocumentClaim): 
     if (stats.size > MAX_DOC_BYTES) return refused(`${claim.path} is ${stats.size} bytes, more than a handoff document can be`);
     const content = await handle.readFile();
     const sha256 = createHash('sha256').update(content).digest('hex');
-    if (sha256 !== claim.sha256) return refused(`${claim.path} changed after ai-zen verified it (its sha256 is not the one the handoff line records)`);
+    if (sha256 !== claim.sha256)
+      return refused(`${claim.path} changed after ai-zen verified it (its sha256 is not the one the handoff line records)`);
     return { ok: true, content };
   } finally {
     await handle.close();

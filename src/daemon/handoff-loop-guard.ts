@@ -48,7 +48,10 @@ export class HandoffLoopGuard {
       this.memory.set(input.file, memory);
     }
     if (memory.baseline !== null && input.percent < memory.baseline + STARTED_ABOVE_MARGIN) {
-      return { go: false, reason: `first seen at ${memory.baseline}%, already over ${input.handoffAt}%: hands off once it reaches ${memory.baseline + STARTED_ABOVE_MARGIN}%` };
+      return {
+        go: false,
+        reason: `first seen at ${memory.baseline}%, already over ${input.handoffAt}%: hands off once it reaches ${memory.baseline + STARTED_ABOVE_MARGIN}%`,
+      };
     }
     const graceMs = input.graceMs ?? this.graceMs;
     if (input.startedAtMs !== null && input.nowMs - input.startedAtMs < graceMs && input.percent <= GRACE_OVERRIDE_PERCENT) {

@@ -207,7 +207,14 @@ export class IncrementalLineReader {
         linesRead += this.takeChunk(buffer.subarray(0, n), sink);
         bytesRead += n;
       }
-      return this.finishRead(await handle.stat(), { reset, missing: false, bytesRead, checkBytesRead, linesRead, stamp: stampOfStats(opened) });
+      return this.finishRead(await handle.stat(), {
+        reset,
+        missing: false,
+        bytesRead,
+        checkBytesRead,
+        linesRead,
+        stamp: stampOfStats(opened),
+      });
     } finally {
       await handle.close();
     }
@@ -257,7 +264,8 @@ export class IncrementalLineReader {
       const headRead = fsSync.readSync(fd, head, 0, head.length, 0);
       const boundary = Buffer.allocUnsafe(this.boundary.length);
       const boundaryRead = fsSync.readSync(fd, boundary, 0, boundary.length, this.position - this.boundary.length);
-      if (headRead !== head.length || !head.equals(this.head) || boundaryRead !== boundary.length || !boundary.equals(this.boundary)) return null;
+      if (headRead !== head.length || !head.equals(this.head) || boundaryRead !== boundary.length || !boundary.equals(this.boundary))
+        return null;
       const checkBytesRead = headRead + boundaryRead;
       let bytesRead = 0;
       let linesRead = 0;
@@ -269,7 +277,14 @@ export class IncrementalLineReader {
         linesRead += this.takeChunk(buffer.subarray(0, n), sink);
         bytesRead += n;
       }
-      return this.finishRead(fsSync.fstatSync(fd), { reset: null, missing: false, bytesRead, checkBytesRead, linesRead, stamp: stampOfStats(opened) });
+      return this.finishRead(fsSync.fstatSync(fd), {
+        reset: null,
+        missing: false,
+        bytesRead,
+        checkBytesRead,
+        linesRead,
+        stamp: stampOfStats(opened),
+      });
     } finally {
       fsSync.closeSync(fd);
     }

@@ -66,7 +66,13 @@ export function createIpcHandlers(core: DaemonCore): IpcHandlers {
   };
 }
 
-async function runHandoff(core: DaemonCore, mode: 'handoff' | 'migrate', session: string | undefined, executor: ExecutorName | undefined, goal: string | undefined): Promise<HandoffReply> {
+async function runHandoff(
+  core: DaemonCore,
+  mode: 'handoff' | 'migrate',
+  session: string | undefined,
+  executor: ExecutorName | undefined,
+  goal: string | undefined,
+): Promise<HandoffReply> {
   const sessionId = session ?? (await latestSession(core));
   const store = new SessionStore(core.paths);
   if (!(await store.exists(sessionId))) throw new AiZenError('session', `no session ${sessionId} in ${core.root}`);
@@ -75,9 +81,18 @@ async function runHandoff(core: DaemonCore, mode: 'handoff' | 'migrate', session
   const running = core.migrator.current;
   if (running?.sessionId === sessionId) throw new AiZenError('session', daemonMigratingLine(sessionId, running.since));
   if (await core.isOwned(store.sessionFile(sessionId))) {
-    throw new SessionOwnedError(sessionId, `session ${sessionId.slice(0, 8)} is open in another ai-zen process; its owner hands it over (/${mode} there)`);
+    throw new SessionOwnedError(
+      sessionId,
+      `session ${sessionId.slice(0, 8)} is open in another ai-zen process; its owner hands it over (/${mode} there)`,
+    );
   }
-  const outcome = await core.migrator.run({ sessionId, mode, reason: 'ipc', ...(executor ? { executor } : {}), ...(goal !== undefined ? { goal } : {}) });
+  const outcome = await core.migrator.run({
+    sessionId,
+    mode,
+    reason: 'ipc',
+    ...(executor ? { executor } : {}),
+    ...(goal !== undefined ? { goal } : {}),
+  });
   return {
     mode: outcome.mode,
     sessionId: outcome.sessionId,
@@ -147,7 +162,10 @@ async function sessionInfo(core: DaemonCore, state: SessionState): Promise<Sessi
     closed,
     successorId: state.successorId,
     overflowed: state.overflowed,
-    action: state.refusedBecause !== undefined ? `skipped: ${state.refusedBecause}` : (action?.action ?? headerlessNote(core, state, promptTokens)),
+    action:
+      state.refusedBecause !== undefined
+        ? `skipped: ${state.refusedBecause}`
+        : (action?.action ?? headerlessNote(core, state, promptTokens)),
     agent: state.kind,
     transcript: state.file,
     handoffAt: state.thresholds?.handoffAt ?? (state.kind === 'ai-zen' ? 100 : null),
@@ -162,7 +180,10 @@ async function sessionInfo(core: DaemonCore, state: SessionState): Promise<Sessi
 function headerlessNote(core: DaemonCore, state: SessionState, promptTokens: number | null): string | null {
   if (state.kind !== 'ai-zen' || state.details.header != null || (state.messageCount === 0 && promptTokens === null)) return null;
   const window = core.config.maxContextTokens;
-  const over = promptTokens !== null && promptTokens > window ? `; ${formatTokens(promptTokens)} tokens is over the configured window (${formatTokens(window)})` : '';
+  const over =
+    promptTokens !== null && promptTokens > window
+      ? `; ${formatTokens(promptTokens)} tokens is over the configured window (${formatTokens(window)})`
+      : '';
   return `no header line: its window is unknown and the daemon cannot migrate it${over}`;
 }
 

@@ -69,7 +69,10 @@ export function notifyCommand(platform: NodeJS.Platform, notification: Notificat
   if (platform === 'linux' || platform === 'freebsd' || platform === 'openbsd') {
     // `--` so a title starting with '-' is not read as an option; the body is markup for most
     // servers (GNOME, KDE, dunst), so a path with '&' or '<' is escaped to survive.
-    return { file: 'notify-send', args: [`--app-name=${APP_NAME}`, `--urgency=${urgency}`, '--', notification.title, escapeMarkup(notification.body)] };
+    return {
+      file: 'notify-send',
+      args: [`--app-name=${APP_NAME}`, `--urgency=${urgency}`, '--', notification.title, escapeMarkup(notification.body)],
+    };
   }
   return null;
 }
@@ -88,14 +91,20 @@ export function escapeMarkup(text: string): string {
 function run(file: string, args: string[], env: Env, timeoutMs: number): Promise<NotifyOutcome> {
   return new Promise((resolve) => {
     try {
-      execFile(file, args, { env: env as NodeJS.ProcessEnv, timeout: timeoutMs, maxBuffer: 64 * 1024, windowsHide: true }, (error, _stdout, stderr) => {
-        if (!error) return resolve({ sent: true });
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') return resolve({ sent: false, reason: `${file} not found${file === 'notify-send' ? ' (install libnotify-bin)' : ''}` });
-        if (error.killed) return resolve({ sent: false, reason: `${file} did not finish within ${timeoutMs} ms` });
-        const detail = String(stderr).trim().split('\n')[0] || error.message;
-        resolve({ sent: false, reason: `${file} failed: ${detail}` });
-      });
+      execFile(
+        file,
+        args,
+        { env: env as NodeJS.ProcessEnv, timeout: timeoutMs, maxBuffer: 64 * 1024, windowsHide: true },
+        (error, _stdout, stderr) => {
+          if (!error) return resolve({ sent: true });
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT')
+            return resolve({ sent: false, reason: `${file} not found${file === 'notify-send' ? ' (install libnotify-bin)' : ''}` });
+          if (error.killed) return resolve({ sent: false, reason: `${file} did not finish within ${timeoutMs} ms` });
+          const detail = String(stderr).trim().split('\n')[0] || error.message;
+          resolve({ sent: false, reason: `${file} failed: ${detail}` });
+        },
+      );
     } catch (error) {
       resolve({ sent: false, reason: `${file} could not start: ${error instanceof Error ? error.message : String(error)}` });
     }

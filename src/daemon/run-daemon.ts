@@ -85,7 +85,11 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
     await log.close();
     throw error;
   }
-  keeper = keepProjectFiles({ paths: projectPaths(root), logger: logger.child({ component: 'keeper' }), reopenLog: () => log.reopenIfGone() });
+  keeper = keepProjectFiles({
+    paths: projectPaths(root),
+    logger: logger.child({ component: 'keeper' }),
+    reopenLog: () => log.reopenIfGone(),
+  });
   coordinator.installSignalHandlers();
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   process.on('uncaughtException', (error) => {

@@ -97,14 +97,19 @@ export class SessionMonitor {
     for (const handoff of update.handoffs) this.noticeHandoff(state, handoff, info.initial);
     if ((update.compactionsSeen ?? 0) > 0 && !info.initial) this.noticeCompaction(state);
     if (state.closed && !previous.closed && !info.initial && state.successorId) {
-      this.options.events.emit('session.migrated', { oldId: state.sessionId, newId: state.successorId, path: state.lastHandoff?.path ?? '' });
+      this.options.events.emit('session.migrated', {
+        oldId: state.sessionId,
+        newId: state.successorId,
+        path: state.lastHandoff?.path ?? '',
+      });
     }
     if (!state.overflowed) {
       // Dropped below the window or closed: the next crossing is news again.
       if (this.crossings.delete(state.file) && state.kind !== 'ai-zen') this.options.foreign?.reset(state);
       return;
     }
-    if (update.overflowStarted || !this.crossings.has(state.file)) void this.overflowStarted(state, info.initial, previous.latestUsage === null);
+    if (update.overflowStarted || !this.crossings.has(state.file))
+      void this.overflowStarted(state, info.initial, previous.latestUsage === null);
     if (state.kind === 'ai-zen' && state.declined) this.noticeDecline(state);
   }
 
@@ -116,7 +121,10 @@ export class SessionMonitor {
     clearTimeout(crossing.retry);
     if (crossing.action === 'migrating' || crossing.action?.startsWith('migrated')) return;
     crossing.action = SKIPPED_IN_CHAT;
-    this.options.logger.info({ sessionId: state.sessionId, promptTokens: state.declined?.promptTokens }, 'the person skipped this overflow in the chat; the daemon leaves it until the next crossing');
+    this.options.logger.info(
+      { sessionId: state.sessionId, promptTokens: state.declined?.promptTokens },
+      'the person skipped this overflow in the chat; the daemon leaves it until the next crossing',
+    );
   }
 
   /** Called after each reconcile pass: an overflowed session whose owner went away is now the daemon's. */
@@ -129,7 +137,10 @@ export class SessionMonitor {
         if (owned || crossing.attempted || this.crossings.get(state.file) !== crossing) return;
         crossing.owner = 'none';
         if (crossing.declined) {
-          this.options.logger.info({ sessionId: state.sessionId }, 'the owner of an overflowed session is gone; it was skipped in the chat, so the daemon leaves it until the next crossing');
+          this.options.logger.info(
+            { sessionId: state.sessionId },
+            'the owner of an overflowed session is gone; it was skipped in the chat, so the daemon leaves it until the next crossing',
+          );
           return;
         }
         this.options.logger.info({ sessionId: state.sessionId }, 'the owner of an overflowed session is gone; the daemon hands it over');
@@ -173,7 +184,10 @@ export class SessionMonitor {
     this.warned.add(state.file);
     if (initial || state.overflowed || this.options.warnings?.enabled !== true) return;
     const percent = Math.floor((tokens * 100) / window);
-    this.options.logger.info({ sessionId: state.sessionId, agent: state.kind, percent, warnAt }, 'the session reached its warning threshold');
+    this.options.logger.info(
+      { sessionId: state.sessionId, agent: state.kind, percent, warnAt },
+      'the session reached its warning threshold',
+    );
     this.options.events.emit('session.warned', {
       sessionId: state.sessionId,
       agent: state.kind,
@@ -188,7 +202,10 @@ export class SessionMonitor {
 
   private noticeCompaction(state: SessionState): void {
     const percent = percentOf(state);
-    this.options.logger.info({ sessionId: state.sessionId, agent: state.kind, transcript: state.file, percent }, 'the agent compacted its own history');
+    this.options.logger.info(
+      { sessionId: state.sessionId, agent: state.kind, transcript: state.file, percent },
+      'the agent compacted its own history',
+    );
     this.options.events.emit('session.compacted', {
       sessionId: state.sessionId,
       agent: state.kind,
@@ -213,7 +230,11 @@ export class SessionMonitor {
     };
     // The committer refuses it and says why (status, handoffs); it is no news worth announcing.
     const problem = claimProblem(seen);
-    if (problem !== null) this.options.logger.warn({ sessionId: state.sessionId, path: handoff.path, reason: problem }, 'a handoff line names a document ai-zen did not seal; it is not committed');
+    if (problem !== null)
+      this.options.logger.warn(
+        { sessionId: state.sessionId, path: handoff.path, reason: problem },
+        'a handoff line names a document ai-zen did not seal; it is not committed',
+      );
     this.options.committer.add(seen, { announce: !initial });
     if (initial || problem !== null) return;
     const executor = ExecutorName.safeParse(handoff.executor);
@@ -247,7 +268,13 @@ export class SessionMonitor {
       // Another agent's session also says where it is and how far it is (X3).
       ...(state.kind === 'ai-zen'
         ? {}
-        : { agent: state.kind, transcript: state.file, percent: percentOf(state) ?? 0, handoffAt: state.thresholds?.handoffAt ?? null, compactsAt: state.thresholds?.compactsAt ?? null }),
+        : {
+            agent: state.kind,
+            transcript: state.file,
+            percent: percentOf(state) ?? 0,
+            handoffAt: state.thresholds?.handoffAt ?? null,
+            compactsAt: state.thresholds?.compactsAt ?? null,
+          }),
     });
     crossing.owner = await this.options.isOwned(state.file).then(
       (owned): Owner => (owned ? 'live' : 'none'),
@@ -268,7 +295,10 @@ export class SessionMonitor {
     }
     if (owned) {
       crossing.action = 'left to its owner';
-      this.options.logger.info({ sessionId: state.sessionId, promptTokens: usage }, 'overflowed session is owned by a live ai-zen process; leaving the migration to it');
+      this.options.logger.info(
+        { sessionId: state.sessionId, promptTokens: usage },
+        'overflowed session is owned by a live ai-zen process; leaving the migration to it',
+      );
       return;
     }
     this.migrate(state, crossing);
@@ -312,7 +342,10 @@ export class SessionMonitor {
         crossing.failures = (crossing.failures ?? 0) + 1;
         const delay = retryDelayMs(crossing.failures);
         crossing.action = `failed: ${reason}; tried again in ${Math.round(delay / 1000)} s, or now with: ai-zen-daemon migrate ${state.sessionId}`;
-        this.options.logger.warn({ sessionId: state.sessionId, reason, retryInMs: delay }, 'the daemon could not hand over an overflowed session; it tries again');
+        this.options.logger.warn(
+          { sessionId: state.sessionId, reason, retryInMs: delay },
+          'the daemon could not hand over an overflowed session; it tries again',
+        );
         crossing.retry = setTimeout(() => this.retry(state.file, crossing), delay);
         crossing.retry.unref();
       },
@@ -322,7 +355,9 @@ export class SessionMonitor {
 
 function percentOf(state: SessionState): number | null {
   const tokens = state.latestUsage?.prompt_tokens;
-  return tokens === undefined || state.maxContextTokens === null || state.maxContextTokens <= 0 ? null : Math.round((tokens / state.maxContextTokens) * 100);
+  return tokens === undefined || state.maxContextTokens === null || state.maxContextTokens <= 0
+    ? null
+    : Math.round((tokens / state.maxContextTokens) * 100);
 }
 
 /** A source that does not record the cost reports none. */

@@ -4,7 +4,15 @@ import type { HeaderLine, SessionLine } from '../session/format.js';
 import { SESSION_ID_PATTERN } from '../session/format.js';
 import { parseSessionLine } from '../session/parse-line.js';
 import { IncrementalLineReader, type IncrementalReaderOptions, type RawLine } from './incremental-reader.js';
-import { isOverflowed, type HandoffSeenInSession, type SessionReader, type SessionSource, type SessionState, type SessionUpdate, type SkipNotice } from './session-source.js';
+import {
+  isOverflowed,
+  type HandoffSeenInSession,
+  type SessionReader,
+  type SessionSource,
+  type SessionState,
+  type SessionUpdate,
+  type SkipNotice,
+} from './session-source.js';
 
 const SUFFIX = '.jsonl';
 
@@ -141,7 +149,12 @@ class AiZenSessionReader implements SessionReader {
       if (typeof next === 'string') return skip(raw.lineNumber, raw.offset, next);
       // Issue 11 §9: said once in the log (the line itself is kept); status says what follows.
       if (raw.lineNumber === 1 && parsed.line.type !== 'session') {
-        skipped.push({ file: this.file, lineNumber: 1, offset: raw.offset, reason: 'no session header line: the window is unknown, so the daemon cannot judge or migrate an overflow' });
+        skipped.push({
+          file: this.file,
+          lineNumber: 1,
+          offset: raw.offset,
+          reason: 'no session header line: the window is unknown, so the daemon cannot judge or migrate an overflow',
+        });
       }
       state = next;
       if (state.refusedBecause !== undefined) return skip(raw.lineNumber, raw.offset, `the file is skipped: ${state.refusedBecause}`);

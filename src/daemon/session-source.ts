@@ -184,11 +184,18 @@ export function findSource(sources: readonly SessionSource[], file: string): Ses
 }
 
 export function isOverflowed(state: Pick<SessionState, 'closed' | 'latestUsage' | 'maxContextTokens'>): boolean {
-  return !state.closed && state.latestUsage !== null && state.maxContextTokens !== null && state.latestUsage.prompt_tokens > state.maxContextTokens;
+  return (
+    !state.closed &&
+    state.latestUsage !== null &&
+    state.maxContextTokens !== null &&
+    state.latestUsage.prompt_tokens > state.maxContextTokens
+  );
 }
 
 /** Another agent's session is over its handoffAt (a share of the window), and neither closed nor another repo's. */
-export function isOverThreshold(state: Pick<SessionState, 'closed' | 'latestUsage' | 'maxContextTokens' | 'thresholds' | 'foreign'>): boolean {
+export function isOverThreshold(
+  state: Pick<SessionState, 'closed' | 'latestUsage' | 'maxContextTokens' | 'thresholds' | 'foreign'>,
+): boolean {
   if (state.closed || state.foreign || !state.thresholds || state.latestUsage === null || state.maxContextTokens === null) return false;
   return state.latestUsage.prompt_tokens * 100 >= state.thresholds.handoffAt * state.maxContextTokens;
 }

@@ -55,7 +55,10 @@ export interface SessionWatcherOptions {
 }
 
 /** Watches one folder: `change` gets the name of each entry that changed (null: the platform did not say which). Throws when it cannot watch. */
-export type WatchFolder = (folder: string, handlers: { change(name: string | null): void; error(error: unknown): void }) => { close(): void };
+export type WatchFolder = (
+  folder: string,
+  handlers: { change(name: string | null): void; error(error: unknown): void },
+) => { close(): void };
 
 const watchWithFsWatch: WatchFolder = (folder, handlers) => {
   const watcher = fsSync.watch(folder, { persistent: true }, (_event, name) => handlers.change(name === null ? null : String(name)));
@@ -202,7 +205,11 @@ export class SessionWatcher {
       this.watchFailing = false;
     } catch (error) {
       // ENOSPC: the inotify watch limit; ENOENT: the folder is gone for now.
-      (this.watchFailing ? logger.debug : logger.warn).call(logger, { err: error, folder }, 'cannot watch the session folder; the reconcile pass covers it');
+      (this.watchFailing ? logger.debug : logger.warn).call(
+        logger,
+        { err: error, folder },
+        'cannot watch the session folder; the reconcile pass covers it',
+      );
       this.watchFailing = true;
       this.watcher = null;
     }
@@ -279,7 +286,16 @@ export class SessionWatcher {
   }
 
   private track(file: string, source: SessionSource, initial: boolean): Tracked {
-    const tracked: Tracked = { file, reader: source.createReader(file), running: null, again: false, initial, stamp: null, ringIndex: this.ring.length, notRegular: false };
+    const tracked: Tracked = {
+      file,
+      reader: source.createReader(file),
+      running: null,
+      again: false,
+      initial,
+      stamp: null,
+      ringIndex: this.ring.length,
+      notRegular: false,
+    };
     this.tracked.set(file, tracked);
     this.ring.push(tracked);
     return tracked;
@@ -315,7 +331,11 @@ export class SessionWatcher {
       if (NotRegularFileError.isInstance(error)) {
         // Out of the passes (a stat of it each pass would find it "changed" for ever); an event
         // naming it again (it was replaced by a real file) reads it again.
-        if (!tracked.notRegular) this.options.logger.warn({ file, kind: error.what }, `ignored ${path.basename(file)}: it is ${error.what}, not a regular file, so not a session`);
+        if (!tracked.notRegular)
+          this.options.logger.warn(
+            { file, kind: error.what },
+            `ignored ${path.basename(file)}: it is ${error.what}, not a regular file, so not a session`,
+          );
         tracked.notRegular = true;
         this.retire(tracked);
         return false;

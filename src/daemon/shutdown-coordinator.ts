@@ -28,7 +28,6 @@ export interface ShutdownCoordinator {
   installSignalHandlers(target?: NodeJS.Process): () => void;
 }
 
-
 export function createShutdownCoordinator(options: ShutdownCoordinatorOptions): ShutdownCoordinator {
   const { logger } = options;
   let running: Promise<void> | null = null;

@@ -34,12 +34,7 @@ async function lstatOrNull(file: string): Promise<import('node:fs').Stats | null
  * `check` sees every position the walk reaches; it throws a Refusal to stop. Components
  * after the first missing one are joined lexically (nothing there can be a symlink yet).
  */
-async function walk(
-  start: string,
-  target: string,
-  hops: { count: number },
-  check: (position: string) => void,
-): Promise<ResolvedLocation> {
+async function walk(start: string, target: string, hops: { count: number }, check: (position: string) => void): Promise<ResolvedLocation> {
   let position = path.isAbsolute(target) ? path.parse(target).root : start;
   const parts = target.split(/[\\/]+/).filter((part) => part !== '' && part !== '.');
   let finalIsSymlink = false;

@@ -66,9 +66,19 @@ export class AutoMigratePlugin implements Plugin {
       return;
     }
     const first = this.overflow === null;
-    this.overflow = { sessionId: agent.sessionId, promptTokens, maxContextTokens: agent.maxContextTokens, defaultExecutor: this.options.service.defaultExecutor };
+    this.overflow = {
+      sessionId: agent.sessionId,
+      promptTokens,
+      maxContextTokens: agent.maxContextTokens,
+      defaultExecutor: this.options.service.defaultExecutor,
+    };
     if (first) {
-      this.options.events?.emit('session.overflowed', { sessionId: agent.sessionId, promptTokens, maxContextTokens: agent.maxContextTokens, source: 'ai-zen' });
+      this.options.events?.emit('session.overflowed', {
+        sessionId: agent.sessionId,
+        promptTokens,
+        maxContextTokens: agent.maxContextTokens,
+        source: 'ai-zen',
+      });
     }
   }
 

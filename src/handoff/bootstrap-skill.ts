@@ -42,7 +42,7 @@ export interface BootstrapSkillOptions {
 }
 
 function errorLine(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0] ?? error.message : String(error);
+  return error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
 }
 
 /** Never throws: a skill that cannot be synced only costs a log line (R7: the handoff never fails for it). */
@@ -51,7 +51,8 @@ export async function bootstrapUserSkill(options: BootstrapSkillOptions = {}): P
   const target = userSkillPath(env);
   const result = await sync(target, env, options.bundledPath ?? bundledSkillPath());
   const log = options.logger;
-  if (result.action === 'created' || result.action === 'updated') log?.info({ skill: target, action: result.action }, 'handoff skill synced');
+  if (result.action === 'created' || result.action === 'updated')
+    log?.info({ skill: target, action: result.action }, 'handoff skill synced');
   else if (result.reason) log?.warn({ skill: target, action: result.action, reason: result.reason }, 'handoff skill not synced');
   else log?.debug({ skill: target, action: result.action }, 'handoff skill checked');
   return result;

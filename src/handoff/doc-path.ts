@@ -49,7 +49,13 @@ export async function reserveHandoffDoc(options: ReserveDocOptions): Promise<Doc
     const relative = `${folder}/${handoffDocName(date, options.sessionId, attempt)}`;
     // Anything at the name — a file, a folder, a symlink (which the write refuses to follow) — means
     // taken: try the next suffix rather than fail the handoff (issue 11 §8).
-    if (await fs.lstat(path.join(options.root, relative)).then(() => true, () => false)) continue;
+    if (
+      await fs.lstat(path.join(options.root, relative)).then(
+        () => true,
+        () => false,
+      )
+    )
+      continue;
     try {
       const absolute = await writeFileInside(options.root, relative, '', { exclusive: true });
       return { relative, absolute };

@@ -11,7 +11,10 @@ export function normaliseGoal(goal: string | undefined | null): string | undefin
   const text = goal.replace(/\s+/g, ' ').trim();
   if (text === '') return undefined;
   if (text.length > MAX_GOAL_CHARACTERS) {
-    throw new AiZenError('usage', `the goal is ${text.length} characters long; keep it under ${MAX_GOAL_CHARACTERS} (the document holds the details)`);
+    throw new AiZenError(
+      'usage',
+      `the goal is ${text.length} characters long; keep it under ${MAX_GOAL_CHARACTERS} (the document holds the details)`,
+    );
   }
   return text;
 }

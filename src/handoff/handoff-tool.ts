@@ -42,9 +42,13 @@ export function createHandoffTool(options: HandoffToolOptions) {
           'handoff: not allowed without a person (agentMayMigrate is off)',
         );
       }
-      if (decision === 'skip') return toolOk('The person declined the handoff. Carry on with the task in this session.', 'handoff declined');
+      if (decision === 'skip')
+        return toolOk('The person declined the handoff. Carry on with the task in this session.', 'handoff declined');
       options.request({ executor: decision, goal });
-      return toolOk('Agreed: the handoff starts as soon as this turn ends. End your turn now with one short line.', `handoff agreed (${decision})`);
+      return toolOk(
+        'Agreed: the handoff starts as soon as this turn ends. End your turn now with one short line.',
+        `handoff agreed (${decision})`,
+      );
     },
   });
 }

@@ -48,7 +48,11 @@ export interface MigrationContext {
   readonly sessionFile: string;
   appendLine(line: HandoffLine): Promise<void>;
   flush(): Promise<void>;
-  migrate(options: { definitionMessages: ChatMessage[]; breakpoint: ChatMessage; docPath: string }): Promise<{ oldId: string; newId: string }>;
+  migrate(options: {
+    definitionMessages: ChatMessage[];
+    breakpoint: ChatMessage;
+    docPath: string;
+  }): Promise<{ oldId: string; newId: string }>;
 }
 
 export interface MigrationServiceOptions {
@@ -224,8 +228,19 @@ export class MigrationService {
       });
       await context.flush();
       this.setState({ phase: 'written', mode, sessionId, path: doc.relative });
-      events?.emit('handoff.written', { sessionId, mode, path: doc.relative, absolutePath: doc.absolute, executor: written.executor, cost: written.cost, checks });
-      this.logger.info({ sessionId, mode, path: doc.relative, executor: written.executor, downgrades: written.downgrades, cost: written.cost, checks }, 'handoff written');
+      events?.emit('handoff.written', {
+        sessionId,
+        mode,
+        path: doc.relative,
+        absolutePath: doc.absolute,
+        executor: written.executor,
+        cost: written.cost,
+        checks,
+      });
+      this.logger.info(
+        { sessionId, mode, path: doc.relative, executor: written.executor, downgrades: written.downgrades, cost: written.cost, checks },
+        'handoff written',
+      );
       if (mode === 'handoff') return outcome;
 
       if (request.review) {
@@ -282,11 +297,17 @@ export class MigrationService {
     try {
       const sealed = await sealDocument(this.options.root, doc, this.options.secretScanner);
       if (sealed.redactions > 0) {
-        this.logger.warn({ sessionId, path: doc.relative, redactions: sealed.redactions, rules: sealed.rules }, 'secrets redacted from the handoff document');
+        this.logger.warn(
+          { sessionId, path: doc.relative, redactions: sealed.redactions, rules: sealed.rules },
+          'secrets redacted from the handoff document',
+        );
       }
       return sealed;
     } catch (error) {
-      this.logger.error({ sessionId, path: doc.relative, error }, 'the handoff document could not be scanned for secrets; it will not be committed');
+      this.logger.error(
+        { sessionId, path: doc.relative, error },
+        'the handoff document could not be scanned for secrets; it will not be committed',
+      );
       return null;
     }
   }
@@ -320,7 +341,13 @@ export class MigrationService {
     throw new AiZenError('handoff', 'no executor left to try');
   }
 
-  private downgrade(downgrades: { from: ExecutorName; reason: string }[], sessionId: string, from: ExecutorName, to: ExecutorName, reason: string): void {
+  private downgrade(
+    downgrades: { from: ExecutorName; reason: string }[],
+    sessionId: string,
+    from: ExecutorName,
+    to: ExecutorName,
+    reason: string,
+  ): void {
     downgrades.push({ from, reason });
     this.logger.warn({ sessionId, from, to, reason }, 'handoff downgraded');
     this.options.events?.emit('handoff.downgraded', { sessionId, from, to, reason });

@@ -18,13 +18,15 @@ const SECRETLINT_RULE_PREFIX = '@secretlint/secretlint-rule-';
 
 // Upper-case names only (env files and shells): `maxContextTokens: 1000` in prose is no secret.
 // TOKEN(?!S): `MAX_TOKENS=4096` is a number of tokens, not a token.
-const ENV_ASSIGNMENT = /\b[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|SECRET|TOKEN(?!S)|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH)[A-Z0-9_]*[ \t]*=[ \t]*(["']?)([^\s"'`]+)\1/g;
+const ENV_ASSIGNMENT =
+  /\b[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|SECRET|TOKEN(?!S)|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH)[A-Z0-9_]*[ \t]*=[ \t]*(["']?)([^\s"'`]+)\1/g;
 /** Values that name a secret without holding one. */
 const PLACEHOLDER = /^(?:…|\.\.\.|\$|\[redacted|<|\*{3,}|x{3,}$|changeme$|null$|none$|true$|false$|""$)/i;
 const AWS_ACCESS_KEY_ID = /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g;
 // From the BEGIN line through every line after it that (past a quote or indent) is base64 or a PEM
 // header, or blank — up to and including an END line when there is one.
-const PRIVATE_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:\r?\n[ \t>]*(?:[A-Za-z0-9+/=]{8,}|[A-Za-z-]+: [^\r\n]*)?(?=\r?\n|$))*(?:\r?\n[ \t>]*-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?/g;
+const PRIVATE_KEY =
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:\r?\n[ \t>]*(?:[A-Za-z0-9+/=]{8,}|[A-Za-z-]+: [^\r\n]*)?(?=\r?\n|$))*(?:\r?\n[ \t>]*-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?/g;
 
 /** Our rules, with no dependency: run always, beside secretlint's. */
 export function scanOwnRules(text: string): SecretFinding[] {
@@ -57,7 +59,10 @@ function loadSecretlint(): Promise<(text: string) => Promise<SecretFinding[]>> {
     ]);
     const config = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
     return async (text: string) => {
-      const result = await lintSource({ source: { content: text, filePath: 'handoff.md', ext: '.md', contentType: 'text' }, options: { config } });
+      const result = await lintSource({
+        source: { content: text, filePath: 'handoff.md', ext: '.md', contentType: 'text' },
+        options: { config },
+      });
       return result.messages.map((message) => ({
         rule: message.ruleId.startsWith(SECRETLINT_RULE_PREFIX) ? message.ruleId.slice(SECRETLINT_RULE_PREFIX.length) : message.ruleId,
         start: message.range[0],

@@ -60,14 +60,16 @@ export function serialiseHistory(messages: readonly AgentMessage[], budgetTokens
   // Oldest tool outputs shrink first, then the oldest other messages, then the oldest are dropped.
   for (const entry of entries) {
     if (fits()) break;
-    if (!entry.protected && entry.isToolOutput && entry.body.length > SHRUNK_CHARS) apply(entry, () => {
+    if (!entry.protected && entry.isToolOutput && entry.body.length > SHRUNK_CHARS)
+      apply(entry, () => {
         entry.body = shrink(entry.body);
         entry.state = 'shrunk';
       });
   }
   for (const entry of entries) {
     if (fits()) break;
-    if (!entry.protected && entry.state === 'whole' && entry.body.length > SHRUNK_CHARS) apply(entry, () => {
+    if (!entry.protected && entry.state === 'whole' && entry.body.length > SHRUNK_CHARS)
+      apply(entry, () => {
         entry.body = shrink(entry.body);
         entry.state = 'shrunk';
       });

@@ -38,7 +38,9 @@ export function lastUserRequestIndex(messages: readonly AgentMessage[]): number 
 }
 
 export function firstUserRequest(messages: readonly AgentMessage[]): string | null {
-  const entry = messages.find((candidate) => !candidate.definition && candidate.message.role === 'user' && !isHandoffInstruction(candidate.message));
+  const entry = messages.find(
+    (candidate) => !candidate.definition && candidate.message.role === 'user' && !isHandoffInstruction(candidate.message),
+  );
   return entry ? messageText(entry.message) : null;
 }
 

@@ -6,7 +6,9 @@ import type { DocPath } from './doc-path.js';
 
 export const MIN_DOC_BYTES = 400;
 
-export type DocCheck = { readonly ok: true; readonly bytes: number } | { readonly ok: false; readonly reason: string; readonly bytes: number };
+export type DocCheck =
+  | { readonly ok: true; readonly bytes: number }
+  | { readonly ok: false; readonly reason: string; readonly bytes: number };
 
 export async function verifyDocument(root: string, doc: DocPath, minBytes = MIN_DOC_BYTES): Promise<DocCheck> {
   const resolved = await resolveInsideRoot(root, doc.relative);
@@ -19,6 +21,7 @@ export async function verifyDocument(root: string, doc: DocPath, minBytes = MIN_
   }
   if (!stat.isFile()) return { ok: false, reason: 'the document is not a regular file', bytes: 0 };
   if (stat.size === 0) return { ok: false, reason: 'the document was not written', bytes: 0 };
-  if (stat.size < minBytes) return { ok: false, reason: `the document is only ${stat.size} bytes (at least ${minBytes} needed)`, bytes: stat.size };
+  if (stat.size < minBytes)
+    return { ok: false, reason: `the document is only ${stat.size} bytes (at least ${minBytes} needed)`, bytes: stat.size };
   return { ok: true, bytes: stat.size };
 }

@@ -19,7 +19,11 @@ export interface ConnectOptions {
 
 export interface IpcClient {
   /** Sends a request and resolves with its result; a refusal rejects with an IpcRequestError. */
-  request<T = unknown, K extends RequestType = RequestType>(type: K, params?: RequestParams<K>, options?: { timeoutMs?: number }): Promise<T>;
+  request<T = unknown, K extends RequestType = RequestType>(
+    type: K,
+    params?: RequestParams<K>,
+    options?: { timeoutMs?: number },
+  ): Promise<T>;
   /** Subscribes to the event stream; returns a function that stops this listener. */
   subscribe(onEvent: (event: AnyEvent) => void): Promise<() => void>;
   /** Resolves when the connection is gone (closed by either side). */
@@ -37,7 +41,18 @@ export class IpcRequestError extends AiZenError {
   }
 }
 
-const ERROR_CODES: readonly string[] = ['config', 'model', 'aborted', 'context-guard', 'session', 'usage', 'handoff', 'confinement', 'daemon', 'ipc'] satisfies ErrorCode[];
+const ERROR_CODES: readonly string[] = [
+  'config',
+  'model',
+  'aborted',
+  'context-guard',
+  'session',
+  'usage',
+  'handoff',
+  'confinement',
+  'daemon',
+  'ipc',
+] satisfies ErrorCode[];
 function isErrorCode(code: string): code is ErrorCode {
   return ERROR_CODES.includes(code);
 }
@@ -67,8 +82,12 @@ export async function connectIpc(options: ConnectOptions): Promise<IpcClient> {
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED') reject(new AiZenError('daemon', `no daemon is running for ${repo}`, { cause: error }));
-      else reject(new AiZenError('daemon', `could not connect to the daemon for ${repo} at ${socketPath}: ${error.message}`, { cause: error }));
+      if (error.code === 'ENOENT' || error.code === 'ECONNREFUSED')
+        reject(new AiZenError('daemon', `no daemon is running for ${repo}`, { cause: error }));
+      else
+        reject(
+          new AiZenError('daemon', `could not connect to the daemon for ${repo} at ${socketPath}: ${error.message}`, { cause: error }),
+        );
     });
   });
   socket.on('error', () => {}); // reported through `closed` and pending requests

@@ -62,7 +62,10 @@ const CLOSE_DEADLINE_MS = 1000;
 export async function startIpcServer(options: IpcServerOptions): Promise<IpcServer> {
   const { socketPath, handlers, logger, lock } = options;
   if (!lock.held) {
-    throw new AiZenError('daemon', 'refusing to serve IPC without holding the daemon lock: a second server would take over the live socket');
+    throw new AiZenError(
+      'daemon',
+      'refusing to serve IPC without holding the daemon lock: a second server would take over the live socket',
+    );
   }
   assertSocketPathFits(socketPath);
   await ensurePrivateDir(path.dirname(socketPath));
@@ -81,7 +84,8 @@ export async function startIpcServer(options: IpcServerOptions): Promise<IpcServ
   if (!server) throw new AiZenError('daemon', 'node-ipc did not create a server');
 
   await new Promise<void>((resolve, reject) => {
-    const onStartError = (error: Error) => reject(new AiZenError('daemon', `could not listen on ${socketPath}: ${error.message}`, { cause: error }));
+    const onStartError = (error: Error) =>
+      reject(new AiZenError('daemon', `could not listen on ${socketPath}: ${error.message}`, { cause: error }));
     server.on('error', onStartError);
     server.on('start', () => {
       server.off('error', onStartError);
@@ -133,7 +137,13 @@ export async function startIpcServer(options: IpcServerOptions): Promise<IpcServ
         return;
       }
     }
-    const connection: Connection = { decoder: new FrameDecoder(maxRequestBytes), subscribed: false, inFlight: 0, lastActivity: 0, timer: null };
+    const connection: Connection = {
+      decoder: new FrameDecoder(maxRequestBytes),
+      subscribed: false,
+      inFlight: 0,
+      lastActivity: 0,
+      timer: null,
+    };
     connections.set(socket, connection);
     arm(socket, connection);
     socket.once('close', () => {
@@ -182,9 +192,14 @@ export async function startIpcServer(options: IpcServerOptions): Promise<IpcServ
     const envelope = value as Record<string, unknown>;
     const id = RequestId.safeParse(envelope.id).success ? (envelope.id as string) : null;
     if (envelope.v !== PROTOCOL_VERSION) {
-      return errorReply(id, 'unsupported-version', `protocol version ${short(envelope.v)} is not supported; this daemon speaks version ${PROTOCOL_VERSION}`);
+      return errorReply(
+        id,
+        'unsupported-version',
+        `protocol version ${short(envelope.v)} is not supported; this daemon speaks version ${PROTOCOL_VERSION}`,
+      );
     }
-    if (!RequestType.safeParse(envelope.type).success) return errorReply(id, 'unknown-type', `unknown request type ${short(envelope.type)}`);
+    if (!RequestType.safeParse(envelope.type).success)
+      return errorReply(id, 'unknown-type', `unknown request type ${short(envelope.type)}`);
     const request = Request.safeParse(value);
     if (!request.success) return errorReply(id, 'bad-request', firstIssue(request.error));
     const type = request.data.type;

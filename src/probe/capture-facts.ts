@@ -20,10 +20,7 @@ export function createFactsProvider(options: FactsProviderOptions): FactsProvide
   return {
     async capture(): Promise<Facts> {
       const capturedAt = now().toISOString();
-      const [git, ports] = await Promise.all([
-        settle(() => captureGit(options.root)),
-        settle(() => capturePorts(options.root)),
-      ]);
+      const [git, ports] = await Promise.all([settle(() => captureGit(options.root)), settle(() => capturePorts(options.root))]);
       return { capturedAt, root: options.root, git, ports };
     },
   };

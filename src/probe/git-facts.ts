@@ -44,7 +44,10 @@ export async function captureGitFacts(root: string, options: CaptureGitFactsOpti
     const parsed = parsePorcelainV2(status.stdout);
     const gitDir = foundGitDir ?? (await askGitDir(root, env));
     if (gitDir === null) return { known: false, why: 'cannot locate the git dir' };
-    const [operation, aheadHandoffCommits] = await Promise.all([detectOperation(gitDir), countHandoffCommitsAhead(root, parsed.ahead, env)]);
+    const [operation, aheadHandoffCommits] = await Promise.all([
+      detectOperation(gitDir),
+      countHandoffCommitsAhead(root, parsed.ahead, env),
+    ]);
     return {
       known: true,
       value: {

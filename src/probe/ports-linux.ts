@@ -49,12 +49,7 @@ export async function listeningPortsFromProc(root: string, proc = '/proc'): Prom
   return { known: true, value: facts };
 }
 
-function portsOfProcess(
-  proc: string,
-  pid: string,
-  realRoot: string,
-  byInode: ReadonlyMap<string, readonly ListeningSocket[]>,
-): PortFact[] {
+function portsOfProcess(proc: string, pid: string, realRoot: string, byInode: ReadonlyMap<string, readonly ListeningSocket[]>): PortFact[] {
   const processDir = path.join(proc, pid);
   // The kernel gives the physical path; a removed folder gets a " (deleted)" suffix.
   const cwd = attempt(() => readlinkSync(path.join(processDir, 'cwd')));

@@ -11,10 +11,7 @@ export interface CaptureListeningPortsOptions {
   readonly runLsof?: RunLsof;
 }
 
-export async function captureListeningPorts(
-  root: string,
-  options: CaptureListeningPortsOptions = {},
-): Promise<Known<readonly PortFact[]>> {
+export async function captureListeningPorts(root: string, options: CaptureListeningPortsOptions = {}): Promise<Known<readonly PortFact[]>> {
   const platform = options.platform ?? process.platform;
   try {
     if (platform === 'linux') return await listeningPortsFromProc(root, options.proc);

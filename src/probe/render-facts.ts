@@ -56,7 +56,9 @@ function renderPorts(ports: readonly PortFact[], maxPorts: number): string {
     unique.set(`${port.pid}:${port.port}`, entry);
   }
   if (unique.size === 0) return '- Listening ports: none from processes in this project';
-  const items = [...unique.values()].map(({ port, addresses }) => code(`${port.pid} ${oneLine(port.command)} ${[...new Set(addresses)].join(' ')}`));
+  const items = [...unique.values()].map(({ port, addresses }) =>
+    code(`${port.pid} ${oneLine(port.command)} ${[...new Set(addresses)].join(' ')}`),
+  );
   return `- Listening ports (${unique.size}): ${capped(items, maxPorts)}`;
 }
 

@@ -139,16 +139,20 @@ export class ConversationContext implements SessionRecorder {
   static async create(options: CreateOptions): Promise<ConversationContext> {
     const deps = dependencies(options);
     const id = assertSessionId(deps.newId());
-    const header = validated(HeaderLine, {
-      type: 'session',
-      v: 1,
-      id,
-      createdAt: deps.now().toISOString(),
-      cwd: options.cwd ?? deps.paths.root,
-      model: options.model,
-      maxContextTokens: options.maxContextTokens,
-      previousId: options.previousId ?? null,
-    }, 'session header');
+    const header = validated(
+      HeaderLine,
+      {
+        type: 'session',
+        v: 1,
+        id,
+        createdAt: deps.now().toISOString(),
+        cwd: options.cwd ?? deps.paths.root,
+        model: options.model,
+        maxContextTokens: options.maxContextTokens,
+        previousId: options.previousId ?? null,
+      },
+      'session header',
+    );
     const handle = await AppendHandle.create(deps.paths.root, deps.store.sessionFile(id), serialize(header));
     let lock: HeldLock | null = null;
     try {
@@ -315,18 +319,23 @@ export class ConversationContext implements SessionRecorder {
 
       const newId = assertSessionId(this.deps.newId());
       if (newId === oldId) throw new AiZenError('session', `new session id ${newId} equals the old one`);
-      const newHeader = validated(HeaderLine, {
-        ...this.currentHeader,
-        id: newId,
-        createdAt: this.deps.now().toISOString(),
-        previousId: oldId,
-      }, 'session header');
+      const newHeader = validated(
+        HeaderLine,
+        {
+          ...this.currentHeader,
+          id: newId,
+          createdAt: this.deps.now().toISOString(),
+          previousId: oldId,
+        },
+        'session header',
+      );
       const newFile = store.sessionFile(newId);
       const content = [newHeader, ...definitionMessages, breakpoint].map(serialize).join('');
       try {
         await writeFileInside(paths.root, newFile, content, { exclusive: true });
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new AiZenError('session', `session ${newId} already exists`, { cause: error });
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+          throw new AiZenError('session', `session ${newId} already exists`, { cause: error });
         throw error;
       }
       const newHandle = await AppendHandle.open(paths.root, newFile);
@@ -341,7 +350,11 @@ export class ConversationContext implements SessionRecorder {
       await this.pause('after-new-session');
 
       try {
-        const migrated = validated(MigratedLine, { type: 'migrated', at: this.deps.now().toISOString(), newId, path: options.docPath }, 'migrated line');
+        const migrated = validated(
+          MigratedLine,
+          { type: 'migrated', at: this.deps.now().toISOString(), newId, path: options.docPath },
+          'migrated line',
+        );
         await oldHandle.write(serialize(migrated));
         await oldHandle.sync();
       } catch (error) {

@@ -98,7 +98,10 @@ export const HandoffLine = z.looseObject({
    * T1: sha256 (hex) of the document as ai-zen sealed it — verified, scanned, redacted. The daemon
    * commits only a document that still has it. Optional to read: lines written before it existed.
    */
-  sha256: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
   /** T5: how many secrets were redacted from the document before it was sealed. */
   redactions: z.number().int().nonnegative().optional(),
 });

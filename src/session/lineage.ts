@@ -41,7 +41,14 @@ function describe(record: SessionRecord, latestId: string | null): LineageSessio
   let messages = 0;
   for (const line of record.lines) {
     if (line.type === 'message') messages += 1;
-    else if (line.type === 'handoff') handoffs.push({ at: line.at, path: line.path, executor: line.executor, mode: line.mode, goal: typeof line.goal === 'string' ? line.goal : null });
+    else if (line.type === 'handoff')
+      handoffs.push({
+        at: line.at,
+        path: line.path,
+        executor: line.executor,
+        mode: line.mode,
+        goal: typeof line.goal === 'string' ? line.goal : null,
+      });
     else if (line.type === 'migrated') migrated = { id: line.newId, at: line.at, path: line.path };
   }
   const executor = migrated ? (handoffs.findLast((handoff) => handoff.path === migrated.path)?.executor ?? null) : null;

@@ -23,7 +23,9 @@ export interface AgentFixture {
   close(): Promise<void>;
 }
 
-export async function makeAgentFixture(options: { maxContextTokens?: number; timeoutMs?: number; plugins?: Plugin[]; baseURL?: string; execTimeoutMs?: number } = {}): Promise<AgentFixture> {
+export async function makeAgentFixture(
+  options: { maxContextTokens?: number; timeoutMs?: number; plugins?: Plugin[]; baseURL?: string; execTimeoutMs?: number } = {},
+): Promise<AgentFixture> {
   const repo = await makeTempRepo();
   const fake = await startFakeOpenAI();
   const paths = projectPaths(repo.root);

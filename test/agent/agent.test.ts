@@ -37,12 +37,16 @@ describe('agent runtime', () => {
     fixture = await makeAgentFixture();
     const { fake, agent, repo } = fixture;
     fake.enqueue(
-      reply().tool('write', { path: 'notes/hello.txt', content: 'hello from the agent' }).usage({ prompt_tokens: 100, completion_tokens: 10 }),
+      reply()
+        .tool('write', { path: 'notes/hello.txt', content: 'hello from the agent' })
+        .usage({ prompt_tokens: 100, completion_tokens: 10 }),
       reply().text('Checking.').tool('read', { path: 'notes/hello.txt' }).usage({ prompt_tokens: 130, completion_tokens: 12 }),
       reply().text('Wrote notes/hello.txt and read it back.').usage({ prompt_tokens: 170, completion_tokens: 9 }),
     );
     const seen: string[] = [];
-    const result = await agent.send('write a hello file', { observer: { onToolCall: (call) => seen.push(call.name), onToolResult: (_call, r) => seen.push(r.forUser) } });
+    const result = await agent.send('write a hello file', {
+      observer: { onToolCall: (call) => seen.push(call.name), onToolResult: (_call, r) => seen.push(r.forUser) },
+    });
 
     expect(result).toEqual({
       text: 'Wrote notes/hello.txt and read it back.',
@@ -56,13 +60,43 @@ describe('agent runtime', () => {
     // The model saw each tool result before its next step.
     expect(fake.requests[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'wrote notes/hello.txt (20 bytes)' });
     expect(fake.requests[2]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'hello from the agent' });
-    expect(fake.requests[0]?.body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['read', 'write', 'edit', 'batch_edit', 'rm', 'rename', 'mkdir', 'copy', 'exec']);
+    expect(fake.requests[0]?.body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual([
+      'read',
+      'write',
+      'edit',
+      'batch_edit',
+      'rm',
+      'rename',
+      'mkdir',
+      'copy',
+      'exec',
+    ]);
 
     const lines = await fixture.sessionLines();
-    expect(shape(lines)).toEqual(['session', 'system*', 'user', 'assistant', 'usage', 'tool', 'assistant', 'usage', 'tool', 'assistant', 'usage']);
+    expect(shape(lines)).toEqual([
+      'session',
+      'system*',
+      'user',
+      'assistant',
+      'usage',
+      'tool',
+      'assistant',
+      'usage',
+      'tool',
+      'assistant',
+      'usage',
+    ]);
     expect(lines.at(-1)).toEqual({ type: 'usage', usage: { prompt_tokens: 170, completion_tokens: 9, total_tokens: 179 } });
     expect(agent.lastUsage?.prompt_tokens).toBe(170);
-    expect(agent.messages.map((entry) => entry.message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant']);
+    expect(agent.messages.map((entry) => entry.message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
   });
 
   it('auto-saves as it goes: a tool already sees its own call and the usage on disk', async () => {
@@ -88,7 +122,12 @@ describe('agent runtime', () => {
       ['429', () => httpError(429), /^model request failed: 429 Too Many Requests/, 30_000],
       ['500', () => httpError(500), /^model request failed: 500 Internal Server Error/, 30_000],
       ['hang → timeout', () => hang(), /^model did not answer within 400ms at http:\/\/127\.0\.0\.1:\d+\/v1$/, 400],
-      ['reset mid-stream', () => reset(), /^the model's reply broke off at http:\/\/127\.0\.0\.1:\d+\/v1: connection closed by the server$/, 30_000],
+      [
+        'reset mid-stream',
+        () => reset(),
+        /^the model's reply broke off at http:\/\/127\.0\.0\.1:\d+\/v1: connection closed by the server$/,
+        30_000,
+      ],
     ])('%s', async (_name, failure, expected, timeoutMs) => {
       fixture = await makeAgentFixture({ timeoutMs });
       const { fake, agent } = fixture;
@@ -102,7 +141,12 @@ describe('agent runtime', () => {
 
       fake.enqueue(reply().text('second answer'));
       expect((await agent.send('second question')).text).toBe('second answer');
-      expect(fake.requests.at(-1)?.messages.map((m: { content: string }) => m.content).slice(1)).toEqual(['first question', 'second question']);
+      expect(
+        fake.requests
+          .at(-1)
+          ?.messages.map((m: { content: string }) => m.content)
+          .slice(1),
+      ).toEqual(['first question', 'second question']);
       expect(shape(await fixture.sessionLines())).toEqual(['session', 'system*', 'user', 'user', 'assistant', 'usage']);
     });
 
@@ -135,7 +179,9 @@ describe('agent runtime', () => {
     expect(error.code).toBe('aborted');
     const lines = await fixture.sessionLines();
     expect(shape(lines)).toEqual(['session', 'system*', 'user', 'assistant', 'usage', 'tool', 'tool']);
-    const results = lines.flatMap((line) => (line.type === 'message' && line.message.role === 'tool' ? [String(line.message.content)] : []));
+    const results = lines.flatMap((line) =>
+      line.type === 'message' && line.message.role === 'tool' ? [String(line.message.content)] : [],
+    );
     expect(results[0]).toMatch(/\[killed: the turn was aborted\]$/);
     expect(results[1]).toBe('not run: the turn was aborted by the user');
     await expect(fs.lstat(path.join(fixture.repo.root, 'never.txt'))).rejects.toThrow();
@@ -146,8 +192,22 @@ describe('agent runtime', () => {
     const { context, agent, fake } = fixture;
     // What a kill between the assistant line and the tool line leaves behind.
     await context.appendMessage({ role: 'user', content: 'earlier' });
-    await context.appendMessage({ role: 'assistant', content: null, tool_calls: [{ id: 'call_lost', type: 'function', function: { name: 'exec', arguments: '{"command":"true"}' } }] });
-    agent.replaceHistory([...agent.messages, { message: { role: 'user', content: 'earlier' } }, { message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_lost', type: 'function', function: { name: 'exec', arguments: '{"command":"true"}' } }] } }]);
+    await context.appendMessage({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_lost', type: 'function', function: { name: 'exec', arguments: '{"command":"true"}' } }],
+    });
+    agent.replaceHistory([
+      ...agent.messages,
+      { message: { role: 'user', content: 'earlier' } },
+      {
+        message: {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_lost', type: 'function', function: { name: 'exec', arguments: '{"command":"true"}' } }],
+        },
+      },
+    ]);
     fake.enqueue(reply().text('carrying on'));
     await agent.send('go on');
     expect(fake.requests[0]?.messages.slice(-2)).toEqual([
@@ -188,7 +248,16 @@ describe('agent runtime', () => {
         reply().text('ok').usage({ prompt_tokens: 30, completion_tokens: 1 }),
       );
       expect((await agent.send('go')).text).toBe('ok');
-      expect(calls).toEqual(['response:10', 'first:write', 'after:write:true', 'response:20', 'first:mkdir', 'second:mkdir', 'after:mkdir:false', 'response:30']);
+      expect(calls).toEqual([
+        'response:10',
+        'first:write',
+        'after:write:true',
+        'response:20',
+        'first:mkdir',
+        'second:mkdir',
+        'after:mkdir:false',
+        'response:30',
+      ]);
       expect(fake.requests[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'refused by policy: write only docs/' });
       await expect(fs.lstat(path.join(repo.root, 'src/x.ts'))).rejects.toThrow();
     });
@@ -226,7 +295,11 @@ describe('agent runtime', () => {
   it('sessionId is asked of the recorder each time (R27)', async () => {
     fixture = await makeAgentFixture();
     expect(fixture.agent.sessionId).toBe(fixture.context.currentId);
-    const { newId } = await fixture.context.migrate({ definitionMessages: [], breakpoint: { role: 'user', content: '.ai-zen/handoffs/x.md' }, docPath: '.ai-zen/handoffs/x.md' });
+    const { newId } = await fixture.context.migrate({
+      definitionMessages: [],
+      breakpoint: { role: 'user', content: '.ai-zen/handoffs/x.md' },
+      docPath: '.ai-zen/handoffs/x.md',
+    });
     expect(fixture.agent.sessionId).toBe(newId);
   });
 });

@@ -33,7 +33,9 @@ describe('R14 ContextGuardPlugin', () => {
     const before = agent.messages.length;
     const error = await agent.send('one more question').catch((caught: unknown) => caught);
     expect(AiZenError.isInstance(error) && error.code).toBe('context-guard');
-    expect((error as Error).message).toMatch(/^context guard: the next request would be about \d+ tokens, over 1500 \(1\.5× the 1000-token window\); nothing was sent and nothing is lost/);
+    expect((error as Error).message).toMatch(
+      /^context guard: the next request would be about \d+ tokens, over 1500 \(1\.5× the 1000-token window\); nothing was sent and nothing is lost/,
+    );
     expect(fake.requests).toHaveLength(0);
     expect(agent.messages).toHaveLength(before + 1);
     expect(shape(await fixture.sessionLines())).toEqual(['session', 'system*', 'user']);

@@ -15,7 +15,12 @@ describe('fake OpenAI server', () => {
   });
 
   it('streams text, a tool call split across chunks and a final usage chunk', async () => {
-    fake.enqueue(reply().text('hello there, this is long').tool('write', { path: 'a.txt', content: 'x'.repeat(30) }).usage({ prompt_tokens: 11, completion_tokens: 5 }));
+    fake.enqueue(
+      reply()
+        .text('hello there, this is long')
+        .tool('write', { path: 'a.txt', content: 'x'.repeat(30) })
+        .usage({ prompt_tokens: 11, completion_tokens: 5 }),
+    );
     const stream = await client.chat.completions.create({
       model: 'm',
       messages: [{ role: 'user', content: 'hi' }],
@@ -47,7 +52,10 @@ describe('fake OpenAI server', () => {
 
   it('fails the way real servers fail: HTTP error bodies, hangs, resets', async () => {
     fake.enqueue(httpError(401), hang(), reset());
-    await expect(client.chat.completions.create({ model: 'm', messages: [] })).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+    await expect(client.chat.completions.create({ model: 'm', messages: [] })).rejects.toMatchObject({
+      status: 401,
+      code: 'invalid_api_key',
+    });
     // Headers arrive, then nothing: only an abort (or an idle timer) ends it.
     const controller = new AbortController();
     const hung = await client.chat.completions.create({ model: 'm', messages: [], stream: true }, { signal: controller.signal });
@@ -59,8 +67,10 @@ describe('fake OpenAI server', () => {
     await reading; // the openai stream ends quietly on abort; callers must check signal.aborted
     expect(chunks).toBe(0);
     const stream = await client.chat.completions.create({ model: 'm', messages: [], stream: true });
-    await expect((async () => {
-      for await (const _ of stream) void _;
-    })()).rejects.toThrow();
+    await expect(
+      (async () => {
+        for await (const _ of stream) void _;
+      })(),
+    ).rejects.toThrow();
   });
 });

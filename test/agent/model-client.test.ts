@@ -36,15 +36,28 @@ describe('model client', () => {
     complete({ client: client(timeoutMs), model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], ...(signal ? { signal } : {}) });
 
   it('streams with include_usage and assembles tool calls split across chunks', async () => {
-    fake.enqueue(reply().text('Let me write.').tool('write', { path: 'a.txt', content: 'hello world, a long enough text' }).usage({ prompt_tokens: 120, completion_tokens: 30 }));
+    fake.enqueue(
+      reply()
+        .text('Let me write.')
+        .tool('write', { path: 'a.txt', content: 'hello world, a long enough text' })
+        .usage({ prompt_tokens: 120, completion_tokens: 30 }),
+    );
     const deltas: string[] = [];
-    const result = await complete({ client: client(), model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], onTextDelta: (delta) => deltas.push(delta) });
+    const result = await complete({
+      client: client(),
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hi' }],
+      onTextDelta: (delta) => deltas.push(delta),
+    });
     expect(fake.requests[0]?.body).toMatchObject({ model: 'gpt-4o', stream: true, stream_options: { include_usage: true } });
     expect(deltas.join('')).toBe('Let me write.');
     expect(result.usage).toEqual({ prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 });
     expect(result.message.role).toBe('assistant');
     expect(result.message.tool_calls).toHaveLength(1);
-    expect(JSON.parse(result.message.tool_calls![0]!.function.arguments)).toEqual({ path: 'a.txt', content: 'hello world, a long enough text' });
+    expect(JSON.parse(result.message.tool_calls![0]!.function.arguments)).toEqual({
+      path: 'a.txt',
+      content: 'hello world, a long enough text',
+    });
   });
 
   it('401 → one line naming the status, the bad key and the endpoint', async () => {
@@ -56,7 +69,9 @@ describe('model client', () => {
 
   it('429 and 500 → one line with the status and the server reason', async () => {
     fake.enqueue(httpError(429), httpError(500));
-    expect((await failure(ask())).message).toMatch(/^model request failed: 429 Too Many Requests \(Rate limit reached for requests\.\) at http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect((await failure(ask())).message).toMatch(
+      /^model request failed: 429 Too Many Requests \(Rate limit reached for requests\.\) at http:\/\/127\.0\.0\.1:\d+\/v1$/,
+    );
     expect((await failure(ask())).message).toMatch(/^model request failed: 500 Internal Server Error \(The server had an error/);
   });
 
@@ -84,7 +99,9 @@ describe('model client', () => {
     fake.enqueue(reset({ hard: true }));
     const error = await failure(ask());
     expect(error.code).toBe('model');
-    expect(error.message).toMatch(/^(the model's reply broke off|cannot reach the model) at http:\/\/127\.0\.0\.1:\d+\/v1: connection (reset|closed by the server)$/);
+    expect(error.message).toMatch(
+      /^(the model's reply broke off|cannot reach the model) at http:\/\/127\.0\.0\.1:\d+\/v1: connection (reset|closed by the server)$/,
+    );
   });
 
   it('a refused connection → cannot reach the model', async () => {

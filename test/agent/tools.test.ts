@@ -16,7 +16,11 @@ describe('agent tools', () => {
   let callId = 0;
   const call = (name: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> =>
     runToolCall({
-      call: { id: `call_${++callId}`, type: 'function', function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) } },
+      call: {
+        id: `call_${++callId}`,
+        type: 'function',
+        function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+      },
       tools,
       context: { root: repo.root, ...(signal ? { signal } : {}) },
     });
@@ -68,10 +72,22 @@ describe('agent tools', () => {
 
   it('batch_edit applies edits in order, all or nothing', async () => {
     await fs.writeFile(file('b.txt'), 'one two three');
-    const ok = await call('batch_edit', { path: 'b.txt', edits: [{ old: 'one', new: '1' }, { old: '1 two', new: '1 2' }] });
+    const ok = await call('batch_edit', {
+      path: 'b.txt',
+      edits: [
+        { old: 'one', new: '1' },
+        { old: '1 two', new: '1 2' },
+      ],
+    });
     expect(ok.isError).toBe(false);
     expect(await readText('b.txt')).toBe('1 2 three');
-    const partial = await call('batch_edit', { path: 'b.txt', edits: [{ old: 'three', new: '3' }, { old: 'missing', new: 'x' }] });
+    const partial = await call('batch_edit', {
+      path: 'b.txt',
+      edits: [
+        { old: 'three', new: '3' },
+        { old: 'missing', new: 'x' },
+      ],
+    });
     expect(partial.forModel).toMatch(/edit 2 of 2: old text not found.*nothing was changed/);
     expect(await readText('b.txt')).toBe('1 2 three');
   });
@@ -131,7 +147,8 @@ describe('agent tools', () => {
       await call('mkdir', { path: '.git/hooks/x' }),
       await call('copy', { from: 'README.md', to: '.git/hooks/pre-commit' }),
     ];
-    for (const result of refusals) expect(result).toMatchObject({ isError: true, forModel: expect.stringMatching(/^error: refused: .*inside \.(ai-zen|git)\//) });
+    for (const result of refusals)
+      expect(result).toMatchObject({ isError: true, forModel: expect.stringMatching(/^error: refused: .*inside \.(ai-zen|git)\//) });
     expect((await fs.readdir(file('.ai-zen/sessions'))).sort()).toEqual(['abcd1234-session.jsonl']);
     expect(await readText('.ai-zen/sessions/abcd1234-session.jsonl')).toBe('{"type":"session"}\n');
     await expect(fs.access(file('.git/hooks/pre-commit'))).rejects.toThrow();

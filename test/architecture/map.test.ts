@@ -18,7 +18,10 @@ interface Layer {
 /** A rule path as the map writes it: `src/fs/` → `fs/`, `src/events\.ts$` → `events.ts`, the base pattern → `src/*.ts`. */
 function asWritten(rulePath: string): string {
   if (rulePath.includes('(?!')) return 'src/*.ts';
-  return rulePath.replace(/^src\//, '').replace(/\\\./g, '.').replace(/\$$/, '');
+  return rulePath
+    .replace(/^src\//, '')
+    .replace(/\\\./g, '.')
+    .replace(/\$$/, '');
 }
 
 async function mapRows(): Promise<{ name: string; folders: string[]; alone: boolean }[]> {
@@ -28,7 +31,10 @@ async function mapRows(): Promise<{ name: string; folders: string[]; alone: bool
   const end = lines.findIndex((line, index) => index > header && !line.startsWith('|'));
   const table = lines.slice(header + 2, end);
   return table.map((row) => {
-    const [layer = '', folders = ''] = row.split('|').slice(1).map((cell) => cell.trim());
+    const [layer = '', folders = ''] = row
+      .split('|')
+      .slice(1)
+      .map((cell) => cell.trim());
     return {
       name: layer.replace(/\s*\(alone\)$/, ''),
       alone: layer.endsWith('(alone)'),

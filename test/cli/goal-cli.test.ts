@@ -27,8 +27,11 @@ describe('ai-zen handoff / migrate --goal (S1)', { timeout: 60_000 }, () => {
   const env = () => ({ AI_ZEN_HOME: repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseURL });
   const cli = (args: string[]) => runCli(args, { cwd: repo.root, env: env() });
   const lines = async (id: string): Promise<SessionLine[]> =>
-    parseSessionText(await fs.readFile(path.join(repo.root, '.ai-zen', 'sessions', `${id}.jsonl`), 'utf8')).lines.map((entry) => entry.line);
-  const latest = async () => (JSON.parse(await fs.readFile(path.join(repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
+    parseSessionText(await fs.readFile(path.join(repo.root, '.ai-zen', 'sessions', `${id}.jsonl`), 'utf8')).lines.map(
+      (entry) => entry.line,
+    );
+  const latest = async () =>
+    (JSON.parse(await fs.readFile(path.join(repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
 
   it('S1 ai-zen handoff --goal: the summary call is asked to write towards the goal; the handoff line records it', async () => {
     fake.enqueue(reply().text('Read the code.'));

@@ -27,10 +27,16 @@ describe('ai-zen handoff / migrate', () => {
     await repo.cleanup();
   });
 
-  const env = (extra: Record<string, string> = {}) => ({ AI_ZEN_HOME: repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseURL, ...extra });
+  const env = (extra: Record<string, string> = {}) => ({
+    AI_ZEN_HOME: repo.home,
+    OPENAI_API_KEY: KEY,
+    OPENAI_BASE_URL: fake.baseURL,
+    ...extra,
+  });
   const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: repo.root, env: env(extra) });
   const aiZen = (...parts: string[]) => path.join(repo.root, '.ai-zen', ...parts);
-  const latest = async () => JSON.parse(await fs.readFile(aiZen('latest-session.json'), 'utf8')) as { id: string; previousId: string | null };
+  const latest = async () =>
+    JSON.parse(await fs.readFile(aiZen('latest-session.json'), 'utf8')) as { id: string; previousId: string | null };
   const sessionText = (id: string) => fs.readFile(aiZen('sessions', `${id}.jsonl`), 'utf8');
   const lines = async (id: string): Promise<SessionLine[]> => parseSessionText(await sessionText(id)).lines.map((entry) => entry.line);
 
@@ -59,7 +65,11 @@ describe('ai-zen handoff / migrate', () => {
 
   it('R28–R30 --verbose shows what the handoff cost', async () => {
     await startSession();
-    fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument() }).usage({ prompt_tokens: 1234, completion_tokens: 321 })));
+    fake.handle(
+      selfModel((docPath) =>
+        reply().tool('write', { path: docPath, content: goodDocument() }).usage({ prompt_tokens: 1234, completion_tokens: 321 }),
+      ),
+    );
     const result = await cli(['handoff', '--verbose']);
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n')).toHaveLength(1);
@@ -145,7 +155,11 @@ describe('ai-zen handoff / migrate', () => {
         const pauseFile = path.join(repo.home, 'paused');
         const child = spawn(process.execPath, [CLI_PATH, 'migrate', '--yes', '--executor', 'offline'], {
           cwd: repo.root,
-          env: { PATH: process.env.PATH ?? '', HOME: repo.home, ...env({ AI_ZEN_TEST_PAUSE_AT: stage, AI_ZEN_TEST_PAUSE_FILE: pauseFile }) },
+          env: {
+            PATH: process.env.PATH ?? '',
+            HOME: repo.home,
+            ...env({ AI_ZEN_TEST_PAUSE_AT: stage, AI_ZEN_TEST_PAUSE_FILE: pauseFile }),
+          },
           stdio: 'ignore',
         });
         const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));

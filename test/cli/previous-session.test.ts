@@ -24,9 +24,15 @@ describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () =
     await repo.cleanup();
   });
 
-  const cli = (args: string[]) => runCli(args, { cwd: repo.root, env: { AI_ZEN_HOME: repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseURL }, timeoutMs: 40_000 });
+  const cli = (args: string[]) =>
+    runCli(args, {
+      cwd: repo.root,
+      env: { AI_ZEN_HOME: repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseURL },
+      timeoutMs: 40_000,
+    });
   const sessionsDir = () => path.join(repo.root, '.ai-zen', 'sessions');
-  const latest = async () => (JSON.parse(await fs.readFile(path.join(repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
+  const latest = async () =>
+    (JSON.parse(await fs.readFile(path.join(repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
   async function ok(args: string[]): Promise<string> {
     const result = await cli(args);
     if (args[0] !== 'migrate') expect(result.stderr).toBe('');
@@ -36,14 +42,26 @@ describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () =
   /** The tool result the model got back for its call `id`. */
   function toolResult(requests: readonly RecordedRequest[], id: string): string {
     for (const request of requests) {
-      const found = request.messages.find((message) => message.role === 'tool' && (message as { tool_call_id?: string }).tool_call_id === id);
+      const found = request.messages.find(
+        (message) => message.role === 'tool' && (message as { tool_call_id?: string }).tool_call_id === id,
+      );
       if (found) return contentText(found.content);
     }
     throw new Error(`no result for tool call ${id}`);
   }
   async function fingerprint(): Promise<Record<string, string>> {
     const names = (await fs.readdir(sessionsDir())).sort();
-    const entries = await Promise.all(names.map(async (name) => [name, createHash('sha256').update(await fs.readFile(path.join(sessionsDir(), name))).digest('hex')] as const));
+    const entries = await Promise.all(
+      names.map(
+        async (name) =>
+          [
+            name,
+            createHash('sha256')
+              .update(await fs.readFile(path.join(sessionsDir(), name)))
+              .digest('hex'),
+          ] as const,
+      ),
+    );
     return Object.fromEntries(entries);
   }
 

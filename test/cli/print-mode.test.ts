@@ -25,9 +25,18 @@ describe('ai-zen -p (print mode)', () => {
     await repo.cleanup();
   });
 
-  const env = (extra: Record<string, string> = {}) => ({ AI_ZEN_HOME: repo.home, OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: fake.baseURL, ...extra });
+  const env = (extra: Record<string, string> = {}) => ({
+    AI_ZEN_HOME: repo.home,
+    OPENAI_API_KEY: SECRET,
+    OPENAI_BASE_URL: fake.baseURL,
+    ...extra,
+  });
   const cli = (args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}) =>
-    runCli(args, { cwd: options.cwd ?? repo.root, env: options.env ?? env(), ...(options.input !== undefined ? { input: options.input } : {}) });
+    runCli(args, {
+      cwd: options.cwd ?? repo.root,
+      env: options.env ?? env(),
+      ...(options.input !== undefined ? { input: options.input } : {}),
+    });
   const sessionsDir = () => path.join(repo.root, '.ai-zen', 'sessions');
 
   /** Every line of a session file, each checked against the v1 schemas. */
@@ -48,7 +57,8 @@ describe('ai-zen -p (print mode)', () => {
     expect(files).toHaveLength(1);
     return files[0]!.replace(/\.jsonl$/, '');
   }
-  const roles = (lines: SessionLine[]) => lines.map((line) => (line.type === 'message' ? `${line.message.role}${line.definition ? '*' : ''}` : line.type));
+  const roles = (lines: SessionLine[]) =>
+    lines.map((line) => (line.type === 'message' ? `${line.message.role}${line.definition ? '*' : ''}` : line.type));
   const expectOneLine = (stderr: string) => {
     expect(stderr.endsWith('\n')).toBe(true);
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -58,7 +68,10 @@ describe('ai-zen -p (print mode)', () => {
 
   it('runs the tool loop, prints only the final answer, and records a valid v1 session', async () => {
     fake.enqueue(
-      reply().text('I will create it.').tool('write', { path: 'src/a.ts', content: 'export const a = 1;\n' }).usage({ prompt_tokens: 900, completion_tokens: 20 }),
+      reply()
+        .text('I will create it.')
+        .tool('write', { path: 'src/a.ts', content: 'export const a = 1;\n' })
+        .usage({ prompt_tokens: 900, completion_tokens: 20 }),
       reply().tool('exec', { command: 'ls src' }).usage({ prompt_tokens: 950, completion_tokens: 8 }),
       reply().text('Created src/a.ts.').usage({ prompt_tokens: 1000, completion_tokens: 6 }),
     );
@@ -69,9 +82,29 @@ describe('ai-zen -p (print mode)', () => {
 
     const id = await onlySessionId();
     const lines = await sessionFile(id);
-    expect(lines[0]).toMatchObject({ type: 'session', v: 1, id, cwd: repo.root, model: 'gpt-4o', maxContextTokens: 128_000, previousId: null });
+    expect(lines[0]).toMatchObject({
+      type: 'session',
+      v: 1,
+      id,
+      cwd: repo.root,
+      model: 'gpt-4o',
+      maxContextTokens: 128_000,
+      previousId: null,
+    });
     expect(new Date((lines[0] as { createdAt: string }).createdAt).toISOString()).toBe((lines[0] as { createdAt: string }).createdAt);
-    expect(roles(lines)).toEqual(['session', 'system*', 'user', 'assistant', 'usage', 'tool', 'assistant', 'usage', 'tool', 'assistant', 'usage']);
+    expect(roles(lines)).toEqual([
+      'session',
+      'system*',
+      'user',
+      'assistant',
+      'usage',
+      'tool',
+      'assistant',
+      'usage',
+      'tool',
+      'assistant',
+      'usage',
+    ]);
     expect(lines.at(-1)).toEqual({ type: 'usage', usage: { prompt_tokens: 1000, completion_tokens: 6, total_tokens: 1006 } });
     expect(JSON.parse(await fs.readFile(path.join(repo.root, '.ai-zen', 'latest-session.json'), 'utf8'))).toMatchObject({ id });
     // The system prompt names the handoff convention (R4).
@@ -97,7 +130,19 @@ describe('ai-zen -p (print mode)', () => {
 
     fake.enqueue(reply().text('third answer'));
     expect(await cli(['--resume', id, '-p', 'third question'])).toMatchObject({ code: 0, stdout: 'third answer\n' });
-    expect(roles(await sessionFile(id))).toEqual(['session', 'system*', 'user', 'assistant', 'usage', 'user', 'assistant', 'usage', 'user', 'assistant', 'usage']);
+    expect(roles(await sessionFile(id))).toEqual([
+      'session',
+      'system*',
+      'user',
+      'assistant',
+      'usage',
+      'user',
+      'assistant',
+      'usage',
+      'user',
+      'assistant',
+      'usage',
+    ]);
   });
 
   it('finds the project root from a subfolder (git top level)', async () => {
@@ -120,21 +165,24 @@ describe('ai-zen -p (print mode)', () => {
     ['401 bad key', () => httpError(401), /^ai-zen: model request failed: 401 Unauthorized \(invalid api key/, 30_000],
     ['500', () => httpError(500), /^ai-zen: model request failed: 500 Internal Server Error/, 30_000],
     ['a hang', () => hang(), /^ai-zen: model did not answer within 500ms at http:\/\/127\.0\.0\.1:\d+\/v1$/, 500],
-  ])('a model failure (%s) is one line on stderr, exit 1, and the session stays valid', async (_name, failure, expected, modelTimeoutMs) => {
-    await fs.mkdir(path.join(repo.root, '.ai-zen'), { recursive: true });
-    await fs.writeFile(path.join(repo.root, '.ai-zen', 'config.json'), JSON.stringify({ modelTimeoutMs }));
-    fake.enqueue(failure());
-    const result = await cli(['-p', 'hello']);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expectOneLine(result.stderr);
-    expect(result.stderr.trimEnd()).toMatch(expected);
-    const id = await onlySessionId();
-    expect(roles(await sessionFile(id))).toEqual(['session', 'system*', 'user']);
+  ])(
+    'a model failure (%s) is one line on stderr, exit 1, and the session stays valid',
+    async (_name, failure, expected, modelTimeoutMs) => {
+      await fs.mkdir(path.join(repo.root, '.ai-zen'), { recursive: true });
+      await fs.writeFile(path.join(repo.root, '.ai-zen', 'config.json'), JSON.stringify({ modelTimeoutMs }));
+      fake.enqueue(failure());
+      const result = await cli(['-p', 'hello']);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expectOneLine(result.stderr);
+      expect(result.stderr.trimEnd()).toMatch(expected);
+      const id = await onlySessionId();
+      expect(roles(await sessionFile(id))).toEqual(['session', 'system*', 'user']);
 
-    fake.enqueue(reply().text('recovered'));
-    expect(await cli(['--continue', '-p', 'again'])).toMatchObject({ code: 0, stdout: 'recovered\n' });
-  });
+      fake.enqueue(reply().text('recovered'));
+      expect(await cli(['--continue', '-p', 'again'])).toMatchObject({ code: 0, stdout: 'recovered\n' });
+    },
+  );
 
   it('a wrong api key is refused by the server and reported in one line without the key', async () => {
     const result = await cli(['-p', 'hello'], { env: env({ OPENAI_API_KEY: 'sk-wrong' }) });
@@ -197,7 +245,10 @@ describe('ai-zen -p (print mode)', () => {
       },
     });
     const logger = createLogger({ name: 'test', destination: sink });
-    logger.info({ apiKey: SECRET, config: { apiKey: SECRET }, headers: { authorization: `Bearer ${SECRET}` }, env: { OPENAI_API_KEY: SECRET } }, 'secrets');
+    logger.info(
+      { apiKey: SECRET, config: { apiKey: SECRET }, headers: { authorization: `Bearer ${SECRET}` }, env: { OPENAI_API_KEY: SECRET } },
+      'secrets',
+    );
     expect(written).toContain('[redacted]');
     expect(written).not.toContain(SECRET);
   });

@@ -22,8 +22,14 @@ describe('S6 ai-zen sessions', { timeout: 120_000 }, () => {
     await repo.cleanup();
   });
 
-  const cli = (args: string[]) => runCli(args, { cwd: repo.root, env: { AI_ZEN_HOME: repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseURL, TZ: 'UTC' }, timeoutMs: 40_000 });
-  const latest = async () => (JSON.parse(await fs.readFile(path.join(repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
+  const cli = (args: string[]) =>
+    runCli(args, {
+      cwd: repo.root,
+      env: { AI_ZEN_HOME: repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseURL, TZ: 'UTC' },
+      timeoutMs: 40_000,
+    });
+  const latest = async () =>
+    (JSON.parse(await fs.readFile(path.join(repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
   async function ok(args: string[]): Promise<string> {
     const result = await cli(args);
     expect(result.code, result.stderr).toBe(0);
@@ -49,21 +55,25 @@ describe('S6 ai-zen sessions', { timeout: 120_000 }, () => {
 
     const text = await ok(['sessions']);
     const time = String.raw`\d{4}-\d{2}-\d{2} \d{2}:\d{2}`;
-    expect(text).toMatch(new RegExp([
-      String.raw`^Chain 1 · 3 sessions`,
-      String.raw`  ${first}  ${time}  gpt-4o  \d+ messages`,
-      String.raw`    handoff doc    ${firstHandoff}  \(offline, ${time}\)`,
-      String.raw`    migration doc  ${firstMigration}  \(offline, ${time}\)  goal: "Finish the exporter"`,
-      String.raw`    ↓ migrated ${time} by offline to ${second}`,
-      String.raw`  ${second}  ${time}  gpt-4o  \d+ messages`,
-      String.raw`    migration doc  ${secondMigration}  \(offline, ${time}\)`,
-      String.raw`    ↓ migrated ${time} by offline to ${third}`,
-      String.raw`  ${third}  ${time}  gpt-4o  \d+ messages`,
-      '',
-      String.raw`Chain 2 · 1 session`,
-      String.raw`  ${alone}  ${time}  gpt-4o  \d+ messages  ← latest \(ai-zen --continue\)`,
-      '$',
-    ].join('\n')));
+    expect(text).toMatch(
+      new RegExp(
+        [
+          String.raw`^Chain 1 · 3 sessions`,
+          String.raw`  ${first}  ${time}  gpt-4o  \d+ messages`,
+          String.raw`    handoff doc    ${firstHandoff}  \(offline, ${time}\)`,
+          String.raw`    migration doc  ${firstMigration}  \(offline, ${time}\)  goal: "Finish the exporter"`,
+          String.raw`    ↓ migrated ${time} by offline to ${second}`,
+          String.raw`  ${second}  ${time}  gpt-4o  \d+ messages`,
+          String.raw`    migration doc  ${secondMigration}  \(offline, ${time}\)`,
+          String.raw`    ↓ migrated ${time} by offline to ${third}`,
+          String.raw`  ${third}  ${time}  gpt-4o  \d+ messages`,
+          '',
+          String.raw`Chain 2 · 1 session`,
+          String.raw`  ${alone}  ${time}  gpt-4o  \d+ messages  ← latest \(ai-zen --continue\)`,
+          '$',
+        ].join('\n'),
+      ),
+    );
 
     const json = JSON.parse(await ok(['sessions', '--json'])) as { chains: LineageChain[] };
     expect(json.chains.map((chain) => chain.sessions.map((session) => session.id))).toEqual([[first, second, third], [alone]]);

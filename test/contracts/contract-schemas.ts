@@ -18,7 +18,9 @@ export const IpcRequest = z.union(
 /** An event pushed to a subscriber: the envelope with each catalogue event's own payload. */
 export const IpcEvent = z.object({
   v: z.literal(PROTOCOL_VERSION),
-  event: z.union((Object.keys(EventSchemas) as EventName[]).map((name) => z.object({ name: z.literal(name), payload: EventSchemas[name] }))),
+  event: z.union(
+    (Object.keys(EventSchemas) as EventName[]).map((name) => z.object({ name: z.literal(name), payload: EventSchemas[name] })),
+  ),
 });
 
 /** What a hook reads on stdin: for each hook, the event that runs it and that event's payload. */
@@ -50,7 +52,8 @@ export const CONTRACTS: readonly Contract[] = [
   {
     file: 'session-line.v1.schema.json',
     title: 'ai-zen session file v1: one line',
-    description: 'Each line of a session file (.ai-zen/sessions/<id>.jsonl) is one JSON object matching this schema. Source: src/session/format.ts.',
+    description:
+      'Each line of a session file (.ai-zen/sessions/<id>.jsonl) is one JSON object matching this schema. Source: src/session/format.ts.',
     schema: SessionLine,
   },
   {
@@ -62,7 +65,8 @@ export const CONTRACTS: readonly Contract[] = [
   {
     file: 'ipc-reply.v1.schema.json',
     title: 'ai-zen daemon IPC v1: a reply',
-    description: 'The reply to a request (its id repeated). Source: src/ipc/protocol.ts; the result of each type is in ipc-results.v1.schema.json.',
+    description:
+      'The reply to a request (its id repeated). Source: src/ipc/protocol.ts; the result of each type is in ipc-results.v1.schema.json.',
     schema: Reply,
   },
   {
@@ -80,7 +84,8 @@ export const CONTRACTS: readonly Contract[] = [
   {
     file: 'hook-input.v1.schema.json',
     title: 'ai-zen hook input v1',
-    description: 'The one JSON object (and a newline) a hook in .ai-zen/hooks/ reads on stdin. Source: src/daemon/hooks-runner.ts, src/events.ts.',
+    description:
+      'The one JSON object (and a newline) a hook in .ai-zen/hooks/ reads on stdin. Source: src/daemon/hooks-runner.ts, src/events.ts.',
     schema: HookInput,
   },
 ];

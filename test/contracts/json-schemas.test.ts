@@ -27,7 +27,7 @@ describe('issue 13 item 8: published contracts', () => {
 });
 
 describe('issue 13 item 8: the published hook input is what a hook reads', () => {
-  it('a real hook run by the daemon\'s hooks runner reads stdin that matches hook-input.v1', async () => {
+  it("a real hook run by the daemon's hooks runner reads stdin that matches hook-input.v1", async () => {
     const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-contract-')));
     try {
       const hooks = path.join(root, '.ai-zen', 'hooks');
@@ -37,7 +37,14 @@ describe('issue 13 item 8: the published hook input is what a hook reads', () =>
       const runner = createHooksRunner({ root, logger: pino({ level: 'silent' }) });
       const result = await runner.runForEvent({
         name: 'handoff.written',
-        payload: { sessionId: 'abcd1234-x', mode: 'migrate', path: '.ai-zen/handoffs/x.md', absolutePath: '/abs/x.md', executor: 'offline', cost: { requests: 0, prompt_tokens: 0, completion_tokens: 0 } },
+        payload: {
+          sessionId: 'abcd1234-x',
+          mode: 'migrate',
+          path: '.ai-zen/handoffs/x.md',
+          absolutePath: '/abs/x.md',
+          executor: 'offline',
+          cost: { requests: 0, prompt_tokens: 0, completion_tokens: 0 },
+        },
       });
       expect(result?.status).toBe('ok');
       const input: unknown = JSON.parse(await fs.readFile(received, 'utf8'));

@@ -81,10 +81,23 @@ describe('X3 Claude Code transcripts, edge cases', () => {
     expect(messages.filter((entry) => entry.message.role === 'user').map((entry) => entry.message.content)).toEqual(['Keep going']);
     const lines = [
       { type: 'user', message: { role: 'user', content: 'Edit and test' } },
-      { type: 'assistant', message: { id: 'm1', model: 'x', content: [{ type: 'tool_use', id: 'a', name: 'Edit', input: { file_path: '/r/a.ts', old_string: 'x', new_string: 'y' } }] } },
-      { type: 'assistant', message: { id: 'm1', model: 'x', content: [{ type: 'tool_use', id: 'b', name: 'Bash', input: { command: 'npm test' } }] } },
+      {
+        type: 'assistant',
+        message: {
+          id: 'm1',
+          model: 'x',
+          content: [{ type: 'tool_use', id: 'a', name: 'Edit', input: { file_path: '/r/a.ts', old_string: 'x', new_string: 'y' } }],
+        },
+      },
+      {
+        type: 'assistant',
+        message: { id: 'm1', model: 'x', content: [{ type: 'tool_use', id: 'b', name: 'Bash', input: { command: 'npm test' } }] },
+      },
       { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'a', content: 'ok' }] } },
-      { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'b', content: 'Exit code 2\nfailed', is_error: true }] } },
+      {
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'b', content: 'Exit code 2\nfailed', is_error: true }] },
+      },
     ].map((line) => JSON.stringify(line));
     const activity = toolActivity(claudeTranscriptMessages(lines));
     expect(activity.files).toEqual([{ tool: 'edit', path: '/r/a.ts' }]);

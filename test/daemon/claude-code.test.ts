@@ -36,7 +36,10 @@ async function setup(config: object = {}): Promise<{ daemon: DaemonRepo; claude:
   service = await bus.startNotificationService();
   const base = await fs.mkdtemp(path.join((await import('node:os')).tmpdir(), 'ai-zen-claude-'));
   const claude = await makeClaudeHome(base);
-  daemon = await makeDaemonRepo({ env: { ...claude.env, ...bus.env }, config: { agents: { 'claude-code': { graceSeconds: 0, ...config } } } });
+  daemon = await makeDaemonRepo({
+    env: { ...claude.env, ...bus.env },
+    config: { agents: { 'claude-code': { graceSeconds: 0, ...config } } },
+  });
   await daemon.start();
   return { daemon, claude };
 }
@@ -51,16 +54,29 @@ async function events(repo: DaemonRepo): Promise<AnyEvent[]> {
 describe('X3 Claude Code sessions, with the real client', () => {
   test('X3 a Claude Code session under its threshold is listed with its agent, percent and thresholds, and nothing is handed off', async () => {
     const { daemon, claude } = await setup();
-    fake.enqueue(anthropicReply().text('Here is the plan.').usage({ input_tokens: 12_000, cache_read_input_tokens: 8_000, output_tokens: 40 }));
+    fake.enqueue(
+      anthropicReply().text('Here is the plan.').usage({ input_tokens: 12_000, cache_read_input_tokens: 8_000, output_tokens: 40 }),
+    );
     const result = await runClaude('Plan the README changes', { cwd: daemon.root, home: claude, baseURL: fake.baseURL });
     expect(result.code, result.stderr).toBe(0);
     const [transcript] = await claudeTranscripts(claude);
-    await waitFor(async () => (await daemon.status()).sessions.some((session) => session.agent === 'claude-code' && session.promptTokens === 20_000), {
-      timeoutMs: 20_000,
-      message: 'the Claude session in status',
-    });
+    await waitFor(
+      async () => (await daemon.status()).sessions.some((session) => session.agent === 'claude-code' && session.promptTokens === 20_000),
+      {
+        timeoutMs: 20_000,
+        message: 'the Claude session in status',
+      },
+    );
     const session = (await daemon.status()).sessions.find((entry) => entry.agent === 'claude-code')!;
-    expect(session).toMatchObject({ transcript, percent: 10, maxContextTokens: 200_000, handoffAt: 70, compactsAt: 83, overflowed: false, successorCommand: null });
+    expect(session).toMatchObject({
+      transcript,
+      percent: 10,
+      maxContextTokens: 200_000,
+      handoffAt: 70,
+      compactsAt: 83,
+      overflowed: false,
+      successorCommand: null,
+    });
     expect(await handoffDocs(daemon.root)).toEqual([]);
     const human = await daemon.daemon(['status']);
     expect(human.stdout).toContain('claude-code (hands off at 70%, compacts itself at ~83%)');
@@ -72,14 +88,30 @@ describe('X3 Claude Code sessions, with the real client', () => {
     const target = path.join(daemon.root, 'notes.md');
     // One reply written as two lines (text + tool_use, same message.id): counted once.
     fake.enqueue(
-      anthropicReply().text('Writing the notes first.').tool('Write', { file_path: target, content: '# Notes\n' }).usage({ input_tokens: 30_000, output_tokens: 50 }),
-      anthropicReply().tool('Bash', { command: 'false' }).usage({ input_tokens: 60_000, cache_creation_input_tokens: 10_000, output_tokens: 20 }),
-      anthropicReply().tool('Bash', { command: 'ls notes.md' }).usage({ input_tokens: 90_000, cache_read_input_tokens: 30_000, output_tokens: 20 }),
-      anthropicReply().text('The notes are written and checked.').usage({ input_tokens: 20_000, cache_read_input_tokens: 122_000, output_tokens: 30 }),
+      anthropicReply()
+        .text('Writing the notes first.')
+        .tool('Write', { file_path: target, content: '# Notes\n' })
+        .usage({ input_tokens: 30_000, output_tokens: 50 }),
+      anthropicReply()
+        .tool('Bash', { command: 'false' })
+        .usage({ input_tokens: 60_000, cache_creation_input_tokens: 10_000, output_tokens: 20 }),
+      anthropicReply()
+        .tool('Bash', { command: 'ls notes.md' })
+        .usage({ input_tokens: 90_000, cache_read_input_tokens: 30_000, output_tokens: 20 }),
+      anthropicReply()
+        .text('The notes are written and checked.')
+        .usage({ input_tokens: 20_000, cache_read_input_tokens: 122_000, output_tokens: 30 }),
     );
-    const result = await runClaude('Write notes.md with a heading, then check it exists', { cwd: daemon.root, home: claude, baseURL: fake.baseURL });
+    const result = await runClaude('Write notes.md with a heading, then check it exists', {
+      cwd: daemon.root,
+      home: claude,
+      baseURL: fake.baseURL,
+    });
     expect(result.code, result.stderr).toBe(0);
-    await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), { timeoutMs: 30_000, message: 'the handoff to be committed' }).catch(async (error) => {
+    await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), {
+      timeoutMs: 30_000,
+      message: 'the handoff to be committed',
+    }).catch(async (error) => {
       console.log(await fs.readFile(path.join(daemon.root, '.ai-zen/logs/daemon.log'), 'utf8'));
       throw error;
     });
@@ -99,14 +131,28 @@ describe('X3 Claude Code sessions, with the real client', () => {
 
     const log = execFileSync('git', ['log', '--format=%s', '--name-only', '-1'], { cwd: daemon.root, encoding: 'utf8' });
     expect(log).toContain(doc);
-    expect(log.trim().split('\n').filter((line) => line.trim() !== '')).toHaveLength(2);
+    expect(
+      log
+        .trim()
+        .split('\n')
+        .filter((line) => line.trim() !== ''),
+    ).toHaveLength(2);
 
     const status = await daemon.status();
-    expect(status.sessions.find((session) => session.agent === 'claude-code')).toMatchObject({ percent: 71, overflowed: true, successorCommand: command });
+    expect(status.sessions.find((session) => session.agent === 'claude-code')).toMatchObject({
+      percent: 71,
+      overflowed: true,
+      successorCommand: command,
+    });
     expect(status.handoffs.at(-1)).toMatchObject({ path: doc, agent: 'claude-code', successorCommand: command, state: 'committed' });
-    await waitFor(async () => (await service!.received()).some((call) => call.body.includes('continue with: claude "')), { timeoutMs: 10_000, message: 'the notification' });
+    await waitFor(async () => (await service!.received()).some((call) => call.body.includes('continue with: claude "')), {
+      timeoutMs: 10_000,
+      message: 'the notification',
+    });
     const notification = (await service!.received()).find((call) => call.body.includes('continue with'))!;
-    expect(notification.body).toMatch(/^Claude Code session [0-9a-f]{8} at 71% — handoff written: \.ai-zen\/handoffs\/.*\.md; continue with: claude "Read /);
+    expect(notification.body).toMatch(
+      /^Claude Code session [0-9a-f]{8} at 71% — handoff written: \.ai-zen\/handoffs\/.*\.md; continue with: claude "Read /,
+    );
   }, 90_000);
 
   test('X3 install-hooks claude: the Stop hook makes Claude write its own document (self) with its Write tool, allowed by the one rule install-hooks added; the daemon verifies, commits and announces it', async () => {
@@ -122,8 +168,19 @@ describe('X3 Claude Code sessions, with the real client', () => {
       (request) => {
         // The Stop hook's reason reached the model: it names the exact document path.
         asked = request.allText;
-        const target = /write the handoff document with your Write tool to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
-        const sections = ['💬 Conversation breakpoint', '🎯 Task goal', '📊 Current state', '✅ Done', '📋 Not done', '🧠 Key decisions', '⚠️ Constraints and preferences', '📁 File index', '🔔 First steps for the successor'];
+        const target =
+          /write the handoff document with your Write tool to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
+        const sections = [
+          '💬 Conversation breakpoint',
+          '🎯 Task goal',
+          '📊 Current state',
+          '✅ Done',
+          '📋 Not done',
+          '🧠 Key decisions',
+          '⚠️ Constraints and preferences',
+          '📁 File index',
+          '🔔 First steps for the successor',
+        ];
         const content = `# Handoff\n\n${sections.map((heading) => `## ${heading}\n\nWritten by the session itself: the user asked to fix the parser; it is fixed and tested.\n`).join('\n')}`;
         return anthropicReply().tool('Write', { file_path: target, content }).usage({ input_tokens: 147_000, output_tokens: 400 });
       },
@@ -131,11 +188,20 @@ describe('X3 Claude Code sessions, with the real client', () => {
     );
     // The hook finds the daemon as the user's shell would (the daemon's runtime folder is in this env).
     // Write is not among the allowed tools: only the rule install-hooks added lets it write there.
-    const result = await runClaude('Fix the parser', { cwd: daemon.root, home: claude, baseURL: fake.baseURL, allowedTools: ['Bash'], env: daemon.env });
+    const result = await runClaude('Fix the parser', {
+      cwd: daemon.root,
+      home: claude,
+      baseURL: fake.baseURL,
+      allowedTools: ['Bash'],
+      env: daemon.env,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(asked).toContain('[ai-zen handoff]');
     expect(asked).toContain('--- handoff skill ---');
-    await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), { timeoutMs: 30_000, message: 'the self document to be committed' }).catch(async (error) => {
+    await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), {
+      timeoutMs: 30_000,
+      message: 'the self document to be committed',
+    }).catch(async (error) => {
       console.log(await fs.readFile(path.join(daemon.root, '.ai-zen/logs/daemon.log'), 'utf8'));
       throw error;
     });
@@ -158,11 +224,25 @@ describe('X3 Claude Code sessions, with the real client', () => {
     fake.enqueue(anthropicReply().text('Read the code.').usage({ input_tokens: 60_000, output_tokens: 20 }));
     expect((await runClaude('Read the code', { cwd: daemon.root, home: claude, baseURL: fake.baseURL })).code).toBe(0);
     // The summary Claude asks for when it compacts, then nothing more.
-    fake.enqueue(anthropicReply().text('<summary>The user asked to read the code; it was read.</summary>').usage({ input_tokens: 61_000, output_tokens: 50 }));
+    fake.enqueue(
+      anthropicReply()
+        .text('<summary>The user asked to read the code; it was read.</summary>')
+        .usage({ input_tokens: 61_000, output_tokens: 50 }),
+    );
     const compacted = await runClaude('/compact', { cwd: daemon.root, home: claude, baseURL: fake.baseURL, args: ['--continue'] });
     expect(compacted.code, compacted.stderr).toBe(0);
-    await waitFor(() => seen.some((event) => event.name === 'session.compacted'), { timeoutMs: 20_000, message: 'session.compacted' }).catch(async (error) => {
-      for (const file of await claudeTranscripts(claude)) console.log(file, (await fs.readFile(file, 'utf8')).split('\n').map((line) => line.slice(0, 200)).join('\n'));
+    await waitFor(() => seen.some((event) => event.name === 'session.compacted'), {
+      timeoutMs: 20_000,
+      message: 'session.compacted',
+    }).catch(async (error) => {
+      for (const file of await claudeTranscripts(claude))
+        console.log(
+          file,
+          (await fs.readFile(file, 'utf8'))
+            .split('\n')
+            .map((line) => line.slice(0, 200))
+            .join('\n'),
+        );
       throw error;
     });
     expect(seen.find((event) => event.name === 'session.compacted')!.payload).toMatchObject({ agent: 'claude-code' });
@@ -174,7 +254,11 @@ describe('X3 Claude Code sessions, with the real client', () => {
   test('X3 install-hooks merges with the user’s own settings, is idempotent, and uninstall-hooks removes only ours', async () => {
     const { daemon } = await setup();
     const file = path.join(daemon.root, '.claude', 'settings.local.json');
-    const mine = { permissions: { allow: ['Bash(npm test)'] }, hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo mine' }] }] }, model: 'opus' };
+    const mine = {
+      permissions: { allow: ['Bash(npm test)'] },
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo mine' }] }] },
+      model: 'opus',
+    };
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, JSON.stringify(mine));
     await daemon.daemon(['install-hooks', 'claude']);
@@ -202,7 +286,10 @@ describe('X3 Claude Code sessions, with the real client', () => {
 
 function runHook(daemon: DaemonRepo, event: string, input: object | string) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [DAEMON_BIN, 'hook', 'claude', event], { cwd: daemon.root, env: { ...process.env, ...daemon.env } });
+    const child = spawn(process.execPath, [DAEMON_BIN, 'hook', 'claude', event], {
+      cwd: daemon.root,
+      env: { ...process.env, ...daemon.env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

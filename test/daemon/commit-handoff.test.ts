@@ -190,7 +190,10 @@ describe('commitHandoff', () => {
     const hook = path.join(repo.root, '.git', 'hooks', 'pre-commit');
     await write(repo.root, '.git/hooks/pre-commit', '#!/bin/sh\necho "lint: 3 problems" >&2\nexit 1\n', 0o755);
 
-    await expectRefusedUntouched(repo, () => commit(repo), { reason: /pre-commit hook failed with exit code 1: lint: 3 problems/, retryable: true });
+    await expectRefusedUntouched(repo, () => commit(repo), {
+      reason: /pre-commit hook failed with exit code 1: lint: 3 problems/,
+      retryable: true,
+    });
 
     const seen = path.join(path.dirname(repo.root), 'hook-saw.txt');
     await fs.writeFile(hook, `#!/bin/sh\ngit diff --cached --name-only > "${seen}"\n`, { mode: 0o755 });
@@ -203,10 +206,18 @@ describe('commitHandoff', () => {
     await using repo = await makeTempRepo();
     await write(repo.root, DOC, DOC_TEXT);
     await repo.git('config', 'core.hooksPath', '.githooks');
-    await write(repo.root, '.githooks/commit-msg', '#!/bin/sh\ngrep -q "^feat" "$1" || { echo "subject must start with feat"; exit 1; }\n', 0o755);
+    await write(
+      repo.root,
+      '.githooks/commit-msg',
+      '#!/bin/sh\ngrep -q "^feat" "$1" || { echo "subject must start with feat"; exit 1; }\n',
+      0o755,
+    );
     await repo.git('add', '.githooks');
     await repo.git('commit', '-q', '--no-verify', '-m', 'add hooks');
-    await expectRefusedUntouched(repo, () => commit(repo), { reason: /commit-msg hook failed.*subject must start with feat/, retryable: true });
+    await expectRefusedUntouched(repo, () => commit(repo), {
+      reason: /commit-msg hook failed.*subject must start with feat/,
+      retryable: true,
+    });
   });
 
   it('D3 refuses when a pre-commit hook stages other files', async () => {

@@ -23,7 +23,9 @@ function envOf(repo: TempRepo): NodeJS.ProcessEnv {
 /** One git command as the user types it: resolves with its failure message, or null. */
 function userGit(repo: TempRepo, args: string[]): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile('git', args, { cwd: repo.root, env: envOf(repo) }, (error, _stdout, stderr) => resolve(error ? `git ${args.join(' ')}: ${stderr.trim() || error.message}` : null));
+    execFile('git', args, { cwd: repo.root, env: envOf(repo) }, (error, _stdout, stderr) =>
+      resolve(error ? `git ${args.join(' ')}: ${stderr.trim() || error.message}` : null),
+    );
   });
 }
 

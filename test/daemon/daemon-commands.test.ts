@@ -22,7 +22,9 @@ describe('D5 commands through the daemon', { timeout: 60_000 }, () => {
     await daemon.writeSession(id, { maxContextTokens: 100_000 });
     await daemon.appendLines(id, usageLine(40_000));
     await fs.writeFile(path.join(daemon.root, '.ai-zen', 'latest-session.json'), `${JSON.stringify({ id, previousId: null })}\n`);
-    await waitFor(async () => (await daemon.status()).sessions.some((session) => session.id === id && session.promptTokens === 40_000), { message: 'the daemon to see the session' });
+    await waitFor(async () => (await daemon.status()).sessions.some((session) => session.id === id && session.promptTokens === 40_000), {
+      message: 'the daemon to see the session',
+    });
 
     const handoff = await daemon.daemon(['handoff', '--json']);
     expect(handoff.stderr).toBe('');
@@ -35,16 +37,26 @@ describe('D5 commands through the daemon', { timeout: 60_000 }, () => {
     // An executor that needs a model, with none configured, is downgraded to offline and says so (R11, X1).
     const migrate = await daemon.daemon(['migrate', '--executor', 'summary']);
     expect(migrate.code).toBe(0);
-    expect(migrate.stdout).toMatch(/^\.ai-zen\/handoffs\/\d{8}-\d{6}-00000011(-2)?\.md\n {2}written by offline for session 00000011\n {2}\(summary failed: no model is configured\)\n {2}new session [0-9a-f-]{36}\n$/);
+    expect(migrate.stdout).toMatch(
+      /^\.ai-zen\/handoffs\/\d{8}-\d{6}-00000011(-2)?\.md\n {2}written by offline for session 00000011\n {2}\(summary failed: no model is configured\)\n {2}new session [0-9a-f-]{36}\n$/,
+    );
     const newId = /new session (\S+)/.exec(migrate.stdout)![1]!;
-    await waitFor(async () => (await daemon.status()).sessions.some((session) => session.id === newId), { message: 'the new session in status' });
+    await waitFor(async () => (await daemon.status()).sessions.some((session) => session.id === newId), {
+      message: 'the new session in status',
+    });
 
-    const handoffs = await waitFor(async () => {
-      const reply = HandoffsReply.parse(JSON.parse((await daemon.daemon(['handoffs', '--json'])).stdout));
-      return reply.handoffs.length === 2 && reply.handoffs.every((entry) => entry.state === 'committed') ? reply.handoffs : null;
-    }, { timeoutMs: 40_000, message: 'both handoffs committed' });
+    const handoffs = await waitFor(
+      async () => {
+        const reply = HandoffsReply.parse(JSON.parse((await daemon.daemon(['handoffs', '--json'])).stdout));
+        return reply.handoffs.length === 2 && reply.handoffs.every((entry) => entry.state === 'committed') ? reply.handoffs : null;
+      },
+      { timeoutMs: 40_000, message: 'both handoffs committed' },
+    );
     expect(handoffs.map((entry) => entry.mode)).toEqual(['handoff', 'migrate']);
-    expect((await daemon.repo.git('log', '--format=%s', '-2')).trim().split('\n')).toEqual(['handoff: 00000011 (offline)', 'handoff: 00000011 (offline)']);
+    expect((await daemon.repo.git('log', '--format=%s', '-2')).trim().split('\n')).toEqual([
+      'handoff: 00000011 (offline)',
+      'handoff: 00000011 (offline)',
+    ]);
   });
 
   it('D5 migrate of a session that does not exist, or with no session at all, is one clear line', async () => {
@@ -89,10 +101,21 @@ describe('D1 the user’s hooks run on the daemon’s events', { timeout: 60_000
     const id = sessionId(12);
     await daemon.writeSession(id, { maxContextTokens: 1000 });
     await daemon.appendLines(id, usageLine(1001));
-    const read = (name: string) => fs.readFile(path.join(daemon.root, '.ai-zen', `${name}.json`), 'utf8').then((text) => JSON.parse(text) as Record<string, unknown>);
+    const read = (name: string) =>
+      fs.readFile(path.join(daemon.root, '.ai-zen', `${name}.json`), 'utf8').then((text) => JSON.parse(text) as Record<string, unknown>);
     const overflow = await waitFor(() => read('on-overflow'), { timeoutMs: 30_000, message: 'the on-overflow hook' });
-    expect(overflow).toMatchObject({ v: 1, hook: 'on-overflow', event: 'session.overflowed', root: daemon.root, payload: { sessionId: id, promptTokens: 1001, maxContextTokens: 1000 } });
+    expect(overflow).toMatchObject({
+      v: 1,
+      hook: 'on-overflow',
+      event: 'session.overflowed',
+      root: daemon.root,
+      payload: { sessionId: id, promptTokens: 1001, maxContextTokens: 1000 },
+    });
     const commit = await waitFor(() => read('on-commit'), { timeoutMs: 30_000, message: 'the on-commit hook' });
-    expect(commit).toMatchObject({ hook: 'on-commit', event: 'handoff.committed', payload: { commit: (await daemon.repo.git('rev-parse', 'HEAD')).trim() } });
+    expect(commit).toMatchObject({
+      hook: 'on-commit',
+      event: 'handoff.committed',
+      payload: { commit: (await daemon.repo.git('rev-parse', 'HEAD')).trim() },
+    });
   });
 });

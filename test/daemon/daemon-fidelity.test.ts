@@ -33,23 +33,43 @@ describe('F1–F4 in the daemon', { timeout: 60_000 }, () => {
     await fs.writeFile(path.join(daemon.root, doc), text);
     // T1: the line names the document's sha256, as ai-zen's own writer seals it.
     const sha256 = createHash('sha256').update(text).digest('hex');
-    const checks = { sections: ['section "⚠️ Constraints and preferences" is missing'], facts: ['the document says branch `master`; the branch is `main`'], files: [], commands: [] };
+    const checks = {
+      sections: ['section "⚠️ Constraints and preferences" is missing'],
+      facts: ['the document says branch `master`; the branch is `main`'],
+      files: [],
+      commands: [],
+    };
     const cost = { requests: 1, prompt_tokens: 10, completion_tokens: 10 };
-    await daemon.appendLines(id, { type: 'handoff', at: new Date().toISOString(), path: doc, executor: 'self', mode: 'handoff', downgrades: [], cost, checks, sha256 });
+    await daemon.appendLines(id, {
+      type: 'handoff',
+      at: new Date().toISOString(),
+      path: doc,
+      executor: 'self',
+      mode: 'handoff',
+      downgrades: [],
+      cost,
+      checks,
+      sha256,
+    });
 
     await waitFor(() => events.some((event) => event.name === 'handoff.written'), { ...DEADLINE, message: 'the written event' });
     expect(events.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ path: doc, checks });
     const listed = await daemon.daemon(['handoffs']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(`${doc}  self`);
-    expect(listed.stdout).toContain('check failed: section "⚠️ Constraints and preferences" is missing; the document says branch `master`; the branch is `main`');
+    expect(listed.stdout).toContain(
+      'check failed: section "⚠️ Constraints and preferences" is missing; the document says branch `master`; the branch is `main`',
+    );
     expect((await daemon.status()).handoffs.find((handoff) => handoff.path === doc)?.checks).toEqual(checks);
 
     // The daemon's own handoff of an unowned, overflowing session goes through the checks too.
     const other = sessionId(13);
     await daemon.writeSession(other, { maxContextTokens: 1000 });
     await daemon.appendLines(other, messageLine('user', 'Keep the API stable. Fix the parser.'), usageLine(1500));
-    const own = await waitFor(async () => (await daemon.status()).handoffs.find((handoff) => handoff.sessionId === other) ?? null, { ...DEADLINE, message: "the daemon's own handoff" });
+    const own = await waitFor(async () => (await daemon.status()).handoffs.find((handoff) => handoff.sessionId === other) ?? null, {
+      ...DEADLINE,
+      message: "the daemon's own handoff",
+    });
     expect(own.checks).toEqual(PASSED);
     const status = await daemon.daemon(['status']);
     expect(status.stdout).toMatch(new RegExp(`${own.path.replace(/[.]/g, '\\.')}  offline .*checked ✓`));

@@ -22,14 +22,18 @@ describe('S1 a goal through the daemon', { timeout: 60_000 }, () => {
     const id = sessionId(21);
     await daemon.writeSession(id, { maxContextTokens: 100_000 });
     await daemon.appendLines(id, usageLine(10_000));
-    await waitFor(async () => (await daemon.status()).sessions.some((session) => session.id === id), { message: 'the daemon to see the session' });
+    await waitFor(async () => (await daemon.status()).sessions.some((session) => session.id === id), {
+      message: 'the daemon to see the session',
+    });
 
     const result = await daemon.daemon(['handoff', id, '--goal', 'Port the exporter to streams', '--json']);
     expect(result.stderr).toBe('');
     const written = HandoffReply.parse(JSON.parse(result.stdout));
     const text = await fs.readFile(path.join(daemon.root, written.path), 'utf8');
     expect(text).toContain('The next goal, named for this handoff:\n\n> Port the exporter to streams');
-    const lines = parseSessionText(await fs.readFile(path.join(daemon.root, '.ai-zen', 'sessions', `${id}.jsonl`), 'utf8')).lines.map((entry) => entry.line);
+    const lines = parseSessionText(await fs.readFile(path.join(daemon.root, '.ai-zen', 'sessions', `${id}.jsonl`), 'utf8')).lines.map(
+      (entry) => entry.line,
+    );
     expect(lines.find((line) => line.type === 'handoff')).toMatchObject({ goal: 'Port the exporter to streams' });
 
     const empty = await daemon.daemon(['handoff', id, '--goal', '   ']);

@@ -19,14 +19,17 @@ describe('issue 13 item 7: the daemon gets its memory options on its command lin
     await daemon.cleanup();
   });
 
-  it.runIf(process.platform === 'linux')('the daemon process that start spawns runs with --max-semi-space-size=1 before its script', async () => {
-    const pid = await daemon.start();
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    const script = argv.findIndex((argument) => argument.endsWith('ai-zen-daemon.js'));
-    expect(DAEMON_NODE_OPTIONS).toContain('--max-semi-space-size=1');
-    expect(argv.slice(1, script)).toEqual([...DAEMON_NODE_OPTIONS]);
-    expect(argv.slice(script + 1)).toEqual(['start', '--detached-child']);
-  });
+  it.runIf(process.platform === 'linux')(
+    'the daemon process that start spawns runs with --max-semi-space-size=1 before its script',
+    async () => {
+      const pid = await daemon.start();
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      const script = argv.findIndex((argument) => argument.endsWith('ai-zen-daemon.js'));
+      expect(DAEMON_NODE_OPTIONS).toContain('--max-semi-space-size=1');
+      expect(argv.slice(1, script)).toEqual([...DAEMON_NODE_OPTIONS]);
+      expect(argv.slice(script + 1)).toEqual(['start', '--detached-child']);
+    },
+  );
 
   it('nothing in src/ sets a V8 flag at run time', async () => {
     const files = (await fs.readdir(src, { recursive: true })).filter((file) => file.endsWith('.ts'));

@@ -29,10 +29,13 @@ describe('D4 desktop notifications from the daemon', { timeout: 60_000 }, () => 
     await daemon.writeSession(id, { maxContextTokens: 128_000 });
     await daemon.appendLines(id, usageLine(131_000));
 
-    const calls = await waitFor(async () => {
-      const received = await service.received();
-      return summaries(received).includes('ai-zen: handoff committed') ? received : null;
-    }, { timeoutMs: 30_000, message: 'the committed notification' });
+    const calls = await waitFor(
+      async () => {
+        const received = await service.received();
+        return summaries(received).includes('ai-zen: handoff committed') ? received : null;
+      },
+      { timeoutMs: 30_000, message: 'the committed notification' },
+    );
     expect(summaries(calls)).toEqual(['ai-zen: context window full', 'ai-zen: handoff written', 'ai-zen: handoff committed']);
     expect(calls[0]).toMatchObject({ appName: 'ai-zen', body: 'session 00000007 is at 131k/128k tokens — the daemon hands it over' });
     expect(calls[0]!.hints.urgency).toBe(2);
@@ -48,7 +51,10 @@ describe('D4 desktop notifications from the daemon', { timeout: 60_000 }, () => 
     if (!started.ok) throw new Error(started.error);
     try {
       await started.owner.usage(1500);
-      const calls = await waitFor(async () => ((await service.received()).length > 0 ? service.received() : null), { timeoutMs: 30_000, message: 'the overflow notification' });
+      const calls = await waitFor(async () => ((await service.received()).length > 0 ? service.received() : null), {
+        timeoutMs: 30_000,
+        message: 'the overflow notification',
+      });
       expect(calls[0]).toMatchObject({
         summary: 'ai-zen: context window full',
         body: `session ${started.owner.id.slice(0, 8)} is at 1.5k/1k tokens — its ai-zen process hands it over`,
@@ -64,7 +70,10 @@ describe('D4 desktop notifications from the daemon', { timeout: 60_000 }, () => 
     const id = sessionId(8);
     await daemon.writeSession(id, { maxContextTokens: 1000 });
     await daemon.appendLines(id, usageLine(2000));
-    await waitFor(async () => (await daemon.status()).handoffs[0]?.state === 'committed', { timeoutMs: 30_000, message: 'the handoff to be committed' });
+    await waitFor(async () => (await daemon.status()).handoffs[0]?.state === 'committed', {
+      timeoutMs: 30_000,
+      message: 'the handoff to be committed',
+    });
     expect(await service.received()).toEqual([]);
   });
 });

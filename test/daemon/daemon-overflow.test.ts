@@ -14,7 +14,9 @@ import { startSessionOwner, type SessionOwner } from './session-owner.js';
 const DEADLINE = { timeoutMs: 30_000 };
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-describe('D1 D3 an unowned session that crosses its limit is migrated by the daemon and its doc committed alone', { timeout: 60_000 }, () => {
+describe('D1 D3 an unowned session that crosses its limit is migrated by the daemon and its doc committed alone', {
+  timeout: 60_000,
+}, () => {
   let daemon: DaemonRepo;
   beforeEach(async () => {
     daemon = await makeDaemonRepo();
@@ -36,22 +38,31 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     await daemon.appendLines(id, usageLine(800));
     await daemon.appendLines(id, messageLine('user', 'Now write the tests.'), usageLine(1310));
 
-    const [doc] = await waitFor(async () => ((await handoffDocs(root)).length > 0 ? handoffDocs(root) : null), { ...DEADLINE, message: 'a handoff document' });
+    const [doc] = await waitFor(async () => ((await handoffDocs(root)).length > 0 ? handoffDocs(root) : null), {
+      ...DEADLINE,
+      message: 'a handoff document',
+    });
     expect(doc).toMatch(/^\.ai-zen\/handoffs\/\d{8}-\d{6}-00000001\.md$/);
-    const subject = await waitFor(async () => {
-      const line = (await repo.git('log', '-1', '--format=%s')).trim();
-      return line.startsWith('handoff:') ? line : null;
-    }, { ...DEADLINE, message: 'the handoff commit' });
+    const subject = await waitFor(
+      async () => {
+        const line = (await repo.git('log', '-1', '--format=%s')).trim();
+        return line.startsWith('handoff:') ? line : null;
+      },
+      { ...DEADLINE, message: 'the handoff commit' },
+    );
     expect(subject).toBe('handoff: 00000001 (offline)');
     // The commit holds the doc and nothing else, on top of the user's HEAD.
     expect((await repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(doc);
     expect((await repo.git('rev-parse', 'HEAD~1')).trim()).toBe(headBefore);
     // The user's index and working tree are as they were. Waited for, not read once: the
     // daemon's commit is its own process's business, and the test must not race it.
-    const staged = await waitFor(async () => {
-      const names = (await repo.git('diff', '--cached', '--name-only')).trim();
-      return names === 'notes.txt' ? names : null;
-    }, { ...DEADLINE, message: 'only notes.txt staged' });
+    const staged = await waitFor(
+      async () => {
+        const names = (await repo.git('diff', '--cached', '--name-only')).trim();
+        return names === 'notes.txt' ? names : null;
+      },
+      { ...DEADLINE, message: 'only notes.txt staged' },
+    );
     expect(staged).toBe('notes.txt');
     expect((await repo.git('diff', '--name-only')).trim()).toBe('README.md');
 
@@ -62,17 +73,25 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     expect(text).toContain('notes.txt');
 
     // The old session is closed with a migrated line; its successor starts from the doc.
-    const lines = (await fs.readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = (await fs.readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.at(-2)).toMatchObject({ type: 'handoff', path: doc, executor: 'offline', mode: 'migrate' });
     expect(lines.at(-1)).toMatchObject({ type: 'migrated', path: doc });
     const successor = (lines.at(-1) as { newId: string }).newId;
 
-    const status = await waitFor(async () => {
-      const current = await daemon.status();
-      return current.handoffs[0]?.state === 'committed' && current.sessions.some((session) => session.id === successor) ? current : null;
-    }, { ...DEADLINE, message: 'status to show the commit and the new session' });
+    const status = await waitFor(
+      async () => {
+        const current = await daemon.status();
+        return current.handoffs[0]?.state === 'committed' && current.sessions.some((session) => session.id === successor) ? current : null;
+      },
+      { ...DEADLINE, message: 'status to show the commit and the new session' },
+    );
     const head = (await repo.git('rev-parse', 'HEAD')).trim();
-    expect(status.handoffs).toEqual([expect.objectContaining({ path: doc, sessionId: id, executor: 'offline', state: 'committed', commit: head, reason: null })]);
+    expect(status.handoffs).toEqual([
+      expect.objectContaining({ path: doc, sessionId: id, executor: 'offline', state: 'committed', commit: head, reason: null }),
+    ]);
     expect(status.sessions).toEqual([expect.objectContaining({ id: successor, closed: false, overflowed: false, owner: 'none' })]);
     expect(status.closedSessions).toBe(1);
   });
@@ -89,9 +108,26 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     await fs.writeFile(path.join(daemon.root, doc), text);
     const cost = { requests: 2, prompt_tokens: 5000, completion_tokens: 700 };
     // T1: the writer records the sha256 of the document it sealed, as ai-zen's pipeline does.
-    await daemon.appendLines(id, { type: 'handoff', at: new Date().toISOString(), path: doc, executor: 'self', mode: 'handoff', downgrades: [], cost, sha256: sha256(text), redactions: 0 });
+    await daemon.appendLines(id, {
+      type: 'handoff',
+      at: new Date().toISOString(),
+      path: doc,
+      executor: 'self',
+      mode: 'handoff',
+      downgrades: [],
+      cost,
+      sha256: sha256(text),
+      redactions: 0,
+    });
     await waitFor(() => events.some((event) => event.name === 'handoff.committed'), { ...DEADLINE, message: 'the commit event' });
-    expect(events.find((event) => event.name === 'handoff.written')?.payload).toEqual({ sessionId: id, mode: 'handoff', path: doc, absolutePath: path.join(daemon.root, doc), executor: 'self', cost });
+    expect(events.find((event) => event.name === 'handoff.written')?.payload).toEqual({
+      sessionId: id,
+      mode: 'handoff',
+      path: doc,
+      absolutePath: path.join(daemon.root, doc),
+      executor: 'self',
+      cost,
+    });
     expect((await daemon.repo.git('log', '-1', '--format=%s')).trim()).toBe('handoff: 00000006 (self)');
     expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(doc);
 
@@ -99,7 +135,10 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     const head = (await daemon.repo.git('rev-parse', 'HEAD')).trim();
     expect((await daemon.daemon(['stop'])).code).toBe(0);
     await daemon.start();
-    const again = await waitFor(async () => (await daemon.status()).handoffs[0], { ...DEADLINE, message: 'the doc in status after a restart' });
+    const again = await waitFor(async () => (await daemon.status()).handoffs[0], {
+      ...DEADLINE,
+      message: 'the doc in status after a restart',
+    });
     expect(again).toMatchObject({ path: doc, state: 'committed', commit: head, attempts: 0 });
     expect((await daemon.repo.git('rev-parse', 'HEAD')).trim()).toBe(head);
   });
@@ -116,9 +155,24 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     for (const doc of docs) await fs.writeFile(path.join(daemon.root, doc), textOf(doc));
     const cost = { requests: 1, prompt_tokens: 10, completion_tokens: 10 };
     const at = new Date().toISOString();
-    await daemon.appendLines(id, ...docs.map((doc) => ({ type: 'handoff', at, path: doc, executor: 'self', mode: 'handoff', downgrades: [], cost, sha256: sha256(textOf(doc)) })));
+    await daemon.appendLines(
+      id,
+      ...docs.map((doc) => ({
+        type: 'handoff',
+        at,
+        path: doc,
+        executor: 'self',
+        mode: 'handoff',
+        downgrades: [],
+        cost,
+        sha256: sha256(textOf(doc)),
+      })),
+    );
 
-    await waitFor(() => events.filter((event) => event.name === 'handoff.committed').length === 2, { ...DEADLINE, message: 'two commit events' });
+    await waitFor(() => events.filter((event) => event.name === 'handoff.committed').length === 2, {
+      ...DEADLINE,
+      message: 'two commit events',
+    });
     expect(events.filter((event) => event.name === 'handoff.written').map((event) => event.payload.path)).toEqual(docs);
     const committed = (await daemon.repo.git('log', '-2', '--format=', '--name-only')).split('\n').filter(Boolean).sort();
     expect(committed).toEqual([...docs].sort());
@@ -146,10 +200,13 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     await daemon.writeSession(id, { maxContextTokens: 1000 });
     await daemon.appendLines(id, usageLine(1200));
 
-    const deferred = await waitFor(async () => {
-      const status = await daemon.status();
-      return status.handoffs[0]?.state === 'deferred' ? status.handoffs[0] : null;
-    }, { ...DEADLINE, message: 'the commit to be deferred' });
+    const deferred = await waitFor(
+      async () => {
+        const status = await daemon.status();
+        return status.handoffs[0]?.state === 'deferred' ? status.handoffs[0] : null;
+      },
+      { ...DEADLINE, message: 'the commit to be deferred' },
+    );
     expect(deferred.reason).toBe('a rebase is in progress');
     expect(deferred.commit).toBeNull();
     expect((await repo.git('log', '-1', '--format=%s')).trim()).toBe('initial commit');
@@ -157,10 +214,13 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     expect(human.stdout).toContain(`${deferred.path}  offline  not committed: a rebase is in progress`);
 
     await fs.rm(path.join(gitDir, 'rebase-merge'), { recursive: true });
-    const committed = await waitFor(async () => {
-      const status = await daemon.status();
-      return status.handoffs[0]?.state === 'committed' ? status.handoffs[0] : null;
-    }, { ...DEADLINE, message: 'the commit once the rebase is over' });
+    const committed = await waitFor(
+      async () => {
+        const status = await daemon.status();
+        return status.handoffs[0]?.state === 'committed' ? status.handoffs[0] : null;
+      },
+      { ...DEADLINE, message: 'the commit once the rebase is over' },
+    );
     expect(committed.commit).toBe((await repo.git('rev-parse', 'HEAD')).trim());
     expect((await repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(deferred.path);
   });
@@ -213,17 +273,29 @@ describe('D1 a session owned by a live ai-zen process', { timeout: 60_000 }, () 
     expect(events.filter((event) => event.name === 'session.overflowed')).toEqual([
       { name: 'session.overflowed', payload: { sessionId: id, promptTokens: 1500, maxContextTokens: 1000, source: 'ai-zen' } },
     ]);
-    const session = await waitFor(async () => {
-      const current = await sessionFromDaemon(id);
-      return current?.action ? current : null;
-    }, { ...DEADLINE, message: 'the daemon to decide' });
-    expect(session).toMatchObject({ owner: 'live', overflowed: true, closed: false, action: 'left to its owner', promptTokens: 1500, percent: 150 });
+    const session = await waitFor(
+      async () => {
+        const current = await sessionFromDaemon(id);
+        return current?.action ? current : null;
+      },
+      { ...DEADLINE, message: 'the daemon to decide' },
+    );
+    expect(session).toMatchObject({
+      owner: 'live',
+      overflowed: true,
+      closed: false,
+      action: 'left to its owner',
+      promptTokens: 1500,
+      percent: 150,
+    });
     expect(await handoffDocs(daemon.root)).toEqual([]);
     expect(events.map((event) => event.name)).not.toContain('handoff.started');
 
     const refused = await daemon.daemon(['migrate', id]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`ai-zen-daemon: session ${id.slice(0, 8)} is open in another ai-zen process; its owner hands it over (/migrate there)\n`);
+    expect(refused.stderr).toBe(
+      `ai-zen-daemon: session ${id.slice(0, 8)} is open in another ai-zen process; its owner hands it over (/migrate there)\n`,
+    );
     expect(await handoffDocs(daemon.root)).toEqual([]);
   });
 
@@ -232,14 +304,18 @@ describe('D1 a session owned by a live ai-zen process', { timeout: 60_000 }, () 
     await owner!.usage(1500);
     await waitFor(async () => (await sessionFromDaemon(id))?.action === 'left to its owner', { ...DEADLINE, message: 'left to its owner' });
     await owner!.kill();
-    const [doc] = await waitFor(async () => ((await handoffDocs(daemon.root)).length > 0 ? handoffDocs(daemon.root) : null), { ...DEADLINE, message: 'the daemon to hand it over' });
+    const [doc] = await waitFor(async () => ((await handoffDocs(daemon.root)).length > 0 ? handoffDocs(daemon.root) : null), {
+      ...DEADLINE,
+      message: 'the daemon to hand it over',
+    });
     expect(doc).toContain(id.slice(0, 8));
     await waitFor(async () => (await sessionFromDaemon(id))?.closed === true, { ...DEADLINE, message: 'the session to be closed' });
   });
 
   it('D1 overflow is announced once per crossing: not again for a later usage line, again after it dropped below', async () => {
     const { id } = owner!;
-    const seen = async (tokens: number) => waitFor(async () => (await sessionFromDaemon(id))?.promptTokens === tokens, { ...DEADLINE, message: `usage ${tokens}` });
+    const seen = async (tokens: number) =>
+      waitFor(async () => (await sessionFromDaemon(id))?.promptTokens === tokens, { ...DEADLINE, message: `usage ${tokens}` });
     await owner!.usage(1500);
     await seen(1500);
     await owner!.usage(1600);
@@ -247,8 +323,13 @@ describe('D1 a session owned by a live ai-zen process', { timeout: 60_000 }, () 
     await owner!.usage(500);
     await seen(500);
     await owner!.usage(1700);
-    await waitFor(() => events.filter((event) => event.name === 'session.overflowed').length >= 2, { ...DEADLINE, message: 'the second crossing' });
-    const crossings = events.filter((event) => event.name === 'session.overflowed').map((event) => (event.payload as { promptTokens: number }).promptTokens);
+    await waitFor(() => events.filter((event) => event.name === 'session.overflowed').length >= 2, {
+      ...DEADLINE,
+      message: 'the second crossing',
+    });
+    const crossings = events
+      .filter((event) => event.name === 'session.overflowed')
+      .map((event) => (event.payload as { promptTokens: number }).promptTokens);
     expect(crossings).toEqual([1500, 1700]);
   });
 });

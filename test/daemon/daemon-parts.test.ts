@@ -45,7 +45,13 @@ describe('D2 the facts cache', () => {
 });
 
 describe('D3 the handoff committer', () => {
-  const handoff = (n: number) => ({ path: `.ai-zen/handoffs/2026120${n}-000000-abcd1234.md`, sessionId: `abcd1234-0000-4000-8000-00000000000${n}`, executor: 'self', mode: 'migrate', at: `2026-12-0${n}T00:00:00Z` });
+  const handoff = (n: number) => ({
+    path: `.ai-zen/handoffs/2026120${n}-000000-abcd1234.md`,
+    sessionId: `abcd1234-0000-4000-8000-00000000000${n}`,
+    executor: 'self',
+    mode: 'migrate',
+    at: `2026-12-0${n}T00:00:00Z`,
+  });
 
   it('D3 commits each doc alone with `handoff: <id8> (<executor>)`; a refusal is recorded, announced once, and retried on a git change', async () => {
     const calls: CommitHandoffOptions[] = [];
@@ -57,12 +63,26 @@ describe('D3 the handoff committer', () => {
     const events = new EventBus();
     const seen: AnyEvent[] = [];
     events.onAny((event) => seen.push(event));
-    const committer = createHandoffCommitter({ root: '/r', enabled: true, events, logger: quiet, checkDocument: sealedByAiZen, commit, retryMs: 60_000 });
+    const committer = createHandoffCommitter({
+      root: '/r',
+      enabled: true,
+      events,
+      logger: quiet,
+      checkDocument: sealedByAiZen,
+      commit,
+      retryMs: 60_000,
+    });
     committer.add(handoff(1));
     committer.add(handoff(1)); // the same line read again: one record
     await waitFor(() => committer.list()[0]?.status.state === 'deferred');
     expect(calls.map((call) => call.message)).toEqual(['handoff: abcd1234 (self)']);
-    expect(committer.list()).toEqual([expect.objectContaining({ path: handoff(1).path, status: { state: 'deferred', reason: 'a rebase is in progress', retryable: true }, attempts: 1 })]);
+    expect(committer.list()).toEqual([
+      expect.objectContaining({
+        path: handoff(1).path,
+        status: { state: 'deferred', reason: 'a rebase is in progress', retryable: true },
+        attempts: 1,
+      }),
+    ]);
     committer.retry();
     await waitFor(() => calls.length === 2);
     await waitFor(() => committer.list()[0]?.attempts === 2);
@@ -79,18 +99,38 @@ describe('D3 the handoff committer', () => {
 
   it('D3 retries on a backoff timer; docs found at startup are committed without news; off means never', async () => {
     let failures = 2;
-    const commit = async (): Promise<CommitHandoffResult> => (failures-- > 0 ? { committed: false, reason: 'index.lock is held by another git process', retryable: true } : { committed: true, commit: 'beef' });
+    const commit = async (): Promise<CommitHandoffResult> =>
+      failures-- > 0
+        ? { committed: false, reason: 'index.lock is held by another git process', retryable: true }
+        : { committed: true, commit: 'beef' };
     const events = new EventBus();
     const seen: AnyEvent[] = [];
     events.onAny((event) => seen.push(event));
-    const committer = createHandoffCommitter({ root: '/r', enabled: true, events, logger: quiet, checkDocument: sealedByAiZen, commit, retryMs: 10, lookupCommitted: async () => new Map() });
+    const committer = createHandoffCommitter({
+      root: '/r',
+      enabled: true,
+      events,
+      logger: quiet,
+      checkDocument: sealedByAiZen,
+      commit,
+      retryMs: 10,
+      lookupCommitted: async () => new Map(),
+    });
     committer.add(handoff(2), { announce: false });
     await waitFor(() => committer.list()[0]?.status.state === 'committed');
     expect(committer.list()[0]!.attempts).toBe(3);
     expect(seen).toEqual([]);
     await committer.close();
 
-    const off = createHandoffCommitter({ root: '/r', enabled: false, events, logger: quiet, commit: async () => { throw new Error('must not run'); } });
+    const off = createHandoffCommitter({
+      root: '/r',
+      enabled: false,
+      events,
+      logger: quiet,
+      commit: async () => {
+        throw new Error('must not run');
+      },
+    });
     off.add(handoff(3));
     off.retry();
     expect(off.list()[0]!.status).toEqual({ state: 'off', reason: AUTO_COMMIT_OFF });
@@ -119,11 +159,15 @@ describe('D3 handoff documents found at startup', () => {
         return new Map([[docA, 'old-a']]);
       },
     });
-    for (const name of [docA, docB]) committer.add({ path: name, sessionId: 'abcd1234-x', executor: 'offline', mode: 'migrate', at: name }, { announce: false });
+    for (const name of [docA, docB])
+      committer.add({ path: name, sessionId: 'abcd1234-x', executor: 'offline', mode: 'migrate', at: name }, { announce: false });
     await waitFor(() => committer.list().every((record) => record.status.state === 'committed'));
     expect(lookups).toEqual([[docA, docB]]);
     expect(calls).toEqual([docB]);
-    expect(committer.list().map((record) => record.status)).toEqual([{ state: 'committed', commit: 'old-a' }, { state: 'committed', commit: 'new' }]);
+    expect(committer.list().map((record) => record.status)).toEqual([
+      { state: 'committed', commit: 'old-a' },
+      { state: 'committed', commit: 'new' },
+    ]);
     await committer.close();
   });
 
@@ -144,17 +188,34 @@ describe('D3 handoff documents found at startup', () => {
     await write('c.md', 'modified, not committed\n');
     await repo.git('rm', '-q', '.ai-zen/handoffs/d.md');
     await repo.git('commit', '-q', '-m', 'third');
-    const found = await committedHandoffs(repo.root, ['a', 'b', 'c', 'd'].map((name) => `.ai-zen/handoffs/${name}.md`));
+    const found = await committedHandoffs(
+      repo.root,
+      ['a', 'b', 'c', 'd'].map((name) => `.ai-zen/handoffs/${name}.md`),
+    );
     expect([...found]).toEqual([['.ai-zen/handoffs/a.md', second]]);
   });
 });
 
 describe('D4 notification texts and the context bar', () => {
   it('D4 overflow names the session and its usage; outcomes name the doc, the reason or the commit', () => {
-    const overflow = notificationFor({ name: 'session.overflowed', payload: { sessionId: 'abcd1234-ffff', promptTokens: 131_000, maxContextTokens: 128_000, source: 'ai-zen' } }, { overflowOwner: 'none' });
-    expect(overflow).toEqual({ title: 'ai-zen: context window full', body: 'session abcd1234 is at 131k/128k tokens — the daemon hands it over', urgency: 'critical' });
-    expect(notificationFor({ name: 'handoff.failed', payload: { sessionId: 'abcd1234-ffff', mode: 'migrate', reason: 'disk full' } })?.body).toBe('session abcd1234: disk full');
-    expect(notificationFor({ name: 'handoff.committed', payload: { path: 'a.md', commit: '0123456789abcdef' } })?.body).toBe('0123456 a.md');
+    const overflow = notificationFor(
+      {
+        name: 'session.overflowed',
+        payload: { sessionId: 'abcd1234-ffff', promptTokens: 131_000, maxContextTokens: 128_000, source: 'ai-zen' },
+      },
+      { overflowOwner: 'none' },
+    );
+    expect(overflow).toEqual({
+      title: 'ai-zen: context window full',
+      body: 'session abcd1234 is at 131k/128k tokens — the daemon hands it over',
+      urgency: 'critical',
+    });
+    expect(
+      notificationFor({ name: 'handoff.failed', payload: { sessionId: 'abcd1234-ffff', mode: 'migrate', reason: 'disk full' } })?.body,
+    ).toBe('session abcd1234: disk full');
+    expect(notificationFor({ name: 'handoff.committed', payload: { path: 'a.md', commit: '0123456789abcdef' } })?.body).toBe(
+      '0123456 a.md',
+    );
     expect(notificationFor({ name: 'handoff.started', payload: { sessionId: 'x', mode: 'migrate', executor: 'self' } })).toBeNull();
   });
 
@@ -163,12 +224,36 @@ describe('D4 notification texts and the context bar', () => {
     expect(contextBar(0)).toBe('░░░░░░░░');
     expect(contextBar(131)).toBe('████████');
     expect([999, 1000, 1500, 99_000, 131_072, 2_000_000].map(formatTokens)).toEqual(['999', '1k', '1.5k', '99k', '131k', '2M']);
-    const line = sessionLine({ id: 'abcd1234-0000', file: 'f', source: 'ai-zen', model: 'gpt-4o', promptTokens: 99_000, maxContextTokens: 128_000, percent: 77, owner: 'live', closed: false, successorId: null, overflowed: false, action: null });
+    const line = sessionLine({
+      id: 'abcd1234-0000',
+      file: 'f',
+      source: 'ai-zen',
+      model: 'gpt-4o',
+      promptTokens: 99_000,
+      maxContextTokens: 128_000,
+      percent: 77,
+      owner: 'live',
+      closed: false,
+      successorId: null,
+      overflowed: false,
+      action: null,
+    });
     expect(line).toBe('abcd1234  ██████░░  77%  99k/128k   gpt-4o · owner: live');
   });
 
   it('D1 foreground log lines are readable: time, level, message, fields', () => {
-    const line = formatLogRecord(JSON.stringify({ level: 40, time: Date.UTC(2026, 11, 2, 10, 54, 18, 123), pid: 1, hostname: 'h', name: 'ai-zen-daemon', msg: 'handoff document not committed yet', path: '.ai-zen/handoffs/a.md', reason: 'a rebase is in progress' }));
+    const line = formatLogRecord(
+      JSON.stringify({
+        level: 40,
+        time: Date.UTC(2026, 11, 2, 10, 54, 18, 123),
+        pid: 1,
+        hostname: 'h',
+        name: 'ai-zen-daemon',
+        msg: 'handoff document not committed yet',
+        path: '.ai-zen/handoffs/a.md',
+        reason: 'a rebase is in progress',
+      }),
+    );
     expect(line).toBe('10:54:18.123 WARN  handoff document not committed yet path=.ai-zen/handoffs/a.md reason="a rebase is in progress"');
   });
 });

@@ -43,7 +43,10 @@ async function writeHook(name: string, script: string, mode = 0o755): Promise<st
   return file;
 }
 
-const overflow: AnyEvent = { name: 'session.overflowed', payload: { sessionId: 'abcd1234-x', promptTokens: 130_000, maxContextTokens: 128_000, source: 'ai-zen' } };
+const overflow: AnyEvent = {
+  name: 'session.overflowed',
+  payload: { sessionId: 'abcd1234-x', promptTokens: 130_000, maxContextTokens: 128_000, source: 'ai-zen' },
+};
 const written: AnyEvent = {
   name: 'handoff.written',
   payload: {
@@ -97,7 +100,9 @@ describe('D1 hooks on pipeline events', () => {
       root,
       payload: overflow.payload,
     });
-    expect(logLines).toContainEqual(expect.objectContaining({ msg: 'hook finished', hook: 'on-overflow', exitCode: 0, output: result!.output }));
+    expect(logLines).toContainEqual(
+      expect.objectContaining({ msg: 'hook finished', hook: 'on-overflow', exitCode: 0, output: result!.output }),
+    );
   });
 
   it('D1 a hook that fails is reported and logged, never thrown', async () => {
@@ -128,7 +133,10 @@ describe('D1 hooks on pipeline events', () => {
     await writeHook('on-overflow', '#!/bin/sh\ntouch ran\n', 0o644);
     expect(await hooks.runForEvent(overflow)).toMatchObject({ status: 'refused', error: expect.stringContaining('not executable') });
     await writeHook('on-overflow', '#!/bin/sh\ntouch ran\n', 0o777);
-    expect(await hooks.runForEvent(overflow)).toMatchObject({ status: 'refused', error: expect.stringContaining('writable by group or others') });
+    expect(await hooks.runForEvent(overflow)).toMatchObject({
+      status: 'refused',
+      error: expect.stringContaining('writable by group or others'),
+    });
     await fs.mkdir(path.join(hooksDir, 'on-handoff'));
     expect(await hooks.runForEvent(written)).toMatchObject({ status: 'refused', error: expect.stringContaining('not a regular file') });
     await expect(fs.stat(path.join(root, 'ran'))).rejects.toMatchObject({ code: 'ENOENT' });
@@ -162,6 +170,8 @@ describe('D1 the example hooks shipped in hooks/', () => {
     await fs.chmod(path.join(hooksDir, 'on-overflow'), 0o755);
     expect(await runner({ env: { PATH: process.env.PATH } }).runForEvent(overflow)).toMatchObject({ status: 'ok' });
     const lines = (await fs.readFile(path.join(root, '.ai-zen', 'logs', 'overflows.jsonl'), 'utf8')).trim().split('\n');
-    expect(lines.map((line) => JSON.parse(line))).toEqual([{ v: 1, hook: 'on-overflow', event: 'session.overflowed', root, payload: overflow.payload }]);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      { v: 1, hook: 'on-overflow', event: 'session.overflowed', root, payload: overflow.payload },
+    ]);
   });
 });

@@ -166,8 +166,18 @@ describe('D1 incremental session reader', () => {
 
   it('D1 overflow per SPEC: latest prompt_tokens over maxContextTokens and not migrated, reported once when it starts', async () => {
     const file = path.join(sessions, 'overflowing-1.jsonl');
-    const header = { type: 'session', v: 1, id: 'overflowing-1', createdAt: 'now', cwd: repo.root, model: 'm', maxContextTokens: 1000, previousId: null };
-    const usage = (prompt: number) => JSON.stringify({ type: 'usage', usage: { prompt_tokens: prompt, completion_tokens: 1, total_tokens: prompt + 1 } }) + '\n';
+    const header = {
+      type: 'session',
+      v: 1,
+      id: 'overflowing-1',
+      createdAt: 'now',
+      cwd: repo.root,
+      model: 'm',
+      maxContextTokens: 1000,
+      previousId: null,
+    };
+    const usage = (prompt: number) =>
+      JSON.stringify({ type: 'usage', usage: { prompt_tokens: prompt, completion_tokens: 1, total_tokens: prompt + 1 } }) + '\n';
     await fs.writeFile(file, JSON.stringify(header) + '\n' + usage(900));
     const reader = source.createReader(file);
     expect((await reader.update()).state.overflowed).toBe(false);
@@ -176,7 +186,11 @@ describe('D1 incremental session reader', () => {
     expect((await reader.update()).overflowStarted).toBe(false);
     await fs.appendFile(file, usage(1001));
     const crossed = await reader.update();
-    expect(crossed).toMatchObject({ overflowStarted: true, usageChanged: true, state: { overflowed: true, latestUsage: { prompt_tokens: 1001 } } });
+    expect(crossed).toMatchObject({
+      overflowStarted: true,
+      usageChanged: true,
+      state: { overflowed: true, latestUsage: { prompt_tokens: 1001 } },
+    });
     await fs.appendFile(file, usage(1200));
     expect(await reader.update()).toMatchObject({ overflowStarted: false, usageChanged: true, state: { overflowed: true } });
     await fs.appendFile(file, JSON.stringify({ type: 'migrated', at: 'now', newId: 'successor-1', path: 'x.md' }) + '\n');
@@ -185,7 +199,16 @@ describe('D1 incremental session reader', () => {
 
   it('D1 a partial last line waits for its end', async () => {
     const file = path.join(sessions, 'partial-line.jsonl');
-    const line = JSON.stringify({ type: 'session', v: 1, id: 'partial-line', createdAt: 'now', cwd: '/', model: 'm', maxContextTokens: 10, previousId: null });
+    const line = JSON.stringify({
+      type: 'session',
+      v: 1,
+      id: 'partial-line',
+      createdAt: 'now',
+      cwd: '/',
+      model: 'm',
+      maxContextTokens: 10,
+      previousId: null,
+    });
     await fs.writeFile(file, line); // no newline yet: a whole JSON object, but not a finished line
     const reader = source.createReader(file);
     expect(await reader.update()).toMatchObject({ linesRead: 0, bytesRead: line.length, state: { model: null } });
@@ -225,7 +248,8 @@ describe('D1 incremental session reader', () => {
     const file = path.join(sessions, 'rewritten-1.jsonl');
     const header = (id: string, max: number) =>
       JSON.stringify({ type: 'session', v: 1, id, createdAt: 'now', cwd: '/', model: 'm', maxContextTokens: max, previousId: null }) + '\n';
-    const usage = (prompt: number) => JSON.stringify({ type: 'usage', usage: { prompt_tokens: prompt, completion_tokens: 1, total_tokens: prompt + 1 } }) + '\n';
+    const usage = (prompt: number) =>
+      JSON.stringify({ type: 'usage', usage: { prompt_tokens: prompt, completion_tokens: 1, total_tokens: prompt + 1 } }) + '\n';
     await fs.writeFile(file, header('rewritten-1', 100) + usage(50));
     const reader = source.createReader(file);
     await reader.update();
@@ -236,7 +260,12 @@ describe('D1 incremental session reader', () => {
     expect((await fs.stat(file)).ino).toBe(ino);
     const update = await reader.update();
     expect(update.reset).toBe('rewritten');
-    expect(update.state).toMatchObject({ sessionId: 'rewritten-1', maxContextTokens: 200, latestUsage: { prompt_tokens: 300 }, overflowed: true });
+    expect(update.state).toMatchObject({
+      sessionId: 'rewritten-1',
+      maxContextTokens: 200,
+      latestUsage: { prompt_tokens: 300 },
+      overflowed: true,
+    });
 
     // Same head, different bytes just before our offset, and longer: still detected.
     const before = (await fs.readFile(file, 'utf8')).replace(usage(300), usage(301)) + usage(5);
@@ -249,7 +278,17 @@ describe('D1 incremental session reader', () => {
 
   it('D1 bytes read per append equal the bytes appended, whatever the size of the file', async () => {
     const file = path.join(sessions, 'large-session.jsonl');
-    const header = JSON.stringify({ type: 'session', v: 1, id: 'large-session', createdAt: 'now', cwd: '/', model: 'm', maxContextTokens: 1000, previousId: null }) + '\n';
+    const header =
+      JSON.stringify({
+        type: 'session',
+        v: 1,
+        id: 'large-session',
+        createdAt: 'now',
+        cwd: '/',
+        model: 'm',
+        maxContextTokens: 1000,
+        previousId: null,
+      }) + '\n';
     const message = JSON.stringify({ type: 'message', message: { role: 'tool', content: 'x'.repeat(4000), tool_call_id: 't' } }) + '\n';
     await fs.writeFile(file, header + message.repeat(1500)); // ~6 MB
     const reader = source.createReader(file);

@@ -83,7 +83,10 @@ describe('D4 notifications never fail the daemon', () => {
   it('D4 no notify-send binary: sent:false naming the package, no throw', async () => {
     const { logger, lines } = recordingLogger();
     const notifier = createNotifier({ enabled: true, logger, env: { PATH: '/nonexistent' }, platform: 'linux' });
-    expect(await notifier.notify({ title: 't', body: 'b' })).toEqual({ sent: false, reason: 'notify-send not found (install libnotify-bin)' });
+    expect(await notifier.notify({ title: 't', body: 'b' })).toEqual({
+      sent: false,
+      reason: 'notify-send not found (install libnotify-bin)',
+    });
     expect(lines.some((line) => line.msg === 'desktop notification not sent')).toBe(true);
   });
 

@@ -20,7 +20,11 @@ export interface SessionOwner {
 export type OwnerStart = { ok: true; owner: SessionOwner } | { ok: false; error: string };
 
 /** `env` is the daemon's (AI_ZEN_HOME above all): the session lock lives in that home's private run folder. */
-export async function startSessionOwner(root: string, how: { create: number } | { open: string }, env: Record<string, string> = {}): Promise<OwnerStart> {
+export async function startSessionOwner(
+  root: string,
+  how: { create: number } | { open: string },
+  env: Record<string, string> = {},
+): Promise<OwnerStart> {
   const args = 'create' in how ? ['create', String(how.create)] : ['open', how.open];
   const child = spawn(process.execPath, [script, root, ...args], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();

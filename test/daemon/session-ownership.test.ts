@@ -29,7 +29,9 @@ describe('D1 session ownership through an OS-held lock', () => {
       const error = await ConversationContext.open({ paths, id: owner.id }).catch((e: unknown) => e);
       expect(AiZenError.isInstance(error)).toBe(true);
       expect((error as AiZenError).code).toBe('session');
-      expect((error as AiZenError).message).toBe(`session ${owner.id.slice(0, 8)} is open in another ai-zen process (pid ${owner.child.pid})`);
+      expect((error as AiZenError).message).toBe(
+        `session ${owner.id.slice(0, 8)} is open in another ai-zen process (pid ${owner.child.pid})`,
+      );
     } finally {
       await owner.kill();
     }
@@ -52,7 +54,10 @@ describe('D1 session ownership through an OS-held lock', () => {
   it('D1 another process is refused while this one has the session open, and let in after close', async () => {
     const context = await ConversationContext.create({ paths, model: 'm', maxContextTokens: 100 });
     const refused = await startSessionOwner(repo.root, { open: context.currentId });
-    expect(refused).toEqual({ ok: false, error: `session ${context.currentId.slice(0, 8)} is open in another ai-zen process (pid ${process.pid})` });
+    expect(refused).toEqual({
+      ok: false,
+      error: `session ${context.currentId.slice(0, 8)} is open in another ai-zen process (pid ${process.pid})`,
+    });
     await context.close();
     expect(await isLockHeld(sessionLockName(context.sessionFile))).toBe(false);
     const admitted = await startSessionOwner(repo.root, { open: context.currentId });
@@ -64,7 +69,11 @@ describe('D1 session ownership through an OS-held lock', () => {
     const context = await ConversationContext.create({ paths, model: 'm', maxContextTokens: 100 });
     const oldFile = context.sessionFile;
     await context.appendMessage({ role: 'system', content: 'rules' }, { definition: true });
-    await context.migrate({ definitionMessages: [{ role: 'system', content: 'rules' }], breakpoint: { role: 'user', content: 'doc.md' }, docPath: 'doc.md' });
+    await context.migrate({
+      definitionMessages: [{ role: 'system', content: 'rules' }],
+      breakpoint: { role: 'user', content: 'doc.md' },
+      docPath: 'doc.md',
+    });
     try {
       expect(context.sessionFile).not.toBe(oldFile);
       expect(await isLockHeld(sessionLockName(context.sessionFile))).toBe(true);

@@ -19,7 +19,8 @@ const deafWatcher: WatchFolder = () => ({ close() {} });
 function countedWatch(failures = 0): WatchFolder & { made: number; attempts: number } {
   const watch = ((folder, handlers) => {
     watch.attempts += 1;
-    if (watch.attempts <= failures) throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
+    if (watch.attempts <= failures)
+      throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
     const watcher = fsSync.watch(folder, (_event, name) => handlers.change(name));
     watcher.on('error', handlers.error);
     watch.made += 1;
@@ -47,8 +48,18 @@ describe('D1 the session watcher', () => {
     await repo.cleanup();
   });
 
-  const header = (id: string) => ({ type: 'session', v: 1, id, createdAt: '2026-12-02T00:00:00Z', cwd: repo.root, model: 'm', maxContextTokens: 1000, previousId: null });
-  const append = (id: string, ...lines: unknown[]) => fs.appendFile(path.join(folder, `${id}.jsonl`), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  const header = (id: string) => ({
+    type: 'session',
+    v: 1,
+    id,
+    createdAt: '2026-12-02T00:00:00Z',
+    cwd: repo.root,
+    model: 'm',
+    maxContextTokens: 1000,
+    previousId: null,
+  });
+  const append = (id: string, ...lines: unknown[]) =>
+    fs.appendFile(path.join(folder, `${id}.jsonl`), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
   const start = async (options: { deaf?: boolean; watchFolder?: WatchFolder; reconcileIntervalMs?: number } = {}) => {
     watcher = new SessionWatcher({
       folder,
@@ -116,7 +127,8 @@ describe('D1 the session watcher', () => {
       await append(id, usageLine(200));
       await fs.utimes(path.join(folder, `${id}.jsonl`), anHourAgo, anHourAgo);
     }
-    const seen = (tokens: number) => ids.filter((id) => watcher!.state(path.join(folder, `${id}.jsonl`))?.latestUsage?.prompt_tokens === tokens).length;
+    const seen = (tokens: number) =>
+      ids.filter((id) => watcher!.state(path.join(folder, `${id}.jsonl`))?.latestUsage?.prompt_tokens === tokens).length;
     await watcher.reconcile();
     expect(seen(200)).toBe(1);
     await watcher.reconcile();
@@ -142,14 +154,19 @@ describe('D1 the session watcher', () => {
     await fs.rm(folder, { recursive: true });
     await fs.mkdir(folder);
     // The old watch says its folder went away; a pass after that watches the new folder.
-    await waitFor(async () => {
-      await live.reconcile();
-      return watch.made === 2;
-    }, { message: 'a second watch' });
+    await waitFor(
+      async () => {
+        await live.reconcile();
+        return watch.made === 2;
+      },
+      { message: 'a second watch' },
+    );
     // Heard through the new watch (no pass runs again: 60 s).
     const id = sessionId(20);
     await append(id, header(id), usageLine(1500));
-    await waitFor(() => updates.find((entry) => entry.update.overflowStarted && entry.update.state.sessionId === id), { message: 'the overflow, through the new watch' });
+    await waitFor(() => updates.find((entry) => entry.update.overflowStarted && entry.update.state.sessionId === id), {
+      message: 'the overflow, through the new watch',
+    });
   });
 
   it('D1 when the folder cannot be watched (the inotify limit), the reconcile pass carries on and watches once it can', async () => {

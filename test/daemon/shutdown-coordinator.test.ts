@@ -41,7 +41,12 @@ describe('D1 the shutdown coordinator', () => {
     const exits: number[] = [];
     const gate = deferred();
     const process = new EventEmitter() as unknown as NodeJS.Process;
-    const coordinator = createShutdownCoordinator({ deadlineMs: 10_000, logger: quiet, exit: (code) => exits.push(code), cleanup: () => gate.promise });
+    const coordinator = createShutdownCoordinator({
+      deadlineMs: 10_000,
+      logger: quiet,
+      exit: (code) => exits.push(code),
+      cleanup: () => gate.promise,
+    });
     const remove = coordinator.installSignalHandlers(process);
     process.emit('SIGTERM', 'SIGTERM');
     expect(exits).toEqual([]);
@@ -56,13 +61,25 @@ describe('D1 the shutdown coordinator', () => {
 
   it('D1 a cleanup past its deadline exits anyway; a failing cleanup exits non-zero', async () => {
     const exits: number[] = [];
-    const never = createShutdownCoordinator({ deadlineMs: 50, logger: quiet, exit: (code) => exits.push(code), cleanup: () => new Promise(() => {}) });
+    const never = createShutdownCoordinator({
+      deadlineMs: 50,
+      logger: quiet,
+      exit: (code) => exits.push(code),
+      cleanup: () => new Promise(() => {}),
+    });
     void never.shutdown('stuck');
     await waitFor(() => exits.length > 0, { message: 'the forced exit' });
     expect(exits).toEqual([EXIT_FORCED]);
 
     const failing: number[] = [];
-    const broken = createShutdownCoordinator({ deadlineMs: 10_000, logger: quiet, exit: (code) => failing.push(code), cleanup: async () => { throw new Error('boom'); } });
+    const broken = createShutdownCoordinator({
+      deadlineMs: 10_000,
+      logger: quiet,
+      exit: (code) => failing.push(code),
+      cleanup: async () => {
+        throw new Error('boom');
+      },
+    });
     await broken.shutdown('stop');
     expect(failing).toEqual([EXIT_FAILURE]);
   });

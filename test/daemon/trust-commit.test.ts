@@ -54,7 +54,11 @@ describe('T1 T2 T5 a daemon commits only what ai-zen sealed, and takes a session
     const secretsText = await fs.readFile(path.join(root, 'secrets.txt'));
     const readmeText = await fs.readFile(path.join(root, 'README.md'));
     // Even with the right sha256 of the files they name: the path is not a handoff document's.
-    await daemon.appendLines(id, handoffLine('secrets.txt', { sha256: sha256(secretsText) }), handoffLine('README.md', { sha256: sha256(readmeText) }));
+    await daemon.appendLines(
+      id,
+      handoffLine('secrets.txt', { sha256: sha256(secretsText) }),
+      handoffLine('README.md', { sha256: sha256(readmeText) }),
+    );
 
     const secrets = await handoffInStatus('secrets.txt', 'deferred');
     const readme = await handoffInStatus('README.md', 'deferred');
@@ -91,7 +95,9 @@ describe('T1 T2 T5 a daemon commits only what ai-zen sealed, and takes a session
       handoffLine(symlink, { sha256: sha256(await fs.readFile(path.join(root, 'secrets.txt'))) }),
     );
 
-    expect((await handoffInStatus(otherSession, 'deferred')).reason).toMatch(/is not a document of session 00000002, whose file holds the line/);
+    expect((await handoffInStatus(otherSession, 'deferred')).reason).toMatch(
+      /is not a document of session 00000002, whose file holds the line/,
+    );
     expect((await handoffInStatus(changed, 'deferred')).reason).toMatch(/changed after ai-zen verified it/);
     expect((await handoffInStatus(unsealed, 'deferred')).reason).toMatch(/records no sha256: ai-zen did not seal this document/);
     expect((await handoffInStatus(symlink, 'deferred')).reason).toMatch(/symbolic link/);
@@ -106,7 +112,16 @@ describe('T1 T2 T5 a daemon commits only what ai-zen sealed, and takes a session
     const fake: FakeOpenAI = await startFakeOpenAI();
     try {
       const planted = [
-        { type: 'session', v: 1, id: 'attacker0001', createdAt: new Date().toISOString(), cwd: root, model: 'm', maxContextTokens: 1000, previousId: null },
+        {
+          type: 'session',
+          v: 1,
+          id: 'attacker0001',
+          createdAt: new Date().toISOString(),
+          cwd: root,
+          model: 'm',
+          maxContextTokens: 1000,
+          previousId: null,
+        },
         handoffLine('secrets.txt'),
       ]
         .map((line) => JSON.stringify(line))
@@ -129,8 +144,12 @@ describe('T1 T2 T5 a daemon commits only what ai-zen sealed, and takes a session
       expect(result.stderr).toBe('');
       expect(result.stdout.trim()).toBe('The README describes the project.');
       // What the model read back: one refusal per change, the read went through (a missing file).
-      const toolResults = (fake.requests[1]?.body.messages ?? []).filter((message: { role: string }) => message.role === 'tool').map((message: { content: string }) => message.content);
-      expect(toolResults.slice(0, 5).every((content: string) => /^error: refused: .* (inside \.ai-zen\/|inside \.git\/)/.test(content))).toBe(true);
+      const toolResults = (fake.requests[1]?.body.messages ?? [])
+        .filter((message: { role: string }) => message.role === 'tool')
+        .map((message: { content: string }) => message.content);
+      expect(
+        toolResults.slice(0, 5).every((content: string) => /^error: refused: .* (inside \.ai-zen\/|inside \.git\/)/.test(content)),
+      ).toBe(true);
       expect(toolResults[5]).not.toMatch(/refused/);
     } finally {
       await fake.close();
@@ -153,12 +172,18 @@ describe('T1 T2 T5 a daemon commits only what ai-zen sealed, and takes a session
     await daemon.appendLines('victim000001', usageLine(400));
     const victimBefore = await fs.readFile(path.join(sessions, 'victim000001.jsonl'));
     const header = JSON.parse(victimBefore.toString('utf8').split('\n')[0]!) as object;
-    await fs.writeFile(path.join(sessions, 'attacker0001.jsonl'), [header, messageLine('user', 'hi'), usageLine(5000)].map((line) => `${JSON.stringify(line)}\n`).join(''));
+    await fs.writeFile(
+      path.join(sessions, 'attacker0001.jsonl'),
+      [header, messageLine('user', 'hi'), usageLine(5000)].map((line) => `${JSON.stringify(line)}\n`).join(''),
+    );
 
-    const status = await waitFor(async () => {
-      const current = await daemon.status();
-      return current.sessions.find((session) => session.id === 'attacker0001' && session.action !== null) ? current : null;
-    }, { ...DEADLINE, message: 'the attacker file in status' });
+    const status = await waitFor(
+      async () => {
+        const current = await daemon.status();
+        return current.sessions.find((session) => session.id === 'attacker0001' && session.action !== null) ? current : null;
+      },
+      { ...DEADLINE, message: 'the attacker file in status' },
+    );
     expect(status.sessions.find((session) => session.id === 'attacker0001')).toMatchObject({
       overflowed: false,
       action: 'skipped: its header names session victim000001, not attacker0001 (the file name)',
@@ -182,10 +207,13 @@ describe('T1 T2 T5 a daemon commits only what ai-zen sealed, and takes a session
     const backupId = `${id}-backup`;
     await fs.copyFile(file, path.join(root, '.ai-zen', 'sessions', `${backupId}.jsonl`));
 
-    const backup = await waitFor(async () => (await daemon.status()).sessions.find((session) => session.id === backupId && session.action !== null), {
-      ...DEADLINE,
-      message: 'the backup in status',
-    });
+    const backup = await waitFor(
+      async () => (await daemon.status()).sessions.find((session) => session.id === backupId && session.action !== null),
+      {
+        ...DEADLINE,
+        message: 'the backup in status',
+      },
+    );
     expect(backup.action).toBe(`skipped: its header names session ${id}, not ${backupId} (the file name)`);
     expect(backup.action).not.toMatch(/failed/);
     // Still the one document and the one migration of the original.
@@ -199,7 +227,10 @@ describe('T1 T2 T5 a daemon commits only what ai-zen sealed, and takes a session
     await daemon.writeSession(id, { maxContextTokens: 1000 });
     await daemon.appendLines(id, messageLine('user', DOCUMENT_WITH_SECRETS), usageLine(1500));
 
-    const [doc] = await waitFor(async () => ((await handoffDocs(daemon.root)).length > 0 ? handoffDocs(daemon.root) : null), { ...DEADLINE, message: 'a handoff document' });
+    const [doc] = await waitFor(async () => ((await handoffDocs(daemon.root)).length > 0 ? handoffDocs(daemon.root) : null), {
+      ...DEADLINE,
+      message: 'a handoff document',
+    });
     const committed = await handoffInStatus(doc!, 'committed');
     expect(committed.redactions).toBeGreaterThan(0);
     const inHead = await repo.git('show', `HEAD:${doc}`);

@@ -14,7 +14,17 @@ import { DAEMON_BIN, handoffDocs, makeDaemonRepo, type DaemonRepo } from './daem
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
 const REQUEST = 'Fix the off-by-one in src/parse.ts and keep the tests green';
-const SECTIONS = ['💬 Conversation breakpoint', '🎯 Task goal', '📊 Current state', '✅ Done', '📋 Not done', '🧠 Key decisions', '⚠️ Constraints and preferences', '📁 File index', '🔔 First steps for the successor'];
+const SECTIONS = [
+  '💬 Conversation breakpoint',
+  '🎯 Task goal',
+  '📊 Current state',
+  '✅ Done',
+  '📋 Not done',
+  '🧠 Key decisions',
+  '⚠️ Constraints and preferences',
+  '📁 File index',
+  '🔔 First steps for the successor',
+];
 
 let model: FakeOpenAI;
 let daemon: DaemonRepo | null = null;
@@ -38,20 +48,43 @@ async function setup(): Promise<{ daemon: DaemonRepo; transcript: string; seen: 
   const base = await fs.mkdtemp(path.join((await import('node:os')).tmpdir(), 'ai-zen-foreign-summary-'));
   const claudeHome = path.join(base, 'claude');
   daemon = await makeDaemonRepo({ env: { CLAUDE_CONFIG_DIR: claudeHome }, config: { agents: { 'claude-code': { graceSeconds: 0 } } } });
-  await fs.writeFile(path.join(daemon.repo.home, 'config.json'), JSON.stringify({ baseURL: model.baseURL, apiKey: 'sk-test', model: 'summary-model', maxContextTokens: 32_000 }));
+  await fs.writeFile(
+    path.join(daemon.repo.home, 'config.json'),
+    JSON.stringify({ baseURL: model.baseURL, apiKey: 'sk-test', model: 'summary-model', maxContextTokens: 32_000 }),
+  );
   const folder = path.join(claudeHome, 'projects', claudeSlug(daemon.root));
   await fs.mkdir(folder, { recursive: true });
   const transcript = path.join(folder, `${SESSION}.jsonl`);
   // Under the threshold first: a session first seen above it would wait for 10 more points.
-  await fs.writeFile(transcript, lines(daemon.root, [user(REQUEST), assistant('msg_1', [{ type: 'tool_use', id: 't1', name: 'Edit', input: { file_path: path.join(daemon.root, 'src/parse.ts'), old_string: 'i <= n', new_string: 'i < n' } }], 20_000)]));
+  await fs.writeFile(
+    transcript,
+    lines(daemon.root, [
+      user(REQUEST),
+      assistant(
+        'msg_1',
+        [
+          {
+            type: 'tool_use',
+            id: 't1',
+            name: 'Edit',
+            input: { file_path: path.join(daemon.root, 'src/parse.ts'), old_string: 'i <= n', new_string: 'i < n' },
+          },
+        ],
+        20_000,
+      ),
+    ]),
+  );
   await daemon.start();
   const client = await daemon.connect();
   const seen: AnyEvent[] = [];
   await client.subscribe((event: AnyEvent) => seen.push(event));
-  await waitFor(async () => (await daemon!.status()).sessions.some((session) => session.agent === 'claude-code' && session.promptTokens === 20_000), {
-    timeoutMs: 20_000,
-    message: 'the Claude session in status',
-  });
+  await waitFor(
+    async () => (await daemon!.status()).sessions.some((session) => session.agent === 'claude-code' && session.promptTokens === 20_000),
+    {
+      timeoutMs: 20_000,
+      message: 'the Claude session in status',
+    },
+  );
   return { daemon, transcript, seen };
 }
 
@@ -60,7 +93,13 @@ async function cross(root: string, transcript: string): Promise<void> {
   await fs.appendFile(
     transcript,
     lines(root, [
-      { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'The file src/parse.ts has been updated.' }] } },
+      {
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't1', content: 'The file src/parse.ts has been updated.' }],
+        },
+      },
       assistant('msg_2', [{ type: 'text', text: 'The off-by-one is fixed; the tests pass.' }], 142_000),
     ]),
   );
@@ -73,18 +112,31 @@ function user(text: string) {
 function assistant(id: string, content: object[], contextTokens: number) {
   return {
     type: 'assistant',
-    message: { id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content, usage: { input_tokens: contextTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 20 } },
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5-20250929',
+      content,
+      usage: { input_tokens: contextTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 20 },
+    },
   };
 }
 
 function lines(cwd: string, entries: object[]): string {
   return entries
-    .map((entry) => `${JSON.stringify({ parentUuid: null, isSidechain: false, cwd, sessionId: SESSION, version: '2.1.332', timestamp: new Date().toISOString(), ...entry })}\n`)
+    .map(
+      (entry) =>
+        `${JSON.stringify({ parentUuid: null, isSidechain: false, cwd, sessionId: SESSION, version: '2.1.332', timestamp: new Date().toISOString(), ...entry })}\n`,
+    )
     .join('');
 }
 
 async function committed(daemon: DaemonRepo, seen: AnyEvent[]): Promise<void> {
-  await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), { timeoutMs: 60_000, message: 'the handoff to be committed' }).catch(async (error) => {
+  await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), {
+    timeoutMs: 60_000,
+    message: 'the handoff to be committed',
+  }).catch(async (error) => {
     console.log(await fs.readFile(path.join(daemon.root, '.ai-zen/logs/daemon.log'), 'utf8'));
     throw error;
   });
@@ -105,7 +157,12 @@ describe('X3 the summary executor for another agent’s session', () => {
     const [doc] = await handoffDocs(daemon.root);
     expect(await fs.readFile(path.join(daemon.root, doc!), 'utf8')).toContain('From the summary model');
     const written = seen.find((event) => event.name === 'handoff.written')!;
-    expect(written.payload).toMatchObject({ agent: 'claude-code', executor: 'summary', path: doc, cost: { requests: 1, prompt_tokens: 900, completion_tokens: 300 } });
+    expect(written.payload).toMatchObject({
+      agent: 'claude-code',
+      executor: 'summary',
+      path: doc,
+      cost: { requests: 1, prompt_tokens: 900, completion_tokens: 300 },
+    });
     expect((written.payload as { successorCommand: string }).successorCommand).toContain(`claude "Read ${doc}`);
     expect(execFileSync('git', ['log', '--format=%s', '-1'], { cwd: daemon.root, encoding: 'utf8' })).toContain('(summary)');
     const { handoffs } = await daemon.status();
@@ -141,7 +198,12 @@ describe('X3 the summary executor for another agent’s session', () => {
     unhandle = model.handle(() => reply().text('not asked').usage({ prompt_tokens: 1, completion_tokens: 1 }));
     const { daemon, transcript, seen } = await setup();
     // Claude is about to compact by itself (auto) while the daemon has no document for this session.
-    const hook = await runHook(daemon, 'PreCompact', { transcript_path: transcript, cwd: daemon.root, hook_event_name: 'PreCompact', trigger: 'auto' });
+    const hook = await runHook(daemon, 'PreCompact', {
+      transcript_path: transcript,
+      cwd: daemon.root,
+      hook_event_name: 'PreCompact',
+      trigger: 'auto',
+    });
     expect(hook).toEqual({ code: 0, stdout: '' });
     await committed(daemon, seen);
     expect(model.requests).toHaveLength(0);
@@ -156,9 +218,17 @@ describe('X3 the summary executor for another agent’s session', () => {
     const { daemon, transcript, seen } = await setup();
     expect((await daemon.daemon(['install-hooks', 'claude'])).code).toBe(0);
     await cross(daemon.root, transcript);
-    await waitFor(async () => (await daemon.status()).sessions.some((session) => session.agent === 'claude-code' && session.promptTokens === 142_000), { timeoutMs: 20_000, message: 'the crossing read' });
+    await waitFor(
+      async () => (await daemon.status()).sessions.some((session) => session.agent === 'claude-code' && session.promptTokens === 142_000),
+      { timeoutMs: 20_000, message: 'the crossing read' },
+    );
     // Claude stops: the hook asks it to write the document (self)…
-    const asked = await runHook(daemon, 'Stop', { transcript_path: transcript, cwd: daemon.root, hook_event_name: 'Stop', stop_hook_active: false });
+    const asked = await runHook(daemon, 'Stop', {
+      transcript_path: transcript,
+      cwd: daemon.root,
+      hook_event_name: 'Stop',
+      stop_hook_active: false,
+    });
     expect(JSON.parse(asked.stdout)).toMatchObject({ decision: 'block' });
     expect(model.requests).toHaveLength(0);
     // …and it stops again without writing one.
@@ -168,13 +238,20 @@ describe('X3 the summary executor for another agent’s session', () => {
     expect(seen.find((event) => event.name === 'handoff.downgraded')?.payload).toMatchObject({ from: 'self', to: 'summary' });
     expect(seen.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ agent: 'claude-code', executor: 'summary' });
     const { handoffs } = await daemon.status();
-    expect(handoffs.at(-1)).toMatchObject({ executor: 'summary', state: 'committed', downgrades: [{ from: 'self', reason: expect.any(String) }] });
+    expect(handoffs.at(-1)).toMatchObject({
+      executor: 'summary',
+      state: 'committed',
+      downgrades: [{ from: 'self', reason: expect.any(String) }],
+    });
   }, 120_000);
 });
 
 function runHook(daemon: DaemonRepo, event: string, input: object): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [DAEMON_BIN, 'hook', 'claude', event], { cwd: daemon.root, env: { ...process.env, ...daemon.env } });
+    const child = spawn(process.execPath, [DAEMON_BIN, 'hook', 'claude', event], {
+      cwd: daemon.root,
+      env: { ...process.env, ...daemon.env },
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.on('exit', (code) => resolve({ code, stdout }));

@@ -35,7 +35,11 @@ describe('AutoMigratePlugin (R15, R19, R20)', () => {
     harness = await makeHarness({ maxContextTokens: MAX });
     const h = harness;
     const { plugin, asked } = install(h, ['skip', 'skip']);
-    h.fake.enqueue(reply().text('big answer').usage({ prompt_tokens: MAX + 1, completion_tokens: 5 }));
+    h.fake.enqueue(
+      reply()
+        .text('big answer')
+        .usage({ prompt_tokens: MAX + 1, completion_tokens: 5 }),
+    );
     await h.agent.send('first');
     expect(plugin.pending).toMatchObject({ promptTokens: MAX + 1, maxContextTokens: MAX });
     const messages = [...h.agent.messages];
@@ -49,7 +53,11 @@ describe('AutoMigratePlugin (R15, R19, R20)', () => {
     expect(await plugin.afterTurn()).toEqual({ action: 'none' });
     expect(asked).toHaveLength(1);
 
-    h.fake.enqueue(reply().text('another').usage({ prompt_tokens: MAX + 50, completion_tokens: 5 }));
+    h.fake.enqueue(
+      reply()
+        .text('another')
+        .usage({ prompt_tokens: MAX + 50, completion_tokens: 5 }),
+    );
     await h.agent.send('second');
     expect(await plugin.afterTurn()).toMatchObject({ action: 'skipped' });
     expect(asked).toHaveLength(2);
@@ -69,8 +77,18 @@ describe('AutoMigratePlugin (R15, R19, R20)', () => {
     harness = await makeHarness({ maxContextTokens: MAX });
     const h = harness;
     const { plugin, asked } = install(h, ['self', 'self']);
-    h.fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument() }).usage({ prompt_tokens: MAX + 500, completion_tokens: 100 })));
-    h.fake.enqueue(reply().text('the answer').usage({ prompt_tokens: MAX + 1, completion_tokens: 5 }));
+    h.fake.handle(
+      selfModel((docPath) =>
+        reply()
+          .tool('write', { path: docPath, content: goodDocument() })
+          .usage({ prompt_tokens: MAX + 500, completion_tokens: 100 }),
+      ),
+    );
+    h.fake.enqueue(
+      reply()
+        .text('the answer')
+        .usage({ prompt_tokens: MAX + 1, completion_tokens: 5 }),
+    );
     const oldId = h.context.currentId;
     await h.agent.send('a question');
     // Nothing happened inside the turn.
@@ -91,7 +109,11 @@ describe('AutoMigratePlugin (R15, R19, R20)', () => {
     const h = harness;
     const { plugin } = install(h, ['summary']);
     h.fake.handle((request) => (isSummaryCall(request) ? reply().text(goodDocument('summary')) : undefined));
-    h.fake.enqueue(reply().text('the answer').usage({ prompt_tokens: MAX + 1, completion_tokens: 5 }));
+    h.fake.enqueue(
+      reply()
+        .text('the answer')
+        .usage({ prompt_tokens: MAX + 1, completion_tokens: 5 }),
+    );
     await h.agent.send('a question');
     const result = await plugin.afterTurn();
     expect(result).toMatchObject({ action: 'migrated', outcome: { executor: 'summary', mode: 'migrate' } });
@@ -102,7 +124,10 @@ describe('AutoMigratePlugin (R15, R19, R20)', () => {
     const h = harness;
     const plugin = new AutoMigratePlugin({ service: h.service });
     // No model: feed the plugin the response the agent would have seen.
-    plugin.afterResponse({ message: { role: 'assistant', content: 'x' }, usage: { prompt_tokens: MAX + 1, completion_tokens: 1, total_tokens: MAX + 2 } }, h.agent);
+    plugin.afterResponse(
+      { message: { role: 'assistant', content: 'x' }, usage: { prompt_tokens: MAX + 1, completion_tokens: 1, total_tokens: MAX + 2 } },
+      h.agent,
+    );
     const result = await plugin.afterTurn();
     expect(result).toMatchObject({ action: 'migrated', outcome: { executor: 'offline' } });
   });
@@ -116,7 +141,11 @@ describe('AutoMigratePlugin (R15, R19, R20)', () => {
     h.fake.enqueue(reply().text('never sent'));
     await expect(h.agent.send('one more')).rejects.toMatchObject({ code: 'context-guard' });
 
-    h.fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument() }).usage({ prompt_tokens: 17_000, completion_tokens: 100 })));
+    h.fake.handle(
+      selfModel((docPath) =>
+        reply().tool('write', { path: docPath, content: goodDocument() }).usage({ prompt_tokens: 17_000, completion_tokens: 100 }),
+      ),
+    );
     const outcome = await h.service.handoff({ mode: 'migrate' });
     expect(outcome.executor).toBe('self');
   });

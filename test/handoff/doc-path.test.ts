@@ -37,7 +37,10 @@ describe('the handoff document path (R3)', () => {
   it('R3 puts it under .ai-zen/handoffs, computed once from the injected clock', async () => {
     process.env.TZ = 'UTC';
     let calls = 0;
-    const doc = await reserveHandoffDoc({ root, sessionId: id, now: () => {
+    const doc = await reserveHandoffDoc({
+      root,
+      sessionId: id,
+      now: () => {
         calls += 1;
         return instant;
       },

@@ -17,7 +17,9 @@ afterEach(async () => {
 const PASSED = { sections: [], facts: [], files: [], commands: [] };
 
 async function handoffLineOf(h: Harness) {
-  return parseSessionText(await h.sessionText()).lines.map((entry) => entry.line).find((line) => line.type === 'handoff') as Record<string, unknown>;
+  return parseSessionText(await h.sessionText())
+    .lines.map((entry) => entry.line)
+    .find((line) => line.type === 'handoff') as Record<string, unknown>;
 }
 
 /** The self handoff turn: `first` for the instruction, `second` for the corrective turn. */
@@ -41,8 +43,13 @@ describe('fidelity checks in the pipeline (F1–F4)', () => {
   it('F1 F3 self: a document missing a section and a file gets one corrective turn naming both, and the fixed one is recorded as checked', async () => {
     const h = (harness = await makeHarness());
     await converse(h);
-    const broken = goodDocument().replace(/## ⚠️[^\n]*\n\n[^\n]*\n\n/, '').replace(' `hello.txt` — written in this session.', '');
-    const model = selfInTwoTurns(() => broken, () => goodDocument('fixed'));
+    const broken = goodDocument()
+      .replace(/## ⚠️[^\n]*\n\n[^\n]*\n\n/, '')
+      .replace(' `hello.txt` — written in this session.', '');
+    const model = selfInTwoTurns(
+      () => broken,
+      () => goodDocument('fixed'),
+    );
     h.fake.handle(model.handler);
     const outcome = await h.service.handoff({ mode: 'handoff' });
 
@@ -60,8 +67,13 @@ describe('fidelity checks in the pipeline (F1–F4)', () => {
   it('F2 F4 self: a wrong branch and a destructive first step not fixed by the corrective turn → downgrade to summary, whose document passes', async () => {
     const h = (harness = await makeHarness());
     await converse(h);
-    const wrong = goodDocument().replace('details for 📊 Current state.', 'Branch: `master`.').replace('details for 🔔 First steps for the successor.', '\n\n```sh\ngit reset --hard\n```');
-    const model = selfInTwoTurns(() => wrong, () => wrong);
+    const wrong = goodDocument()
+      .replace('details for 📊 Current state.', 'Branch: `master`.')
+      .replace('details for 🔔 First steps for the successor.', '\n\n```sh\ngit reset --hard\n```');
+    const model = selfInTwoTurns(
+      () => wrong,
+      () => wrong,
+    );
     h.fake.handle(model.handler);
     h.fake.handle((request) => (isSummaryCall(request) ? reply().text(goodDocument('summary')) : undefined));
     const outcome = await h.service.handoff({ mode: 'handoff' });

@@ -110,7 +110,17 @@ export function lastMessageRole(request: RecordedRequest): string {
 
 /** A document long enough to pass verification, with the nine markers, that passes F1–F4 after `converse`. */
 export function goodDocument(note = 'written by the fake model'): string {
-  const sections = ['💬 Conversation breakpoint', '🎯 Task goal', '📊 Current state', '✅ Done', '📋 Not done', '🧠 Key decisions', '⚠️ Constraints and preferences', '📁 File index', '🔔 First steps for the successor'];
+  const sections = [
+    '💬 Conversation breakpoint',
+    '🎯 Task goal',
+    '📊 Current state',
+    '✅ Done',
+    '📋 Not done',
+    '🧠 Key decisions',
+    '⚠️ Constraints and preferences',
+    '📁 File index',
+    '🔔 First steps for the successor',
+  ];
   // F3: the file `converse` writes is named, so the document passes the fidelity checks.
   return `# Handoff\n\n${sections.map((heading) => `## ${heading}\n\n${note}: details for ${heading}.${heading.startsWith('📁') ? ' `hello.txt` — written in this session.' : ''}\n`).join('\n')}`;
 }

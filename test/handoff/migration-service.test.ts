@@ -49,7 +49,9 @@ describe('self executor (R9, R17, R22, R28–R30)', () => {
     expect(instruction).toContain('## 💬 Conversation breakpoint');
     expect(instruction).toContain('Branch: `main`');
     // R17: the handoff turn stays in agent.messages (the user can ask for more detail afterwards).
-    expect(h.agent.messages.some((entry) => entry.message.role === 'user' && String(entry.message.content).startsWith('[ai-zen handoff]'))).toBe(true);
+    expect(
+      h.agent.messages.some((entry) => entry.message.role === 'user' && String(entry.message.content).startsWith('[ai-zen handoff]')),
+    ).toBe(true);
     expect(h.agent.messages.at(-1)?.message.content).toBe('Handoff written.');
 
     // R28–R30: the session records the handoff and what it cost.
@@ -104,7 +106,9 @@ describe('self executor (R9, R17, R22, R28–R30)', () => {
       if (!isHandoffTurn(request) || request.body?.tools === undefined) return undefined;
       const docPath = docPathIn(request)!;
       const toolResults = request.messages.filter((message) => message.role === 'tool');
-      const handoffStart = request.messages.findIndex((message) => message.role === 'user' && String(message.content).startsWith('[ai-zen handoff]'));
+      const handoffStart = request.messages.findIndex(
+        (message) => message.role === 'user' && String(message.content).startsWith('[ai-zen handoff]'),
+      );
       const inTurn = request.messages.slice(handoffStart).filter((message) => message.role === 'tool');
       if (inTurn.length === 0) {
         return reply()
@@ -184,7 +188,13 @@ describe('summary executor (R10)', () => {
   it('R10 one call without tools over the serialised history; the code writes the reply to the path', async () => {
     const h = await setUp();
     await converse(h, 'Please add a greeting file, in French');
-    h.fake.handle((request) => (isSummaryCall(request) ? reply().text(`\`\`\`markdown\n${goodDocument('résumé')}\n\`\`\``).usage({ prompt_tokens: 500, completion_tokens: 200 }) : undefined));
+    h.fake.handle((request) =>
+      isSummaryCall(request)
+        ? reply()
+            .text(`\`\`\`markdown\n${goodDocument('résumé')}\n\`\`\``)
+            .usage({ prompt_tokens: 500, completion_tokens: 200 })
+        : undefined,
+    );
     const outcome = await h.service.handoff({ mode: 'handoff', executor: 'summary' });
     expect(outcome.executor).toBe('summary');
     expect(outcome.cost).toEqual({ requests: 1, prompt_tokens: 500, completion_tokens: 200 });
@@ -276,7 +286,9 @@ describe('migrate (R24–R27)', () => {
     expect(await h.sessionText(oldId)).toBe(oldBytes);
     const newLines = linesOf(await h.sessionText(outcome.newSessionId!));
     expect(newLines.some((line) => line.type === 'message' && line.message.content === 'carry on')).toBe(true);
-    expect(newLines.some((line) => line.type === 'message' && line.message.content === 'Carrying on from the handoff document.')).toBe(true);
+    expect(newLines.some((line) => line.type === 'message' && line.message.content === 'Carrying on from the handoff document.')).toBe(
+      true,
+    );
     // The request after migration carried only the definitions, the breakpoint and the new message.
     const last = h.fake.requests.at(-1)!;
     expect(last.messages.map((message) => message.role)).toEqual(['system', 'user', 'user']);
@@ -307,7 +319,9 @@ describe('migrate (R24–R27)', () => {
     await fs.rm(h.paths.handoffs);
     const outcome = await h.service.handoff({ mode: 'migrate' });
     expect(outcome.newSessionId).not.toBeNull();
-    expect(linesOf(await h.sessionText(id)).some((line) => line.type === 'message' && line.message.content === 'important request')).toBe(true);
+    expect(linesOf(await h.sessionText(id)).some((line) => line.type === 'message' && line.message.content === 'important request')).toBe(
+      true,
+    );
   });
 
   it('R22 the in-flight request is aborted before the handoff starts', async () => {

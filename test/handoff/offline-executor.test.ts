@@ -23,16 +23,32 @@ afterEach(async () => {
 });
 
 function transcript(): AgentMessage[] {
-  const call = (id: string, name: string, args: unknown) => ({ id, type: 'function' as const, function: { name, arguments: JSON.stringify(args) } });
+  const call = (id: string, name: string, args: unknown) => ({
+    id,
+    type: 'function' as const,
+    function: { name, arguments: JSON.stringify(args) },
+  });
   return [
     { message: { role: 'system', content: 'You are a coding agent.' }, definition: true },
     { message: { role: 'user', content: 'Add a /health endpoint to server.js' } },
-    { message: { role: 'assistant', content: null, tool_calls: [call('c1', 'write', { path: 'server.js', content: '...' }), call('c2', 'exec', { command: 'npm test' })] } },
+    {
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [call('c1', 'write', { path: 'server.js', content: '...' }), call('c2', 'exec', { command: 'npm test' })],
+      },
+    },
     { message: { role: 'tool', tool_call_id: 'c1', content: 'wrote server.js (120 bytes)' } },
     { message: { role: 'tool', tool_call_id: 'c2', content: 'FAIL health.test.js (exit 3 in a log line)\n[exit code 1]' } },
     { message: { role: 'assistant', content: 'The endpoint is in; one test still fails.' } },
     { message: { role: 'user', content: 'Now make the failing test pass, keep the API stable' } },
-    { message: { role: 'assistant', content: null, tool_calls: [call('c3', 'edit', { path: 'server.js', old: 'a', new: 'b' }), call('c4', 'exec', { command: 'npm test' })] } },
+    {
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [call('c3', 'edit', { path: 'server.js', old: 'a', new: 'b' }), call('c4', 'exec', { command: 'npm test' })],
+      },
+    },
     { message: { role: 'tool', tool_call_id: 'c3', content: 'edited server.js' } },
     { message: { role: 'tool', tool_call_id: 'c4', content: 'PASS\n[exit code 0]' } },
     { message: { role: 'assistant', content: 'All tests pass now.' } },
@@ -45,7 +61,10 @@ describe('offline executor (X1, X2)', () => {
     await repo.git('checkout', '-q', '-b', 'feature/health');
     await fs.writeFile(`${repo.root}/README.md`, '# changed\n');
     await fs.writeFile(`${repo.root}/notes.txt`, 'untracked\n');
-    await fs.writeFile(`${repo.root}/listen.cjs`, "const s=require('net').createServer().listen(0,'127.0.0.1',()=>console.log(s.address().port));\n");
+    await fs.writeFile(
+      `${repo.root}/listen.cjs`,
+      "const s=require('net').createServer().listen(0,'127.0.0.1',()=>console.log(s.address().port));\n",
+    );
     server = spawn(process.execPath, ['listen.cjs'], { cwd: repo.root, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     server.stdout!.on('data', (data: Buffer) => (out += data.toString()));
@@ -72,7 +91,12 @@ describe('offline executor (X1, X2)', () => {
     expect(Buffer.byteLength(text)).toBeGreaterThanOrEqual(400);
 
     // Sections: exactly the skill's headings, in order.
-    expect(text.split('\n').filter((line) => line.startsWith('## ')).map((line) => line.slice(3))).toEqual(skill.sections);
+    expect(
+      text
+        .split('\n')
+        .filter((line) => line.startsWith('## '))
+        .map((line) => line.slice(3)),
+    ).toEqual(skill.sections);
     // The last request and the last delivery.
     expect(text).toContain('> Now make the failing test pass, keep the API stable');
     expect(text).toContain('> All tests pass now.');
@@ -98,12 +122,25 @@ describe('offline executor (X1, X2)', () => {
     const doc = await reserveHandoffDoc({ root: repo.root, sessionId });
     const skill = builtInSkill();
     const outcome = await createOfflineExecutor().run({
-      root: repo.root, doc, skill, facts, factsBlock: renderFacts(facts), sessionId,
-      sessionFile: `.ai-zen/sessions/${sessionId}.jsonl`, messages: transcript(), maxContextTokens: 1000, logger: silentHandoffLogger,
+      root: repo.root,
+      doc,
+      skill,
+      facts,
+      factsBlock: renderFacts(facts),
+      sessionId,
+      sessionFile: `.ai-zen/sessions/${sessionId}.jsonl`,
+      messages: transcript(),
+      maxContextTokens: 1000,
+      logger: silentHandoffLogger,
     });
     expect(outcome.ok).toBe(true);
     const text = await fs.readFile(doc.absolute, 'utf8');
-    expect(text.split('\n').filter((line) => line.startsWith('## ')).map((line) => line.slice(3))).toEqual(skill.sections);
+    expect(
+      text
+        .split('\n')
+        .filter((line) => line.startsWith('## '))
+        .map((line) => line.slice(3)),
+    ).toEqual(skill.sections);
     expect(text).toMatch(/Git: unknown/);
   });
 });

@@ -62,7 +62,25 @@ describe('offline document fidelity (F1–F4, issue 12 §3)', () => {
   });
 
   it('F4 offline: a first step that cannot run here is left out', () => {
-    const facts = { capturedAt: 'now', root: '/r', git: { known: true as const, value: { branch: 'main', head: null, staged: [], unstaged: [], untracked: [], upstream: null, ahead: null, behind: null, operation: null } }, ports: { known: false as const, why: 'n/a' } };
+    const facts = {
+      capturedAt: 'now',
+      root: '/r',
+      git: {
+        known: true as const,
+        value: {
+          branch: 'main',
+          head: null,
+          staged: [],
+          unstaged: [],
+          untracked: [],
+          upstream: null,
+          ahead: null,
+          behind: null,
+          operation: null,
+        },
+      },
+      ports: { known: false as const, why: 'n/a' },
+    };
     const document = buildOfflineDocument({
       sections: ['💬 Breakpoint', '🔔 First steps'],
       messages: [],
@@ -74,11 +92,24 @@ describe('offline document fidelity (F1–F4, issue 12 §3)', () => {
     });
     expect(document).not.toContain('git status');
     expect(document).toContain('tail -n 40 .ai-zen/sessions/abcdefgh.jsonl');
-    expect(buildOfflineDocument({ sections: ['🔔 First steps'], messages: [], facts, factsBlock: 'f', sessionId: 'abcdefgh', sessionFile: 's', isRunnable: () => false })).toContain('None: no command could be checked as runnable here.');
+    expect(
+      buildOfflineDocument({
+        sections: ['🔔 First steps'],
+        messages: [],
+        facts,
+        factsBlock: 'f',
+        sessionId: 'abcdefgh',
+        sessionFile: 's',
+        isRunnable: () => false,
+      }),
+    ).toContain('None: no command could be checked as runnable here.');
   });
 
   it('issue 12 §3 rule sentences are found by their words, in each language, once', () => {
-    expect(ruleSentences(['Fix the bug. Never push to main! Only touch src/.', 'Never push to main!'])).toEqual(['Never push to main!', 'Only touch src/.']);
+    expect(ruleSentences(['Fix the bug. Never push to main! Only touch src/.', 'Never push to main!'])).toEqual([
+      'Never push to main!',
+      'Only touch src/.',
+    ]);
     expect(ruleSentences(['Das Deployment muss grün bleiben.'])).toEqual(['Das Deployment muss grün bleiben.']);
     expect(ruleSentences(['修复这个错误。必须保持测试通过。'])).toEqual(['必须保持测试通过。']);
     expect(ruleSentences(['Rename the file.'])).toEqual([]);

@@ -22,12 +22,16 @@ describe('T5 secrets are found and redacted', () => {
     expect(text).toMatch(/The CI token is \[redacted: github\]/);
     expect(text).toContain('[redacted: privatekey]');
     // Not secrets: a number of tokens, a window size, placeholders.
-    expect(text).toContain('MAX_TOKENS=4096, maxContextTokens: 128000, OPENAI_API_KEY=… (set it yourself), GITHUB_TOKEN=${{ secrets.GH }}.');
+    expect(text).toContain(
+      'MAX_TOKENS=4096, maxContextTokens: 128000, OPENAI_API_KEY=… (set it yourself), GITHUB_TOKEN=${{ secrets.GH }}.',
+    );
     expect(text).toContain('## 📊 current state');
   });
 
   it('T5 the same document quoted in Markdown (`> ` before each line, as the offline document quotes a request) loses every secret too', async () => {
-    const quoted = DOCUMENT_WITH_SECRETS.split('\n').map((line) => `> ${line}`).join('\n');
+    const quoted = DOCUMENT_WITH_SECRETS.split('\n')
+      .map((line) => `> ${line}`)
+      .join('\n');
     const { text, redactions } = redactFindings(quoted, await scanForSecrets(quoted));
     for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
     expect(text).not.toContain('VTLw7onLRnrq0');

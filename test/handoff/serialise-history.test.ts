@@ -9,11 +9,23 @@ function history(): AgentMessage[] {
   return [
     { message: { role: 'system', content: 'SYSTEM PROMPT: be careful' }, definition: true },
     { message: { role: 'user', content: 'first request' } },
-    { message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'exec', arguments: '{"command":"ls"}' } }] } },
+    {
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'exec', arguments: '{"command":"ls"}' } }],
+      },
+    },
     { message: { role: 'tool', tool_call_id: 'c1', content: big('OLD TOOL OUTPUT') } },
     { message: { role: 'assistant', content: big('old answer', 1500) } },
     { message: { role: 'user', content: 'LAST REQUEST: fix the parser' } },
-    { message: { role: 'assistant', content: null, tool_calls: [{ id: 'c2', type: 'function', function: { name: 'read', arguments: '{"path":"a.ts"}' } }] } },
+    {
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c2', type: 'function', function: { name: 'read', arguments: '{"path":"a.ts"}' } }],
+      },
+    },
     { message: { role: 'tool', tool_call_id: 'c2', content: big('NEW TOOL OUTPUT') } },
   ];
 }

@@ -61,7 +61,7 @@ describe('the bundled handoff skill', () => {
 
   it('R7 the built-in minimal template has the same nine sections', () => {
     const sections = sectionHeadings(MINIMAL_TEMPLATE);
-    expect(sections.map((heading) => [...heading][0] === '⚠' ? '⚠️' : [...heading][0])).toEqual(NINE);
+    expect(sections.map((heading) => ([...heading][0] === '⚠' ? '⚠️' : [...heading][0]))).toEqual(NINE);
   });
 });
 

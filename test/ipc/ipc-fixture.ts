@@ -31,7 +31,10 @@ export function recordingLogger(lines: Record<string, unknown>[]) {
   return pino({ level: 'debug' }, destination);
 }
 
-export async function startFixture(handlers: IpcHandlers, options: { maxRequestBytes?: number; limits?: Partial<ConnectionLimits> } = {}): Promise<IpcFixture> {
+export async function startFixture(
+  handlers: IpcHandlers,
+  options: { maxRequestBytes?: number; limits?: Partial<ConnectionLimits> } = {},
+): Promise<IpcFixture> {
   // Short on purpose: socket paths have a length limit.
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'azi-'));
   const socketDir = path.join(dir, 'rt');

@@ -131,7 +131,12 @@ describe('D5 IPC safety', () => {
     await fixture.server.close();
     await fs.writeFile(socketPath, 'left behind');
     const lock = await acquireLock(`test-ipc-second-${randomUUID().slice(0, 8)}`);
-    const server = await startIpcServer({ socketPath, handlers: { status: async () => ({ second: true }) }, logger: recordingLogger([]), lock: lock! });
+    const server = await startIpcServer({
+      socketPath,
+      handlers: { status: async () => ({ second: true }) },
+      logger: recordingLogger([]),
+      lock: lock!,
+    });
     try {
       const c = await connectIpc({ socketPath });
       expect(await c.request('status')).toEqual({ second: true });
@@ -220,7 +225,10 @@ describe('D5 IPC events', () => {
     await bystander.write('{"v":1,"id":"s","type":"status"}\f');
     await bystander.frame(1);
 
-    fixture.server.publish({ name: 'session.overflowed', payload: { sessionId: 's1', promptTokens: 130, maxContextTokens: 128, source: 'ai-zen' } });
+    fixture.server.publish({
+      name: 'session.overflowed',
+      payload: { sessionId: 's1', promptTokens: 130, maxContextTokens: 128, source: 'ai-zen' },
+    });
     fixture.server.publish({ name: 'handoff.committed', payload: { path: 'a.md', commit: 'abc' } } as never);
     fixture.server.publish({ name: 'handoff.committed', payload: { path: 'a.md' } } as never);
     fixture.server.publish({ name: 'no.such.event', payload: {} } as never);
@@ -241,6 +249,9 @@ describe('D5 IPC events', () => {
     await r.write('{"v":1,"id":"sub","type":"subscribe"}\f');
     expect(await r.frame(1)).toEqual({ v: 1, id: 'sub', ok: true, result: { subscribed: true } });
     fixture.server.publish({ name: 'session.migrated', payload: { oldId: 'old-session', newId: 'new-session', path: 'x.md' } });
-    expect(await r.frame(2)).toEqual({ v: 1, event: { name: 'session.migrated', payload: { oldId: 'old-session', newId: 'new-session', path: 'x.md' } } });
+    expect(await r.frame(2)).toEqual({
+      v: 1,
+      event: { name: 'session.migrated', payload: { oldId: 'old-session', newId: 'new-session', path: 'x.md' } },
+    });
   });
 });

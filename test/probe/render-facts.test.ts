@@ -66,7 +66,9 @@ describe('renderFacts', () => {
     expect(text).toContain('- Untracked (25): `file-0.txt`, `file-1.txt`, `file-2.txt`, … and 22 more');
     expect(text).toContain('- Listening ports: none from processes in this project');
 
-    const clean = renderFacts(facts({ git: { known: true, value: { ...git, staged: [], unstaged: [], untracked: [], head: null, upstream: null } } }));
+    const clean = renderFacts(
+      facts({ git: { known: true, value: { ...git, staged: [], unstaged: [], untracked: [], head: null, upstream: null } } }),
+    );
     expect(clean).toContain('- Working tree: clean');
     expect(clean).toContain('- Commit: none yet (no commits)');
     expect(clean).toContain('- Branch: `feature/login`, no upstream');

@@ -38,7 +38,13 @@ describe('migration at the session level (R24–R27)', () => {
   beforeEach(async () => {
     repo = await makeTempRepo({ git: false });
     paths = projectPaths(repo.root);
-    context = await ConversationContext.create({ paths, model: 'gpt-test', maxContextTokens: 1000, now: () => AT, newId: ids(OLD_ID, NEW_ID) });
+    context = await ConversationContext.create({
+      paths,
+      model: 'gpt-test',
+      maxContextTokens: 1000,
+      now: () => AT,
+      newId: ids(OLD_ID, NEW_ID),
+    });
     await context.appendMessage(system, { definition: true });
     await context.appendMessage(rules, { definition: true });
     for (let turn = 0; turn < 5; turn += 1) {
@@ -68,7 +74,16 @@ describe('migration at the session level (R24–R27)', () => {
     const store = new SessionStore(paths);
     const newText = await fs.readFile(store.sessionFile(NEW_ID), 'utf8');
     expect(parseLines(newText)).toEqual([
-      { type: 'session', v: 1, id: NEW_ID, createdAt: AT.toISOString(), cwd: repo.root, model: 'gpt-test', maxContextTokens: 1000, previousId: OLD_ID },
+      {
+        type: 'session',
+        v: 1,
+        id: NEW_ID,
+        createdAt: AT.toISOString(),
+        cwd: repo.root,
+        model: 'gpt-test',
+        maxContextTokens: 1000,
+        previousId: OLD_ID,
+      },
       { type: 'message', message: system, definition: true },
       { type: 'message', message: rules, definition: true },
       { type: 'message', message: breakpoint },
@@ -82,7 +97,9 @@ describe('migration at the session level (R24–R27)', () => {
     await context.migrate({ definitionMessages: [system, rules], breakpoint, docPath: DOC });
     const after = await fs.readFile(oldFile);
     expect(after.subarray(0, before.length).equals(before)).toBe(true);
-    expect(parseLines(after.subarray(before.length).toString('utf8'))).toEqual([{ type: 'migrated', at: AT.toISOString(), newId: NEW_ID, path: DOC }]);
+    expect(parseLines(after.subarray(before.length).toString('utf8'))).toEqual([
+      { type: 'migrated', at: AT.toISOString(), newId: NEW_ID, path: DOC },
+    ]);
     const opened = await ConversationContext.open({ paths, id: OLD_ID });
     await opened.context.close();
     expect(opened.closed).toBe(true);
@@ -97,7 +114,11 @@ describe('migration at the session level (R24–R27)', () => {
     const opened = await ConversationContext.openLatest({ paths });
     await opened?.context.close();
     expect(opened?.header.id).toBe(NEW_ID);
-    expect(opened?.messages).toEqual([{ message: system, definition: true }, { message: rules, definition: true }, { message: breakpoint }]);
+    expect(opened?.messages).toEqual([
+      { message: system, definition: true },
+      { message: rules, definition: true },
+      { message: breakpoint },
+    ]);
     expect(opened?.lastUsage).toBeNull();
     expect(opened?.closed).toBe(false);
   });
@@ -158,13 +179,18 @@ describe('migration at the session level (R24–R27)', () => {
     const oldFile = context.sessionFile;
     await context.flush();
     const before = await fs.readFile(oldFile);
-    await expect(context.migrate({ definitionMessages: [system], breakpoint, docPath: DOC })).rejects.toThrow(`session ${NEW_ID} already exists`);
+    await expect(context.migrate({ definitionMessages: [system], breakpoint, docPath: DOC })).rejects.toThrow(
+      `session ${NEW_ID} already exists`,
+    );
     expect(context.currentId).toBe(OLD_ID);
     expect((await fs.readFile(oldFile)).equals(before)).toBe(true);
     expect(await fs.readFile(new SessionStore(paths).sessionFile(NEW_ID), 'utf8')).toBe('someone else\n');
     await context.appendMessage({ role: 'user', content: 'still here' });
     await context.flush();
-    expect(parseLines(await fs.readFile(oldFile, 'utf8')).at(-1)).toEqual({ type: 'message', message: { role: 'user', content: 'still here' } });
+    expect(parseLines(await fs.readFile(oldFile, 'utf8')).at(-1)).toEqual({
+      type: 'message',
+      message: { role: 'user', content: 'still here' },
+    });
   });
 
   it('openLatest follows a migrated line only to a successor that names this session as its predecessor', async () => {

@@ -10,7 +10,16 @@ import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { recordingLogger } from './recording-logger.js';
 
 const ID = '0f0f0f0f-1111-4222-8333-444444444444';
-const header = { type: 'session', v: 1, id: ID, createdAt: '2026-01-01T00:00:00.000Z', cwd: '/x', model: 'm', maxContextTokens: 100, previousId: null };
+const header = {
+  type: 'session',
+  v: 1,
+  id: ID,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  cwd: '/x',
+  model: 'm',
+  maxContextTokens: 100,
+  previousId: null,
+};
 const user = { type: 'message', message: { role: 'user', content: 'hello' } };
 const assistant = { type: 'message', message: { role: 'assistant', content: 'hi' } };
 const usage = { type: 'usage', usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 } };
@@ -40,7 +49,9 @@ describe('reading a session file never crashes on a bad line (SPEC: readers skip
     expect(content.lines).toEqual([user, assistant]);
     expect(content.skipped).toEqual([{ lineNumber: 4, reason: expect.stringMatching(/^torn last line/) as unknown }]);
     expect(content.tornTail).toBe(true);
-    expect(logger.entries).toEqual([expect.objectContaining({ level: 'warn', details: expect.objectContaining({ sessionId: ID, lineNumber: 4 }) as unknown })]);
+    expect(logger.entries).toEqual([
+      expect.objectContaining({ level: 'warn', details: expect.objectContaining({ sessionId: ID, lineNumber: 4 }) as unknown }),
+    ]);
   });
 
   it('a corrupt middle line is skipped and logged; the lines after it are read', async () => {
@@ -56,7 +67,9 @@ describe('reading a session file never crashes on a bad line (SPEC: readers skip
   it('unknown line types and lines that break the schema are skipped with their reason', async () => {
     const future = { type: 'compaction', at: 'later' };
     const badRole = { type: 'message', message: { role: 'wizard', content: 'x' } };
-    await writeSession([header, user, future, badRole, '[1,2]', assistant].map((v) => (typeof v === 'string' ? v : json(v))).join('\n') + '\n');
+    await writeSession(
+      [header, user, future, badRole, '[1,2]', assistant].map((v) => (typeof v === 'string' ? v : json(v))).join('\n') + '\n',
+    );
     const logger = recordingLogger();
     const content = await new SessionStore(paths, { logger }).read(ID);
     expect(content.lines).toEqual([user, assistant]);
@@ -108,10 +121,18 @@ describe('reading a session file never crashes on a bad line (SPEC: readers skip
 
   it('open rebuilds the messages with their definition flag and the last usage', async () => {
     const system = { type: 'message', message: { role: 'system', content: 'rules' }, definition: true };
-    await writeSession([header, system, user, usage, assistant, { ...usage, usage: { prompt_tokens: 20, completion_tokens: 1, total_tokens: 21 } }].map(json).join('\n') + '\n');
+    await writeSession(
+      [header, system, user, usage, assistant, { ...usage, usage: { prompt_tokens: 20, completion_tokens: 1, total_tokens: 21 } }]
+        .map(json)
+        .join('\n') + '\n',
+    );
     const opened = await ConversationContext.open({ paths, id: ID });
     await opened.context.close();
-    expect(opened.messages).toEqual([{ message: system.message, definition: true }, { message: user.message }, { message: assistant.message }]);
+    expect(opened.messages).toEqual([
+      { message: system.message, definition: true },
+      { message: user.message },
+      { message: assistant.message },
+    ]);
     expect(opened.lastUsage).toEqual({ prompt_tokens: 20, completion_tokens: 1, total_tokens: 21 });
     expect(opened.closed).toBe(false);
     expect(opened.header.id).toBe(ID);

@@ -38,7 +38,9 @@ describe('a session id is data, never a path (issue 3)', () => {
       expect(() => store.sessionFile(id)).toThrow(AiZenError);
       expect(isSessionError(await store.read(id).catch((e: unknown) => e))).toBe(true);
       expect(isSessionError(await ConversationContext.open({ paths, id }).catch((e: unknown) => e))).toBe(true);
-      const created = await ConversationContext.create({ paths, model: 'm', maxContextTokens: 10, newId: () => id }).catch((e: unknown) => e);
+      const created = await ConversationContext.create({ paths, model: 'm', maxContextTokens: 10, newId: () => id }).catch(
+        (e: unknown) => e,
+      );
       expect(isSessionError(created)).toBe(true);
     }
     // Nothing was created anywhere: not in the project, not beside it.

@@ -17,7 +17,9 @@ export interface AnthropicUsage {
   readonly output_tokens?: number;
 }
 
-type Block = { readonly type: 'text'; readonly text: string } | { readonly type: 'tool_use'; readonly name: string; readonly input: unknown };
+type Block =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'tool_use'; readonly name: string; readonly input: unknown };
 
 export interface RecordedAnthropicRequest {
   readonly path: string;
@@ -110,30 +112,64 @@ function send(response: http.ServerResponse, reply: AnthropicReplyBuilder, strea
     output_tokens: reply.usageValue.output_tokens ?? 10,
   };
   const content = reply.blocks.map((block) =>
-    block.type === 'text' ? { type: 'text', text: block.text } : { type: 'tool_use', id: `toolu_fake${(counter += 1)}`, name: block.name, input: block.input },
+    block.type === 'text'
+      ? { type: 'text', text: block.text }
+      : { type: 'tool_use', id: `toolu_fake${(counter += 1)}`, name: block.name, input: block.input },
   );
   const stopReason = content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn';
   if (!stream) {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ id, type: 'message', role: 'assistant', model: reply.modelName, content, stop_reason: stopReason, stop_sequence: null, usage }));
+    response.end(
+      JSON.stringify({
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: reply.modelName,
+        content,
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage,
+      }),
+    );
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   sse(response, 'message_start', {
     type: 'message_start',
-    message: { id, type: 'message', role: 'assistant', model: reply.modelName, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: reply.modelName,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
   });
   content.forEach((block, index) => {
     if (block.type === 'text') {
       sse(response, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       sse(response, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
     } else {
-      sse(response, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
-      sse(response, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+      sse(response, 'content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+      });
+      sse(response, 'content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      });
     }
     sse(response, 'content_block_stop', { type: 'content_block_stop', index });
   });
-  sse(response, 'message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
+  sse(response, 'message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: stopReason, stop_sequence: null },
+    usage: { output_tokens: usage.output_tokens },
+  });
   sse(response, 'message_stop', { type: 'message_stop' });
   response.end();
 }
@@ -156,19 +192,36 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       if (request.method !== 'POST' || !url.endsWith('/v1/messages')) {
         // count_tokens and anything else: a plausible, harmless answer.
         response.writeHead(url.endsWith('/count_tokens') ? 200 : 404, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(url.endsWith('/count_tokens') ? { input_tokens: 100 } : { type: 'error', error: { type: 'not_found_error', message: 'not here' } }));
+        response.end(
+          JSON.stringify(
+            url.endsWith('/count_tokens')
+              ? { input_tokens: 100 }
+              : { type: 'error', error: { type: 'not_found_error', message: 'not here' } },
+          ),
+        );
         return;
       }
       const recorded = record(url, body);
       requests.push(recorded);
       const stream = body?.stream === true;
       if (!recorded.main) {
-        send(response, anthropicReply().text('{"title": "fake", "isNewTopic": false}').usage({ input_tokens: 50, output_tokens: 5 }).model('claude-haiku-4-5-20251001'), stream);
+        send(
+          response,
+          anthropicReply()
+            .text('{"title": "fake", "isNewTopic": false}')
+            .usage({ input_tokens: 50, output_tokens: 5 })
+            .model('claude-haiku-4-5-20251001'),
+          stream,
+        );
         return;
       }
       const next = queue.shift();
       if (!next) {
-        send(response, anthropicReply().text('(the fake model has no more scripted replies)').usage({ input_tokens: 1000, output_tokens: 5 }), stream);
+        send(
+          response,
+          anthropicReply().text('(the fake model has no more scripted replies)').usage({ input_tokens: 1000, output_tokens: 5 }),
+          stream,
+        );
         return;
       }
       send(response, typeof next === 'function' ? next(recorded) : next, stream);

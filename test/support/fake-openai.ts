@@ -292,9 +292,16 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 
   function sendCompletion(res: http.ServerResponse, built: ReplyBuilder, request: RecordedRequest): void {
     const usage = usageFor(built, request);
-    const message: Record<string, unknown> = { role: 'assistant', content: built.toolCalls.length > 0 && built.content === '' ? null : built.content };
+    const message: Record<string, unknown> = {
+      role: 'assistant',
+      content: built.toolCalls.length > 0 && built.content === '' ? null : built.content,
+    };
     if (built.toolCalls.length > 0) {
-      message.tool_calls = built.toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+      message.tool_calls = built.toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      }));
     }
     const payload = {
       id: nextId(),
@@ -327,7 +334,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     }
     for (const [index, call] of built.toolCalls.entries()) {
       // The first chunk names the call; the arguments follow in several fragments, as real servers do.
-      await write(sse(chunk(id, model, { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null)));
+      await write(
+        sse(
+          chunk(id, model, { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null),
+        ),
+      );
       for (const fragment of splitInto(call.arguments, 3)) {
         await write(sse(chunk(id, model, { tool_calls: [{ index, function: { arguments: fragment } }] }, null)));
       }
@@ -409,7 +420,13 @@ function splitInto(text: string, parts: number): string[] {
 export function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content.map((part) => (typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('');
+    return content
+      .map((part) =>
+        typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
+          ? (part as { text: string }).text
+          : '',
+      )
+      .join('');
   }
   return '';
 }

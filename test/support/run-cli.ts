@@ -44,7 +44,9 @@ export function runCli(args: readonly string[], options: RunCliOptions): Promise
     child.stderr.setEncoding('utf8').on('data', (data: string) => (stderr += data));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`ai-zen ${args.join(' ')} did not finish within ${options.timeoutMs ?? 20_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(`ai-zen ${args.join(' ')} did not finish within ${options.timeoutMs ?? 20_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`),
+      );
     }, options.timeoutMs ?? 20_000);
     child.on('error', (error) => {
       clearTimeout(timer);

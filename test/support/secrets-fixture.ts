@@ -28,4 +28,3 @@ VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK
 ## 📊 current state
 MAX_TOKENS=4096, maxContextTokens: 128000, OPENAI_API_KEY=… (set it yourself), GITHUB_TOKEN=\${{ secrets.GH }}.
 `;
-

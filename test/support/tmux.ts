@@ -96,7 +96,19 @@ export async function startTmux(options: StartTmuxOptions): Promise<TmuxSession>
   const statusFile = path.join(socketDir, 'exit-status');
   const commandLine = `sh -c ${shellQuote('trap : INT; "$@"; echo $? > "$0"')} ${[statusFile, ...options.command].map(shellQuote).join(' ')}`;
 
-  await tmux('new-session', '-d', '-s', 'test', '-x', String(options.width ?? 120), '-y', String(options.height ?? 40), '-c', options.cwd, commandLine);
+  await tmux(
+    'new-session',
+    '-d',
+    '-s',
+    'test',
+    '-x',
+    String(options.width ?? 120),
+    '-y',
+    String(options.height ?? 40),
+    '-c',
+    options.cwd,
+    commandLine,
+  );
   const target = 'test:0.0';
 
   let killed = false;
@@ -131,7 +143,8 @@ export async function startTmux(options: StartTmuxOptions): Promise<TmuxSession>
       for (;;) {
         const status = await fs.readFile(statusFile, 'utf8').catch(() => '');
         if (status.endsWith('\n')) return Number(status.trim());
-        if (Date.now() >= deadline) throw new Error(`the program did not exit within ${timeoutMs} ms; the screen shows:\n${await session.capture()}\n---`);
+        if (Date.now() >= deadline)
+          throw new Error(`the program did not exit within ${timeoutMs} ms; the screen shows:\n${await session.capture()}\n---`);
         await new Promise((resolve) => setTimeout(resolve, intervalMs));
       }
     },

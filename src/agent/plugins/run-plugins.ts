@@ -8,7 +8,10 @@ export interface Refusal {
 }
 
 /** Asks each plugin in order; the first refusal wins and the rest are not asked. */
-export async function firstRefusal(plugins: readonly Plugin[], ask: (plugin: Plugin) => Verdict | Promise<Verdict>): Promise<Refusal | undefined> {
+export async function firstRefusal(
+  plugins: readonly Plugin[],
+  ask: (plugin: Plugin) => Verdict | Promise<Verdict>,
+): Promise<Refusal | undefined> {
   for (const plugin of [...plugins]) {
     const verdict = await ask(plugin);
     if (verdict) return { plugin: plugin.name, reason: verdict.refuse };

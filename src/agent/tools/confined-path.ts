@@ -19,7 +19,8 @@ export async function locateTarget(root: string, target: string): Promise<Locate
 export async function locateEntry(root: string, target: string): Promise<Located> {
   const parts = target.split(/[\\/]+/).filter((part) => part !== '');
   const name = parts.at(-1);
-  if (name === undefined || name === '.' || name === '..') return { ok: false, reason: `${target || '(empty)'} does not name a file or folder` };
+  if (name === undefined || name === '.' || name === '..')
+    return { ok: false, reason: `${target || '(empty)'} does not name a file or folder` };
   const folder = await resolveInsideRoot(root, path.isAbsolute(target) ? path.dirname(target) : parts.slice(0, -1).join('/') || '.');
   if (!folder.ok) return { ok: false, reason: `refused: ${folder.reason}` };
   const absolute = path.join(folder.absolute, name);

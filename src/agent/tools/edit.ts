@@ -36,7 +36,10 @@ export async function applyEdits(root: string, target: string, edits: readonly {
     const outcome = replaceOnce(text, edit.old, edit.new);
     if (!outcome.ok) {
       const which = edits.length > 1 ? `edit ${index + 1} of ${edits.length}: ` : '';
-      return toolError(`${which}${outcome.reason} (${found.relative}); nothing was changed`, `${verb} ${found.relative}: ${outcome.reason}`);
+      return toolError(
+        `${which}${outcome.reason} (${found.relative}); nothing was changed`,
+        `${verb} ${found.relative}: ${outcome.reason}`,
+      );
     }
     text = outcome.text;
   }

@@ -48,7 +48,12 @@ export function createExecTool(options: ExecOptions) {
       return new Promise((resolve) => {
         const output = new OutputCap(options.outputLimit);
         // Its own process group, so a timeout or an abort kills the whole pipeline, not just sh.
-        const child = spawn('/bin/sh', ['-c', args.command], { cwd: root, env: options.env ?? execEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+        const child = spawn('/bin/sh', ['-c', args.command], {
+          cwd: root,
+          env: options.env ?? execEnv(),
+          stdio: ['ignore', 'pipe', 'pipe'],
+          detached: true,
+        });
         let stopped: 'timeout' | 'aborted' | null = null;
         const stop = (why: 'timeout' | 'aborted'): void => {
           stopped ??= why;

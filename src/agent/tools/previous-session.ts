@@ -36,7 +36,10 @@ const schema = z.strictObject({
   search: z.string().min(1).max(MAX_PATTERN_LENGTH).optional().describe('Text to find (case-insensitive) in the earlier sessions'),
   regex: z.boolean().optional().describe('Treat search as a regular expression (RE2 syntax)'),
   read: z.number().int().nonnegative().optional().describe('Read the message with this index whole (indexes come from search results)'),
-  session: z.string().optional().describe('With read: which earlier session (id or its first 8 characters); default the one just before this'),
+  session: z
+    .string()
+    .optional()
+    .describe('With read: which earlier session (id or its first 8 characters); default the one just before this'),
   offset: z.number().int().nonnegative().optional().describe('With read: the first character to show of a long message'),
 });
 
@@ -89,12 +92,18 @@ function renderExchange(session: ChainSession, index: number, limits: { message:
   const messages = session.messages;
   const message = messages[index]!;
   const hint = `read it whole with {"read": ${index}, "session": "${session.id.slice(0, 8)}"}`;
-  const lines = [`--- session ${session.id.slice(0, 8)} · message ${index} · ${message.role} ---`, cut(messageText(message), limits.message, hint)];
+  const lines = [
+    `--- session ${session.id.slice(0, 8)} · message ${index} · ${message.role} ---`,
+    cut(messageText(message), limits.message, hint),
+  ];
   for (const call of message.tool_calls ?? []) {
     const resultAt = messages.findIndex((candidate, at) => at > index && candidate.role === 'tool' && candidate.tool_call_id === call.id);
     if (resultAt < 0) continue;
     const resultHint = `read it whole with {"read": ${resultAt}, "session": "${session.id.slice(0, 8)}"}`;
-    lines.push(`← ${call.function.name} result (message ${resultAt}):`, cut(contentText(messages[resultAt]!.content), limits.result, resultHint));
+    lines.push(
+      `← ${call.function.name} result (message ${resultAt}):`,
+      cut(contentText(messages[resultAt]!.content), limits.result, resultHint),
+    );
   }
   return lines.join('\n');
 }
@@ -114,7 +123,8 @@ export function createPreviousSessionTool(options: PreviousSessionOptions) {
         content = await options.sessions.read(id);
       } catch (error) {
         // A predecessor that is gone or damaged ends the chain there; what came before it is out of reach.
-        if (found.length === 0) return { error: `the previous session ${id} cannot be read: ${error instanceof Error ? error.message : String(error)}` };
+        if (found.length === 0)
+          return { error: `the previous session ${id} cannot be read: ${error instanceof Error ? error.message : String(error)}` };
         break;
       }
       const messages = content.lines.flatMap((line) => (line.type === 'message' ? [line.message] : []));
@@ -138,19 +148,31 @@ export function createPreviousSessionTool(options: PreviousSessionOptions) {
 
       if (args.read !== undefined) {
         const wanted = args.session;
-        const session = wanted === undefined ? sessions[0]! : sessions.find((candidate) => candidate.id === wanted || (wanted.length >= 8 && candidate.id.startsWith(wanted)));
+        const session =
+          wanted === undefined
+            ? sessions[0]!
+            : sessions.find((candidate) => candidate.id === wanted || (wanted.length >= 8 && candidate.id.startsWith(wanted)));
         if (!session) {
           const ids = sessions.map((candidate) => candidate.id.slice(0, 8)).join(', ');
           return toolError(`session ${wanted} is not one of this session's predecessors (${ids})`);
         }
         const message = session.messages[args.read];
-        if (!message) return toolError(`session ${session.id.slice(0, 8)} has messages 0 to ${session.messages.length - 1}; there is no message ${args.read}`);
+        if (!message)
+          return toolError(
+            `session ${session.id.slice(0, 8)} has messages 0 to ${session.messages.length - 1}; there is no message ${args.read}`,
+          );
         const whole = renderExchange(session, args.read, { message: Number.MAX_SAFE_INTEGER, result: Number.MAX_SAFE_INTEGER });
         const offset = args.offset ?? 0;
         const shown = whole.slice(offset, offset + outputLimit);
         const rest = whole.length - offset - shown.length;
-        const note = rest > 0 ? `\n[truncated: ${rest} more characters; read on with {"read": ${args.read}, "session": "${session.id.slice(0, 8)}", "offset": ${offset + shown.length}}]` : '';
-        return toolOk(`${shown}${note}`, `${PREVIOUS_SESSION_TOOL} read ${session.id.slice(0, 8)} #${args.read}${rest > 0 ? ' (truncated)' : ''}`);
+        const note =
+          rest > 0
+            ? `\n[truncated: ${rest} more characters; read on with {"read": ${args.read}, "session": "${session.id.slice(0, 8)}", "offset": ${offset + shown.length}}]`
+            : '';
+        return toolOk(
+          `${shown}${note}`,
+          `${PREVIOUS_SESSION_TOOL} read ${session.id.slice(0, 8)} #${args.read}${rest > 0 ? ' (truncated)' : ''}`,
+        );
       }
 
       const matches = matcherFor(args.search!, args.regex === true);
@@ -167,7 +189,11 @@ export function createPreviousSessionTool(options: PreviousSessionOptions) {
         });
       }
       const scope = `${sessions.length} earlier session${sessions.length === 1 ? '' : 's'} (${sessions.map((session) => session.id.slice(0, 8)).join(' ← ')})`;
-      if (hits.length === 0) return toolOk(`no message matches ${JSON.stringify(args.search)} in ${scope}`, `${PREVIOUS_SESSION_TOOL} ${JSON.stringify(args.search)}: no match`);
+      if (hits.length === 0)
+        return toolOk(
+          `no message matches ${JSON.stringify(args.search)} in ${scope}`,
+          `${PREVIOUS_SESSION_TOOL} ${JSON.stringify(args.search)}: no match`,
+        );
       const parts: string[] = [`${hits.length} matching message${hits.length === 1 ? '' : 's'} in ${scope}:`];
       let used = parts[0]!.length;
       let included = 0;
@@ -178,8 +204,14 @@ export function createPreviousSessionTool(options: PreviousSessionOptions) {
         used += text.length;
         included += 1;
       }
-      if (included < hits.length) parts.push(`[truncated: showed ${included} of ${hits.length} matching messages; narrow the search, or read one whole with {"read": index, "session": id}]`);
-      return toolOk(parts.join('\n'), `${PREVIOUS_SESSION_TOOL} ${JSON.stringify(args.search)}: ${hits.length} match${hits.length === 1 ? '' : 'es'}${included < hits.length ? ` (${included} shown)` : ''}`);
+      if (included < hits.length)
+        parts.push(
+          `[truncated: showed ${included} of ${hits.length} matching messages; narrow the search, or read one whole with {"read": index, "session": id}]`,
+        );
+      return toolOk(
+        parts.join('\n'),
+        `${PREVIOUS_SESSION_TOOL} ${JSON.stringify(args.search)}: ${hits.length} match${hits.length === 1 ? '' : 'es'}${included < hits.length ? ` (${included} shown)` : ''}`,
+      );
     },
   });
 }

@@ -14,7 +14,8 @@ const schema = z.object({
 
 export const readTool = defineTool({
   name: 'read',
-  description: 'Read a text file (or list a folder) in the project. Paths are relative to the project root. Use offset/limit for large files.',
+  description:
+    'Read a text file (or list a folder) in the project. Paths are relative to the project root. Use offset/limit for large files.',
   schema,
   async run(args, { root }) {
     const found = await locateTarget(root, args.path);
@@ -28,18 +29,25 @@ export const readTool = defineTool({
         return toolOk(names.length > 0 ? names.join('\n') : '(empty folder)', `read ${display}/ (${names.length} entries)`);
       }
       const buffer = await fs.readFile(found.absolute);
-      if (buffer.subarray(0, 8192).includes(0)) return toolOk(`${display} is a binary file (${formatSize(buffer.length)}); not shown`, `read ${display} (binary, ${formatSize(buffer.length)})`);
+      if (buffer.subarray(0, 8192).includes(0))
+        return toolOk(
+          `${display} is a binary file (${formatSize(buffer.length)}); not shown`,
+          `read ${display} (binary, ${formatSize(buffer.length)})`,
+        );
       const lines = buffer.toString('utf8').split('\n');
       const first = (args.offset ?? 1) - 1;
       const selected = lines.slice(first, args.limit === undefined ? undefined : first + args.limit);
       let text = selected.join('\n');
       const notes: string[] = [];
-      if (args.offset !== undefined || args.limit !== undefined) notes.push(`[lines ${first + 1}-${first + selected.length} of ${lines.length}]`);
+      if (args.offset !== undefined || args.limit !== undefined)
+        notes.push(`[lines ${first + 1}-${first + selected.length} of ${lines.length}]`);
       if (text.length > READ_LIMIT_CHARS) {
         const shown = text.slice(0, READ_LIMIT_CHARS);
         const shownLines = shown.split('\n').length;
         text = shown;
-        notes.push(`[truncated: showed ${READ_LIMIT_CHARS} of ${selected.join('\n').length} characters (about ${shownLines} lines); read on with offset ${first + shownLines}]`);
+        notes.push(
+          `[truncated: showed ${READ_LIMIT_CHARS} of ${selected.join('\n').length} characters (about ${shownLines} lines); read on with offset ${first + shownLines}]`,
+        );
       }
       return toolOk([text, ...notes].join('\n'), `read ${display} (${formatSize(buffer.length)})`);
     } catch (error) {

@@ -67,7 +67,12 @@ export class ChatSession {
     };
     signals.on('SIGINT', onSignal);
     const stopProgress = this.handoff
-      ? showHandoffProgress({ events: this.handoff.events, write: (text) => this.write(text), style, onWritten: (record) => (this.lastHandoff = record) })
+      ? showHandoffProgress({
+          events: this.handoff.events,
+          write: (text) => this.write(text),
+          style,
+          onWritten: (record) => (this.lastHandoff = record),
+        })
       : () => {};
     try {
       this.lastHandoff = await findLastHandoff(this.project.store, this.project.context.currentId);
@@ -113,7 +118,12 @@ export class ChatSession {
       };
       const towards = goal !== null ? ` towards: ${goal}` : '';
       this.write('\n');
-      const choice = await chooseOnOverflow(info, style, { input, output }, `The agent asks to hand its work over to a fresh session${towards}. Hand over?`);
+      const choice = await chooseOnOverflow(
+        info,
+        style,
+        { input, output },
+        `The agent asks to hand its work over to a fresh session${towards}. Hand over?`,
+      );
       if (choice === 'skip') this.write(style.dim('Declined: the agent carries on in this session.\n'));
       return choice;
     } finally {
@@ -163,7 +173,17 @@ export class ChatSession {
           await this.handOff('migrate', input.executor, input.goal);
           break;
         case 'status':
-          this.write(statusText({ usage: contextUsage(this.project.agent), sessionId: this.project.context.currentId, sessionFile: this.project.context.sessionFile, root: this.project.root, model: this.project.config.model, lastHandoff: this.lastHandoff, style }));
+          this.write(
+            statusText({
+              usage: contextUsage(this.project.agent),
+              sessionId: this.project.context.currentId,
+              sessionFile: this.project.context.sessionFile,
+              root: this.project.root,
+              model: this.project.config.model,
+              lastHandoff: this.lastHandoff,
+              style,
+            }),
+          );
           break;
         case 'help':
           this.write(helpText(style));
@@ -182,7 +202,9 @@ export class ChatSession {
     const { agent } = this.project;
     if (!this.project.config.modelConfigured) {
       // Never fall through to a default endpoint nobody chose.
-      this.write(`${this.terminal.style.yellow('No model configured, so nothing was sent: set OPENAI_API_KEY (and OPENAI_BASE_URL), or baseURL in .ai-zen/config.json.')}\n`);
+      this.write(
+        `${this.terminal.style.yellow('No model configured, so nothing was sent: set OPENAI_API_KEY (and OPENAI_BASE_URL), or baseURL in .ai-zen/config.json.')}\n`,
+      );
       return;
     }
     const renderer = new TurnRenderer(this.terminal.output, this.terminal.style);
@@ -219,7 +241,9 @@ export class ChatSession {
     }
     if (this.warned || usage.percent >= 100) return;
     this.warned = true;
-    this.write(`${this.terminal.style.yellow(`Context at ${usage.percent}% of the window (warning at ${warnAt}%): hand off now with /migrate [goal], or /handoff to keep going.`)}\n`);
+    this.write(
+      `${this.terminal.style.yellow(`Context at ${usage.percent}% of the window (warning at ${warnAt}%): hand off now with /migrate [goal], or /handoff to keep going.`)}\n`,
+    );
   }
 
   /** /handoff (R1, R17: no question, repeatable) and /migrate (R2, R18: asks first). */
@@ -246,7 +270,9 @@ export class ChatSession {
     const review = async (doc: { path: string; absolutePath: string }): Promise<ReviewVerdict> => {
       this.stopInterruptible();
       try {
-        return await terminalReview({ input: this.terminal.input, output: this.terminal.output, env: this.terminal.env ?? process.env })(doc);
+        return await terminalReview({ input: this.terminal.input, output: this.terminal.output, env: this.terminal.env ?? process.env })(
+          doc,
+        );
       } finally {
         this.interruptible(onInterrupt);
       }
@@ -259,7 +285,8 @@ export class ChatSession {
         ...(mode === 'migrate' ? { review } : {}),
         signal: controller.signal,
       });
-      if (outcome.cancelled) this.write(style.yellow(`Migration cancelled: this session goes on as it was. The document stays at ${outcome.path}.\n`));
+      if (outcome.cancelled)
+        this.write(style.yellow(`Migration cancelled: this session goes on as it was. The document stays at ${outcome.path}.\n`));
     } catch (error) {
       this.report(error, 'handoff');
     } finally {
@@ -271,7 +298,13 @@ export class ChatSession {
     const { style } = this.terminal;
     this.project.logger.warn({ err: error, sessionId: this.project.context.currentId }, `chat ${during} failed`);
     if (AiZenError.isInstance(error) && error.code === 'aborted') {
-      this.write(style.yellow(during === 'handoff' ? 'Handoff interrupted. Nothing was lost; the conversation goes on.\n' : 'Interrupted. The session is kept; carry on, or /exit.\n'));
+      this.write(
+        style.yellow(
+          during === 'handoff'
+            ? 'Handoff interrupted. Nothing was lost; the conversation goes on.\n'
+            : 'Interrupted. The session is kept; carry on, or /exit.\n',
+        ),
+      );
       return;
     }
     const after = during === 'handoff' ? ' Nothing was lost; you can retry or carry on.' : '';
@@ -286,7 +319,11 @@ export class ChatSession {
     this.write(`${style.bold('ai-zen')} ${style.dim(`· ${project.config.model} · session ${project.context.currentId} (${how})`)}\n`);
     if (project.resumed) this.write(recap(project.agent.messages, style, this.terminal.output.columns));
     if (!project.config.modelConfigured) {
-      this.write(style.yellow('No model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL), or baseURL in .ai-zen/config.json. /handoff still works offline.\n'));
+      this.write(
+        style.yellow(
+          'No model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL), or baseURL in .ai-zen/config.json. /handoff still works offline.\n',
+        ),
+      );
     }
     this.write(style.dim('Type a request, or /help. Ctrl-C stops a reply; Ctrl-D leaves.\n'));
   }

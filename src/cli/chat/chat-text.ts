@@ -39,7 +39,10 @@ export function statusText(facts: StatusFacts): string {
     ? `${facts.lastHandoff.path} ${style.dim(`(${facts.lastHandoff.mode}, ${facts.lastHandoff.executor}, ${facts.lastHandoff.at})`)}${checked === null ? '' : ` ${checked.startsWith('checked') ? style.green(checked) : style.yellow(checked)}`}`
     : style.dim('none yet');
   const rows: [string, string][] = [
-    ['Context', `${paint(contextBar(usage.percent))} ${approx}${usage.percent}%  ${approx}${formatTokens(usage.used)} / ${formatTokens(usage.window)} tokens`],
+    [
+      'Context',
+      `${paint(contextBar(usage.percent))} ${approx}${usage.percent}%  ${approx}${formatTokens(usage.used)} / ${formatTokens(usage.window)} tokens`,
+    ],
     ['Session', `${facts.sessionId} ${style.dim(`(${path.relative(facts.root, facts.sessionFile)})`)}`],
     ['Model', facts.model],
     ['Handoff', handoff],
@@ -54,7 +57,8 @@ export function recap(messages: readonly AgentMessage[], style: Style, columns =
   const width = Math.max(20, columns - 5);
   const fit = (line: string): string => (line.length > width ? `${line.slice(0, width - 1)}…` : line);
   // The person's last request, not a handoff instruction the code sent in their name.
-  const isRequest = (entry: AgentMessage): boolean => entry.message.role === 'user' && !entry.definition && !contentText(entry.message.content).startsWith(HANDOFF_INSTRUCTION_MARK);
+  const isRequest = (entry: AgentMessage): boolean =>
+    entry.message.role === 'user' && !entry.definition && !contentText(entry.message.content).startsWith(HANDOFF_INSTRUCTION_MARK);
   const at = messages.findLastIndex(isRequest);
   const lastUser = at >= 0 ? messages[at] : undefined;
   const next = messages.findIndex((entry, index) => index > at && entry.message.role === 'user');

@@ -33,7 +33,13 @@ export function showHandoffProgress(options: HandoffViewOptions): () => void {
       write(`${style.green('✓')} Handoff document written (${event.executor})${then}:\n`);
       // R23: the path alone on its line, so it can be copied as it is.
       write(`${style.bold(event.path)}\n`);
-      options.onWritten?.({ path: event.path, executor: event.executor, mode: event.mode, at: now().toISOString(), ...(event.checks ? { checks: event.checks } : {}) });
+      options.onWritten?.({
+        path: event.path,
+        executor: event.executor,
+        mode: event.mode,
+        at: now().toISOString(),
+        ...(event.checks ? { checks: event.checks } : {}),
+      });
     }),
     events.on('session.migrated', (event) => {
       write(`${style.green('✓')} Migrated: now in session ${event.newId}; the old session ${event.oldId} is kept as it was.\n`);

@@ -18,7 +18,8 @@ async function lastIn(store: Pick<SessionStore, 'read'>, id: string): Promise<{ 
   const content = await store.read(id);
   let record: HandoffRecord | null = null;
   for (const line of content.lines) {
-    if (line.type === 'handoff') record = { path: line.path, executor: line.executor, mode: line.mode, at: line.at, ...(line.checks ? { checks: line.checks } : {}) };
+    if (line.type === 'handoff')
+      record = { path: line.path, executor: line.executor, mode: line.mode, at: line.at, ...(line.checks ? { checks: line.checks } : {}) };
   }
   return { record, previousId: content.header.previousId };
 }

@@ -54,8 +54,16 @@ export function overflowMessage(info: OverflowInfo): string {
 }
 
 export function overflowOptions(info: OverflowInfo): Option[] {
-  const self: Option = { value: 'self', label: 'Hand off by this agent — it writes the handoff document with its full context', short: 'Hand off by this agent' };
-  const summary: Option = { value: 'summary', label: 'Independent summary — one cheaper call, lower fidelity', short: 'Independent summary' };
+  const self: Option = {
+    value: 'self',
+    label: 'Hand off by this agent — it writes the handoff document with its full context',
+    short: 'Hand off by this agent',
+  };
+  const summary: Option = {
+    value: 'summary',
+    label: 'Independent summary — one cheaper call, lower fidelity',
+    short: 'Independent summary',
+  };
   const skip: Option = { value: 'skip', label: 'Skip (Esc) — keep the whole history; ask again after the next reply', short: 'Skip' };
   // R19: this agent's own handoff is the highlighted default, unless the project chose otherwise.
   const ordered = info.defaultExecutor === 'summary' ? [summary, self] : [self, summary];
@@ -68,7 +76,12 @@ export interface SelectorIo {
 }
 
 /** Shows the selector; Esc, or Ctrl-C, skips. */
-export async function chooseOnOverflow(info: OverflowInfo, style: Style, io: SelectorIo = {}, message: string = overflowMessage(info)): Promise<OverflowChoice> {
+export async function chooseOnOverflow(
+  info: OverflowInfo,
+  style: Style,
+  io: SelectorIo = {},
+  message: string = overflowMessage(info),
+): Promise<OverflowChoice> {
   try {
     return await selectorPrompt({ message, options: overflowOptions(info), style }, io);
   } catch (error) {

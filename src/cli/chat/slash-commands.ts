@@ -17,8 +17,14 @@ export interface CommandHelp {
 }
 
 export const COMMAND_HELP: readonly CommandHelp[] = [
-  { usage: '/handoff [summary|self|offline] [goal]', does: 'write a handoff document (towards the goal, if given); the session goes on (ask the agent to refine it afterwards)' },
-  { usage: '/migrate [self|summary|offline] [goal]', does: 'hand off, review the document, then continue in a new session that starts from it (asks first; alias /migration)' },
+  {
+    usage: '/handoff [summary|self|offline] [goal]',
+    does: 'write a handoff document (towards the goal, if given); the session goes on (ask the agent to refine it afterwards)',
+  },
+  {
+    usage: '/migrate [self|summary|offline] [goal]',
+    does: 'hand off, review the document, then continue in a new session that starts from it (asks first; alias /migration)',
+  },
   { usage: '/status', does: 'context usage, session id, model and the last handoff' },
   { usage: '/help', does: 'this list' },
   { usage: '/exit', does: 'leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)' },

@@ -71,7 +71,9 @@ export function keepStatusBelow(options: {
     // typing) are echoed as they are, without readline's redraw, and wrap straight into our old
     // status row. Then open the row under the input (scrolling at the bottom of the screen), draw,
     // and go back to readline's cursor.
-    output.write(`${down(toLastRow)}${column(end.cols)}${ERASE_RIGHT}\r\n${ERASE_DOWN}${options.status()}${up(toLastRow + 1)}${column(at.cols)}`);
+    output.write(
+      `${down(toLastRow)}${column(end.cols)}${ERASE_RIGHT}\r\n${ERASE_DOWN}${options.status()}${up(toLastRow + 1)}${column(at.cols)}`,
+    );
   };
 
   /**

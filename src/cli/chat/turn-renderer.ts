@@ -54,7 +54,8 @@ export class TurnRenderer implements TurnObserver {
   onToolResult(call: ToolCallRequest, result: ToolResult): void {
     if (this.at === 'pending') this.clearPending();
     else this.toLineStart();
-    const summary = result.forUser.startsWith(`${call.name} `) || result.forUser === call.name ? result.forUser : `${call.name}: ${result.forUser}`;
+    const summary =
+      result.forUser.startsWith(`${call.name} `) || result.forUser === call.name ? result.forUser : `${call.name}: ${result.forUser}`;
     const line = fitLine(`  ${result.isError ? '✗' : '✓'} ${summary}`, this.output.columns);
     this.output.write(`${result.isError ? this.style.red(line) : this.style.dim(line)}\n`);
     this.at = 'line-start';

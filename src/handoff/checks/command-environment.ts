@@ -6,8 +6,33 @@ import type { CommandEnvironment } from './first-steps-check.js';
 
 /** POSIX shell builtins and keywords a first step may start with. */
 const SHELL_BUILTINS = new Set([
-  '.', ':', '[', 'alias', 'cd', 'command', 'echo', 'eval', 'exec', 'exit', 'export', 'false', 'jobs', 'kill', 'printf', 'pwd',
-  'read', 'set', 'source', 'test', 'time', 'true', 'type', 'ulimit', 'umask', 'unset', 'wait',
+  '.',
+  ':',
+  '[',
+  'alias',
+  'cd',
+  'command',
+  'echo',
+  'eval',
+  'exec',
+  'exit',
+  'export',
+  'false',
+  'jobs',
+  'kill',
+  'printf',
+  'pwd',
+  'read',
+  'set',
+  'source',
+  'test',
+  'time',
+  'true',
+  'type',
+  'ulimit',
+  'umask',
+  'unset',
+  'wait',
 ]);
 
 function isExecutableFile(file: string): boolean {

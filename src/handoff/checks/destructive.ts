@@ -20,7 +20,9 @@ function gitSubcommand(args: readonly string[]): { name: string | null; rest: re
 
 /** Short flags clustered or not: `-rf`, `-f`, `--force`. */
 function hasFlag(args: readonly string[], short: string, long: readonly string[]): boolean {
-  return args.some((arg) => long.includes(arg.split('=')[0]!) || (/^-[A-Za-z]+$/.test(arg) && short.split('').some((letter) => arg.includes(letter))));
+  return args.some(
+    (arg) => long.includes(arg.split('=')[0]!) || (/^-[A-Za-z]+$/.test(arg) && short.split('').some((letter) => arg.includes(letter))),
+  );
 }
 
 function gitReason(args: readonly string[]): string | null {
@@ -31,7 +33,8 @@ function gitReason(args: readonly string[]): string | null {
     case 'clean':
       return rest.includes('-n') || rest.includes('--dry-run') ? null : 'deletes untracked files';
     case 'push':
-      return hasFlag(rest, 'f', ['--force', '--force-with-lease', '--force-if-includes', '--mirror', '--delete']) || rest.some((arg) => arg.startsWith('+') || arg.startsWith(':'))
+      return hasFlag(rest, 'f', ['--force', '--force-with-lease', '--force-if-includes', '--mirror', '--delete']) ||
+        rest.some((arg) => arg.startsWith('+') || arg.startsWith(':'))
         ? 'rewrites or deletes what is on the remote'
         : null;
     case 'checkout':
@@ -43,7 +46,9 @@ function gitReason(args: readonly string[]): string | null {
     case 'stash':
       return rest[0] === 'drop' || rest[0] === 'clear' ? 'deletes stashed changes' : null;
     case 'branch':
-      return rest.includes('-D') || (hasFlag(rest, 'd', ['--delete']) && hasFlag(rest, 'f', ['--force'])) ? 'deletes a branch with unmerged work' : null;
+      return rest.includes('-D') || (hasFlag(rest, 'd', ['--delete']) && hasFlag(rest, 'f', ['--force']))
+        ? 'deletes a branch with unmerged work'
+        : null;
     case 'filter-branch':
     case 'filter-repo':
       return 'rewrites history';

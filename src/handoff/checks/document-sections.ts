@@ -30,7 +30,9 @@ export function documentSections(text: string): DocumentSection[] {
     }
     sections.at(-1)?.lines.push(line);
   }
-  return sections.filter((section) => section.heading !== '').map((section) => ({ heading: section.heading, body: section.lines.join('\n') }));
+  return sections
+    .filter((section) => section.heading !== '')
+    .map((section) => ({ heading: section.heading, body: section.lines.join('\n') }));
 }
 
 /** Emoji presentation selectors and joiners do not change which marker a heading has. */

@@ -20,7 +20,12 @@ const NOT_A_NAME = /^(unknown|none|detached|n\/a|not)$/i;
 const AHEAD = /(?<!behind\s)\b(\d+)\s+(?:commits?\s+)?ahead\b|\bahead\s+(?:of\s+\S+\s+)?(?:by\s+)?(\d+)\b|领先\s*(\d+)/gi;
 const BEHIND = /(?<!ahead\s)\b(\d+)\s+(?:commits?\s+)?behind\b|\bbehind\s+(?:\S+\s+)?(?:by\s+)?(\d+)\b|落后\s*(\d+)/gi;
 const PORT_LINE = /\blisten|\bports?\b|端口|ポート/i;
-const PORT_NUMBERS = [/\bports?\s*[:#]?\s*(\d{2,5})\b/gi, /\b(?:and|or)\s+(\d{2,5})\b(?!\s+more)/g, /(?:^|[\s`(/])(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:.]*\])?:(\d{2,5})\b/g, /端口\s*(\d{2,5})/g];
+const PORT_NUMBERS = [
+  /\bports?\s*[:#]?\s*(\d{2,5})\b/gi,
+  /\b(?:and|or)\s+(\d{2,5})\b(?!\s+more)/g,
+  /(?:^|[\s`(/])(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:.]*\])?:(\d{2,5})\b/g,
+  /端口\s*(\d{2,5})/g,
+];
 
 function matchesOf(text: string, patterns: readonly RegExp[]): string[] {
   const found: string[] = [];
@@ -55,7 +60,11 @@ export function statementsOf(document: string): string {
       continue;
     }
     if (fence !== null || /^\s{0,3}>/.test(line)) continue;
-    kept.push(line.replace(/(`+)(.*?)\1/g, (span, _ticks: string, inner: string) => (/\s/.test(inner.trim()) && !LISTENER_SPAN.test(inner.trim()) ? '' : span)));
+    kept.push(
+      line.replace(/(`+)(.*?)\1/g, (span, _ticks: string, inner: string) =>
+        /\s/.test(inner.trim()) && !LISTENER_SPAN.test(inner.trim()) ? '' : span,
+      ),
+    );
   }
   return kept.join('\n');
 }
@@ -65,10 +74,13 @@ export function checkFacts(text: string, facts: Facts): string[] {
   const problems: string[] = [];
   if (facts.git.known) {
     const git = facts.git.value;
-    const allowed = new Set([git.branch, git.upstream, git.upstream?.replace(/^[^/]+\//, '')].filter((name): name is string => typeof name === 'string'));
+    const allowed = new Set(
+      [git.branch, git.upstream, git.upstream?.replace(/^[^/]+\//, '')].filter((name): name is string => typeof name === 'string'),
+    );
     if (git.branch !== null) {
       for (const claimed of unique(matchesOf(document, BRANCH_STATEMENTS).map((name) => name.replace(/[.,;:)]+$/, '')))) {
-        if (!allowed.has(claimed) && !NOT_A_NAME.test(claimed)) problems.push(`the document says branch \`${claimed}\`; the branch is \`${git.branch}\``);
+        if (!allowed.has(claimed) && !NOT_A_NAME.test(claimed))
+          problems.push(`the document says branch \`${claimed}\`; the branch is \`${git.branch}\``);
       }
     }
     if (git.head !== null) {
@@ -85,7 +97,8 @@ export function checkFacts(text: string, facts: Facts): string[] {
       for (const [word, pattern, actual] of counts) {
         if (actual === null) continue;
         for (const claimed of unique(matchesOf(document, [pattern]).map(Number))) {
-          if (claimed !== actual) problems.push(`the document says ${claimed} ${word}; the branch is ${actual} ${word} of \`${git.upstream}\``);
+          if (claimed !== actual)
+            problems.push(`the document says ${claimed} ${word}; the branch is ${actual} ${word} of \`${git.upstream}\``);
         }
       }
     }
@@ -98,7 +111,8 @@ export function checkFacts(text: string, facts: Facts): string[] {
       .flatMap((line) => matchesOf(line, PORT_NUMBERS).map(Number));
     for (const port of unique(said)) {
       if (listening.has(port)) continue;
-      const actual = listening.size === 0 ? 'no process of this project is listening' : `listening: ${[...listening].sort((a, b) => a - b).join(', ')}`;
+      const actual =
+        listening.size === 0 ? 'no process of this project is listening' : `listening: ${[...listening].sort((a, b) => a - b).join(', ')}`;
       problems.push(`the document says port ${port}; it was not listening (${actual})`);
     }
   }

@@ -24,5 +24,7 @@ export function checkFiles(document: string, changedFiles: readonly string[]): s
   if (missing.length === 0) return [];
   const names = missing.map((file) => `\`${file}\``);
   const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
-  return [`${list} ${missing.length === 1 ? 'was' : 'were'} changed in this session but the document does not name ${missing.length === 1 ? 'it' : 'them'}`];
+  return [
+    `${list} ${missing.length === 1 ? 'was' : 'were'} changed in this session but the document does not name ${missing.length === 1 ? 'it' : 'them'}`,
+  ];
 }

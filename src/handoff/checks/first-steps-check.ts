@@ -55,7 +55,7 @@ function namedRepoPaths(args: readonly string[], environment: CommandEnvironment
     if (raw.startsWith('-') || URL_OR_PATTERN.test(raw) || !raw.includes('/')) continue;
     // `src/a.ts:42` points into a file; `HEAD~1:src/a.ts` and `a..b` are revisions.
     const candidate = raw.replace(/:\d+(?::\d+)?$/, '');
-    if (candidate.includes(':') || candidate.includes('..') && !candidate.startsWith('../') || candidate.startsWith('/')) continue;
+    if (candidate.includes(':') || (candidate.includes('..') && !candidate.startsWith('../')) || candidate.startsWith('/')) continue;
     const first = candidate.replace(/^\.\//, '').split('/')[0]!;
     if (candidate.startsWith('./') || candidate.startsWith('../') || environment.pathExists(first)) paths.push(candidate);
   }

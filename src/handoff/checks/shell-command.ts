@@ -39,7 +39,11 @@ export function splitCommand(command: string): SimpleCommand[] {
   const flush = () => {
     const firstIndex = words.findIndex((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word));
     if (words.length > 0 || writes.length > 0) {
-      commands.push({ program: firstIndex < 0 ? null : words[firstIndex]!, args: firstIndex < 0 ? [] : words.slice(firstIndex + 1), writes });
+      commands.push({
+        program: firstIndex < 0 ? null : words[firstIndex]!,
+        args: firstIndex < 0 ? [] : words.slice(firstIndex + 1),
+        writes,
+      });
     }
     words = [];
     writes = [];

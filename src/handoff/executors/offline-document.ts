@@ -50,7 +50,8 @@ export const MAX_REQUEST_QUOTE = 600;
 /** Quote text as a Markdown block quote, cut to a readable length. */
 function quote(text: string, limit = 2000): string {
   const trimmed = text.trim();
-  const cut = trimmed.length > limit ? `${trimmed.slice(0, limit)}\n[… ${trimmed.length - limit} more characters in the session file]` : trimmed;
+  const cut =
+    trimmed.length > limit ? `${trimmed.slice(0, limit)}\n[… ${trimmed.length - limit} more characters in the session file]` : trimmed;
   return cut
     .split('\n')
     .map((line) => (line.length > 0 ? `> ${line}` : '>'))
@@ -110,21 +111,33 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
       const earlier =
         requests.length === 0
           ? ["The user's requests: none recorded."]
-          : [`The user's requests, in order, in their words (${requests.length}):`, ...requests.flatMap((request, index) => ['', `${index + 1}.`, '', quote(request, MAX_REQUEST_QUOTE)])];
+          : [
+              `The user's requests, in order, in their words (${requests.length}):`,
+              ...requests.flatMap((request, index) => ['', `${index + 1}.`, '', quote(request, MAX_REQUEST_QUOTE)]),
+            ];
       if (input.goal === undefined) return earlier.join('\n');
       return ['The next goal, named for this handoff:', '', quote(input.goal), '', ...earlier].join('\n');
     }
     case 'constraints': {
       const rules = ruleSentences(userRequests(input.messages));
       if (rules.length === 0) return 'None stated by the user in this session (no request said keep, never, must, only, …).';
-      return ["Rules the user stated, in their words, in order:", '', ...rules.map((rule) => quote(rule))].join('\n');
+      return ['Rules the user stated, in their words, in order:', '', ...rules.map((rule) => quote(rule))].join('\n');
     }
     case 'state':
       return input.factsBlock.trim();
     case 'done':
-      return ['Files changed by tools:', '', filesList(activity), '', 'Commands run, with their exit status:', '', commandsList(activity)].join('\n');
+      return [
+        'Files changed by tools:',
+        '',
+        filesList(activity),
+        '',
+        'Commands run, with their exit status:',
+        '',
+        commandsList(activity),
+      ].join('\n');
     case 'not-done':
-      if (input.goal !== undefined) return `Towards the next goal (see the goal section):\n\n${quote(input.goal)}\n\nWhat else remains is not known: no model was available to judge it.`;
+      if (input.goal !== undefined)
+        return `Towards the next goal (see the goal section):\n\n${quote(input.goal)}\n\nWhat else remains is not known: no model was available to judge it.`;
       return 'Not known: no model was available to judge what remains. Start from the last request above.';
     case 'file-index': {
       const lines = [filesList(activity)];
@@ -161,9 +174,14 @@ export function buildOfflineDocument(input: OfflineDocumentInput): string {
     return { heading, text: build(kind, input, activity) };
   });
   // Content the skill has no heading for still goes in, under the first section.
-  const leftOver = RECOGNISERS.filter((recogniser) => !placed.has(recogniser.kind) && recogniser.kind !== 'not-done' && recogniser.kind !== 'first-steps');
+  const leftOver = RECOGNISERS.filter(
+    (recogniser) => !placed.has(recogniser.kind) && recogniser.kind !== 'not-done' && recogniser.kind !== 'first-steps',
+  );
   if (bodies[0] && leftOver.length > 0) {
-    bodies[0] = { heading: bodies[0].heading, text: [bodies[0].text, ...leftOver.map((recogniser) => build(recogniser.kind, input, activity))].join('\n\n') };
+    bodies[0] = {
+      heading: bodies[0].heading,
+      text: [bodies[0].text, ...leftOver.map((recogniser) => build(recogniser.kind, input, activity))].join('\n\n'),
+    };
   }
   return [
     '# Handoff',

@@ -46,7 +46,10 @@ export function createSummaryExecutor(options: SummaryExecutorOptions): Executor
       const frame = summaryRequest({ ...input, transcript: '' });
       const budget = Math.max(0, input.maxContextTokens - reserve - estimateTokens(system) - estimateTokens(frame));
       const history = serialiseHistory(input.messages, budget);
-      input.logger.debug({ budget, tokens: history.tokens, shrunk: history.shrunk, dropped: history.dropped }, 'summary handoff: history serialised');
+      input.logger.debug(
+        { budget, tokens: history.tokens, shrunk: history.shrunk, dropped: history.dropped },
+        'summary handoff: history serialised',
+      );
 
       const messages: ChatMessage[] = [
         { role: 'system', content: system },
@@ -55,7 +58,13 @@ export function createSummaryExecutor(options: SummaryExecutorOptions): Executor
       let cost = NO_COST;
       try {
         for (let attempt = 1; attempt <= 2; attempt += 1) {
-          const response = await complete({ client: options.client, model: options.model, messages, ...SUMMARY_SAMPLING, ...(input.signal ? { signal: input.signal } : {}) });
+          const response = await complete({
+            client: options.client,
+            model: options.model,
+            messages,
+            ...SUMMARY_SAMPLING,
+            ...(input.signal ? { signal: input.signal } : {}),
+          });
           cost = addCost(cost, usageCost(response.usage));
           const document = documentFromReply(messageText(response.message));
           const bytes = Buffer.byteLength(document, 'utf8');

@@ -43,7 +43,11 @@ describe('S3 the agent hands off by itself', { timeout: 90_000 }, () => {
     await term.sendKeys('Enter');
     await term.waitForScreen(/Migrated: now in session [\w-]+[^\n]*\n› ?\n── [^\n]*$/);
     expect(toolResult(chat.fake.requests, 'call-2')).toMatch(/^Agreed: the handoff starts as soon as this turn ends/);
-    expect((await chat.sessionLines(oldId!)).find((line) => line.type === 'handoff')).toMatchObject({ mode: 'migrate', executor: 'self', goal: 'Write the docs' });
+    expect((await chat.sessionLines(oldId!)).find((line) => line.type === 'handoff')).toMatchObject({
+      mode: 'migrate',
+      executor: 'self',
+      goal: 'Write the docs',
+    });
     expect(await chat.latestId()).not.toBe(oldId);
   });
 
@@ -54,7 +58,9 @@ describe('S3 the agent hands off by itself', { timeout: 90_000 }, () => {
     const refused = await cli(['-p', 'hand over if you like']);
     expect(refused.code).toBe(0);
     expect(refused.stdout).toBe('Not allowed; carrying on.\n');
-    expect(toolResult(chat.fake.requests, 'call-no')).toMatch(/^error: not allowed: with nobody to ask, the agent may hand off only when the config says "agentMayMigrate": true/);
+    expect(toolResult(chat.fake.requests, 'call-no')).toMatch(
+      /^error: not allowed: with nobody to ask, the agent may hand off only when the config says "agentMayMigrate": true/,
+    );
     const [first] = await chat.sessionIds();
     expect(await chat.sessionIds()).toHaveLength(1);
 
@@ -66,6 +72,9 @@ describe('S3 the agent hands off by itself', { timeout: 90_000 }, () => {
     expect(allowed.stdout).toBe('Handing over.\n');
     expect(toolResult(chat.fake.requests, 'call-yes')).toMatch(/^Agreed/);
     expect((await chat.sessionLines(first!)).at(-1)).toMatchObject({ type: 'migrated' });
-    expect((await chat.sessionLines(first!)).find((line) => line.type === 'handoff')).toMatchObject({ executor: 'offline', goal: 'Finish the release notes' });
+    expect((await chat.sessionLines(first!)).find((line) => line.type === 'handoff')).toMatchObject({
+      executor: 'offline',
+      goal: 'Finish the release notes',
+    });
   });
 });

@@ -21,7 +21,10 @@ export interface ChatFixture {
   term: TmuxSession;
   env(extra?: Record<string, string>): Record<string, string>;
   /** Starts `ai-zen <args>` in a fresh pseudo-terminal and waits for its prompt. */
-  open(args?: string[], options?: { env?: Record<string, string>; waitForPrompt?: boolean; width?: number; height?: number }): Promise<TmuxSession>;
+  open(
+    args?: string[],
+    options?: { env?: Record<string, string>; waitForPrompt?: boolean; width?: number; height?: number },
+  ): Promise<TmuxSession>;
   /** Types a line and presses Enter. */
   say(text: string): Promise<void>;
   /** Ids of the session files on disk. */
@@ -46,7 +49,13 @@ export async function makeChatFixture(options: { maxContextTokens?: number } = {
     repo,
     fake,
     term: undefined as unknown as TmuxSession,
-    env: (extra = {}) => ({ AI_ZEN_HOME: repo.home, OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: fake.baseURL, AI_ZEN_MODEL: 'test-model', ...extra }),
+    env: (extra = {}) => ({
+      AI_ZEN_HOME: repo.home,
+      OPENAI_API_KEY: API_KEY,
+      OPENAI_BASE_URL: fake.baseURL,
+      AI_ZEN_MODEL: 'test-model',
+      ...extra,
+    }),
     async open(args = [], openOptions = {}) {
       const term = await startTmux({
         command: [process.execPath, CLI_PATH, ...args],
@@ -85,7 +94,10 @@ export async function makeChatFixture(options: { maxContextTokens?: number } = {
     },
     async handoffDocs() {
       const names = await fs.readdir(path.join(aiZen, 'handoffs')).catch(() => [] as string[]);
-      return names.filter((name) => name.endsWith('.md')).map((name) => `.ai-zen/handoffs/${name}`).sort();
+      return names
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `.ai-zen/handoffs/${name}`)
+        .sort();
     },
     async dispose() {
       for (const term of terms) await term.kill();

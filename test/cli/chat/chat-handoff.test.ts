@@ -54,18 +54,28 @@ describe('ai-zen chat: /handoff and /migrate', { timeout: 60_000 }, () => {
     removeHandler();
 
     // R17: the handoff turn stayed in the conversation, so a follow-up refines the same file.
-    chat.fake.enqueue(reply().tool('write', { path: first, content: goodDocument('more detail in section 3') }), reply().text('Section 3 has more detail now.'));
+    chat.fake.enqueue(
+      reply().tool('write', { path: first, content: goodDocument('more detail in section 3') }),
+      reply().text('Section 3 has more detail now.'),
+    );
     await chat.say('more detail in section 3');
     await term.waitForScreen(/Section 3 has more detail now\.\n› ?\n── /);
     const followUp = chat.fake.requests.at(-2)!;
-    expect(followUp.messages.some((message) => typeof message.content === 'string' && message.content.startsWith('[ai-zen handoff]') && message.content.includes(first))).toBe(true);
+    expect(
+      followUp.messages.some(
+        (message) =>
+          typeof message.content === 'string' && message.content.startsWith('[ai-zen handoff]') && message.content.includes(first),
+      ),
+    ).toBe(true);
     expect(await read(first)).toContain('more detail in section 3');
     expect(await chat.handoffDocs()).toEqual([first]);
 
     // Repeatable: a second /handoff writes a second document; the session goes on (no migration).
     chat.fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument('second handoff') })));
     await chat.say('/handoff');
-    await term.waitForScreen(/Handoff document written[\s\S]*Handoff document written[^\n]*:\n\.ai-zen\/handoffs\/[\w.-]+\.md\n(?:[^\n]*\n)*› ?\n── [^\n]*$/);
+    await term.waitForScreen(
+      /Handoff document written[\s\S]*Handoff document written[^\n]*:\n\.ai-zen\/handoffs\/[\w.-]+\.md\n(?:[^\n]*\n)*› ?\n── [^\n]*$/,
+    );
     const docs = await chat.handoffDocs();
     expect(docs).toHaveLength(2);
     const second = docs.find((doc) => doc !== first)!;

@@ -33,7 +33,12 @@ describe('ai-zen chat: Ctrl-C and leaving', { timeout: 60_000 }, () => {
     const lines = await chat.sessionLines(id!);
     expect(roles(lines)).toEqual(['session', 'system*', 'user', 'user', 'assistant', 'usage']);
     // The model saw the whole conversation, the interrupted request included.
-    expect(chat.fake.requests.at(-1)?.messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['do something slow', 'carry on']);
+    expect(
+      chat.fake.requests
+        .at(-1)
+        ?.messages.filter((message) => message.role === 'user')
+        .map((message) => message.content),
+    ).toEqual(['do something slow', 'carry on']);
   });
 
   it('a second Ctrl-C at an empty prompt leaves, and says how to carry on', async () => {

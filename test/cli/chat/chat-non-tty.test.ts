@@ -41,7 +41,11 @@ describe('ai-zen without a terminal (R20) and colours', { timeout: 60_000 }, () 
   it('R20 a terminal on stdin but stdout redirected: no prompt, no colours, stdin up to Ctrl-D is the prompt', async () => {
     chat.fake.enqueue(reply().text('Redirected answer.'));
     const out = path.join(chat.repo.home, 'out.txt');
-    const term = await startTmux({ command: ['sh', '-c', `exec "$0" "$1" > "$2"`, process.execPath, CLI_PATH, out], cwd: chat.repo.root, env: chat.env() });
+    const term = await startTmux({
+      command: ['sh', '-c', `exec "$0" "$1" > "$2"`, process.execPath, CLI_PATH, out],
+      cwd: chat.repo.root,
+      env: chat.env(),
+    });
     try {
       await term.type('explain the build');
       await term.sendKeys('Enter', 'C-d');

@@ -8,7 +8,8 @@ import { waitFor } from '../../support/wait-for.js';
 import { goodDocument, isHandoffTurn, isSummaryCall, selfModel } from '../../handoff/harness.js';
 import { makeChatFixture, READY, roles, type ChatFixture } from './chat-fixture.js';
 
-const SELECTOR = /Context full: ([\d.k]+) of 5k tokens \((\d+)%\)\. Hand over to a fresh session\?\n❯ Hand off by this agent[^\n]*\n {2}Independent summary[^\n]*\n {2}Skip \(Esc\)[^\n]*\n[^\n]*Esc skip$/;
+const SELECTOR =
+  /Context full: ([\d.k]+) of 5k tokens \((\d+)%\)\. Hand over to a fresh session\?\n❯ Hand off by this agent[^\n]*\n {2}Independent summary[^\n]*\n {2}Skip \(Esc\)[^\n]*\n[^\n]*Esc skip$/;
 
 describe('ai-zen chat: the overflow selector (R19)', { timeout: 60_000 }, () => {
   let chat: ChatFixture;

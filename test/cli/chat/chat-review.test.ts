@@ -41,7 +41,9 @@ describe('ai-zen chat: review before migrating (S2)', { timeout: 90_000 }, () =>
     expect(await chat.sessionIds()).toEqual([oldId]);
 
     await term.sendKeys('Down', 'Enter');
-    await term.waitForScreen(/edit-doc\.sh first \(then choose again\)\n\? Handoff document[^\n]*Start the new session from it\?\n❯ Continue/);
+    await term.waitForScreen(
+      /edit-doc\.sh first \(then choose again\)\n\? Handoff document[^\n]*Start the new session from it\?\n❯ Continue/,
+    );
     expect(await fs.readFile(path.join(chat.repo.root, doc), 'utf8')).toContain('Edited by the person: start with the parser.');
     await term.sendKeys('Enter');
     const screen = await term.waitForScreen(/Migrated: now in session [\w-]+[^\n]*\n› ?\n── [^\n]*$/);
@@ -83,10 +85,15 @@ describe('ai-zen chat: review before migrating (S2)', { timeout: 90_000 }, () =>
     const [id] = await chat.sessionIds();
     const emptier = path.join(chat.repo.home, 'empty-doc.sh');
     await fs.writeFile(emptier, '#!/bin/sh\n: > "$1"\n', { mode: 0o755 });
-    term = await chat.open(['migrate', '--yes', '--edit', '--executor', 'offline'], { env: chat.env({ VISUAL: emptier }), waitForPrompt: false });
+    term = await chat.open(['migrate', '--yes', '--edit', '--executor', 'offline'], {
+      env: chat.env({ VISUAL: emptier }),
+      waitForPrompt: false,
+    });
     await term.waitForScreen(REVIEW);
     await term.sendKeys('Down', 'Enter');
-    await term.waitForScreen(/empty-doc\.sh first \(then choose again\)\n\? Handoff document[^\n]*Start the new session from it\?\n❯ Continue/);
+    await term.waitForScreen(
+      /empty-doc\.sh first \(then choose again\)\n\? Handoff document[^\n]*Start the new session from it\?\n❯ Continue/,
+    );
     await term.sendKeys('Enter');
     const screen = await term.waitForScreen(/ai-zen: the reviewed document is not usable \([^)]*\); nothing was migrated/);
     expect(screen).not.toMatch(/migrated to session/);

@@ -33,12 +33,15 @@ describe('ai-zen chat: /status, /help and reopening', { timeout: 60_000 }, () =>
     const written = await term.waitForScreen(/Handoff document written \(self\):\n(\.ai-zen\/handoffs\/[\w.-]+\.md)\n› ?\n── [^\n]*$/);
     const doc = /written \(self\):\n(\S+)/.exec(written)![1]!;
     await chat.say('/status');
-    status = await term.waitForScreen(new RegExp(`Handoff +${doc.replace(/[.]/g, '\\.')} \\(handoff, self, [^)]+\\) checked ✓\\n› ?\\n── [^\\n]*$`));
+    status = await term.waitForScreen(
+      new RegExp(`Handoff +${doc.replace(/[.]/g, '\\.')} \\(handoff, self, [^)]+\\) checked ✓\\n› ?\\n── [^\\n]*$`),
+    );
     expect(status).toBeTruthy();
 
     await chat.say('/help');
     const help = await term.waitForScreen(/Keys\n[\s\S]*earlier input\n› ?\n── [^\n]*$/);
-    for (const command of ['/handoff [summary|self|offline]', '/migrate [self|summary|offline]', '/status', '/help', '/exit']) expect(help).toContain(command);
+    for (const command of ['/handoff [summary|self|offline]', '/migrate [self|summary|offline]', '/status', '/help', '/exit'])
+      expect(help).toContain(command);
 
     await chat.say('/frobnicate');
     await term.waitForScreen(/unknown command \/frobnicate — \/help lists the commands\n› ?\n── [^\n]*$/);
@@ -60,7 +63,9 @@ describe('ai-zen chat: /status, /help and reopening', { timeout: 60_000 }, () =>
     const [id] = await chat.sessionIds();
 
     term = await chat.open(['--resume', id!]);
-    expect(await term.capture()).toMatch(new RegExp(`session ${id} \\(resumed, \\d+ messages\\)\\nWhere it left off:\\n› first question\\n {2}First answer\\.\\n`));
+    expect(await term.capture()).toMatch(
+      new RegExp(`session ${id} \\(resumed, \\d+ messages\\)\\nWhere it left off:\\n› first question\\n {2}First answer\\.\\n`),
+    );
     await chat.say('/status');
     await term.waitForScreen(new RegExp(`Handoff +${doc!.replace(/[.]/g, '\\.')} `));
     chat.fake.enqueue(reply().text('Second answer.'));

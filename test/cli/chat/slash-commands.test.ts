@@ -16,7 +16,11 @@ describe('chat input', () => {
 
   it('S1 the executor word comes first; the rest of the line is the goal, as typed', () => {
     expect(parseChatInput('/migrate later please')).toEqual({ kind: 'migrate', executor: null, goal: 'later please' });
-    expect(parseChatInput('/handoff summary Ship the CSV export, tests first')).toEqual({ kind: 'handoff', executor: 'summary', goal: 'Ship the CSV export, tests first' });
+    expect(parseChatInput('/handoff summary Ship the CSV export, tests first')).toEqual({
+      kind: 'handoff',
+      executor: 'summary',
+      goal: 'Ship the CSV export, tests first',
+    });
     expect(parseChatInput('/migrate Self-review the parser')).toEqual({ kind: 'migrate', executor: null, goal: 'Self-review the parser' });
     expect(parseChatInput('/handoff offline   fix  the bug ')).toEqual({ kind: 'handoff', executor: 'offline', goal: 'fix  the bug' });
   });

@@ -34,7 +34,8 @@ const FACTS: Facts = {
 
 const ENVIRONMENT: CommandEnvironment = {
   programExists: (name) => ['git', 'npm', 'npx', 'cat', 'tail', 'ls', 'cd', 'rm'].includes(name),
-  pathExists: (file) => ['src', 'src/lexer.ts', 'test', 'test/lexer.test.ts', 'scripts', 'scripts/dev.sh', 'package.json'].includes(file.replace(/^\.\//, '')),
+  pathExists: (file) =>
+    ['src', 'src/lexer.ts', 'test', 'test/lexer.test.ts', 'scripts', 'scripts/dev.sh', 'package.json'].includes(file.replace(/^\.\//, '')),
 };
 
 const CHANGED = ['src/lexer.ts', 'test/lexer.test.ts'];
@@ -74,13 +75,22 @@ describe('fidelity checks on a document (F1–F4)', () => {
 
   it('F1 a missing section, an empty one and one out of order are each named', () => {
     expect(checkSections(document({}, ['⚠️']), SECTIONS)).toEqual(['section "⚠️ Constraints and preferences" is missing']);
-    expect(checkSections(document({ '📋': '   ' }), SECTIONS)).toEqual(['section "📋 Not done" is empty (write "none" if there is nothing to say)']);
-    const swapped = document().replace('## 🎯 Task goal', '## TMP').replace('## 💬 Conversation breakpoint', '## 🎯 Task goal').replace('## TMP', '## 💬 Conversation breakpoint');
-    expect(checkSections(swapped, SECTIONS)).toEqual(['section "🎯 Task goal" is out of order (it must come after "💬 Conversation breakpoint")']);
+    expect(checkSections(document({ '📋': '   ' }), SECTIONS)).toEqual([
+      'section "📋 Not done" is empty (write "none" if there is nothing to say)',
+    ]);
+    const swapped = document()
+      .replace('## 🎯 Task goal', '## TMP')
+      .replace('## 💬 Conversation breakpoint', '## 🎯 Task goal')
+      .replace('## TMP', '## 💬 Conversation breakpoint');
+    expect(checkSections(swapped, SECTIONS)).toEqual([
+      'section "🎯 Task goal" is out of order (it must come after "💬 Conversation breakpoint")',
+    ]);
   });
 
   it('F1 a heading matches by its marker, whatever its words; without a marker, by its words', () => {
-    const renamed = document().replace('## 🔔 First steps for the successor', '## 🔔 First steps').replace('## 📊 Current state', '## 📊 État actuel');
+    const renamed = document()
+      .replace('## 🔔 First steps for the successor', '## 🔔 First steps')
+      .replace('## 📊 Current state', '## 📊 État actuel');
     expect(checkSections(renamed, SECTIONS)).toEqual([]);
     expect(checkSections('# Handoff\n\n## Next steps for you\n\nnone\n', ['Next steps'])).toEqual([]);
     expect(checkSections('# Handoff\n\n## Steps\n\nnone\n', ['Next steps'])).toEqual(['section "Next steps" is missing']);
@@ -89,7 +99,9 @@ describe('fidelity checks on a document (F1–F4)', () => {
   });
 
   it('F2 a wrong branch, a wrong commit, wrong ahead/behind and an invented port are each named', () => {
-    const wrong = document({ '📊': 'Branch: `master`. Commit: `1234567`. The branch is 5 commits ahead. A server is listening on port 8080.' });
+    const wrong = document({
+      '📊': 'Branch: `master`. Commit: `1234567`. The branch is 5 commits ahead. A server is listening on port 8080.',
+    });
     expect(checkFacts(wrong, FACTS)).toEqual([
       'the document says branch `master`; the branch is `main`',
       'the document says commit `1234567`; the commit is `abcdef1`',
@@ -100,28 +112,52 @@ describe('fidelity checks on a document (F1–F4)', () => {
   });
 
   it('F2 quotes, commands and facts that were not captured state nothing', () => {
-    const quoted = document({ '💬': '> create branch `feature-x` and run it on port 9999\n\n```sh\nnpm run dev -- --port 9999\n```\nRan `curl localhost:9999/health` twice.' });
+    const quoted = document({
+      '💬': '> create branch `feature-x` and run it on port 9999\n\n```sh\nnpm run dev -- --port 9999\n```\nRan `curl localhost:9999/health` twice.',
+    });
     expect(checkFacts(quoted, FACTS)).toEqual([]);
-    expect(checkFacts('Branch: `master`, port 8080 listening', { ...FACTS, git: { known: false, why: 'not a git repo' }, ports: { known: false, why: 'no /proc' } })).toEqual([]);
+    expect(
+      checkFacts('Branch: `master`, port 8080 listening', {
+        ...FACTS,
+        git: { known: false, why: 'not a git repo' },
+        ports: { known: false, why: 'no /proc' },
+      }),
+    ).toEqual([]);
   });
 
   it('F3 a file changed by the session but not named is reported, by its path', () => {
     const forgot = document({ '✅': 'Edited `src/lexer.ts`.', '📁': '- `src/lexer.ts`', '🔔': '```sh\nnpm test\n```' });
     expect(checkFiles(forgot, CHANGED)).toEqual(['`test/lexer.test.ts` was changed in this session but the document does not name it']);
-    expect(checkFiles('nothing', CHANGED)).toEqual(['`src/lexer.ts` and `test/lexer.test.ts` were changed in this session but the document does not name them']);
+    expect(checkFiles('nothing', CHANGED)).toEqual([
+      '`src/lexer.ts` and `test/lexer.test.ts` were changed in this session but the document does not name them',
+    ]);
   });
 
   it('F4 too many commands, a missing program, a missing script or path, and destructive commands are each named', () => {
     const steps = (body: string) => checkFirstSteps(document({ '🔔': body }), SECTIONS, ENVIRONMENT);
-    expect(steps('```sh\ngit status\ngit log\nnpm test\nls\n```')).toEqual(['section "🔔 First steps for the successor" has 4 commands; at most 3']);
-    expect(steps('1. `frobnicate --all`')).toEqual(['`frobnicate --all`: the program `frobnicate` is not on PATH nor a script in the repo']);
+    expect(steps('```sh\ngit status\ngit log\nnpm test\nls\n```')).toEqual([
+      'section "🔔 First steps for the successor" has 4 commands; at most 3',
+    ]);
+    expect(steps('1. `frobnicate --all`')).toEqual([
+      '`frobnicate --all`: the program `frobnicate` is not on PATH nor a script in the repo',
+    ]);
     expect(steps('```\n./scripts/missing.sh\ncat src/nope.ts\n```')).toEqual([
       '`./scripts/missing.sh`: the script `./scripts/missing.sh` does not exist in the repo',
       '`cat src/nope.ts`: the path `src/nope.ts` does not exist in the repo',
     ]);
-    for (const destructive of ['rm -rf build', 'git reset --hard origin/main', 'git clean -fdx', 'git push --force origin main', 'git checkout -- .', 'cd src && git -C .. stash drop']) {
+    for (const destructive of [
+      'rm -rf build',
+      'git reset --hard origin/main',
+      'git clean -fdx',
+      'git push --force origin main',
+      'git checkout -- .',
+      'cd src && git -C .. stash drop',
+    ]) {
       const problems = steps(`\`\`\`sh\n${destructive}\n\`\`\``);
-      expect(problems.some((problem) => problem.includes('is destructive')), destructive).toBe(true);
+      expect(
+        problems.some((problem) => problem.includes('is destructive')),
+        destructive,
+      ).toBe(true);
     }
     // Revisions and remote branches are not repo paths; a script that exists is fine.
     expect(steps('```\ngit log origin/main..HEAD\n./scripts/dev.sh\ngit diff HEAD~1 -- src/lexer.ts\n```')).toEqual([]);

@@ -109,7 +109,8 @@ export function foldClaudeLine(state: SessionState, value: unknown, _raw: RawLin
   next = { ...next, messageCount: next.messageCount + 1 };
   if (line.isApiErrorMessage || message?.model === '<synthetic>' || message?.usage === undefined) return next;
   const usage = ClaudeUsage.safeParse(message.usage);
-  if (!usage.success) return `a usage Claude Code would not write (${usage.error.issues[0]?.path.join('.') ?? '?'}: ${usage.error.issues[0]?.message ?? '?'})`;
+  if (!usage.success)
+    return `a usage Claude Code would not write (${usage.error.issues[0]?.path.join('.') ?? '?'}: ${usage.error.issues[0]?.message ?? '?'})`;
   const reading = usage.data.input_tokens + (usage.data.cache_creation_input_tokens ?? 0) + (usage.data.cache_read_input_tokens ?? 0);
   const output = usage.data.output_tokens ?? 0;
   const model = message.model ?? next.model;

@@ -36,7 +36,10 @@ export interface ClaudeHookDeps {
 }
 
 /** The JSON the hook prints on stdout, or null to print nothing. */
-export async function answerClaudeHook(request: ClaudeHookRequest, deps: ClaudeHookDeps): Promise<{ output: Record<string, unknown> | null }> {
+export async function answerClaudeHook(
+  request: ClaudeHookRequest,
+  deps: ClaudeHookDeps,
+): Promise<{ output: Record<string, unknown> | null }> {
   if (request.event === 'SessionStart') return { output: await sessionStartContext(deps.paths) };
   const file = path.resolve(request.transcriptPath);
   // Only a transcript of this source, in a folder of this repo: the hook's input is not trusted further.
@@ -46,7 +49,8 @@ export async function answerClaudeHook(request: ClaudeHookRequest, deps: ClaudeH
   if (!state || state.foreign) return { output: null };
 
   if (request.event === 'PreCompact') {
-    if (!deps.foreign.hasDocument(file) && (isOverThreshold(state) || request.trigger === 'auto')) await deps.foreign.handOver(file, `pre-compact (${request.trigger ?? 'unknown'})`, { offline: true });
+    if (!deps.foreign.hasDocument(file) && (isOverThreshold(state) || request.trigger === 'auto'))
+      await deps.foreign.handOver(file, `pre-compact (${request.trigger ?? 'unknown'})`, { offline: true });
     return { output: null };
   }
 
@@ -57,8 +61,14 @@ export async function answerClaudeHook(request: ClaudeHookRequest, deps: ClaudeH
   }
   const claim = await deps.foreign.claimForSelf(file);
   if (!claim) return { output: null };
-  const [skill, facts] = await Promise.all([loadHandoffSkill({ projectSkillPath: deps.paths.projectSkill, env: deps.env }), deps.facts.capture()]);
-  const percent = claim.state.latestUsage && claim.state.maxContextTokens ? Math.round((claim.state.latestUsage.prompt_tokens / claim.state.maxContextTokens) * 100) : null;
+  const [skill, facts] = await Promise.all([
+    loadHandoffSkill({ projectSkillPath: deps.paths.projectSkill, env: deps.env }),
+    deps.facts.capture(),
+  ]);
+  const percent =
+    claim.state.latestUsage && claim.state.maxContextTokens
+      ? Math.round((claim.state.latestUsage.prompt_tokens / claim.state.maxContextTokens) * 100)
+      : null;
   const reason = [
     `${HANDOFF_INSTRUCTION_MARK} This session has used ${percent ?? '?'}% of its context window; ai-zen hands it over before Claude Code compacts it.`,
     `Before you stop, write the handoff document with your Write tool to exactly this path: ${claim.doc.absolute}`,

@@ -4,7 +4,11 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
-export async function isClaudeSessionLive(sessionsDir: string, sessionId: string, isAlive: (pid: number) => boolean = pidAlive): Promise<boolean> {
+export async function isClaudeSessionLive(
+  sessionsDir: string,
+  sessionId: string,
+  isAlive: (pid: number) => boolean = pidAlive,
+): Promise<boolean> {
   let names: string[];
   try {
     names = await fs.readdir(sessionsDir);

@@ -40,7 +40,8 @@ async function readSettings(root: string): Promise<Json> {
   } catch {
     throw new Error(`${SETTINGS} is not valid JSON; fix it first (nothing was changed)`);
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${SETTINGS} is not a JSON object; fix it first (nothing was changed)`);
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`${SETTINGS} is not a JSON object; fix it first (nothing was changed)`);
   return value as Json;
 }
 
@@ -59,7 +60,11 @@ export function withoutOurs(settings: Json): Json {
         .map((group: unknown) => {
           if (!group || typeof group !== 'object' || !Array.isArray((group as Json).hooks)) return group;
           const inner = ((group as Json).hooks as unknown[]).filter((hook) => !isOurs(hook));
-          return inner.length === ((group as Json).hooks as unknown[]).length ? group : inner.length === 0 ? null : { ...(group as Json), hooks: inner };
+          return inner.length === ((group as Json).hooks as unknown[]).length
+            ? group
+            : inner.length === 0
+              ? null
+              : { ...(group as Json), hooks: inner };
         })
         .filter((group) => group !== null);
       if (kept.length === 0) delete hooks[event];
@@ -87,7 +92,10 @@ export function withOurs(settings: Json, command: (event: ClaudeHookEvent) => st
   for (const event of HOOK_EVENTS) {
     const groups = Array.isArray(hooks[event]) ? [...(hooks[event] as unknown[])] : [];
     const matcher = MATCHERS[event];
-    groups.push({ ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command: command(event), timeout: TIMEOUTS[event] }] });
+    groups.push({
+      ...(matcher === undefined ? {} : { matcher }),
+      hooks: [{ type: 'command', command: command(event), timeout: TIMEOUTS[event] }],
+    });
     hooks[event] = groups;
   }
   const permissions: Json = next.permissions && typeof next.permissions === 'object' ? { ...(next.permissions as Json) } : {};
@@ -98,7 +106,9 @@ export function withOurs(settings: Json, command: (event: ClaudeHookEvent) => st
 
 export function hasOurHooks(settings: Json): boolean {
   const stop = (settings.hooks as Json | undefined)?.Stop;
-  return Array.isArray(stop) && stop.some((group) => Array.isArray((group as Json)?.hooks) && ((group as Json).hooks as unknown[]).some(isOurs));
+  return (
+    Array.isArray(stop) && stop.some((group) => Array.isArray((group as Json)?.hooks) && ((group as Json).hooks as unknown[]).some(isOurs))
+  );
 }
 
 export async function claudeHooksInstalled(root: string): Promise<boolean> {
@@ -110,7 +120,10 @@ export async function claudeHooksInstalled(root: string): Promise<boolean> {
 }
 
 /** Writes the merged settings (atomically, never through a symlink); returns what changed. */
-export async function installClaudeHooks(root: string, command: (event: ClaudeHookEvent) => string): Promise<{ file: string; changed: boolean }> {
+export async function installClaudeHooks(
+  root: string,
+  command: (event: ClaudeHookEvent) => string,
+): Promise<{ file: string; changed: boolean }> {
   const before = await readSettings(root);
   const after = withOurs(before, command);
   const changed = JSON.stringify(before) !== JSON.stringify(after);

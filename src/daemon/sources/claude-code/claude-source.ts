@@ -37,7 +37,10 @@ export function createClaudeCodeSource(options: ClaudeSourceOptions): WatchedSou
     label: 'Claude Code',
     matches: (file) => isClaudeTranscript(file, projects),
     createReader: (file) =>
-      createLineFoldReader(file, { empty: (name) => emptyClaudeState(name, fold), fold: (state, line, raw) => foldClaudeLine(state, line, raw, fold) }),
+      createLineFoldReader(file, {
+        empty: (name) => emptyClaudeState(name, fold),
+        fold: (state, line, raw) => foldClaudeLine(state, line, raw, fold),
+      }),
     isLive: (file) => isClaudeSessionLive(sessions, path.basename(file, '.jsonl')),
     folders: {
       create: false,
@@ -49,7 +52,10 @@ export function createClaudeCodeSource(options: ClaudeSourceOptions): WatchedSou
           // No Claude Code session yet: its config folder is watched until `projects/` appears.
           return { folders: [], parents: [projects, path.dirname(projects)] };
         }
-        return { folders: names.filter((name) => mayHoldSessionsOf(name, options.root)).map((name) => path.join(projects, name)), parents: [projects] };
+        return {
+          folders: names.filter((name) => mayHoldSessionsOf(name, options.root)).map((name) => path.join(projects, name)),
+          parents: [projects],
+        };
       },
     },
     handover: {
