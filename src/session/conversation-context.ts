@@ -8,7 +8,17 @@ import { writeFileInside } from '../fs/safe-write.js';
 import { acquireLock, lockHolder, sessionLockName, type HeldLock } from '../lock/os-lock.js';
 import { parseSessionHolder, sessionHeldMessage, sessionHolderLine, type SessionHolderKind } from '../lock/session-holder.js';
 import type { Env, ProjectPaths } from '../paths.js';
-import { ChatMessage, HandoffLine, HeaderLine, MessageLine, MigratedLine, SkipLine, Usage, UsageLine, type SessionLine } from './format.js';
+import {
+  type ChatMessage,
+  HandoffLine,
+  HeaderLine,
+  MessageLine,
+  MigratedLine,
+  SkipLine,
+  type Usage,
+  UsageLine,
+  type SessionLine,
+} from './format.js';
 import { AppendHandle } from './append-handle.js';
 import type { AgentMessage, SessionRecorder } from './session-recorder.js';
 import { pauseHookFromEnv, type MigrationStage, type PauseHook } from './pause-hook.js';
