@@ -23,6 +23,8 @@ import { normaliseGoal } from './goal.js';
 import { verifyDocument } from './verify-doc.js';
 import { sealDocument, type SealedDocument } from './seal-document.js';
 import type { SecretScanner } from './secret-scan.js';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 
 export type HandoffMode = 'handoff' | 'migrate';
@@ -47,6 +49,8 @@ export interface MigrationContext {
   readonly currentId: string;
   readonly sessionFile: string;
   appendLine(line: HandoffLine): Promise<void>;
+  /** Issue 11 §4: a migrate handoff line the session ends with whose new session was never made (absent: none known). */
+  readonly unfinishedMigration?: HandoffLine | null;
   flush(): Promise<void>;
   migrate(options: {
     definitionMessages: ChatMessage[];
@@ -118,6 +122,8 @@ export interface HandoffOutcome {
   readonly checks: HandoffChecks;
   /** S2: the person cancelled the migration at review; the document stays, the session goes on. */
   readonly cancelled?: boolean;
+  /** Issue 11 §4: an unfinished migration's document was reused; nothing new was written. */
+  readonly reused?: boolean;
 }
 
 export type MigrationState =
@@ -172,6 +178,9 @@ export class MigrationService {
     this.running = true;
     let doc: DocPath | null = null;
     try {
+      const reused = await this.reusableDocument(request, goal);
+      if (reused) return await this.finishUnfinished(reused, sessionId);
+
       // R21 onBeforeHandoff: the progress hint goes out before anything slow happens.
       this.setState({ phase: 'handing-off', mode, sessionId, executor: first });
       events?.emit('handoff.started', { sessionId, mode, executor: first });
@@ -253,7 +262,7 @@ export class MigrationService {
         const check = await verifyDocument(this.options.root, doc);
         if (!check.ok) throw new AiZenError('handoff', `the reviewed document is not usable (${check.reason}); nothing was migrated`);
       }
-      const { newId } = await this.prune(doc);
+      const { newId } = await this.pruneNaming(doc);
       return { ...outcome, newSessionId: newId };
     } catch (error) {
       const reason = firstLine(AiZenError.isInstance(error) ? error.message : error);
@@ -265,6 +274,60 @@ export class MigrationService {
       throw new AiZenError('handoff', `handoff failed: ${reason}`, { cause: error });
     } finally {
       this.running = false;
+    }
+  }
+
+  /**
+   * Issue 11 §4: a retry of a migration whose document and handoff line were written but whose new
+   * session was not (a full disk, a kill) reuses that document — no second document, handoff line
+   * or commit. Only when nothing was said since, the goal is the same, and the document is still
+   * the one that was sealed.
+   */
+  private async reusableDocument(request: HandoffRequest, goal: string | undefined): Promise<{ line: HandoffLine; doc: DocPath } | null> {
+    const line = this.options.context.unfinishedMigration ?? null;
+    if (request.mode !== 'migrate' || line === null || request.review || line.goal !== goal) return null;
+    const doc: DocPath = { relative: line.path, absolute: path.resolve(this.options.root, line.path) };
+    const check = await verifyDocument(this.options.root, doc);
+    const intact = check.ok && (line.sha256 === undefined || (await sha256Of(doc.absolute)) === line.sha256);
+    if (!intact) {
+      this.logger.info({ path: line.path }, 'the unfinished migration\'s document is gone or changed; writing a new one');
+      return null;
+    }
+    return { line, doc };
+  }
+
+  private async finishUnfinished({ line, doc }: { line: HandoffLine; doc: DocPath }, sessionId: string): Promise<HandoffOutcome> {
+    this.logger.info({ sessionId, path: doc.relative }, 'finishing an unfinished migration with the document it already wrote');
+    this.setState({ phase: 'written', mode: 'migrate', sessionId, path: doc.relative });
+    const { newId } = await this.pruneNaming(doc);
+    return {
+      mode: 'migrate',
+      path: doc.relative,
+      absolutePath: doc.absolute,
+      executor: line.executor,
+      downgrades: line.downgrades,
+      cost: NO_COST,
+      skill: (await this.loadSkill()).source,
+      sessionId,
+      newSessionId: newId,
+      ...(line.goal !== undefined ? { goal: line.goal } : {}),
+      // An older line without checks: nothing was recorded as failing.
+      checks: line.checks ?? { sections: [], facts: [], files: [], commands: [] },
+      reused: true,
+    };
+  }
+
+  /** prune, with the step that failed named: the document is there, only the new session is not. */
+  private async pruneNaming(doc: DocPath): Promise<{ oldId: string; newId: string }> {
+    try {
+      return await this.prune(doc);
+    } catch (error) {
+      const reason = firstLine(AiZenError.isInstance(error) ? error.message : error);
+      throw new AiZenError(
+        'handoff',
+        `the document was written (${doc.relative}); creating the new session failed: ${reason}. Migrating again reuses this document`,
+        { cause: error },
+      );
     }
   }
 
@@ -399,5 +462,13 @@ export class MigrationService {
 
   private setState(state: MigrationState): void {
     this.current = state;
+  }
+}
+
+async function sha256Of(file: string): Promise<string | null> {
+  try {
+    return createHash('sha256').update(await fs.readFile(file)).digest('hex');
+  } catch {
+    return null;
   }
 }

@@ -108,6 +108,16 @@ async function takeSessionLock(file: string, id: string, deps: Pick<Dependencies
   return lock;
 }
 
+/** The last migrate handoff line, unless a message came after it (then the document is out of date). */
+function unfinishedMigrationOf(lines: readonly SessionLine[]): HandoffLine | null {
+  let unfinished: HandoffLine | null = null;
+  for (const line of lines) {
+    if (line.type === 'handoff') unfinished = line.mode === 'migrate' ? line : null;
+    else if (line.type === 'message') unfinished = null;
+  }
+  return unfinished;
+}
+
 function serialize(line: SessionLine): string {
   return `${JSON.stringify(line)}\n`;
 }
@@ -130,6 +140,9 @@ export class ConversationContext implements SessionRecorder {
   private currentHeader: HeaderLine;
   private handle: AppendHandle | null;
   private lock: HeldLock | null;
+  // Issue 11 §4: the migrate handoff line this session ends with (no message after it) — its
+  // document is written and only the new session is missing; a retry reuses it.
+  private unfinished: HandoffLine | null = null;
   // Appends and migrate run one after another, so a line never lands in a file the id left.
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -206,7 +219,9 @@ export class ConversationContext implements SessionRecorder {
       else if (line.type === 'usage') lastUsage = line.usage;
     }
     const closed = content.lines.at(-1)?.type === 'migrated';
-    return { context: new ConversationContext(deps, content.header, handle, lock), messages, lastUsage, header: content.header, closed };
+    const context = new ConversationContext(deps, content.header, handle, lock);
+    context.unfinished = closed ? null : unfinishedMigrationOf(content.lines);
+    return { context, messages, lastUsage, header: content.header, closed };
   }
 
   /**
@@ -252,8 +267,14 @@ export class ConversationContext implements SessionRecorder {
     return this.deps.store.sessionFile(this.id);
   }
 
+  /** Issue 11 §4: the migration this session's file says was written but never finished, if any. */
+  get unfinishedMigration(): HandoffLine | null {
+    return this.unfinished;
+  }
+
   async appendMessage(message: ChatMessage, options: { definition?: boolean } = {}): Promise<void> {
     const line = messageLine(message, options.definition === true);
+    this.unfinished = null;
     return this.enqueue(() => this.write(line));
   }
 
@@ -272,7 +293,10 @@ export class ConversationContext implements SessionRecorder {
 
   async appendLine(line: HandoffLine): Promise<void> {
     const valid = validated(HandoffLine, line, 'handoff line');
-    return this.enqueue(() => this.write(valid));
+    return this.enqueue(async () => {
+      await this.write(valid);
+      this.unfinished = valid.mode === 'migrate' ? valid : null;
+    });
   }
 
   /**
@@ -388,6 +412,7 @@ export class ConversationContext implements SessionRecorder {
       this.currentHeader = newHeader;
       this.handle = newHandle;
       this.lock = newLock;
+      this.unfinished = null;
       await oldHandle.close().catch(() => {});
       await oldLock?.release();
       logger.info({ oldId, newId, path: options.docPath, file: path.relative(paths.root, newFile) }, 'session migrated');
