@@ -290,7 +290,7 @@ export class MigrationService {
     const check = await verifyDocument(this.options.root, doc);
     const intact = check.ok && (line.sha256 === undefined || (await sha256Of(doc.absolute)) === line.sha256);
     if (!intact) {
-      this.logger.info({ path: line.path }, 'the unfinished migration\'s document is gone or changed; writing a new one');
+      this.logger.info({ path: line.path }, "the unfinished migration's document is gone or changed; writing a new one");
       return null;
     }
     return { line, doc };
@@ -467,7 +467,9 @@ export class MigrationService {
 
 async function sha256Of(file: string): Promise<string | null> {
   try {
-    return createHash('sha256').update(await fs.readFile(file)).digest('hex');
+    return createHash('sha256')
+      .update(await fs.readFile(file))
+      .digest('hex');
   } catch {
     return null;
   }

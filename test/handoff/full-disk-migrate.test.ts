@@ -100,7 +100,8 @@ describe('issue 11 §4 a nearly full disk', { timeout: 120_000 }, () => {
       });
       const oldId = context.currentId;
       const sessionFile = path.join(paths.sessions, `${oldId}.jsonl`);
-      const handoffLines = async () => (await fs.readFile(sessionFile, 'utf8')).split('\n').filter((line) => line.includes('"type":"handoff"'));
+      const handoffLines = async () =>
+        (await fs.readFile(sessionFile, 'utf8')).split('\n').filter((line) => line.includes('"type":"handoff"'));
       const documents = async () => (await fs.readdir(path.join(root, '.ai-zen', 'handoffs'))).filter((name) => name.endsWith('.md'));
 
       full = true;
