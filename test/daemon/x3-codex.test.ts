@@ -73,16 +73,22 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     );
     expect((await codexExec('work elsewhere', { cwd: elsewhere, home: codex })).code).toBe(0);
 
-    // 40% of the window: 100k input of which 90k cached, plus 3,360 output. The reply takes a while:
-    // meanwhile the session is live (the client holds its thread lock).
+    // 40% of the window: 100k input of which 90k cached, plus 3,360 output. The reply waits until the
+    // test has seen the session live (the client holds its thread lock meanwhile), whatever the load.
+    let release!: () => void;
+    const replyGate = new Promise<void>((resolve) => (release = resolve));
     fake.enqueue(
-      responsesReply().text('Looked at it.').delay(4_000).usage({ input_tokens: 100_000, cached_tokens: 90_000, output_tokens: 3_360 }),
+      responsesReply().text('Looked at it.').until(replyGate).usage({ input_tokens: 100_000, cached_tokens: 90_000, output_tokens: 3_360 }),
     );
     const running = codexExec('look at the README', { cwd: daemon.root, home: codex });
-    await waitFor(async () => (await codexSession())?.owner === 'live', {
-      timeoutMs: 30_000,
-      message: 'the running Codex session shown live',
-    });
+    try {
+      await waitFor(async () => (await codexSession())?.owner === 'live', {
+        timeoutMs: 60_000,
+        message: 'the running Codex session shown live',
+      });
+    } finally {
+      release();
+    }
     expect((await running).code).toBe(0);
     const session = await codexSessionAt(40);
     expect(session.owner).toBe('none');

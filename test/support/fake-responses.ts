@@ -48,6 +48,7 @@ export class ResponsesReplyBuilder {
   readonly items: OutputItemSpec[] = [];
   usageValue: ResponsesUsage | null = null;
   delayMs = 0;
+  gate: Promise<unknown> | null = null;
 
   text(text: string): this {
     this.items.push({ kind: 'message', text });
@@ -79,6 +80,12 @@ export class ResponsesReplyBuilder {
   /** Wait this long before answering (a turn that takes a while, to look at the client meanwhile). */
   delay(ms: number): this {
     this.delayMs = ms;
+    return this;
+  }
+
+  /** Answer only once `gate` settles: a turn that lasts until the test has seen what it waits for. */
+  until(gate: Promise<unknown>): this {
+    this.gate = gate;
     return this;
   }
 }
@@ -175,8 +182,10 @@ export async function startFakeResponses(): Promise<FakeResponses> {
     responseCounter += 1;
     const id = `resp_fake_${responseCounter}`;
     const built = chosen;
-    if (built.delayMs > 0) setTimeout(() => streamReply(res, built, id, body?.model ?? 'fake-model'), built.delayMs);
-    else streamReply(res, built, id, body?.model ?? 'fake-model');
+    const send = () => streamReply(res, built, id, body?.model ?? 'fake-model');
+    if (built.gate) void built.gate.finally(send);
+    else if (built.delayMs > 0) setTimeout(send, built.delayMs);
+    else send();
   }
 
   await new Promise<void>((resolve, reject) => {
