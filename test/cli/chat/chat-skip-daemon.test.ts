@@ -36,7 +36,9 @@ describe('R19 issue 9 §10 skip means skip: Esc in the chat, then leaving, and t
   });
   afterEach(async () => {
     const root = chat.repo.root;
-    if (await isLockHeld(daemonLockName(root), { env: daemonEnv })) await daemon(['stop']).catch(() => undefined);
+    // stop must end the daemon within its deadline (issue 11): a failed stop fails the test; the
+    // kill below only clears what a failed test left behind.
+    const stopped = (await isLockHeld(daemonLockName(root), { env: daemonEnv })) ? await daemon(['stop']) : null;
     for (const pid of pids) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -46,6 +48,7 @@ describe('R19 issue 9 §10 skip means skip: Esc in the chat, then leaving, and t
     }
     pids.clear();
     await chat.dispose();
+    if (stopped) expect({ code: stopped.code, stderr: stopped.stderr }).toEqual({ code: 0, stderr: '' });
   });
 
   const daemon = async (args: readonly string[]) => {
