@@ -12,7 +12,10 @@
 // so a slow pass re-checks the open sessions and re-lists the folder when its mtime moved, as
 // watchman rescans. A watch that fails (the limit reached, the folder removed) is logged and made
 // again by that pass. A closed (migrated) session needs no further work: it drops out of the pass
-// and its events are ignored.
+// and its events are ignored. A folder of our own that goes away (`rm -rf .ai-zen`, `git clean
+// -fdx`) is waited for by a watch on the nearest folder above it that still exists, so its return
+// is heard at once rather than at the next pass — and never made again by us while a removal may
+// still be under way (an `rm -rf` that finds the folder refilled fails with ENOTEMPTY).
 //
 // The reconcile pass must stay cheap with thousands of sessions: it compares one synchronous stat
 // per file with the size/inode/times taken before the last read, and reads only on a difference.
@@ -67,6 +70,12 @@ const watchWithFsWatch: WatchFolder = (folder, handlers) => {
 };
 
 const FULL_SCAN_EVERY = 30;
+/**
+ * Folder times come from a coarse clock: an entry added in the same tick as the listing that
+ * missed it leaves the mtime as it was. A folder changed this recently before its last listing is
+ * listed again on the next pass.
+ */
+const MTIME_SLACK_MS = 1000;
 /** Session files read at once during the startup scan. */
 const STARTUP_READS = 8;
 /** A session whose file changed this recently is checked on every reconcile pass. */
@@ -82,6 +91,14 @@ const COLD_PERIOD_MS = 120_000;
  * ~2 ms even with one session, and at 2 s that alone was 0.1–0.24% idle CPU (measured, bench c).
  */
 const RECONCILE_INTERVAL_MS = 5000;
+
+function isDirectory(dir: string): boolean {
+  try {
+    return fsSync.statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
 
 function stampOf(file: string): FileStamp | null {
   try {
@@ -129,6 +146,12 @@ export class SessionWatcher {
   private timer: NodeJS.Timeout | null = null;
   private reconciling: Promise<void> | null = null;
   private folderMtimeMs = -1;
+  /** Wall clock when the folder was last listed. */
+  private listedAtMs = 0;
+  /** Our folder is gone: the watch on the nearest folder above it that exists. */
+  private ancestor: { readonly dir: string; close(): void } | null = null;
+  /** A pass was asked for while one ran (the folder came back mid-pass): run one more. */
+  private reconcileAgain = false;
   private passes = 0;
   private coldCursor = 0;
   private closed = false;
@@ -183,10 +206,11 @@ export class SessionWatcher {
             return;
           }
           if (name === path.basename(folder)) {
-            // The folder itself was removed or moved: this watch hears nothing more. The next
-            // pass watches the folder again once it exists (its inode may even be the same).
-            logger.info({ folder }, 'the session folder went away; the reconcile pass watches it again once it is back');
+            // The folder itself was removed or moved: this watch hears nothing more. It is watched
+            // again once it exists (its inode may even be the same).
+            logger.info({ folder }, 'the session folder went away; watching for its return');
             this.dropWatch();
+            this.watchForReturn();
             return;
           }
           if (!name.endsWith('.jsonl')) return;
@@ -212,7 +236,44 @@ export class SessionWatcher {
       );
       this.watchFailing = true;
       this.watcher = null;
+      if (!folderStamp) this.watchForReturn();
     }
+  }
+
+  /**
+   * Our folder is gone: watch the nearest folder above it that exists, and on any change there
+   * look again — move the watch down as the path comes back, and once the folder is back, watch it
+   * and list it. Only for a folder of our own: another agent's folders are the transcript
+   * watchers' to find. Costs a few stats per change above, only while the folder is missing.
+   */
+  private watchForReturn(): void {
+    if (this.closed || this.watcher || this.options.create === false) return;
+    const { folder } = this.options;
+    const stamp = stampOf(folder);
+    if (stamp) {
+      this.dropAncestor();
+      this.openWatch(stamp);
+      // Whatever was written before this watch began is found by listing the folder.
+      this.folderMtimeMs = -1;
+      void this.reconcile();
+      return;
+    }
+    let dir = path.dirname(folder);
+    while (!isDirectory(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+    if (this.ancestor?.dir === dir) return;
+    this.dropAncestor();
+    const watch = this.options.watchFolder ?? watchWithFsWatch;
+    try {
+      const handle = watch(dir, { change: () => this.watchForReturn(), error: () => this.dropAncestor() });
+      this.ancestor = { dir, close: () => handle.close() };
+    } catch {
+      // Gone too in the meantime, or no watch to spare: the reconcile pass looks again.
+    }
+  }
+
+  private dropAncestor(): void {
+    this.ancestor?.close();
+    this.ancestor = null;
   }
 
   private dropWatch(): void {
@@ -246,14 +307,21 @@ export class SessionWatcher {
 
   /** The slow pass: new or vanished files, and growth that no event announced. */
   reconcile(): Promise<void> {
-    this.reconciling ??= (async () => {
+    if (this.reconciling) {
+      this.reconcileAgain = true;
+      return this.reconciling;
+    }
+    this.reconciling = (async () => {
       try {
         const folder = stampOf(this.options.folder);
         if (this.watcher && folder && folder.ino !== this.watchedIno) {
           this.options.logger.info({ folder: this.options.folder }, 'the session folder was made again; watching the new one');
           this.dropWatch();
         }
-        if (!this.watcher && !this.closed && folder) this.openWatch(folder);
+        if (!this.watcher && !this.closed) {
+          if (folder) this.openWatch(folder);
+          else this.watchForReturn();
+        }
         // Synchronous: a promise stat of the folder cost more than the rest of an idle pass.
         const reads: Promise<void>[] = await this.scanFolder(false, folder);
         const hotSince = this.now() - HOT_MS;
@@ -276,7 +344,13 @@ export class SessionWatcher {
       } catch (error) {
         this.options.logger.warn({ err: error }, 'reconcile pass failed');
       }
-    })().finally(() => (this.reconciling = null));
+    })().finally(() => {
+      this.reconciling = null;
+      if (this.reconcileAgain && !this.closed) {
+        this.reconcileAgain = false;
+        void this.reconcile();
+      }
+    });
     return this.reconciling;
   }
 
@@ -318,6 +392,7 @@ export class SessionWatcher {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.dropWatch();
+    this.dropAncestor();
     await this.reconciling;
     await Promise.all([...this.tracked.values()].map((entry) => entry.running));
   }
@@ -386,8 +461,10 @@ export class SessionWatcher {
     // File times come from a coarse clock: two additions within one tick leave one mtime. A full
     // listing every FULL_SCAN_EVERY passes covers that rare case, should the watch miss it too.
     this.passes += 1;
-    if (stats.mtimeMs === this.folderMtimeMs && this.passes % FULL_SCAN_EVERY !== 0) return reads;
+    const settled = this.listedAtMs - stats.mtimeMs > MTIME_SLACK_MS;
+    if (stats.mtimeMs === this.folderMtimeMs && settled && this.passes % FULL_SCAN_EVERY !== 0) return reads;
     this.folderMtimeMs = stats.mtimeMs;
+    this.listedAtMs = this.now();
     const names = await fs.readdir(folder);
     const present = new Set<string>();
     for (const name of names) {
