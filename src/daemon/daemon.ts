@@ -183,8 +183,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   let notifying: Promise<void> = Promise.resolve();
   events.onAny((event) => {
-    logger.info({ event: event.name, ...event.payload }, 'event');
+    // Subscribers first: the bytes are on their sockets before the log line is formatted and
+    // written (a quarter of a millisecond, measured on bench g, when it went first).
     ipc.publish(event);
+    logger.info({ event: event.name, ...event.payload }, 'event');
     void hooks.runForEvent(event).catch((error: unknown) => logger.warn({ err: error, event: event.name }, 'hook runner failed'));
     // One at a time, so the desktop shows them in the order they happened.
     notifying = notifying.then(() => notify(event)).catch((error: unknown) => logger.warn({ err: error }, 'notification failed'));
