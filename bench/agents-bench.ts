@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { EventBus } from '../dist/events.js';
+import { silentLogger } from '../dist/log/logger.js';
 import { createHandoffCommitter } from '../dist/daemon/handoff-committer.js';
 import { SessionMonitor } from '../dist/daemon/session-monitor.js';
 import { fixedFolder, type WatchedSource } from '../dist/daemon/session-source.js';
@@ -30,7 +31,7 @@ export interface AgentsBenchOptions {
 }
 
 const TITLE = '(x) X3: Claude Code transcripts cost what ai-zen sessions cost';
-const silent = { debug() {}, info() {}, warn() {} };
+const silent = silentLogger();
 const SIGNAL_TIMEOUT_MS = 10_000;
 
 const claudeLine = (root: string, id: string, n: number, tokens: number) =>

@@ -14,6 +14,7 @@ import { SessionMonitor } from '../dist/daemon/session-monitor.js';
 import { createAiZenSessionSource } from '../dist/daemon/session-source-ai-zen.js';
 import { SessionWatcher } from '../dist/daemon/session-watcher.js';
 import { EventBus } from '../dist/events.js';
+import { silentLogger } from '../dist/log/logger.js';
 import { isLockHeld, sessionLockName } from '../dist/lock/os-lock.js';
 import { projectPaths } from '../dist/paths.js';
 import type { Figure, ItemResult } from './results.js';
@@ -46,7 +47,7 @@ interface Subject {
   breakdown?(): string;
 }
 
-const silent = { debug() {}, info() {}, warn() {} };
+const silent = silentLogger();
 
 export async function benchLatency(options: LatencyBenchOptions): Promise<ItemResult> {
   const project = await makeBenchProject('latency', { git: false });

@@ -3,7 +3,8 @@
 // loses nothing already said; which file that lands in is the recorder's business (R27).
 import type OpenAI from 'openai';
 import { AiZenError } from '../errors.js';
-import { silentLogger, type Logger } from '../log/logger.js';
+import type { Logger } from 'pino';
+import { silentLogger } from '../log/logger.js';
 import type { ChatMessage, ToolCall, Usage } from '../session/format.js';
 import { complete } from './model-client.js';
 import { firstRefusal, notifyAll } from './plugins/run-plugins.js';

@@ -3,6 +3,7 @@
 // response (R19), and every failure becomes one line a person can act on.
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AiZenError } from '../errors.js';
 import type { ChatMessage, ToolCall, Usage } from '../session/format.js';
@@ -21,7 +22,7 @@ export interface ModelClientOptions {
    */
   readonly maxRetries?: number;
   /** Where the client's own warnings go (never the terminal). */
-  readonly logger?: { warn(details: object, message: string): void; debug(details: object, message: string): void };
+  readonly logger?: Logger;
 }
 
 export function createModelClient(options: ModelClientOptions): OpenAI {

@@ -14,6 +14,7 @@ import { EXIT_ALREADY_RUNNING } from '../exit-codes.js';
 import { StatusInfo } from '../daemon/status-schema.js';
 import { AiZenError } from '../errors.js';
 import { connectIpc } from '../ipc/client.js';
+import { silentLogger } from '../log/logger.js';
 import { socketPathFor } from '../ipc/socket-path.js';
 import { packageRoot, projectPaths, type Env } from '../paths.js';
 import { daemonRoot, isDaemonRunning } from './daemon-client.js';
@@ -35,7 +36,7 @@ export function registerStartCommand(program: Command, setup: CliSetup): void {
       const { io } = setup;
       const root = await daemonRoot(io.cwd, io.env);
       // Sessions and logs stay local (the daemon's own log included); handoffs/ is for committing.
-      await ensureGitignore(projectPaths(root), { warn() {} });
+      await ensureGitignore(projectPaths(root), silentLogger());
       if (options.foreground || options.detachedChild) {
         await runInForeground(root, io.env, options.detachedChild !== true);
         return;

@@ -11,7 +11,8 @@ import { createTools } from '../agent/tools/index.js';
 import type { Tool } from '../agent/types.js';
 import { loadConfig, type Config } from '../config/load-config.js';
 import { AiZenError } from '../errors.js';
-import { createLogger, type Logger } from '../log/logger.js';
+import type { Logger } from 'pino';
+import { createLogger } from '../log/logger.js';
 import { projectPaths, type Env, type ProjectPaths } from '../paths.js';
 import { ConversationContext, type OpenedSession } from '../session/conversation-context.js';
 import { resolveSessionId } from '../session/resolve-session-id.js';
@@ -133,17 +134,19 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
       'no model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for another endpoint), or baseURL in .ai-zen/config.json',
     );
   }
-  const store = new SessionStore(paths, { logger });
+  // Each part logs through a child that names it, so a line says who spoke.
+  const sessionLogger = logger.child({ component: 'session' });
+  const store = new SessionStore(paths, { logger: sessionLogger });
   await store.cleanup();
   await ensureGitignore(paths, logger);
 
   let opened: OpenedSession | null = null;
   if (options.continueLatest) {
-    opened = await ConversationContext.openLatest({ paths, logger, env });
+    opened = await ConversationContext.openLatest({ paths, logger: sessionLogger, env });
     if (opened === null) throw new AiZenError('session', `no session to continue in ${root}; start one with ai-zen -p "…"`);
   } else if (options.resumeId !== undefined) {
     const id = resolveSessionId(options.resumeId, await store.list());
-    opened = await ConversationContext.open({ paths, logger, env, id });
+    opened = await ConversationContext.open({ paths, logger: sessionLogger, env, id });
   }
   if (opened?.closed) {
     await opened.context.close().catch(() => {});
@@ -151,7 +154,13 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
   }
   const context =
     opened?.context ??
-    (await ConversationContext.create({ paths, logger, env, model: config.model, maxContextTokens: config.maxContextTokens }));
+    (await ConversationContext.create({
+      paths,
+      logger: sessionLogger,
+      env,
+      model: config.model,
+      maxContextTokens: config.maxContextTokens,
+    }));
   // Issue 9 item 9: a session keeps the model and window it was started with (its header is its
   // truth, the daemon judges overflow by it); a config change applies to new sessions, said once.
   const sessionConfig = opened ? { ...config, model: opened.header.model, maxContextTokens: opened.header.maxContextTokens } : config;
@@ -161,7 +170,12 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
     notice(line);
   }
 
-  const client = createModelClient({ apiKey: config.apiKey, baseURL: config.baseURL, timeoutMs: config.modelTimeoutMs, logger });
+  const client = createModelClient({
+    apiKey: config.apiKey,
+    baseURL: config.baseURL,
+    timeoutMs: config.modelTimeoutMs,
+    logger: logger.child({ component: 'model' }),
+  });
   const tools = createTools({
     execTimeoutMs: config.execTimeoutMs,
     execOutputLimit: config.execOutputLimit,

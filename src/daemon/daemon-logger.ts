@@ -5,9 +5,9 @@
 // resident and 0.2 s of start-up — a fifth of the daemon's idle memory (bench c).
 import fs from 'node:fs';
 import path from 'node:path';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { createStream, type RotatingFileStream } from 'rotating-file-stream';
-import { createLogger, type Logger } from '../log/logger.js';
+import { createLogger } from '../log/logger.js';
 import { projectPaths } from '../paths.js';
 import { readableLogStream } from './readable-log-stream.js';
 

@@ -8,7 +8,7 @@ import type { Config } from '../config/load-config.js';
 import { AiZenError, SessionOwnedError } from '../errors.js';
 import { EventBus } from '../events.js';
 import type { HandoffMode, HandoffOutcome } from '../handoff/migration-service.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from 'pino';
 import type { Env, ProjectPaths } from '../paths.js';
 import type { FactsProvider } from '../probe/facts.js';
 import { checkTrust, TRUST_COMMAND } from '../config/trust.js';
@@ -103,7 +103,12 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
       const modelConfigured = config.modelConfigured && !offlineOnly;
       // Item 9: the session's own model (its header), not whatever the config says today.
       const model = opened.header.model;
-      const client = createModelClient({ apiKey: config.apiKey, baseURL: config.baseURL, timeoutMs: config.modelTimeoutMs, logger });
+      const client = createModelClient({
+        apiKey: config.apiKey,
+        baseURL: config.baseURL,
+        timeoutMs: config.modelTimeoutMs,
+        logger: logger.child({ component: 'model' }),
+      });
       const tools = createTools({ execTimeoutMs: config.execTimeoutMs, execOutputLimit: config.execOutputLimit });
       const agent = new Agent({
         client,
@@ -116,7 +121,7 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
         lastUsage: opened.lastUsage,
         logger: logger.child({ component: 'agent', sessionId: request.sessionId }),
       });
-      const bus = new EventBus((error, name) => logger.warn({ err: error, event: name }, 'event listener failed'));
+      const bus = new EventBus((error, name) => log.warn({ err: error, event: name }, 'event listener failed'));
       bus.onAny((event) => {
         if (!FROM_THE_FILE.has(event.name)) options.events.emit(event.name, event.payload as never);
       });
@@ -194,7 +199,7 @@ async function keepLatestPointer(
   before: LatestPointer | null,
   migratedId: string,
   outcome: HandoffOutcome,
-  log: Pick<Logger, 'info' | 'warn'>,
+  log: Logger,
 ): Promise<void> {
   if (!before || before.id === migratedId || outcome.newSessionId === null) return;
   try {

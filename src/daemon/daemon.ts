@@ -6,7 +6,7 @@ import { EventBus, type AnyEvent } from '../events.js';
 import { socketPathFor } from '../ipc/socket-path.js';
 import { startIpcServer, type IpcServer } from '../ipc/server.js';
 import { isLockHeld, sessionLockName, type HeldLock } from '../lock/os-lock.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from 'pino';
 import { projectPaths, type Env } from '../paths.js';
 import { createFactsProvider } from '../probe/capture-facts.js';
 import { createDaemonMigrator } from './daemon-migrator.js';
@@ -113,7 +113,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     // Each agent's own grace window (the guard is shared).
     graceMsFor: (agent) => (agent === 'claude-code' || agent === 'codex' ? config.agents[agent].graceSeconds * 1000 : undefined),
     selfDeadlineMs: config.agents['claude-code'].selfDeadlineSeconds * 1000,
-    summary: () => foreignSummaryExecutor(config, logger),
+    summary: () => foreignSummaryExecutor(config, logger.child({ component: 'model' })),
     ...(options.now ? { now: options.now } : {}),
   });
   const monitor = new SessionMonitor({

@@ -6,6 +6,7 @@
 // Stop hook) is announced the same way through `adopt`.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import type { EventBus } from '../events.js';
 import { checksOfWrittenDocument } from '../handoff/checks/check-written-document.js';
 import { evidenceFromMessages } from '../handoff/checks/evidence.js';
@@ -25,11 +26,6 @@ import { HandoffLoopGuard } from './handoff-loop-guard.js';
 import type { ForeignSessions } from './session-monitor.js';
 import { findSource, isOverThreshold, type SessionSource, type SessionState } from './session-source.js';
 
-export interface ForeignSessionsLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
-
 export interface ForeignSessionsOptions {
   readonly root: string;
   readonly paths: ProjectPaths;
@@ -38,10 +34,7 @@ export interface ForeignSessionsOptions {
   readonly committer: HandoffCommitter;
   readonly facts: FactsProvider;
   readonly sources: readonly SessionSource[];
-  readonly logger: ForeignSessionsLogger & {
-    debug?(details: object, message: string): void;
-    error?(details: object, message: string): void;
-  };
+  readonly logger: Logger;
   /**
    * The summary executor and its model's window, when a model is configured and may be used (T3/T4
    * already applied by the config); null or absent: offline only. Asked per handoff, so an idle
@@ -273,7 +266,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
             sessionFile: file,
             messages,
             maxContextTokens: summary.maxContextTokens,
-            logger: handoffLogger(options.logger),
+            logger: options.logger,
             // F3: the files the foreign session's own tools changed.
             evidence: evidenceFromMessages(messages, options.root),
           };
@@ -452,16 +445,6 @@ interface Written {
 export interface Downgrade {
   readonly from: ExecutorName;
   readonly reason: string;
-}
-
-/** The handoff code's logger over the daemon's (which may lack debug and error). */
-function handoffLogger(logger: ForeignSessionsOptions['logger']) {
-  return {
-    debug: (details: object, message: string) => logger.debug?.(details, message),
-    info: (details: object, message: string) => logger.info(details, message),
-    warn: (details: object, message: string) => logger.warn(details, message),
-    error: (details: object, message: string) => (logger.error ?? logger.warn)(details, message),
-  };
 }
 
 /** The session's very first reading was already over its threshold: it started above. */

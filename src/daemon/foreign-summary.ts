@@ -5,7 +5,7 @@
 // with the repo. An executor of `offline` in the config means no model is asked.
 import type { Config } from '../config/load-config.js';
 import type { Executor } from '../handoff/executors/types.js';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from 'pino';
 
 export async function foreignSummaryExecutor(
   config: Config,

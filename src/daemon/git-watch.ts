@@ -4,6 +4,7 @@
 // Our own git calls run with optional locks off, so reading the state never writes what we watch.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import type { Env } from '../paths.js';
 import { runGit } from '../probe/run-git.js';
 
@@ -20,11 +21,6 @@ const WATCHED_NAMES = new Set([
   'rebase-apply',
 ]);
 
-export interface GitWatchLogger {
-  debug(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
-
 export interface GitWatch {
   /** The watched git dir; null outside a git repository (then nothing is watched). */
   readonly gitDir: string | null;
@@ -37,7 +33,7 @@ export interface GitWatchOptions {
   readonly root: string;
   readonly env?: Env;
   readonly debounceMs?: number;
-  readonly logger: GitWatchLogger;
+  readonly logger: Logger;
 }
 
 export async function watchGitState(options: GitWatchOptions): Promise<GitWatch> {

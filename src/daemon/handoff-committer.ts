@@ -4,6 +4,7 @@
 // document stays, the record says why, and the commit is tried again when the obstacle may be
 // gone: on a change of the git state (the daemon calls retry()) and on a backoff timer.
 // Commits run one at a time: two at once would race for HEAD.
+import type { Logger } from 'pino';
 import type { EventBus } from '../events.js';
 import type { Env } from '../paths.js';
 import type { HandoffChecks } from '../session/format.js';
@@ -43,18 +44,12 @@ export interface HandoffRecord extends HandoffSeen {
   readonly attempts: number;
 }
 
-export interface CommitterLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-  debug(details: object, message: string): void;
-}
-
 export interface HandoffCommitterOptions {
   readonly root: string;
   /** config.daemon.autoCommit. */
   readonly enabled: boolean;
   readonly events: EventBus;
-  readonly logger: CommitterLogger;
+  readonly logger: Logger;
   readonly env?: Env;
   readonly commit?: (options: CommitHandoffOptions) => Promise<CommitHandoffResult>;
   /** T1: is this a document ai-zen sealed, and what are its bytes. */

@@ -50,7 +50,7 @@ export interface HooksRunnerOptions {
   readonly root: string;
   /** Default `<root>/.ai-zen/hooks`. */
   readonly hooksDir?: string;
-  readonly logger: Pick<Logger, 'debug' | 'info' | 'warn'>;
+  readonly logger: Logger;
   /** Default 30 s; then the hook's whole process group gets SIGTERM, and SIGKILL a second later. */
   readonly timeoutMs?: number;
   /** Default 64 KiB of captured output. */

@@ -6,6 +6,7 @@
 //    when the process that made them is gone.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import type { ProjectPaths } from '../paths.js';
 import { findGitDir } from '../probe/find-git-dir.js';
 
@@ -13,7 +14,7 @@ export interface LeftoverCleanupOptions {
   readonly paths: ProjectPaths;
   /** Whether a live process owns the session file (its lock is held). */
   readonly isOwned: (sessionFile: string) => Promise<boolean>;
-  readonly logger: { info(details: object, message: string): void; warn(details: object, message: string): void };
+  readonly logger: Logger;
   /** Default: signal 0 to the pid. */
   readonly isAlive?: (pid: number) => boolean;
 }

@@ -26,7 +26,7 @@ export interface Notifier {
 export interface NotifierOptions {
   /** config.daemon.notifications; false → every notify answers sent:false 'disabled'. */
   readonly enabled: boolean;
-  readonly logger: Pick<Logger, 'debug' | 'warn'>;
+  readonly logger: Logger;
   /** The environment for the notifier process: DBUS_SESSION_BUS_ADDRESS (or XDG_RUNTIME_DIR) says which bus. */
   readonly env?: Env;
   readonly platform?: NodeJS.Platform;

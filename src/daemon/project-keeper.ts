@@ -4,12 +4,13 @@
 // few seconds (two stats when nothing is missing) both are made again.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { ensureGitignore } from '../fs/project-gitignore.js';
 import type { ProjectPaths } from '../paths.js';
 
 export interface ProjectKeeperOptions {
   readonly paths: ProjectPaths;
-  readonly logger: { info(details: object, message: string): void; warn(details: object, message: string): void };
+  readonly logger: Logger;
   /** Opens the log file again when it is gone; true when it did. */
   readonly reopenLog: () => Promise<boolean>;
   /** Default 5000 ms. */

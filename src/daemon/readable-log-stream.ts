@@ -1,10 +1,11 @@
 // Foreground logs for a person or a supervisor's journal (systemd, launchd): one readable line per
-// pino record on stderr — `10:54:18.123 INFO  session overflowed sessionId=abcd… promptTokens=131000`.
-// The JSON record still goes to the log file; this is only its face.
+// pino record on stderr — `10:54:18.123 INFO  session overflowed sessionId=abcd… promptTokens=131000`,
+// and `10:54:18.125 WARN  committer: handoff document not committed yet …` when a component spoke
+// (its child logger's `component`). The JSON record still goes to the log file; this is only its face.
 import { Writable } from 'node:stream';
 
 const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
-const OMITTED = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg', 'v']);
+const OMITTED = new Set(['level', 'time', 'pid', 'hostname', 'name', 'msg', 'v', 'component']);
 
 export function formatLogRecord(line: string): string {
   let record: Record<string, unknown>;
@@ -18,7 +19,8 @@ export function formatLogRecord(line: string): string {
   const fields = Object.entries(record)
     .filter(([key]) => !OMITTED.has(key))
     .map(([key, value]) => `${key}=${formatValue(value)}`);
-  return [time, level, String(record.msg ?? ''), ...fields].filter((part) => part !== '').join(' ');
+  const speaker = typeof record.component === 'string' ? `${record.component}:` : '';
+  return [time, level, speaker, String(record.msg ?? ''), ...fields].filter((part) => part !== '').join(' ');
 }
 
 function formatValue(value: unknown): string {

@@ -51,6 +51,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
   let keeper: ProjectKeeper | null = null;
   const coordinator = createShutdownCoordinator({
     deadlineMs: options.shutdownDeadlineMs ?? 30_000,
+    // The process's own voice, as `daemon running` and `daemon stopped` are: no component.
     logger,
     exit: (code) => {
       // The log's last lines before the process goes. The lock is NOT released here: the kernel

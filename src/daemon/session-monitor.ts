@@ -8,6 +8,7 @@
 //   migrated, not when its owner leaves, not on retry, until usage drops and crosses again.
 // Lines read at startup are history: they feed the committer and the state, not the news.
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { SessionOwnedError } from '../errors.js';
 import type { EventBus } from '../events.js';
 import type { HandoffMode } from '../handoff/migration-service.js';
@@ -20,17 +21,12 @@ import type { HandoffSeenInSession, SessionState, SessionUpdate } from './sessio
 
 export type Owner = 'live' | 'none' | 'unknown';
 
-export interface MonitorLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
-
 export interface SessionMonitorOptions {
   readonly root: string;
   readonly events: EventBus;
   readonly committer: HandoffCommitter;
   readonly migrator: Pick<DaemonMigrator, 'run'>;
-  readonly logger: MonitorLogger;
+  readonly logger: Logger;
   /** Whether a live process holds the session's lock. */
   readonly isOwned: (file: string) => Promise<boolean>;
   /** Hands over another agent's session that crossed its handoffAt (X3); absent: announced only. */

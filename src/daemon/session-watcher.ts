@@ -26,20 +26,15 @@
 // where a walk over 1,000 map entries alone cost ~1.5 ms a pass (measured, bench c).
 import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { mapLimited } from '../map-limited.js';
 import { NotRegularFileError, stampOfStats, type FileStamp } from './incremental-reader.js';
 import { findSource, type SessionReader, type SessionSource, type SessionState, type SessionUpdate } from './session-source.js';
 
-export interface WatcherLogger {
-  debug(details: object, message: string): void;
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
-
 export interface SessionWatcherOptions {
   readonly folder: string;
   readonly sources: readonly SessionSource[];
-  readonly logger: WatcherLogger;
+  readonly logger: Logger;
   /** Default 5000 ms. */
   readonly reconcileIntervalMs?: number;
   /**

@@ -1,13 +1,8 @@
 // One way out of the daemon (the cline hub's coordinator): `stop`, SIGTERM and SIGINT all call
 // shutdown(), which runs the cleanup ONCE (every caller shares its promise) under a deadline.
 // A second signal while it runs means "now": exit at once. `exit` is injected so tests can see it.
+import type { Logger } from 'pino';
 import { EXIT_FAILURE, EXIT_FORCED, EXIT_OK } from '../exit-codes.js';
-
-export interface ShutdownLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
 
 export interface ShutdownCoordinatorOptions {
   /** Stops everything in order; may wait for a running migration. */
@@ -15,7 +10,7 @@ export interface ShutdownCoordinatorOptions {
   readonly exit: (code: number) => void;
   /** After this the process exits even if the cleanup has not finished. */
   readonly deadlineMs: number;
-  readonly logger: ShutdownLogger;
+  readonly logger: Logger;
 }
 
 export interface ShutdownCoordinator {

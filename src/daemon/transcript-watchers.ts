@@ -5,9 +5,10 @@
 // transcript of another repo — and only when they changed (their fs.watch, or an mtime that moved
 // since the last pass).
 import fsSync from 'node:fs';
+import type { Logger } from 'pino';
 import { stampOfStats, type FileStamp } from './incremental-reader.js';
 import type { SessionState, SessionUpdate, WatchedSource } from './session-source.js';
-import { SessionWatcher, type WatcherLogger } from './session-watcher.js';
+import { SessionWatcher } from './session-watcher.js';
 
 /** What the rest of the daemon reads: every session of every source. */
 export interface WatchedSessions {
@@ -18,7 +19,7 @@ export interface WatchedSessions {
 
 export interface TranscriptWatchersOptions {
   readonly sources: readonly WatchedSource[];
-  readonly logger: WatcherLogger;
+  readonly logger: Logger;
   readonly reconcileIntervalMs?: number;
   readonly onUpdate: (update: SessionUpdate, info: { readonly initial: boolean }) => void;
   readonly onReconcile?: () => void;

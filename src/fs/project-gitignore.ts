@@ -2,6 +2,7 @@
 // logs. Written by `ai-zen`, `ai-zen-daemon start`, and again by the running daemon when someone
 // removed `.ai-zen` under it (`rm -rf .ai-zen`, `git clean -fdx`: issue 11 §6).
 import path from 'node:path';
+import type { Logger } from 'pino';
 import type { ProjectPaths } from '../paths.js';
 import { writeFileInside } from './safe-write.js';
 
@@ -13,7 +14,7 @@ latest-session.json
 `;
 
 /** Writes `.ai-zen/.gitignore` unless one is there (never over the user's); true when it wrote it. */
-export async function ensureGitignore(paths: ProjectPaths, logger: { warn(details: object, message: string): void }): Promise<boolean> {
+export async function ensureGitignore(paths: ProjectPaths, logger: Logger): Promise<boolean> {
   try {
     await writeFileInside(paths.root, path.join(paths.aiZen, '.gitignore'), GITIGNORE, { exclusive: true });
     return true;

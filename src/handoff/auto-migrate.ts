@@ -3,9 +3,10 @@
 // migrates inside a turn (the handoff turn is itself a send), and it stands aside while the service
 // is busy, so a handoff can never trigger a migration that triggers a handoff.
 import type { AgentView, Plugin } from '../agent/types.js';
+import type { Logger } from 'pino';
 import type { EventBus } from '../events.js';
+import { silentLogger } from '../log/logger.js';
 import type { ChatMessage, ExecutorName, Usage } from '../session/format.js';
-import { silentHandoffLogger, type HandoffLogger } from './handoff-logger.js';
 import type { HandoffOutcome, HandoffRequest } from './migration-service.js';
 
 export interface OverflowInfo {
@@ -31,7 +32,7 @@ export interface AutoMigrateOptions {
   /** Default: the service's default executor, without asking (R20). */
   readonly choose?: AutoMigrateChooser;
   readonly events?: EventBus;
-  readonly logger?: HandoffLogger;
+  readonly logger?: Logger;
 }
 
 export type AutoMigrateResult =
@@ -46,10 +47,10 @@ export function nonInteractiveChooser(): AutoMigrateChooser {
 export class AutoMigratePlugin implements Plugin {
   readonly name = 'auto-migrate';
   private overflow: OverflowInfo | null = null;
-  private readonly logger: HandoffLogger;
+  private readonly logger: Logger;
 
   constructor(private readonly options: AutoMigrateOptions) {
-    this.logger = options.logger ?? silentHandoffLogger;
+    this.logger = options.logger ?? silentLogger();
   }
 
   /** The overflow seen in the turn that just ran, waiting for `afterTurn()`. */

@@ -5,7 +5,7 @@
 // half-finished edit, and losing it is worse than running on the bundled copy (which then wins, R6).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { HandoffLogger } from './handoff-logger.js';
+import type { Logger } from 'pino';
 import { aiZenHome, bundledSkillPath, userSkillPath, type Env } from '../paths.js';
 import { writeFileInside } from '../fs/safe-write.js';
 import { isCustom, parseSkill, type SkillFrontmatter } from './parse-skill.js';
@@ -38,7 +38,7 @@ export interface BootstrapResult {
 export interface BootstrapSkillOptions {
   readonly env?: Env;
   readonly bundledPath?: string;
-  readonly logger?: HandoffLogger;
+  readonly logger?: Logger;
 }
 
 function errorLine(error: unknown): string {

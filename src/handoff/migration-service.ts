@@ -3,9 +3,11 @@
 // AutoMigrate stands aside on it, R15) and the migration state, and publishes each step on the
 // typed event catalogue (src/events.ts).
 import type OpenAI from 'openai';
+import type { Logger } from 'pino';
 import type { AgentMessage } from '../agent/types.js';
 import { AiZenError } from '../errors.js';
 import type { EventBus } from '../events.js';
+import { silentLogger } from '../log/logger.js';
 import { projectPaths, type Env } from '../paths.js';
 import type { Facts, FactsProvider } from '../probe/facts.js';
 import { renderFacts as defaultRenderFacts } from '../probe/render-facts.js';
@@ -16,7 +18,6 @@ import { createOfflineExecutor } from './executors/offline-executor.js';
 import { createSelfExecutor, type SelfExecutorAgent } from './executors/self-executor.js';
 import { createSummaryExecutor } from './executors/summary-executor.js';
 import { addCost, NO_COST, type Executor, type ExecutorInput } from './executors/types.js';
-import { silentHandoffLogger, type HandoffLogger } from './handoff-logger.js';
 import { loadHandoffSkill, type SkillSource } from './skill.js';
 import { removeIfEmpty } from './remove-if-empty.js';
 import { normaliseGoal } from './goal.js';
@@ -72,7 +73,7 @@ export interface MigrationServiceOptions {
   readonly facts: FactsProvider;
   readonly renderFacts?: (facts: Facts) => string;
   readonly events?: EventBus;
-  readonly logger?: HandoffLogger;
+  readonly logger?: Logger;
   readonly now?: () => Date;
   /** For the skill's home (AI_ZEN_HOME). */
   readonly env?: Env;
@@ -145,11 +146,11 @@ export class MigrationService {
   private running = false;
   /** The phase the handoff under way reached; a failure reads it to know whether the doc was written yet. */
   private current: MigrationState = { phase: 'idle' };
-  private readonly logger: HandoffLogger;
+  private readonly logger: Logger;
   private readonly now: () => Date;
 
   constructor(private readonly options: MigrationServiceOptions) {
-    this.logger = options.logger ?? silentHandoffLogger;
+    this.logger = options.logger ?? silentLogger();
     this.now = options.now ?? (() => new Date());
   }
 

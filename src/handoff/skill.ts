@@ -2,7 +2,7 @@
 // A candidate that exists but cannot be used (unreadable, bad frontmatter, no sections) is skipped
 // with a log line saying why; the handoff never fails for a skill.
 import fs from 'node:fs/promises';
-import type { HandoffLogger } from './handoff-logger.js';
+import type { Logger } from 'pino';
 import { bundledSkillPath, userSkillPath, type Env } from '../paths.js';
 import { bootstrapUserSkill } from './bootstrap-skill.js';
 import { MINIMAL_TEMPLATE } from './minimal-template.js';
@@ -30,7 +30,7 @@ export interface LoadSkillOptions {
   readonly bundledPath?: string;
   /** Release/sync the user copy first (R5). Default true. */
   readonly bootstrap?: boolean;
-  readonly logger?: HandoffLogger;
+  readonly logger?: Logger;
 }
 
 export function builtInSkill(skipped: HandoffSkill['skipped'] = []): HandoffSkill {

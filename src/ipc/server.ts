@@ -8,13 +8,13 @@ import { IPCModule } from '@achrinza/node-ipc';
 import fs from 'node:fs/promises';
 import type net from 'node:net';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { AiZenError, describeError } from '../errors.js';
 import { EventSchemas, type AnyEvent } from '../events.js';
 import type { HeldLock } from '../lock/os-lock.js';
 import { ensurePrivateDir } from '../lock/runtime-dir.js';
 import { connectionToDrop, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection-limits.js';
 import { FrameDecoder } from './frame-decoder.js';
-import type { IpcLogger } from './ipc-logger.js';
 import {
   encodeMessage,
   errorReply,
@@ -38,7 +38,7 @@ export type IpcHandlers = {
 export interface IpcServerOptions {
   readonly socketPath: string;
   readonly handlers: IpcHandlers;
-  readonly logger: IpcLogger;
+  readonly logger: Logger;
   /** The daemon lock (lock/os-lock.ts), held: see the note at the top of this file. */
   readonly lock: HeldLock;
   readonly maxRequestBytes?: number;

@@ -2,9 +2,7 @@
 // asked for it (--verbose), so `ai-zen -p` keeps stdout for the answer alone.
 import fs from 'node:fs';
 import path from 'node:path';
-import pino from 'pino';
-
-export type Logger = pino.Logger;
+import pino, { type Logger } from 'pino';
 
 /** Secrets never reach a log line, wherever they sit in the logged object (pino redact paths). */
 export const REDACT_PATHS: readonly string[] = [

@@ -23,8 +23,9 @@ import { AppendHandle } from './append-handle.js';
 import type { AgentMessage, SessionRecorder } from './session-recorder.js';
 import { pauseHookFromEnv, type MigrationStage, type PauseHook } from './pause-hook.js';
 import { assertSessionId, newSessionId } from './session-id.js';
-import { silentSessionLogger, type SessionLogger } from './session-logger.js';
 import { SessionStore } from './store.js';
+import type { Logger } from 'pino';
+import { silentLogger } from '../log/logger.js';
 
 export interface OpenedSession {
   readonly context: ConversationContext;
@@ -41,7 +42,7 @@ interface Dependencies {
   readonly store: SessionStore;
   readonly now: () => Date;
   readonly newId: () => string;
-  readonly logger: SessionLogger;
+  readonly logger: Logger;
   readonly pause: PauseHook;
   readonly env: Env;
   readonly holder: SessionHolderKind;
@@ -49,7 +50,7 @@ interface Dependencies {
 
 interface CommonOptions {
   paths: ProjectPaths;
-  logger?: SessionLogger;
+  logger?: Logger;
   now?: () => Date;
   newId?: () => string;
   /** Test-only: pause at a migration stage (default: from AI_ZEN_TEST_PAUSE_AT in `env`). */
@@ -79,7 +80,7 @@ export interface MigrateOptions {
 const MAX_SUCCESSOR_HOPS = 1000;
 
 function dependencies(options: CommonOptions): Dependencies {
-  const logger = options.logger ?? silentSessionLogger;
+  const logger = options.logger ?? silentLogger();
   return {
     paths: options.paths,
     store: new SessionStore(options.paths, { logger }),

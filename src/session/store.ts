@@ -2,15 +2,16 @@
 // the conversation context (the one owner of the session id, R27); this is the shared ground.
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AiZenError } from '../errors.js';
 import { resolveInsideRoot } from '../fs/confine.js';
 import { removeStaleTempFiles, writeFileInside } from '../fs/safe-write.js';
+import { silentLogger } from '../log/logger.js';
 import type { ProjectPaths } from '../paths.js';
 import { type HeaderLine, SessionId, type SessionLine } from './format.js';
 import { parseSessionLine } from './parse-line.js';
 import { assertSessionId, isSessionId } from './session-id.js';
-import { silentSessionLogger, type SessionLogger } from './session-logger.js';
 
 export interface SkippedLine {
   /** 1-based, as an editor shows it. */
@@ -59,13 +60,13 @@ export function parseSessionText(text: string): { lines: NumberedLine[]; skipped
 }
 
 export class SessionStore {
-  private readonly logger: SessionLogger;
+  private readonly logger: Logger;
 
   constructor(
     readonly paths: ProjectPaths,
-    options: { logger?: SessionLogger } = {},
+    options: { logger?: Logger } = {},
   ) {
-    this.logger = options.logger ?? silentSessionLogger;
+    this.logger = options.logger ?? silentLogger();
   }
 
   /** The file of session `id`. Throws AiZenError('session') when `id` is not a valid id. */

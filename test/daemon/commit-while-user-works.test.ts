@@ -9,10 +9,11 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHandoffCommitter } from '../../src/daemon/handoff-committer.js';
 import { EventBus } from '../../src/events.js';
+import { silentLogger } from '../../src/log/logger.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { waitFor } from '../support/wait-for.js';
 
-const quiet = { info() {}, warn() {}, debug() {} };
+const quiet = silentLogger();
 const DOCS = 60;
 const USER_COMMANDS = 200;
 

@@ -13,10 +13,12 @@ import { AUTO_COMMIT_OFF, createHandoffCommitter } from '../../src/daemon/handof
 import { formatLogRecord } from '../../src/daemon/readable-log-stream.js';
 import type { CommitHandoffOptions, CommitHandoffResult } from '../../src/daemon/commit-handoff.js';
 import { EventBus, type AnyEvent } from '../../src/events.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { memoryLogger } from '../support/memory-logger.js';
 import type { Facts } from '../../src/probe/facts.js';
 import { waitFor } from '../support/wait-for.js';
 
-const quiet = { info() {}, warn() {}, debug() {} };
+const quiet = silentLogger();
 /** These tests are about the committer's bookkeeping: every document passes the T1 check (handoff-doc-check has its own tests). */
 const sealedByAiZen = async () => ({ ok: true as const, content: Buffer.from('# Handoff\n') });
 
@@ -255,5 +257,12 @@ describe('D4 notification texts and the context bar', () => {
       }),
     );
     expect(line).toBe('10:54:18.123 WARN  handoff document not committed yet path=.ai-zen/handoffs/a.md reason="a rebase is in progress"');
+  });
+
+  it('issue 13 item 4 a foreground line names the component that spoke, from its child logger', () => {
+    const log = memoryLogger();
+    log.logger.child({ component: 'committer' }).warn({ path: '.ai-zen/handoffs/a.md' }, 'handoff document not committed yet');
+    const line = formatLogRecord(log.lines[0]!);
+    expect(line).toMatch(/^\d\d:\d\d:\d\d\.\d{3} WARN {2}committer: handoff document not committed yet path=\.ai-zen\/handoffs\/a\.md$/);
   });
 });

@@ -4,6 +4,7 @@ import { SessionMonitor } from '../../src/daemon/session-monitor.js';
 import type { SessionState, SessionUpdate } from '../../src/daemon/session-source.js';
 import { AiZenError, SessionOwnedError } from '../../src/errors.js';
 import { EventBus } from '../../src/events.js';
+import { silentLogger } from '../../src/log/logger.js';
 import { waitFor } from '../support/wait-for.js';
 
 function overflowed(file: string): SessionUpdate {
@@ -45,7 +46,7 @@ function monitorWhoseMigrationFails(error: unknown): SessionMonitor {
     events: new EventBus(() => {}),
     committer,
     migrator: { run: () => Promise.reject(error) },
-    logger: { info() {}, warn() {} },
+    logger: silentLogger(),
     isOwned: async () => false,
   });
 }

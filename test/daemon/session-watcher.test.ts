@@ -7,11 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAiZenSessionSource } from '../../src/daemon/session-source-ai-zen.js';
 import type { SessionUpdate } from '../../src/daemon/session-source.js';
 import { SessionWatcher, type WatchFolder } from '../../src/daemon/session-watcher.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { memoryLogger } from '../support/memory-logger.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { waitFor } from '../support/wait-for.js';
 import { messageLine, sessionId, usageLine } from './daemon-harness.js';
 
-const quiet = { debug() {}, info() {}, warn() {} };
+const quiet = silentLogger();
 
 const deafWatcher: WatchFolder = () => ({ close() {} });
 
@@ -199,23 +201,24 @@ describe('D1 the session watcher', () => {
 
   it('D1 when the folder cannot be watched (the inotify limit), the reconcile pass carries on and watches once it can', async () => {
     await fs.mkdir(folder, { recursive: true });
-    const warnings: string[] = [];
+    const log = memoryLogger();
+    const warnings = () => log.at('warn').map((record) => record.msg);
     const watch = countedWatch(2);
     watcher = new SessionWatcher({
       folder,
       sources: [createAiZenSessionSource()],
-      logger: { ...quiet, warn: (_details, message) => warnings.push(message) },
+      logger: log.logger,
       reconcileIntervalMs: 60_000,
       onUpdate: (update, info) => updates.push({ update, initial: info.initial }),
       watchFolder: watch,
     });
     await watcher.start();
-    expect(warnings).toEqual(['cannot watch the session folder; the reconcile pass covers it']);
+    expect(warnings()).toEqual(['cannot watch the session folder; the reconcile pass covers it']);
     const id = sessionId(21);
     await append(id, header(id), usageLine(100));
     await watcher.reconcile(); // still refused (logged once), but the pass finds the new session
     expect(watcher.state(path.join(folder, `${id}.jsonl`))?.latestUsage?.prompt_tokens).toBe(100);
-    expect(warnings).toHaveLength(1);
+    expect(warnings()).toHaveLength(1);
     await watcher.reconcile(); // the limit is gone: watching again
     expect(watch.made).toBe(1);
     await append(id, usageLine(1500));

@@ -3,9 +3,10 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createShutdownCoordinator } from '../../src/daemon/shutdown-coordinator.js';
 import { EXIT_FAILURE, EXIT_FORCED } from '../../src/exit-codes.js';
+import { silentLogger } from '../../src/log/logger.js';
 import { waitFor } from '../support/wait-for.js';
 
-const quiet = { info() {}, warn() {}, error() {} };
+const quiet = silentLogger();
 
 function deferred() {
   let resolve!: () => void;

@@ -6,6 +6,7 @@ import type { SessionState, SessionUpdate } from '../../src/daemon/session-sourc
 import { MAX_RETRY_MS } from '../../src/daemon/retry-backoff.js';
 import { AiZenError } from '../../src/errors.js';
 import { EventBus } from '../../src/events.js';
+import { silentLogger } from '../../src/log/logger.js';
 
 const FILE = '/nowhere/.ai-zen/sessions/abcdef123456.jsonl';
 
@@ -67,7 +68,7 @@ describe('R19 issue 9 §10 a skip stops the retries of a failed migration', () =
           return Promise.reject(new AiZenError('handoff', 'the handoffs folder is a symlink'));
         },
       },
-      logger: { info() {}, warn() {} },
+      logger: silentLogger(),
       isOwned: async () => false,
       stateOf: () => current,
     });

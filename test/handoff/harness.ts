@@ -14,7 +14,7 @@ import { ConversationContext } from '../../src/session/conversation-context.js';
 import type { ExecutorName } from '../../src/session/format.js';
 import { reply, startFakeOpenAI, type FakeOpenAI, type RecordedRequest, type Reply } from '../support/fake-openai.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
-import { recordingLogger } from './log-recorder.js';
+import { memoryLogger, type MemoryLogger } from '../support/memory-logger.js';
 
 export const MODEL = 'test-model';
 
@@ -28,7 +28,8 @@ export interface Harness {
   readonly service: MigrationService;
   readonly events: AnyEvent[];
   readonly bus: EventBus;
-  readonly logger: ReturnType<typeof recordingLogger>;
+  /** What the migration service logged. */
+  readonly log: MemoryLogger;
   sessionText(id?: string): Promise<string>;
   dispose(): Promise<void>;
 }
@@ -54,7 +55,7 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
   });
   const events: AnyEvent[] = [];
   bus.onAny((event) => events.push(event));
-  const logger = recordingLogger();
+  const log = memoryLogger();
   let service: MigrationService | null = null;
   const agent = new Agent({ client, model: MODEL, maxContextTokens, root, tools, recorder: context });
   await agent.append(systemPrompt({ root, tools }), { definition: true });
@@ -67,7 +68,7 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
     defaultExecutor: options.defaultExecutor ?? 'self',
     facts: createFactsProvider({ root }),
     events: bus,
-    logger,
+    logger: log.logger,
     env: { AI_ZEN_HOME: repo.home },
   });
   return {
@@ -80,7 +81,7 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
     service,
     events,
     bus,
-    logger,
+    log,
     sessionText: (id = context.currentId) => fs.readFile(path.join(paths.sessions, `${id}.jsonl`), 'utf8'),
     async dispose() {
       await context.close().catch(() => {});

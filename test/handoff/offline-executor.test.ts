@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentMessage } from '../../src/agent/types.js';
 import { reserveHandoffDoc } from '../../src/handoff/doc-path.js';
 import { createOfflineExecutor } from '../../src/handoff/executors/offline-executor.js';
-import { silentHandoffLogger } from '../../src/handoff/handoff-logger.js';
+import { silentLogger } from '../../src/log/logger.js';
 import { builtInSkill, loadHandoffSkill } from '../../src/handoff/skill.js';
 import { createFactsProvider } from '../../src/probe/capture-facts.js';
 import { renderFacts } from '../../src/probe/render-facts.js';
@@ -83,7 +83,7 @@ describe('offline executor (X1, X2)', () => {
       sessionFile: `.ai-zen/sessions/${sessionId}.jsonl`,
       messages: transcript(),
       maxContextTokens: 1000,
-      logger: silentHandoffLogger,
+      logger: silentLogger(),
     };
     const outcome = await createOfflineExecutor().run(input);
     expect(outcome).toMatchObject({ ok: true, cost: { requests: 0, prompt_tokens: 0, completion_tokens: 0 } });
@@ -131,7 +131,7 @@ describe('offline executor (X1, X2)', () => {
       sessionFile: `.ai-zen/sessions/${sessionId}.jsonl`,
       messages: transcript(),
       maxContextTokens: 1000,
-      logger: silentHandoffLogger,
+      logger: silentLogger(),
     });
     expect(outcome.ok).toBe(true);
     const text = await fs.readFile(doc.absolute, 'utf8');

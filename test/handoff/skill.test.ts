@@ -7,7 +7,7 @@ import { MINIMAL_TEMPLATE } from '../../src/handoff/minimal-template.js';
 import { parseSkill, sectionHeadings } from '../../src/handoff/parse-skill.js';
 import { loadHandoffSkill } from '../../src/handoff/skill.js';
 import { bundledSkillPath } from '../../src/paths.js';
-import { recordingLogger } from './log-recorder.js';
+import { memoryLogger } from '../support/memory-logger.js';
 
 const NINE = ['💬', '🎯', '📊', '✅', '📋', '🧠', '⚠️', '📁', '🔔'];
 
@@ -106,11 +106,11 @@ describe('bootstrap and sync of the user skill (R5)', () => {
   it('R5 leaves an unparseable user copy alone and says why in the log', async () => {
     const broken = '---\nname: [unclosed\n---\n## A\n';
     await put(userSkill(), broken);
-    const logger = recordingLogger();
-    const result = await bootstrapUserSkill({ env, bundledPath: bundled, logger });
+    const log = memoryLogger();
+    const result = await bootstrapUserSkill({ env, bundledPath: bundled, logger: log.logger });
     expect(result.action).toBe('kept-unparseable');
     expect(await fs.readFile(userSkill(), 'utf8')).toBe(broken);
-    expect(logger.text()).toMatch(/not synced/);
+    expect(log.text()).toMatch(/not synced/);
   });
 });
 
@@ -143,25 +143,25 @@ describe('which skill is in force (R6, R7)', () => {
     await fs.rm(bundled);
     await put(userSkill(), '---\nmetadata: [broken\n---\n## X\n');
     await fs.mkdir(projectSkill(), { recursive: true }); // a folder where the file should be: unreadable
-    const logger = recordingLogger();
-    const skill = await loadHandoffSkill({ env, bundledPath: bundled, projectSkillPath: projectSkill(), logger });
+    const log = memoryLogger();
+    const skill = await loadHandoffSkill({ env, bundledPath: bundled, projectSkillPath: projectSkill(), logger: log.logger });
     expect(skill.source).toBe('built-in');
     expect(skill.sections).toHaveLength(9);
     expect(skill.skipped.map((entry) => entry.source)).toEqual(['project', 'user', 'bundled']);
     expect(skill.skipped[0]!.reason).toMatch(/unreadable: EISDIR/);
     expect(skill.skipped[1]!.reason).toMatch(/bad frontmatter/);
     expect(skill.skipped[2]!.reason).toBe('missing');
-    expect(logger.text()).toMatch(/using the built-in minimal template/);
-    expect(logger.text()).toMatch(/EISDIR/);
+    expect(log.text()).toMatch(/using the built-in minimal template/);
+    expect(log.text()).toMatch(/EISDIR/);
   });
 
   it('R7 a skill with bad YAML is skipped for the next one down', async () => {
     await put(projectSkill(), '---\nname: handoff\nmetadata: {version: "1"\n---\n## Broken\n');
-    const logger = recordingLogger();
-    const skill = await loadHandoffSkill({ env, bundledPath: bundled, projectSkillPath: projectSkill(), logger });
+    const log = memoryLogger();
+    const skill = await loadHandoffSkill({ env, bundledPath: bundled, projectSkillPath: projectSkill(), logger: log.logger });
     expect(skill.source).toBe('user');
     expect(skill.skipped[0]).toMatchObject({ source: 'project' });
-    expect(logger.text()).toMatch(/handoff skill skipped/);
+    expect(log.text()).toMatch(/handoff skill skipped/);
   });
 
   it('R6 a ---js SKILL.md from a cloned repo never runs its code', async () => {
@@ -171,10 +171,10 @@ describe('which skill is in force (R6, R7)', () => {
     for (const language of ['js', 'javascript', 'JS', ' js', 'coffee']) {
       await put(projectSkill(), evil(language));
       await put(userSkill(), evil(language));
-      const logger = recordingLogger();
-      const skill = await loadHandoffSkill({ env, bundledPath: bundled, projectSkillPath: projectSkill(), logger });
+      const log = memoryLogger();
+      const skill = await loadHandoffSkill({ env, bundledPath: bundled, projectSkillPath: projectSkill(), logger: log.logger });
       expect(skill.source).toBe('bundled');
-      expect(logger.text()).toMatch(/not allowed/);
+      expect(log.text()).toMatch(/not allowed/);
       await expect(fs.access(marker)).rejects.toThrow();
     }
     // Called directly, with the same text twice (gray-matter caches parses made without options).

@@ -7,7 +7,7 @@ import { ConversationContext } from '../../src/session/conversation-context.js';
 import { parseSessionLine } from '../../src/session/parse-line.js';
 import { SessionStore } from '../../src/session/store.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
-import { recordingLogger } from './recording-logger.js';
+import { memoryLogger } from '../support/memory-logger.js';
 
 const ID = '0f0f0f0f-1111-4222-8333-444444444444';
 const header = {
@@ -44,24 +44,22 @@ describe('reading a session file never crashes on a bad line (SPEC: readers skip
 
   it('a torn last line is ignored and logged; every line before it is read', async () => {
     await writeSession(`${json(header)}\n${json(user)}\n${json(assistant)}\n{"type":"usage","usage":{"prompt_to`);
-    const logger = recordingLogger();
-    const content = await new SessionStore(paths, { logger }).read(ID);
+    const log = memoryLogger();
+    const content = await new SessionStore(paths, { logger: log.logger }).read(ID);
     expect(content.lines).toEqual([user, assistant]);
     expect(content.skipped).toEqual([{ lineNumber: 4, reason: expect.stringMatching(/^torn last line/) as unknown }]);
     expect(content.tornTail).toBe(true);
-    expect(logger.entries).toEqual([
-      expect.objectContaining({ level: 'warn', details: expect.objectContaining({ sessionId: ID, lineNumber: 4 }) as unknown }),
-    ]);
+    expect(log.records).toEqual([expect.objectContaining({ level: 'warn', sessionId: ID, lineNumber: 4 })]);
   });
 
   it('a corrupt middle line is skipped and logged; the lines after it are read', async () => {
     await writeSession(`${json(header)}\n${json(user)}\n{"type":"message","mess\n${json(assistant)}\n${json(usage)}\n`);
-    const logger = recordingLogger();
-    const content = await new SessionStore(paths, { logger }).read(ID);
+    const log = memoryLogger();
+    const content = await new SessionStore(paths, { logger: log.logger }).read(ID);
     expect(content.lines).toEqual([user, assistant, usage]);
     expect(content.skipped).toEqual([{ lineNumber: 3, reason: 'not valid JSON' }]);
     expect(content.tornTail).toBe(false);
-    expect(logger.entries.map((entry) => entry.details.lineNumber)).toEqual([3]);
+    expect(log.records.map((record) => record.lineNumber)).toEqual([3]);
   });
 
   it('unknown line types and lines that break the schema are skipped with their reason', async () => {
@@ -70,15 +68,15 @@ describe('reading a session file never crashes on a bad line (SPEC: readers skip
     await writeSession(
       [header, user, future, badRole, '[1,2]', assistant].map((v) => (typeof v === 'string' ? v : json(v))).join('\n') + '\n',
     );
-    const logger = recordingLogger();
-    const content = await new SessionStore(paths, { logger }).read(ID);
+    const log = memoryLogger();
+    const content = await new SessionStore(paths, { logger: log.logger }).read(ID);
     expect(content.lines).toEqual([user, assistant]);
     expect(content.skipped.map((s) => [s.lineNumber, s.reason])).toEqual([
       [3, 'unknown line type compaction'],
       [4, expect.stringContaining('invalid message line at message.role')],
       [5, 'not a JSON object'],
     ]);
-    expect(logger.entries).toHaveLength(3);
+    expect(log.records).toHaveLength(3);
   });
 
   it('parseSessionLine: unknown type is "unknown line type x"', () => {

@@ -1,6 +1,6 @@
 // What every executor gets and gives back. An executor either leaves a verified document at the
 // path or says why it could not (the pipeline then downgrades one way, R11).
-import type { HandoffLogger } from '../handoff-logger.js';
+import type { Logger } from 'pino';
 import type { AgentMessage } from '../../agent/types.js';
 import type { Facts } from '../../probe/facts.js';
 import type { ExecutorName, HandoffCost } from '../../session/format.js';
@@ -23,7 +23,7 @@ export interface ExecutorInput {
   /** The history as it was when the handoff started, before any handoff turn of this run. */
   readonly messages: readonly AgentMessage[];
   readonly maxContextTokens: number;
-  readonly logger: HandoffLogger;
+  readonly logger: Logger;
   readonly signal?: AbortSignal;
   /** The next goal the document is written towards (S1), already normalised; absent: none. */
   readonly goal?: string;
