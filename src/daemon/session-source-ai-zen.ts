@@ -3,16 +3,9 @@ import path from 'node:path';
 import type { HeaderLine, SessionLine } from '../session/format.js';
 import { SESSION_ID_PATTERN } from '../session/format.js';
 import { parseSessionLine } from '../session/parse-line.js';
-import { IncrementalLineReader, type IncrementalReaderOptions, type RawLine } from './incremental-reader.js';
-import {
-  isOverflowed,
-  type HandoffSeenInSession,
-  type SessionReader,
-  type SessionSource,
-  type SessionState,
-  type SessionUpdate,
-  type SkipNotice,
-} from './session-source.js';
+import type { IncrementalReaderOptions } from './incremental-reader.js';
+import { createLineFoldReader, type LineFold } from './line-fold-reader.js';
+import { isOverflowed, type SessionSource, type SessionState } from './session-source.js';
 
 const SUFFIX = '.jsonl';
 
@@ -29,7 +22,7 @@ export function createAiZenSessionSource(options: IncrementalReaderOptions = {})
         path.basename(path.dirname(path.dirname(file))) === '.ai-zen'
       );
     },
-    createReader: (file) => new AiZenSessionReader(file, options),
+    createReader: (file) => createLineFoldReader(file, aiZenLineFold, options),
   };
 }
 
@@ -103,83 +96,16 @@ function withOverflow(state: SessionState): SessionState {
   return { ...state, overflowed: isOverflowed(state) };
 }
 
-class AiZenSessionReader implements SessionReader {
-  private current: SessionState;
-  private readonly lines: IncrementalLineReader;
-  /** Updates run one at a time: watcher events and the reconcile pass may ask at once. */
-  private queue: Promise<unknown> = Promise.resolve();
-
-  constructor(
-    readonly file: string,
-    options: IncrementalReaderOptions,
-  ) {
-    this.current = emptyAiZenState(file);
-    this.lines = new IncrementalLineReader(file, options);
-  }
-
-  get state(): SessionState {
-    return this.current;
-  }
-
-  get counters() {
-    return this.lines.counters;
-  }
-
-  update(): Promise<SessionUpdate> {
-    const next = this.queue.then(() => this.readAppended());
-    this.queue = next.catch(() => {});
+/** The ai-zen fold for the shared line reader: a v1 line parsed with the session format's schema, then folded. */
+export const aiZenLineFold: LineFold = {
+  empty: emptyAiZenState,
+  fold(state, raw, note) {
+    const parsed = parseSessionLine(raw.text);
+    if (!parsed.ok) return parsed.reason;
+    const next = foldAiZenLine(state, parsed.line, raw.lineNumber);
+    // Issue 11 §9: said once in the log (the line itself is kept); status says what follows.
+    if (typeof next !== 'string' && raw.lineNumber === 1 && parsed.line.type !== 'session')
+      note('no session header line: the window is unknown, so the daemon cannot judge or migrate an overflow');
     return next;
-  }
-
-  private async readAppended(): Promise<SessionUpdate> {
-    const previous = this.current;
-    const skipped: SkipNotice[] = [];
-    const handoffs: HandoffSeenInSession[] = [];
-    let state = previous;
-    const skip = (lineNumber: number, offset: number, reason: string) => {
-      skipped.push({ file: this.file, lineNumber, offset, reason });
-      state = { ...state, skippedCount: state.skippedCount + 1 };
-    };
-    const take = (raw: RawLine) => {
-      // A refused file is read no further: said once (by the header's skip notice), not per line.
-      if (raw.text.trim() === '' || state.refusedBecause !== undefined) return;
-      const parsed = parseSessionLine(raw.text);
-      if (!parsed.ok) return skip(raw.lineNumber, raw.offset, parsed.reason);
-      const next = foldAiZenLine(state, parsed.line, raw.lineNumber);
-      if (typeof next === 'string') return skip(raw.lineNumber, raw.offset, next);
-      // Issue 11 §9: said once in the log (the line itself is kept); status says what follows.
-      if (raw.lineNumber === 1 && parsed.line.type !== 'session') {
-        skipped.push({
-          file: this.file,
-          lineNumber: 1,
-          offset: raw.offset,
-          reason: 'no session header line: the window is unknown, so the daemon cannot judge or migrate an overflow',
-        });
-      }
-      state = next;
-      if (state.refusedBecause !== undefined) return skip(raw.lineNumber, raw.offset, `the file is skipped: ${state.refusedBecause}`);
-      if (parsed.line.type === 'handoff' && state.lastHandoff) handoffs.push(state.lastHandoff);
-    };
-    const result = await this.lines.read({
-      // The reader starts over, and so does everything derived from the file.
-      reset: () => (state = emptyAiZenState(this.file)),
-      line: take,
-      oversized: ({ lineNumber, offset, bytes }) => skip(lineNumber, offset, `line of ${bytes} bytes is too long`),
-    });
-    this.current = state;
-    return {
-      state,
-      previous,
-      reset: result.reset,
-      missing: result.missing,
-      bytesRead: result.bytesRead,
-      checkBytesRead: result.checkBytesRead,
-      linesRead: result.linesRead,
-      skipped,
-      overflowStarted: !previous.overflowed && state.overflowed,
-      usageChanged: state.latestUsage !== previous.latestUsage,
-      handoffs,
-      stamp: result.stamp,
-    };
-  }
-}
+  },
+};

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { CodexOwnership, codexRolloutFolders } from '../../src/daemon/sources/codex/codex-rollout-folders.js';
-import { CodexSessionReader, codexViewOf } from '../../src/daemon/sources/codex/codex-session-reader.js';
+import { codexViewOf, createCodexSessionReader } from '../../src/daemon/sources/codex/codex-session-reader.js';
 import { readCodexEvidence } from '../../src/daemon/sources/codex/codex-evidence.js';
 import { toolActivity, lastUserRequest, lastDelivery } from '../../src/handoff/transcript.js';
 
@@ -84,14 +84,14 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
   test('X3 a rollout of another repo is reported foreign after its head and never read; one being created is decided once its first line is there', async () => {
     const ownership = new CodexOwnership(repo);
     const foreign = await writeRollout('2026/12/03', uuid(1), '/elsewhere', countLine(200_000));
-    const reader = new CodexSessionReader(foreign, ownership, settings);
+    const reader = createCodexSessionReader(foreign, ownership, settings);
     const update = await reader.update();
     expect(update.state.foreign).toBe(true);
     expect(reader.counters.bytesRead).toBe(0);
 
     const fresh = path.join(sessions, '2026/12/03', `rollout-2026-12-03T00-00-00-${uuid(2)}.jsonl`);
     await fs.writeFile(fresh, '');
-    const early = new CodexSessionReader(fresh, ownership, settings);
+    const early = createCodexSessionReader(fresh, ownership, settings);
     expect((await early.update()).state.foreign).toBe(false);
     await fs.appendFile(fresh, `${metaLine(repo, uuid(2))}\n${countLine(129_200)}\n`);
     const later = await early.update();
@@ -106,7 +106,7 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
   test('X3 `codex exec resume` appending to an older day’s file: only the appended bytes are read, the crossing is seen', async () => {
     const ownership = new CodexOwnership(repo);
     const old = await writeRollout('2026/11/20', uuid(5), repo, countLine(100_000));
-    const reader = new CodexSessionReader(old, ownership, settings);
+    const reader = createCodexSessionReader(old, ownership, settings);
     const first = await reader.update();
     expect(first.state).toMatchObject({ overflowed: false, startedAt: '2026-11-20T09:00:00.000Z' });
     const resumed = `${countLine(181_000)}\n`;
@@ -139,7 +139,7 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
       }),
       line('event_msg', { type: 'item_completed', item: { type: 'ContextCompaction', id: 'c' } }),
     );
-    const reader = new CodexSessionReader(file, ownership, { ...settings, contextWindow: 100_000 });
+    const reader = createCodexSessionReader(file, ownership, { ...settings, contextWindow: 100_000 });
     const update = await reader.update();
     expect(update.skipped.map((skip) => skip.reason)).toEqual([expect.stringMatching(/^token_count reading is not usable/), 'not JSON']);
     expect(update.state).toMatchObject({

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { RawLine } from '../../incremental-reader.js';
+import { parseJsonLine } from '../../line-fold-reader.js';
 import { isOverThreshold, type SessionState, type SessionThresholds } from '../../session-source.js';
 import { isInside } from '../../../paths.js';
 import { claudeWindow } from './claude-window.js';
@@ -87,7 +88,9 @@ export function claudeDetails(state: SessionState): ClaudeDetails {
   return state.details as unknown as ClaudeDetails;
 }
 
-export function foldClaudeLine(state: SessionState, value: unknown, _raw: RawLine, options: ClaudeFoldOptions): SessionState | string {
+export function foldClaudeLine(state: SessionState, raw: RawLine, options: ClaudeFoldOptions): SessionState | string {
+  const value = parseJsonLine(raw.text);
+  if (value === undefined) return 'not JSON';
   const parsed = ClaudeLine.safeParse(value);
   if (!parsed.success) return 'not a Claude Code transcript line';
   const line = parsed.data;

@@ -39,7 +39,7 @@ export function createClaudeCodeSource(options: ClaudeSourceOptions): WatchedSou
     createReader: (file) =>
       createLineFoldReader(file, {
         empty: (name) => emptyClaudeState(name, fold),
-        fold: (state, line, raw) => foldClaudeLine(state, line, raw, fold),
+        fold: (state, raw) => foldClaudeLine(state, raw, fold),
       }),
     isLive: (file) => isClaudeSessionLive(sessions, path.basename(file, '.jsonl')),
     folders: {

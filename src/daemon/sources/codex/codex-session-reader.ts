@@ -1,22 +1,15 @@
-// One Codex rollout, read incrementally (bytes read = bytes appended, the same IncrementalLineReader
-// as ai-zen's own sessions) and folded into the daemon's SessionState. Not the shared line-fold
-// reader: most of a rollout's bytes are `response_item` lines (whole tool outputs, instructions),
-// which this fold skips from their first bytes without parsing them.
+// One Codex rollout, read by the shared line-fold reader (bytes read = bytes appended) and folded
+// into the daemon's SessionState. The fold takes each line's raw text: most of a rollout's bytes
+// are `response_item` lines (whole tool outputs, instructions), which it skips from their first
+// bytes without parsing them.
 //
 // Before anything else, the rollout's owner is decided from its head (CodexOwnership): another
 // repo's rollout is reported `foreign` after a few KB and never read again. The transcript is only
 // ever read (X3).
-import fsSync from 'node:fs';
 import path from 'node:path';
-import { IncrementalLineReader, type IncrementalReaderOptions, type RawLine } from '../../incremental-reader.js';
-import {
-  isOverThreshold,
-  type SessionReader,
-  type SessionState,
-  type SessionThresholds,
-  type SessionUpdate,
-  type SkipNotice,
-} from '../../session-source.js';
+import type { IncrementalReaderOptions } from '../../incremental-reader.js';
+import { createLineFoldReader, type LineFold } from '../../line-fold-reader.js';
+import { isOverThreshold, type SessionReader, type SessionState, type SessionThresholds } from '../../session-source.js';
 import { emptyCodexView, foldCodexLine, type CodexRolloutView } from './codex-rollout.js';
 import type { CodexOwnership } from './codex-rollout-folders.js';
 
@@ -71,110 +64,28 @@ export function codexState(
   return { ...state, overflowed: isOverThreshold(state) };
 }
 
-export class CodexSessionReader implements SessionReader {
-  private current: SessionState;
-  private view: CodexRolloutView = emptyCodexView();
-  private own = false;
-  private readonly lines: IncrementalLineReader;
-  /** Updates run one at a time: watcher events and the reconcile pass may ask at once. */
-  private queue: Promise<unknown> = Promise.resolve();
-
-  constructor(
-    readonly file: string,
-    private readonly ownership: CodexOwnership,
-    private readonly settings: CodexReaderSettings,
-    options: IncrementalReaderOptions = {},
-  ) {
-    this.current = codexState(file, this.view, settings, { skippedCount: 0, foreign: false });
-    this.lines = new IncrementalLineReader(file, options);
-  }
-
-  get state(): SessionState {
-    return this.current;
-  }
-
-  get counters() {
-    return this.lines.counters;
-  }
-
-  update(): Promise<SessionUpdate> {
-    const next = this.queue.then(() => this.readAppended());
-    this.queue = next.catch(() => {});
-    return next;
-  }
-
-  private async readAppended(): Promise<SessionUpdate> {
-    const previous = this.current;
-    if (!this.own) {
-      const own = await this.ownership.decide(this.file);
-      if (own !== true) {
-        // Another repo's: done for good. Not decidable yet (first line still being written): the next event or pass asks again.
-        if (own === false) this.current = { ...previous, foreign: true };
-        return nothingRead(this.current, previous, own === null && !fsSync.existsSync(this.file));
-      }
-      this.own = true;
-    }
-    const skipped: SkipNotice[] = [];
-    let view = this.view;
-    let skippedCount = previous.skippedCount;
-    const skip = (lineNumber: number, offset: number, reason: string) => {
-      skipped.push({ file: this.file, lineNumber, offset, reason });
-      skippedCount += 1;
-    };
-    const take = (raw: RawLine) => {
-      if (raw.text.trim() === '') return;
-      const folded = foldCodexLine(view, raw.text);
-      if ('skip' in folded) return skip(raw.lineNumber, raw.offset, folded.skip);
-      view = folded.view;
-    };
-    const result = await this.lines.read({
-      // The reader starts over, and so does everything derived from the file.
-      reset: () => {
-        view = emptyCodexView();
-        skippedCount = 0;
-      },
-      line: take,
-      // Codex's `compacted` line holds the whole replacement history; its ContextCompaction item says the same.
-      oversized: ({ lineNumber, offset, bytes }) => skip(lineNumber, offset, `line of ${bytes} bytes is too long`),
-    });
-    const changed = view !== this.view || skippedCount !== previous.skippedCount;
-    this.view = view;
-    const state = changed ? codexState(this.file, view, this.settings, { skippedCount, foreign: false }) : previous;
-    this.current = state;
-    const before = codexViewOf(previous);
-    return {
-      state,
-      previous,
-      reset: result.reset,
-      missing: result.missing,
-      bytesRead: result.bytesRead,
-      checkBytesRead: result.checkBytesRead,
-      linesRead: result.linesRead,
-      skipped,
-      overflowStarted: !previous.overflowed && state.overflowed,
-      // A distinct reading (a repeated identical one counts once).
-      usageChanged: view.readingCount !== (before?.readingCount ?? 0),
-      compactionsSeen: result.reset ? 0 : Math.max(0, view.compactions - (before?.compactions ?? 0)),
-      handoffs: [],
-      stamp: result.stamp,
-    };
-  }
+/** A rollout's reader: the shared line-fold reader, after the rollout's owner is decided from its head. */
+export function createCodexSessionReader(
+  file: string,
+  ownership: CodexOwnership,
+  settings: CodexReaderSettings,
+  options: IncrementalReaderOptions = {},
+): SessionReader {
+  return createLineFoldReader(file, codexLineFold(settings), { ...options, decideOwner: (name) => ownership.decide(name) });
 }
 
-function nothingRead(state: SessionState, previous: SessionState, missing: boolean): SessionUpdate {
+/** The rollout view is folded (in `details.codex`); the state is derived from it when a line changed it. */
+export function codexLineFold(settings: CodexReaderSettings): LineFold {
   return {
-    state,
-    previous,
-    reset: null,
-    missing,
-    bytesRead: 0,
-    checkBytesRead: 0,
-    linesRead: 0,
-    skipped: [],
-    overflowStarted: false,
-    usageChanged: false,
-    compactionsSeen: 0,
-    handoffs: [],
-    stamp: null,
+    empty: (file) => codexState(file, emptyCodexView(), settings, { skippedCount: 0, foreign: false }),
+    fold(state, raw) {
+      const view = codexViewOf(state) ?? emptyCodexView();
+      const folded = foldCodexLine(view, raw.text);
+      if ('skip' in folded) return folded.skip;
+      if (folded.view === view) return state;
+      const next = codexState(state.file, folded.view, settings, { skippedCount: state.skippedCount, foreign: false });
+      // The same reading keeps the same usage: a new latestUsage is a distinct reading (an identical repeat counts once).
+      return folded.view.reading === view.reading ? { ...next, latestUsage: state.latestUsage } : next;
+    },
   };
 }

@@ -11,7 +11,7 @@ import { readCodexEvidence } from './codex-evidence.js';
 import { isRolloutName } from './codex-rollout-meta.js';
 import { CodexOwnership, codexRolloutFolders } from './codex-rollout-folders.js';
 import { isCodexSessionLive } from './codex-liveness.js';
-import { CodexSessionReader, codexSessionIdFromName } from './codex-session-reader.js';
+import { codexSessionIdFromName, createCodexSessionReader } from './codex-session-reader.js';
 
 /** Where Codex compacts by itself, in percent of `model_context_window`. */
 export const CODEX_COMPACTS_AT = 95;
@@ -37,7 +37,7 @@ export function createCodexSessionSource(context: CodexSourceContext): WatchedSo
     label: 'Codex',
     folders: codexRolloutFolders(sessions, ownership),
     matches: (file) => file.startsWith(prefix) && isRolloutName(path.basename(file)),
-    createReader: (file) => new CodexSessionReader(file, ownership, settings),
+    createReader: (file) => createCodexSessionReader(file, ownership, settings),
     isLive: (file) => isCodexSessionLive(path.dirname(sessions), codexSessionIdFromName(file)),
     handover: {
       readEvidence: (file) => readCodexEvidence(file, context.root),
