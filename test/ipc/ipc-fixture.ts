@@ -1,15 +1,14 @@
 // A real IPC server on a real socket in a private temp folder, with a real pino logger that
-// records its lines, plus a raw `net` client for writing bytes the protocol does not expect.
+// records its lines in memory, plus a raw `net` client for writing bytes the protocol does not expect.
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { acquireLock, type HeldLock } from '../../src/lock/os-lock.js';
 import type { ConnectionLimits } from '../../src/ipc/connection-limits.js';
 import { startIpcServer, type IpcHandlers, type IpcServer } from '../../src/ipc/server.js';
+import { memoryLogger, type LogRecord } from '../support/memory-logger.js';
 import { waitFor } from '../support/wait-for.js';
 
 export interface IpcFixture {
@@ -17,18 +16,9 @@ export interface IpcFixture {
   readonly socketPath: string;
   readonly server: IpcServer;
   readonly lock: HeldLock;
-  readonly logLines: Record<string, unknown>[];
+  /** What the server logged. */
+  readonly logLines: LogRecord[];
   cleanup(): Promise<void>;
-}
-
-export function recordingLogger(lines: Record<string, unknown>[]) {
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      callback();
-    },
-  });
-  return pino({ level: 'debug' }, destination);
 }
 
 export async function startFixture(
@@ -41,14 +31,14 @@ export async function startFixture(
   const socketPath = path.join(socketDir, 'd.sock');
   const lock = await acquireLock(`test-ipc-${randomUUID().slice(0, 8)}`);
   if (!lock) throw new Error('could not take a fresh test lock');
-  const logLines: Record<string, unknown>[] = [];
-  const server = await startIpcServer({ socketPath, handlers, logger: recordingLogger(logLines), lock, ...options });
+  const log = memoryLogger();
+  const server = await startIpcServer({ socketPath, handlers, logger: log.logger, lock, ...options });
   return {
     dir,
     socketPath,
     server,
     lock,
-    logLines,
+    logLines: log.records,
     async cleanup() {
       await server.close();
       await lock.release();

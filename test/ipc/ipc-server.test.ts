@@ -6,7 +6,8 @@ import { connectIpc, type IpcClient } from '../../src/ipc/client.js';
 import { startIpcServer } from '../../src/ipc/server.js';
 import { acquireLock } from '../../src/lock/os-lock.js';
 import { AiZenError } from '../../src/errors.js';
-import { RawClient, recordingLogger, startFixture, type IpcFixture } from './ipc-fixture.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { RawClient, startFixture, type IpcFixture } from './ipc-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 
 let fixture: IpcFixture | null = null;
@@ -118,7 +119,7 @@ describe('D5 IPC safety', () => {
     const released = await acquireLock(`test-ipc-released-${randomUUID().slice(0, 8)}`);
     await released!.release();
     await expect(
-      startIpcServer({ socketPath: fixture.socketPath, handlers: {}, logger: recordingLogger([]), lock: released! }),
+      startIpcServer({ socketPath: fixture.socketPath, handlers: {}, logger: silentLogger(), lock: released! }),
     ).rejects.toMatchObject({ code: 'daemon' });
     // The live server is untouched.
     const c = await client();
@@ -134,7 +135,7 @@ describe('D5 IPC safety', () => {
     const server = await startIpcServer({
       socketPath,
       handlers: { status: async () => ({ second: true }) },
-      logger: recordingLogger([]),
+      logger: silentLogger(),
       lock: lock!,
     });
     try {
