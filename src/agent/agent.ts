@@ -9,7 +9,8 @@ import type { ChatMessage, ToolCall, Usage } from '../session/format.js';
 import { complete } from './model-client.js';
 import { firstRefusal, notifyAll } from './plugins/run-plugins.js';
 import { runToolCall } from './run-tool-call.js';
-import type { AgentMessage, AgentView, Plugin, SessionRecorder, Tool, ToolCallRequest, ToolResult, TurnObserver } from './types.js';
+import type { AgentView, Plugin, Tool, ToolCallRequest, ToolResult, TurnObserver } from './types.js';
+import type { AgentMessage, SessionRecorder } from '../session/session-recorder.js';
 
 export const DEFAULT_MAX_STEPS = 50;
 

@@ -2,7 +2,7 @@
 // fitting a history into a budget (R10). The real count comes back in `usage`. Conservative on
 // purpose: ~1 token per 3 UTF-8 bytes over-counts English and matches CJK.
 import type { ChatMessage, Usage } from '../session/format.js';
-import type { AgentMessage } from './types.js';
+import type { AgentMessage } from '../session/session-recorder.js';
 
 const BYTES_PER_TOKEN = 3;
 

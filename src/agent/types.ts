@@ -3,9 +3,6 @@ import type { z } from 'zod';
 import type { ChatMessage, Usage } from '../session/format.js';
 import type { AgentMessage } from '../session/session-recorder.js';
 
-// Defined in session/ (it records them); re-exported because the agent's contracts use them.
-export type { AgentMessage, SessionRecorder } from '../session/session-recorder.js';
-
 /** What a tool returns: what the model reads, and one compact line for the person. */
 export interface ToolResult {
   readonly forModel: string;

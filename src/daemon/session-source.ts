@@ -5,7 +5,7 @@
 // the offline document, the command that starts the successor). The watcher, the monitor and the
 // status only see this interface: a new agent is one folder under `sources/` and a line in
 // `sources/index.ts`.
-import type { AgentMessage } from '../agent/types.js';
+import type { AgentMessage } from '../session/session-recorder.js';
 import type { HandoffChecks, Usage } from '../session/format.js';
 import type { FileStamp, ResetReason } from './incremental-reader.js';
 

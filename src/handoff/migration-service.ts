@@ -4,7 +4,7 @@
 // typed event catalogue (src/events.ts).
 import type OpenAI from 'openai';
 import type { Logger } from 'pino';
-import type { AgentMessage } from '../agent/types.js';
+import type { AgentMessage } from '../session/session-recorder.js';
 import { AiZenError } from '../errors.js';
 import type { EventBus } from '../events.js';
 import { silentLogger } from '../log/logger.js';

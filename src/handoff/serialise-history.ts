@@ -2,7 +2,7 @@
 // budget. What gives way first is the oldest tool output, then the oldest other messages; the
 // definition messages (system prompt) and the user's last request always stay whole.
 import { estimateTokens } from '../agent/estimate-tokens.js';
-import type { AgentMessage } from '../agent/types.js';
+import type { AgentMessage } from '../session/session-recorder.js';
 import { lastUserRequestIndex, messageText } from './transcript.js';
 
 interface Entry {

@@ -1,6 +1,6 @@
 // Reading what happened out of a transcript: the last request, the last delivery, the files tools
 // changed and the commands they ran. Shared by the summary and offline executors.
-import type { AgentMessage } from '../agent/types.js';
+import type { AgentMessage } from '../session/session-recorder.js';
 import type { ChatMessage } from '../session/format.js';
 
 /**

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentMessage } from '../../src/agent/types.js';
+import type { AgentMessage } from '../../src/session/session-recorder.js';
 import { reserveHandoffDoc } from '../../src/handoff/doc-path.js';
 import { createOfflineExecutor } from '../../src/handoff/executors/offline-executor.js';
 import { silentLogger } from '../../src/log/logger.js';

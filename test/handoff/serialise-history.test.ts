@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentMessage } from '../../src/agent/types.js';
+import type { AgentMessage } from '../../src/session/session-recorder.js';
 import { estimateTokens } from '../../src/agent/estimate-tokens.js';
 import { serialiseHistory } from '../../src/handoff/serialise-history.js';
 

@@ -1,7 +1,7 @@
 // The texts of /help and /status.
 import path from 'node:path';
 import { contentText } from '../../agent/agent.js';
-import type { AgentMessage } from '../../agent/types.js';
+import type { AgentMessage } from '../../session/session-recorder.js';
 import { describeChecks } from '../../handoff/checks/describe-checks.js';
 import { HANDOFF_INSTRUCTION_MARK } from '../../handoff/transcript.js';
 import { contextBar, formatTokens, type ContextUsage } from './context-usage.js';

@@ -2,7 +2,7 @@
 // The measure is the next request's prompt as the context guard would judge it: the last real
 // prompt_tokens plus an estimate of what was said since (all estimated right after a migration, R25).
 import { estimatePromptTokens } from '../../agent/estimate-tokens.js';
-import type { AgentMessage } from '../../agent/types.js';
+import type { AgentMessage } from '../../session/session-recorder.js';
 import type { Usage } from '../../session/format.js';
 
 export interface ContextUsage {

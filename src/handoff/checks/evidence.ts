@@ -1,6 +1,6 @@
 // The evidence a handoff document is checked against: plain data, so a reader of another agent's
 // transcript (Claude Code, Codex) can build its own and reuse the checks.
-import type { AgentMessage } from '../../agent/types.js';
+import type { AgentMessage } from '../../session/session-recorder.js';
 import { projectPaths } from '../../paths.js';
 import { toolActivity } from '../transcript.js';
 import path from 'node:path';

@@ -3,7 +3,7 @@
 // (R7); what this code knows is which of its few kinds of content fits a heading, recognised by the
 // heading's marker or words. A heading it cannot fill says so; content whose heading the skill does
 // not have goes under the first section, so nothing captured is lost.
-import type { AgentMessage } from '../../agent/types.js';
+import type { AgentMessage } from '../../session/session-recorder.js';
 import type { Facts } from '../../probe/facts.js';
 import { ruleSentences } from '../rule-sentences.js';
 import { lastDelivery, lastUserRequest, toolActivity, userRequests, type ToolActivity } from '../transcript.js';

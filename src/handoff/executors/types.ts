@@ -1,7 +1,7 @@
 // What every executor gets and gives back. An executor either leaves a verified document at the
 // path or says why it could not (the pipeline then downgrades one way, R11).
 import type { Logger } from 'pino';
-import type { AgentMessage } from '../../agent/types.js';
+import type { AgentMessage } from '../../session/session-recorder.js';
 import type { Facts } from '../../probe/facts.js';
 import type { ExecutorName, HandoffCost } from '../../session/format.js';
 import type { DocPath } from '../doc-path.js';

@@ -4,7 +4,7 @@
 // as write/edit/batch_edit with a `path`, Bash as exec with its `command` and a result that ends in
 // `[exit code N]`. Read once, when a handoff starts; the transcript is only ever read.
 import { promises as fs } from 'node:fs';
-import type { AgentMessage } from '../../../agent/types.js';
+import type { AgentMessage } from '../../../session/session-recorder.js';
 import type { ChatMessage } from '../../../session/format.js';
 
 interface ToolUse {

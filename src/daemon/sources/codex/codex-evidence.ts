@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { AgentMessage } from '../../../agent/types.js';
+import type { AgentMessage } from '../../../session/session-recorder.js';
 import type { ChatMessage } from '../../../session/format.js';
 import { rolloutLineType } from './codex-rollout.js';
 
