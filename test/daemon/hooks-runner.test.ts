@@ -2,38 +2,34 @@ import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHooksRunner, HOOK_FOR_EVENT, type HooksRunnerOptions } from '../../src/daemon/hooks-runner.js';
 import type { AnyEvent } from '../../src/events.js';
+import { memoryLogger, type LogRecord, type MemoryLogger } from '../support/memory-logger.js';
 import { waitFor } from '../support/wait-for.js';
 
 const packageHooks = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'hooks');
 
 let root: string;
 let hooksDir: string;
-let logLines: Record<string, unknown>[];
+/** What the hooks runner logged in this test. */
+let log: MemoryLogger;
+let logLines: LogRecord[];
 
 beforeEach(async () => {
   root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-hooks-')));
   hooksDir = path.join(root, '.ai-zen', 'hooks');
   await fs.mkdir(hooksDir, { recursive: true });
-  logLines = [];
+  log = memoryLogger();
+  logLines = log.records;
 });
 afterEach(async () => {
   await fs.rm(root, { recursive: true, force: true });
 });
 
 function runner(options: Partial<HooksRunnerOptions> = {}) {
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) logLines.push(JSON.parse(line) as Record<string, unknown>);
-      callback();
-    },
-  });
-  return createHooksRunner({ root, logger: pino({ level: 'debug' }, destination), ...options });
+  return createHooksRunner({ root, logger: log.logger, ...options });
 }
 
 async function writeHook(name: string, script: string, mode = 0o755): Promise<string> {
@@ -125,7 +121,7 @@ describe('D1 hooks on pipeline events', () => {
     const hooks = runner();
     expect(await hooks.runForEvent(overflow)).toMatchObject({ status: 'missing', success: false, exitCode: null });
     expect(await hooks.runForEvent({ name: 'error', payload: { message: 'x' } })).toBeNull();
-    expect(logLines.filter((line) => line.level === 40)).toEqual([]);
+    expect(logLines.filter((line) => line.level === 'warn')).toEqual([]);
   });
 
   it('D1 hooks that are not executable, writable by others, or not files are refused with the reason', async () => {

@@ -1,20 +1,8 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appleScriptString, createNotifier, notifyCommand } from '../../src/daemon/notifier.js';
 import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
+import { memoryLogger } from '../support/memory-logger.js';
 import { waitFor } from '../support/wait-for.js';
-
-function recordingLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      callback();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, destination), lines };
-}
 
 describe('D4 desktop notifications on a real D-Bus session bus', () => {
   let bus: DbusSession;
@@ -29,7 +17,7 @@ describe('D4 desktop notifications on a real D-Bus session bus', () => {
   });
 
   it('D4 a notification reaches the freedesktop service with our app name, title, body and urgency', async () => {
-    const { logger } = recordingLogger();
+    const { logger } = memoryLogger();
     const notifier = createNotifier({ enabled: true, logger, env: { ...bus.env, PATH: process.env.PATH } });
     const outcome = await notifier.notify({
       title: 'ai-zen: session 1234abcd overflowed',
@@ -48,7 +36,7 @@ describe('D4 desktop notifications on a real D-Bus session bus', () => {
   });
 
   it('D4 a title that looks like an option is still shown as the title', async () => {
-    const { logger } = recordingLogger();
+    const { logger } = memoryLogger();
     const notifier = createNotifier({ enabled: true, logger, env: { ...bus.env, PATH: process.env.PATH } });
     const before = (await service.received()).length;
     expect(await notifier.notify({ title: '--help', body: 'low', urgency: 'low' })).toEqual({ sent: true });
@@ -57,7 +45,7 @@ describe('D4 desktop notifications on a real D-Bus session bus', () => {
   });
 
   it('D4 switched off, nothing is sent', async () => {
-    const { logger } = recordingLogger();
+    const { logger } = memoryLogger();
     const before = (await service.received()).length;
     const notifier = createNotifier({ enabled: false, logger, env: { ...bus.env, PATH: process.env.PATH } });
     expect(await notifier.notify({ title: 't', body: 'b' })).toEqual({ sent: false, reason: 'disabled' });
@@ -69,29 +57,29 @@ describe('D4 notifications never fail the daemon', () => {
   it('D4 no notification service on the bus: sent:false, logged, no throw', async () => {
     const bus = await startDbusSession();
     try {
-      const { logger, lines } = recordingLogger();
+      const { logger, records } = memoryLogger();
       const notifier = createNotifier({ enabled: true, logger, env: { ...bus.env, PATH: process.env.PATH } });
       const outcome = await notifier.notify({ title: 't', body: 'b' });
       expect(outcome.sent).toBe(false);
       expect(outcome.reason).toMatch(/notify-send failed: .*(ServiceUnknown|org\.freedesktop\.Notifications)/);
-      expect(lines).toContainEqual(expect.objectContaining({ msg: 'desktop notification not sent', reason: outcome.reason }));
+      expect(records).toContainEqual(expect.objectContaining({ msg: 'desktop notification not sent', reason: outcome.reason }));
     } finally {
       await bus.stop();
     }
   });
 
   it('D4 no notify-send binary: sent:false naming the package, no throw', async () => {
-    const { logger, lines } = recordingLogger();
+    const { logger, records } = memoryLogger();
     const notifier = createNotifier({ enabled: true, logger, env: { PATH: '/nonexistent' }, platform: 'linux' });
     expect(await notifier.notify({ title: 't', body: 'b' })).toEqual({
       sent: false,
       reason: 'notify-send not found (install libnotify-bin)',
     });
-    expect(lines.some((line) => line.msg === 'desktop notification not sent')).toBe(true);
+    expect(records.some((record) => record.msg === 'desktop notification not sent')).toBe(true);
   });
 
   it('D4 an unsupported platform: sent:false, no throw', async () => {
-    const { logger } = recordingLogger();
+    const { logger } = memoryLogger();
     const notifier = createNotifier({ enabled: true, logger, platform: 'win32' });
     expect(await notifier.notify({ title: 't', body: 'b' })).toEqual({ sent: false, reason: 'no desktop notifications on win32' });
   });
