@@ -61,6 +61,14 @@ module.exports = {
       to: { path: '^src/', pathNot: [either(BELOW_HANDOFF), '^src/$1'] },
     },
     {
+      name: 'one-process-runner',
+      comment:
+        'only src/run-process.ts starts child processes (node:child_process, execa), so timeouts, process-group kills, output caps and spawn errors are decided in one place (issue 13 item 4)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/run-process\\.ts$' },
+      to: { path: ['^(node:)?child_process$', '(^|/)node_modules/execa/', '^execa$'] },
+    },
+    {
       name: 'no-cycles',
       comment: 'no import cycles, between folders or inside one',
       severity: 'error',

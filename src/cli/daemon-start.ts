@@ -2,7 +2,6 @@
 // its own session, its stdout/stderr appended to `.ai-zen/logs/daemon.out`; `start` returns once
 // the daemon answers a status request, printing pid, socket and log. A second `start` for the
 // same repo says it is already running and exits with EXIT_ALREADY_RUNNING, leaving it alone.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +16,7 @@ import { connectIpc } from '../ipc/client.js';
 import { silentLogger } from '../log/logger.js';
 import { socketPathFor } from '../ipc/socket-path.js';
 import { packageRoot, projectPaths, type Env } from '../paths.js';
+import { startDetachedProcess } from '../run-process.js';
 import { daemonRoot, isDaemonRunning } from './daemon-client.js';
 import { ensureGitignore } from './project-root.js';
 import { writeOut, type CliSetup } from './run-cli.js';
@@ -71,25 +71,26 @@ async function startDetached(root: string, env: Env): Promise<{ pid: number; soc
   const startedAt = fs.fstatSync(output).size;
   let child;
   try {
-    child = spawn(process.execPath, [...DAEMON_NODE_OPTIONS, BIN, 'start', '--detached-child'], {
+    // The V8 memory settings go on the daemon's own command line, never set after start-up (issue 13 item 7).
+    child = startDetachedProcess(process.execPath, [...DAEMON_NODE_OPTIONS, BIN, 'start', '--detached-child'], {
       cwd: root,
-      env: env as NodeJS.ProcessEnv,
-      detached: true,
-      stdio: ['ignore', output, output],
+      env,
+      outputFd: output,
     });
   } finally {
     fs.closeSync(output);
   }
   let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-  let spawnError: Error | null = null;
-  child.once('exit', (code, signal) => (exit = { code, signal }));
-  child.once('error', (error) => (spawnError = error));
-  child.unref();
+  let spawnError: string | null = null;
+  void child.ended.then((ended) => {
+    if (ended.startError !== null) spawnError = ended.startError;
+    else exit = { code: ended.exitCode, signal: ended.signal };
+  });
 
   const socketPath = socketPathFor(root, { env });
   const deadline = Date.now() + START_DEADLINE_MS;
   for (;;) {
-    if (spawnError) throw new AiZenError('daemon', `could not start the daemon: ${(spawnError as Error).message}`);
+    if (spawnError !== null) throw new AiZenError('daemon', `could not start the daemon: ${spawnError}`);
     const ended = exit as { code: number | null; signal: NodeJS.Signals | null } | null;
     if (ended) {
       if (ended.code === EXIT_ALREADY_RUNNING) throw await alreadyRunning(root, env);

@@ -2,9 +2,9 @@
 // the document: continue, open it in $VISUAL/$EDITOR (then choose again), or cancel. Only ever
 // offered with a terminal; the automatic path and the daemon never wait for a person (R20).
 import { select } from '@inquirer/prompts';
-import { spawn } from 'node:child_process';
 import type { ReviewVerdict } from '../handoff/migration-service.js';
 import type { Env } from '../paths.js';
+import { runInteractive } from '../run-process.js';
 
 export interface ReviewIo {
   readonly input: NodeJS.ReadableStream;
@@ -25,11 +25,7 @@ export function editorCommand(env: Env): string {
  * argument, never spliced into the command text.
  */
 export function runEditor(env: Env, file: string): Promise<number | null> {
-  return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', `${editorCommand(env)} "$1"`, 'editor', file], { stdio: 'inherit', env: env as NodeJS.ProcessEnv });
-    child.on('error', () => resolve(null));
-    child.on('exit', (code) => resolve(code));
-  });
+  return runInteractive('sh', ['-c', `${editorCommand(env)} "$1"`, 'editor', file], { env });
 }
 
 async function ask(io: ReviewIo, path: string): Promise<Choice> {

@@ -2,10 +2,10 @@
 // commit with plumbing (so git itself runs no hooks): the hook file in the hooks folder
 // (core.hooksPath honoured by the caller), only when executable, cwd at the top of the work
 // tree, no stdin, GIT_EDITOR=: and GIT_PREFIX empty as git sets them, exit code 0 = go.
-import { spawn } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Env } from '../paths.js';
+import { runProcess } from '../run-process.js';
 
 export type HookName = 'pre-commit' | 'prepare-commit-msg' | 'commit-msg' | 'post-commit';
 
@@ -47,46 +47,27 @@ export async function runHook(name: HookName, options: RunHookOptions): Promise<
   return outcome;
 }
 
-function spawnHook(
+async function spawnHook(
   file: string,
   args: string[],
   cwd: string,
   env: Env,
   timeoutMs: number,
 ): Promise<Exclude<HookOutcome, { ran: false }> | 'ENOEXEC'> {
-  return new Promise((resolve) => {
-    let output = '';
-    let timedOut = false;
-    // Own process group, so a timeout ends the hook and whatever it started (linters, test runners).
-    const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
-    const collect = (chunk: Buffer): void => {
-      if (output.length < OUTPUT_LIMIT) output += chunk.toString('utf8');
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, timeoutMs);
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      if (error.code === 'ENOEXEC') resolve('ENOEXEC');
-      else resolve({ ran: true, ok: false, exitCode: null, output: error.message, timedOut: false });
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ ran: true, ok: code === 0 && !timedOut, exitCode: code, output, timedOut });
-    });
+  // Own process group, so a timeout ends the hook and whatever it started (linters, test runners).
+  // A background child that keeps the pipes after the hook exits does not hold the commit: git waits for the hook alone.
+  const result = await runProcess(file, args, {
+    cwd,
+    env,
+    timeoutMs,
+    processGroup: process.platform !== 'win32',
+    drainMs: 1000,
+    maxBuffer: OUTPUT_LIMIT,
   });
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(process.platform === 'win32' ? pid : -pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
+  if (result.startError?.code === 'ENOEXEC') return 'ENOEXEC';
+  if (result.startError) return { ran: true, ok: false, exitCode: null, output: result.startError.message, timedOut: false };
+  const timedOut = result.stopped === 'timeout';
+  return { ran: true, ok: result.exitCode === 0 && !timedOut, exitCode: result.exitCode, output: result.output, timedOut };
 }
 
 /** One line for a refusal: the hook's last non-empty output line, which is usually the verdict. */

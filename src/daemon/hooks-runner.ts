@@ -1,13 +1,13 @@
 // User hooks on pipeline events: executables in `.ai-zen/hooks/` named after the event, given the
 // event as JSON on stdin, run in the project root with a timeout. A hook is the user's own code
 // and may misbehave in every way; the runner never throws, it reports (the gemini-cli runner shape).
-import { spawn } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { AnyEvent, EventName } from '../events.js';
 import { projectPaths, type Env } from '../paths.js';
+import { runProcess } from '../run-process.js';
 
 export const HOOK_NAMES = ['on-overflow', 'on-before-handoff', 'on-handoff', 'on-migrated', 'on-commit'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
@@ -112,61 +112,25 @@ export function createHooksRunner(options: HooksRunnerOptions): HooksRunner {
     return result;
   }
 
-  function execute(file: string, hook: HookName, event: AnyEvent): Promise<[HookStatus, Partial<HookResult>]> {
-    return new Promise((resolve) => {
-      const input: HookInput = { v: 1, hook, event: event.name, root, payload: event.payload };
-      const child = spawn(file, [], {
-        cwd: root,
-        // Its own process group, so a timeout ends the hook and everything it started.
-        detached: true,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...(options.env ?? process.env), AI_ZEN_HOOK: hook, AI_ZEN_EVENT: event.name, AI_ZEN_ROOT: root },
-      });
-      const output = new CappedOutput(outputLimit);
-      child.stdout.on('data', (chunk: Buffer) => output.add(chunk));
-      child.stderr.on('data', (chunk: Buffer) => output.add(chunk));
-      // A hook that ignores stdin and exits early makes this write fail with EPIPE: not an error.
-      child.stdin.on('error', () => {});
-      child.stdin.end(JSON.stringify(input) + '\n');
-
-      let timedOut = false;
-      const killGroup = (signal: NodeJS.Signals) => {
-        try {
-          if (child.pid) process.kill(-child.pid, signal);
-        } catch {
-          // the group is already gone
-        }
-      };
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killGroup('SIGTERM');
-        setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
-      }, timeoutMs);
-
-      let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-      const finish = () => {
-        clearTimeout(timer);
-        child.stdout.destroy();
-        child.stderr.destroy();
-        const { code, signal } = exit ?? { code: null, signal: null };
-        const rest = { exitCode: code, signal, output: output.text() };
-        if (timedOut) resolve(['timeout', { ...rest, error: `timed out after ${timeoutMs} ms` }]);
-        else if (code === 0) resolve(['ok', rest]);
-        else resolve(['failed', { ...rest, error: code === null ? `killed by ${signal}` : `exited with code ${code}` }]);
-      };
-      child.once('error', (error) => {
-        clearTimeout(timer);
-        resolve(['error', { error: `could not run ${file}: ${error.message}`, output: output.text() }]);
-      });
-      child.once('exit', (code, signal) => {
-        exit = { code, signal };
-        const drain = setTimeout(finish, DRAIN_MS);
-        child.once('close', () => {
-          clearTimeout(drain);
-          finish();
-        });
-      });
+  async function execute(file: string, hook: HookName, event: AnyEvent): Promise<[HookStatus, Partial<HookResult>]> {
+    const input: HookInput = { v: 1, hook, event: event.name, root, payload: event.payload };
+    const result = await runProcess(file, [], {
+      cwd: root,
+      env: { ...(options.env ?? process.env), AI_ZEN_HOOK: hook, AI_ZEN_EVENT: event.name, AI_ZEN_ROOT: root },
+      input: `${JSON.stringify(input)}\n`,
+      // Its own process group, so a timeout ends the hook and everything it started.
+      processGroup: true,
+      timeoutMs,
+      killGraceMs: KILL_GRACE_MS,
+      drainMs: DRAIN_MS,
+      maxBuffer: outputLimit,
     });
+    const output = result.droppedBytes > 0 ? `${result.output}\n[… ${result.droppedBytes} more bytes of output not kept]` : result.output;
+    if (result.startError) return ['error', { error: `could not run ${file}: ${result.startError.message}`, output }];
+    const rest = { exitCode: result.exitCode, signal: result.signal, output };
+    if (result.stopped === 'timeout') return ['timeout', { ...rest, error: `timed out after ${timeoutMs} ms` }];
+    if (result.exitCode === 0) return ['ok', rest];
+    return ['failed', { ...rest, error: result.exitCode === null ? `killed by ${result.signal}` : `exited with code ${result.exitCode}` }];
   }
 
   function report(result: HookResult, event: AnyEvent): void {
@@ -213,29 +177,4 @@ async function checkHook(file: string): Promise<string | null> {
     return `${file} is not executable; chmod +x it to let it run`;
   }
   return null;
-}
-
-class CappedOutput {
-  private chunks: Buffer[] = [];
-  private bytes = 0;
-  private dropped = 0;
-
-  constructor(private readonly limit: number) {}
-
-  add(chunk: Buffer): void {
-    const room = this.limit - this.bytes;
-    if (room <= 0) {
-      this.dropped += chunk.length;
-      return;
-    }
-    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    this.chunks.push(Buffer.from(kept));
-    this.bytes += kept.length;
-    this.dropped += chunk.length - kept.length;
-  }
-
-  text(): string {
-    const text = Buffer.concat(this.chunks).toString('utf8');
-    return this.dropped > 0 ? `${text}\n[… ${this.dropped} more bytes of output not kept]` : text;
-  }
 }

@@ -2,9 +2,9 @@
 // freedesktop notification service on the session D-Bus (notify-send, from libnotify-bin); macOS
 // through osascript. A missing binary or no service on the bus is logged and reported as
 // sent:false — a notification is never worth failing anything for.
-import { execFile } from 'node:child_process';
 import type { Logger } from 'pino';
 import type { Env } from '../paths.js';
+import { runProcess } from '../run-process.js';
 
 export type Urgency = 'low' | 'normal' | 'critical';
 
@@ -88,25 +88,14 @@ export function escapeMarkup(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-function run(file: string, args: string[], env: Env, timeoutMs: number): Promise<NotifyOutcome> {
-  return new Promise((resolve) => {
-    try {
-      execFile(
-        file,
-        args,
-        { env: env as NodeJS.ProcessEnv, timeout: timeoutMs, maxBuffer: 64 * 1024, windowsHide: true },
-        (error, _stdout, stderr) => {
-          if (!error) return resolve({ sent: true });
-          const code = (error as NodeJS.ErrnoException).code;
-          if (code === 'ENOENT')
-            return resolve({ sent: false, reason: `${file} not found${file === 'notify-send' ? ' (install libnotify-bin)' : ''}` });
-          if (error.killed) return resolve({ sent: false, reason: `${file} did not finish within ${timeoutMs} ms` });
-          const detail = String(stderr).trim().split('\n')[0] || error.message;
-          resolve({ sent: false, reason: `${file} failed: ${detail}` });
-        },
-      );
-    } catch (error) {
-      resolve({ sent: false, reason: `${file} could not start: ${error instanceof Error ? error.message : String(error)}` });
-    }
-  });
+async function run(file: string, args: string[], env: Env, timeoutMs: number): Promise<NotifyOutcome> {
+  const result = await runProcess(file, args, { env, timeoutMs, killGraceMs: 1000, maxBuffer: 64 * 1024 });
+  if (result.startError?.code === 'ENOENT')
+    return { sent: false, reason: `${file} not found${file === 'notify-send' ? ' (install libnotify-bin)' : ''}` };
+  if (result.startError) return { sent: false, reason: `${file} could not start: ${result.startError.message}` };
+  if (result.stopped) return { sent: false, reason: `${file} did not finish within ${timeoutMs} ms` };
+  if (result.exitCode === 0) return { sent: true };
+  const status = result.exitCode === null ? `killed by ${result.signal}` : `exit code ${result.exitCode}`;
+  const detail = result.stderr.trim().split('\n')[0] || status;
+  return { sent: false, reason: `${file} failed: ${detail}` };
 }

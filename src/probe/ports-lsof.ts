@@ -1,9 +1,9 @@
 // macOS (and any system with lsof): listening TCP sockets from `lsof`, then the working
 // directory of their processes in one more call, kept when inside the project.
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import type { Known, PortFact } from './facts.js';
 import { isInside } from '../paths.js';
+import { runProcess } from '../run-process.js';
 
 export type RunLsof = (args: readonly string[]) => Promise<{ readonly stdout: string; readonly exitCode: number }>;
 
@@ -80,13 +80,14 @@ export function parseEndpoint(name: string): { address: string; port: number } |
   return { address: host, port };
 }
 
-const defaultRunLsof: RunLsof = (args) =>
-  new Promise((resolve, reject) => {
-    execFile('lsof', [...args], { maxBuffer: 16 * 1024 * 1024, timeout: 10_000 }, (error, stdout) => {
-      if (error && typeof error.code !== 'number') reject(error);
-      else resolve({ stdout, exitCode: typeof error?.code === 'number' ? error.code : 0 });
-    });
-  });
+const defaultRunLsof: RunLsof = async (args) => {
+  const result = await runProcess('lsof', args, { timeoutMs: 10_000, killGraceMs: 1000 });
+  // Its exit code is an answer (1: nothing found); only a start failure or a deadline is not.
+  if (result.startError) throw new Error(`cannot run lsof: ${result.startError.message}`);
+  if (result.stopped) throw new Error('lsof did not finish within 10 s');
+  if (result.exitCode === null) throw new Error(`lsof was killed by ${result.signal}`);
+  return { stdout: result.stdout, exitCode: result.exitCode };
+};
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -1,8 +1,8 @@
 // `exec {command}`: run a shell command in the project root, with a time limit and an output cap.
 // Not confined like the file tools — a shell can reach anything the user can (R13); the file
 // tools' confinement is about mistakes, not a sandbox.
-import { spawn } from 'node:child_process';
 import { z } from 'zod';
+import { runProcess } from '../../run-process.js';
 import { defineTool, toolOk } from './tool-result.js';
 
 export interface ExecOptions {
@@ -44,64 +44,31 @@ export function createExecTool(options: ExecOptions) {
     name: 'exec',
     description: `Run a shell command (/bin/sh -c) in the project root. Output (stdout and stderr) is capped at ${options.outputLimit} characters; the command is killed after ${duration(options.timeoutMs)}.`,
     schema,
-    run(args, { root, signal }) {
-      return new Promise((resolve) => {
-        const output = new OutputCap(options.outputLimit);
-        // Its own process group, so a timeout or an abort kills the whole pipeline, not just sh.
-        const child = spawn('/bin/sh', ['-c', args.command], {
-          cwd: root,
-          env: options.env ?? execEnv(),
-          stdio: ['ignore', 'pipe', 'pipe'],
-          detached: true,
-        });
-        let stopped: 'timeout' | 'aborted' | null = null;
-        const stop = (why: 'timeout' | 'aborted'): void => {
-          stopped ??= why;
-          try {
-            if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-          } catch {
-            child.kill('SIGKILL');
-          }
-        };
-        const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
-        const onAbort = (): void => stop('aborted');
-        signal?.addEventListener('abort', onAbort, { once: true });
-        if (signal?.aborted) stop('aborted');
-        child.stdout.setEncoding('utf8').on('data', (text: string) => output.push(text));
-        child.stderr.setEncoding('utf8').on('data', (text: string) => output.push(text));
-
-        let finished = false;
-        const finish = (code: number | null, signalName: NodeJS.Signals | null, spawnError?: Error): void => {
-          if (finished) return;
-          finished = true;
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          const body = output.render();
-          let status: string;
-          let isError: boolean;
-          if (spawnError) [status, isError] = [`could not run: ${spawnError.message}`, true];
-          else if (stopped === 'timeout') [status, isError] = [`killed: no exit within ${duration(options.timeoutMs)}`, true];
-          else if (stopped === 'aborted') [status, isError] = ['killed: the turn was aborted', true];
-          else if (signalName) [status, isError] = [`killed by ${signalName}`, true];
-          else [status, isError] = [`exit code ${code ?? 0}`, code !== 0];
-          const forModel = `${body}${body === '' || body.endsWith('\n') ? '' : '\n'}[${status}]`;
-          const size = output.total > 0 ? `, ${output.total} chars` : '';
-          resolve({ ...toolOk(forModel, `exec ${oneLine(args.command)} (${status}${size})`), isError });
-        };
-        child.on('error', (error) => finish(null, null, error));
-        child.on('exit', (code, signalName) => {
-          // A background process may hold our pipes open; give them a moment, then stop reading.
-          const drain = setTimeout(() => {
-            child.stdout.destroy();
-            child.stderr.destroy();
-            finish(code, signalName);
-          }, 500);
-          child.on('close', () => {
-            clearTimeout(drain);
-            finish(code, signalName);
-          });
-        });
+    async run(args, { root, signal }) {
+      const output = new OutputCap(options.outputLimit);
+      // Its own process group, so a timeout or an abort kills the whole pipeline, not just sh.
+      // A background process may hold the pipes open after sh exits: read them half a second more.
+      const result = await runProcess('/bin/sh', ['-c', args.command], {
+        cwd: root,
+        env: options.env ?? execEnv(),
+        timeoutMs: options.timeoutMs,
+        ...(signal ? { signal } : {}),
+        processGroup: true,
+        drainMs: 500,
+        maxBuffer: 0,
+        onOutput: (text) => output.push(text),
       });
+      const body = output.render();
+      let status: string;
+      let isError: boolean;
+      if (result.startError) [status, isError] = [`could not run: ${result.startError.message}`, true];
+      else if (result.stopped === 'timeout') [status, isError] = [`killed: no exit within ${duration(options.timeoutMs)}`, true];
+      else if (result.stopped === 'aborted') [status, isError] = ['killed: the turn was aborted', true];
+      else if (result.signal) [status, isError] = [`killed by ${result.signal}`, true];
+      else [status, isError] = [`exit code ${result.exitCode ?? 0}`, result.exitCode !== 0];
+      const forModel = `${body}${body === '' || body.endsWith('\n') ? '' : '\n'}[${status}]`;
+      const size = output.total > 0 ? `, ${output.total} chars` : '';
+      return { ...toolOk(forModel, `exec ${oneLine(args.command)} (${status}${size})`), isError };
     },
   });
 }
