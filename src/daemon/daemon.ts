@@ -58,7 +58,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   logger.info(
     {
       root,
-      pid: process.pid,
       version: options.version,
       autoCommit: config.daemon.autoCommit,
       notifications: config.daemon.notifications,

@@ -98,6 +98,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
     logger.fatal({ err: error }, 'uncaught exception; the daemon exits');
     log.close().finally(() => exit(1));
   });
-  logger.info({ pid: process.pid, socket: daemon.socketPath, log: log.file, foreground: options.foreground }, 'daemon running');
+  // pino writes the pid on every line.
+  logger.info({ socket: daemon.socketPath, log: log.file, foreground: options.foreground }, 'daemon running');
   return { pid: process.pid, socketPath: daemon.socketPath, logFile: log.file, stop: (reason) => coordinator.shutdown(reason) };
 }
