@@ -1,9 +1,10 @@
 // A client of the daemon's IPC server (the CLI's `ai-zen-daemon status|stop|…`). It fails fast:
-// node-ipc would retry a missing socket forever, so retries are off and a refused or missing
-// socket means no daemon is running.
-import { IPCModule } from '@achrinza/node-ipc';
+// a refused or missing socket means no daemon is running. A plain Unix socket (node:net), not
+// node-ipc's client: in raw mode that client is only a socket with retries (which must stay off)
+// that decodes each chunk to a string and encodes it back to a Buffer, on the path of every event
+// a subscriber waits for (bench g). The wire is the same either way (README in this folder).
 import { randomUUID } from 'node:crypto';
-import type net from 'node:net';
+import net from 'node:net';
 import { AiZenError, type ErrorCode } from '../errors.js';
 import type { AnyEvent } from '../events.js';
 import { FrameDecoder } from './frame-decoder.js';
@@ -63,13 +64,7 @@ export async function connectIpc(options: ConnectOptions): Promise<IpcClient> {
   const { socketPath } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const repo = options.repoRoot ?? socketPath;
-  const ipc = new IPCModule();
-  Object.assign(ipc.config, { silent: true, rawBuffer: true, encoding: 'utf8', maxRetries: 0, stopRetrying: true });
-  const id = 'ai-zen-daemon';
-  ipc.connectTo(id, socketPath);
-  const connection = ipc.of[id];
-  if (!connection?.socket) throw new AiZenError('daemon', `could not connect to the daemon for ${repo}`);
-  const socket: net.Socket = connection.socket;
+  const socket = net.createConnection({ path: socketPath });
 
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -97,7 +92,7 @@ export async function connectIpc(options: ConnectOptions): Promise<IpcClient> {
   const decoder = new FrameDecoder(MAX_REPLY_BYTES);
   let subscribed: Promise<unknown> | null = null;
 
-  connection.on('data', (chunk: Buffer) => {
+  socket.on('data', (chunk: Buffer) => {
     for (const frame of decoder.push(chunk)) {
       if (frame.kind === 'too-large') continue; // cannot be matched to a request; its request times out
       let value: unknown;
@@ -143,7 +138,7 @@ export async function connectIpc(options: ConnectOptions): Promise<IpcClient> {
         reject(new AiZenError('daemon', `the daemon for ${repo} did not answer ${type} within ${limit} ms`));
       }, limit);
       pending.set(requestId, { resolve: resolve as (value: unknown) => void, reject, timer });
-      connection!.emit(encodeMessage({ v: PROTOCOL_VERSION, id: requestId, type, ...(params === undefined ? {} : { params }) }));
+      socket.write(encodeMessage({ v: PROTOCOL_VERSION, id: requestId, type, ...(params === undefined ? {} : { params }) }));
     });
   }
 
@@ -163,7 +158,7 @@ export async function connectIpc(options: ConnectOptions): Promise<IpcClient> {
     },
     closed,
     async close() {
-      ipc.disconnect(id);
+      socket.destroy();
       await closed;
     },
   };

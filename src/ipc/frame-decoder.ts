@@ -51,7 +51,11 @@ export class FrameDecoder {
     }
     const bytes = this.pendingBytes + tail.length;
     if (bytes > this.maxBytes) frames.push({ kind: 'too-large', bytes });
-    else if (bytes > 0) frames.push({ kind: 'message', text: Buffer.concat([...this.pending, tail]).toString('utf8') });
+    else if (bytes > 0) {
+      // A frame within one chunk (every event, nearly every request) is decoded where it lies.
+      const whole = this.pending.length === 0 ? tail : Buffer.concat([...this.pending, tail]);
+      frames.push({ kind: 'message', text: whole.toString('utf8') });
+    }
     this.reset();
   }
 
