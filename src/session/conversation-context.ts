@@ -1,31 +1,26 @@
 // The conversation context: the ONE owner of the current session id (R27). Everything that
 // records or asks "which session is this?" goes through it, so after a migration the next
-// auto-save can only land in the new file — never the pruned shell over the old one.
+// auto-save can only land in the new file — never the pruned shell over the old one. It is the
+// recorder the agent writes through; opening a session is open-session.ts, the migration's
+// writes are migration-write-sequence.ts, and the lines themselves session-lines.ts.
 import path from 'node:path';
-import type { z } from 'zod';
-import { AiZenError, SessionOwnedError } from '../errors.js';
-import { writeFileInside } from '../fs/safe-write.js';
-import { acquireLock, lockHolder, sessionLockName, type HeldLock } from '../lock/os-lock.js';
-import { parseSessionHolder, sessionHeldMessage, sessionHolderLine, type SessionHolderKind } from '../lock/session-holder.js';
-import type { Env, ProjectPaths } from '../paths.js';
+import { AiZenError } from '../errors.js';
+import type { HeldLock } from '../lock/os-lock.js';
+import type { AppendHandle } from './append-handle.js';
+import { type ChatMessage, HandoffLine, type HeaderLine, type SessionLine, SkipLine, type Usage, UsageLine } from './format.js';
+import { writeMigration } from './migration-write-sequence.js';
 import {
-  type ChatMessage,
-  HandoffLine,
-  HeaderLine,
-  MessageLine,
-  MigratedLine,
-  SkipLine,
-  type Usage,
-  UsageLine,
-  type SessionLine,
-} from './format.js';
-import { AppendHandle } from './append-handle.js';
+  type CreateOptions,
+  createSessionFile,
+  latestSessionId,
+  openSessionFile,
+  type SessionDependencies,
+  type SessionOptions,
+  sessionDependencies,
+} from './open-session.js';
 import type { AgentMessage, SessionRecorder } from './session-recorder.js';
-import { pauseHookFromEnv, type MigrationStage, type PauseHook } from './pause-hook.js';
-import { assertSessionId, newSessionId } from './session-id.js';
-import { SessionStore } from './store.js';
-import type { Logger } from 'pino';
-import { silentLogger } from '../log/logger.js';
+import { messageLine, serializeLine, validated } from './session-lines.js';
+import { assertSessionId } from './session-id.js';
 
 export interface OpenedSession {
   readonly context: ConversationContext;
@@ -37,37 +32,6 @@ export interface OpenedSession {
   readonly closed: boolean;
 }
 
-interface Dependencies {
-  readonly paths: ProjectPaths;
-  readonly store: SessionStore;
-  readonly now: () => Date;
-  readonly newId: () => string;
-  readonly logger: Logger;
-  readonly pause: PauseHook;
-  readonly env: Env;
-  readonly holder: SessionHolderKind;
-}
-
-interface CommonOptions {
-  paths: ProjectPaths;
-  logger?: Logger;
-  now?: () => Date;
-  newId?: () => string;
-  /** Test-only: pause at a migration stage (default: from AI_ZEN_TEST_PAUSE_AT in `env`). */
-  pauseAt?: PauseHook;
-  env?: Env;
-  /** Who takes the session's lock, told to a process it refuses (default: an ai-zen process). */
-  holder?: SessionHolderKind;
-}
-
-export interface CreateOptions extends CommonOptions {
-  model: string;
-  maxContextTokens: number;
-  previousId?: string | null;
-  /** Recorded in the header; defaults to the project root. */
-  cwd?: string;
-}
-
 export interface MigrateOptions {
   /** Kept by prune (R24): system prompt, project rules. */
   definitionMessages: ChatMessage[];
@@ -77,65 +41,6 @@ export interface MigrateOptions {
   docPath: string;
 }
 
-const MAX_SUCCESSOR_HOPS = 1000;
-
-function dependencies(options: CommonOptions): Dependencies {
-  const logger = options.logger ?? silentLogger();
-  return {
-    paths: options.paths,
-    store: new SessionStore(options.paths, { logger }),
-    now: options.now ?? (() => new Date()),
-    newId: options.newId ?? newSessionId,
-    logger,
-    pause: options.pauseAt ?? pauseHookFromEnv(options.env ?? process.env) ?? (async () => {}),
-    env: options.env ?? process.env,
-    holder: options.holder ?? 'ai-zen',
-  };
-}
-
-/**
- * Ownership: the live process that has a session open holds an OS lock on its file, so the
- * daemon leaves that session's migration to it, and no two processes append to one session.
- * The kernel frees the lock when the process dies, however it dies.
- */
-async function takeSessionLock(file: string, id: string, deps: Pick<Dependencies, 'env' | 'holder'>): Promise<HeldLock> {
-  const name = sessionLockName(file);
-  const lock = await acquireLock(name, { env: deps.env, holder: sessionHolderLine(deps.holder) });
-  if (!lock) {
-    // Issue 11 §15: the lock names its holder, so the refusal says who has the session.
-    const holder = parseSessionHolder(await lockHolder(name, { env: deps.env }).catch(() => null));
-    throw new SessionOwnedError(id, sessionHeldMessage(id, holder));
-  }
-  return lock;
-}
-
-/** The last migrate handoff line, unless a message came after it (then the document is out of date). */
-function unfinishedMigrationOf(lines: readonly SessionLine[]): HandoffLine | null {
-  let unfinished: HandoffLine | null = null;
-  for (const line of lines) {
-    if (line.type === 'handoff') unfinished = line.mode === 'migrate' ? line : null;
-    else if (line.type === 'message') unfinished = null;
-  }
-  return unfinished;
-}
-
-function serialize(line: SessionLine): string {
-  return `${JSON.stringify(line)}\n`;
-}
-
-/** zod at the boundary: a line that does not match v1 is refused with one clear line, never written. */
-function validated<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-  throw new AiZenError('session', `refusing to record an invalid ${what}${where}: ${issue?.message ?? 'does not match the schema'}`);
-}
-
-function messageLine(message: ChatMessage, definition: boolean): MessageLine {
-  return validated(MessageLine, definition ? { type: 'message', message, definition: true } : { type: 'message', message }, 'message');
-}
-
 export class ConversationContext implements SessionRecorder {
   private id: string;
   private currentHeader: HeaderLine;
@@ -143,116 +48,40 @@ export class ConversationContext implements SessionRecorder {
   private lock: HeldLock | null;
   // Issue 11 §4: the migrate handoff line this session ends with (no message after it) — its
   // document is written and only the new session is missing; a retry reuses it.
-  private unfinished: HandoffLine | null = null;
+  private unfinished: HandoffLine | null;
   // Appends and migrate run one after another, so a line never lands in a file the id left.
   private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
-    private readonly deps: Dependencies,
-    header: HeaderLine,
-    handle: AppendHandle,
-    lock: HeldLock,
+    private readonly deps: SessionDependencies,
+    file: { header: HeaderLine; handle: AppendHandle; lock: HeldLock },
+    unfinished: HandoffLine | null = null,
   ) {
-    this.id = header.id;
-    this.currentHeader = header;
-    this.handle = handle;
-    this.lock = lock;
+    this.id = file.header.id;
+    this.currentHeader = file.header;
+    this.handle = file.handle;
+    this.lock = file.lock;
+    this.unfinished = unfinished;
   }
 
   /** Starts a new session: writes its header line and makes it the latest session. */
   static async create(options: CreateOptions): Promise<ConversationContext> {
-    const deps = dependencies(options);
-    const id = assertSessionId(deps.newId());
-    const header = validated(
-      HeaderLine,
-      {
-        type: 'session',
-        v: 1,
-        id,
-        createdAt: deps.now().toISOString(),
-        cwd: options.cwd ?? deps.paths.root,
-        model: options.model,
-        maxContextTokens: options.maxContextTokens,
-        previousId: options.previousId ?? null,
-      },
-      'session header',
-    );
-    const handle = await AppendHandle.create(deps.paths.root, deps.store.sessionFile(id), serialize(header));
-    let lock: HeldLock | null = null;
-    try {
-      // Taken once the file exists, so its name is computed from the same real path the daemon sees.
-      // Until then the file holds only a header: nothing the daemon would act on.
-      lock = await takeSessionLock(handle.file, id, deps);
-      await deps.store.writeLatestPointer({ id, previousId: header.previousId });
-    } catch (error) {
-      await handle.close();
-      await lock?.release();
-      throw error;
-    }
-    return new ConversationContext(deps, header, handle, lock);
+    const deps = sessionDependencies(options);
+    return new ConversationContext(deps, await createSessionFile(deps, options));
   }
 
   /** Opens session `id` to carry on appending to it. */
-  static async open(options: CommonOptions & { id: string }): Promise<OpenedSession> {
-    const deps = dependencies(options);
-    const id = assertSessionId(options.id);
-    // First the lock: reading and repairing the file is for its owner only.
-    const lock = await takeSessionLock(deps.store.sessionFile(id), id, deps);
-    let handle: AppendHandle | null = null;
-    let content;
-    try {
-      content = await deps.store.read(id);
-      handle = await AppendHandle.open(deps.paths.root, deps.store.sessionFile(id));
-      // A torn last line must not swallow the next line: end it, readers skip it.
-      if (content.tornTail) {
-        deps.logger.warn({ sessionId: id }, 'session file ended in a torn line; starting a new line');
-        await handle.write('\n');
-      }
-    } catch (error) {
-      await handle?.close();
-      await lock.release();
-      throw error;
-    }
-    const messages: AgentMessage[] = [];
-    let lastUsage: Usage | null = null;
-    for (const line of content.lines) {
-      if (line.type === 'message') messages.push(line.definition ? { message: line.message, definition: true } : { message: line.message });
-      else if (line.type === 'usage') lastUsage = line.usage;
-    }
-    const closed = content.lines.at(-1)?.type === 'migrated';
-    const context = new ConversationContext(deps, content.header, handle, lock);
-    context.unfinished = closed ? null : unfinishedMigrationOf(content.lines);
-    return { context, messages, lastUsage, header: content.header, closed };
+  static async open(options: SessionOptions & { id: string }): Promise<OpenedSession> {
+    const deps = sessionDependencies(options);
+    const file = await openSessionFile(deps, assertSessionId(options.id));
+    const context = new ConversationContext(deps, file, file.unfinished);
+    return { context, messages: file.messages, lastUsage: file.lastUsage, header: file.header, closed: file.closed };
   }
 
-  /**
-   * Opens the session the latest pointer names — or its successor when it ends with a
-   * `migrated` line and the successor's file exists (a kill between that line and the pointer
-   * switch must still land `--continue` in the new session). Null when there is no pointer.
-   */
-  static async openLatest(options: CommonOptions): Promise<OpenedSession | null> {
-    const deps = dependencies(options);
-    const pointer = await deps.store.readLatestPointer();
-    if (pointer === null) return null;
-    let id = pointer.id;
-    for (let hop = 0; hop < MAX_SUCCESSOR_HOPS; hop += 1) {
-      const content = await deps.store.read(id);
-      const last = content.lines.at(-1);
-      if (last?.type !== 'migrated' || !(await deps.store.exists(last.newId))) break;
-      try {
-        const successor = await deps.store.read(last.newId);
-        // Only a session this one really handed over to; never an unrelated file that shares the id.
-        if (successor.header.previousId !== id) {
-          deps.logger.warn({ sessionId: id, successor: last.newId }, 'successor session names another predecessor; staying here');
-          break;
-        }
-      } catch (error) {
-        deps.logger.warn({ sessionId: id, successor: last.newId, error }, 'successor session unreadable; staying on its predecessor');
-        break;
-      }
-      id = last.newId;
-    }
-    return ConversationContext.open({ ...options, id });
+  /** Opens the session the latest pointer names, or the successor it was migrated to; null when there is none. */
+  static async openLatest(options: SessionOptions): Promise<OpenedSession | null> {
+    const id = await latestSessionId(sessionDependencies(options));
+    return id === null ? null : ConversationContext.open({ ...options, id });
   }
 
   /** The current session id (R27): the one every append uses. */
@@ -335,94 +164,31 @@ export class ConversationContext implements SessionRecorder {
 
   /**
    * Moves the conversation to a new session holding only the definition messages and the
-   * breakpoint (R24, R25). The ORDER is what keeps history alive at any kill point:
-   * fsync the old file (it already holds the handoff turn) → write the new file atomically →
-   * append `migrated` to the old file and fsync → switch the latest pointer → switch the id.
-   * Until the `migrated` line is durable the old session stays the live one; after it, the
-   * successor is (openLatest follows it even if the pointer switch never happened).
+   * breakpoint (R24, R25): the writes in their crash-safe order (migration-write-sequence.ts),
+   * then the id switches. The old file is closed and its lock given up only after that.
    */
   async migrate(options: MigrateOptions): Promise<{ oldId: string; newId: string }> {
-    const definitionMessages = options.definitionMessages.map((message) => messageLine(message, true));
-    const breakpoint = messageLine(options.breakpoint, false);
+    const body = [...options.definitionMessages.map((message) => messageLine(message, true)), messageLine(options.breakpoint, false)];
     return this.enqueue(async () => {
-      const { store, paths, logger } = this.deps;
       const oldId = this.id;
       const oldHandle = this.requireHandle();
-      await this.pause('before-archive');
-      await oldHandle.sync();
-      await this.pause('after-archive');
-
-      const newId = assertSessionId(this.deps.newId());
-      if (newId === oldId) throw new AiZenError('session', `new session id ${newId} equals the old one`);
-      const newHeader = validated(
-        HeaderLine,
-        {
-          ...this.currentHeader,
-          id: newId,
-          createdAt: this.deps.now().toISOString(),
-          previousId: oldId,
-        },
-        'session header',
-      );
-      const newFile = store.sessionFile(newId);
-      const content = [newHeader, ...definitionMessages, breakpoint].map(serialize).join('');
-      try {
-        await writeFileInside(paths.root, newFile, content, { exclusive: true });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST')
-          throw new AiZenError('session', `session ${newId} already exists`, { cause: error });
-        throw error;
-      }
-      const newHandle = await AppendHandle.open(paths.root, newFile);
-      // Ownership moves with the conversation: the new file is ours before the old one says it is closed.
-      let newLock: HeldLock;
-      try {
-        newLock = await takeSessionLock(newHandle.file, newId, this.deps);
-      } catch (error) {
-        await newHandle.close();
-        throw error;
-      }
-      await this.pause('after-new-session');
-
-      try {
-        const migrated = validated(
-          MigratedLine,
-          { type: 'migrated', at: this.deps.now().toISOString(), newId, path: options.docPath },
-          'migrated line',
-        );
-        await oldHandle.write(serialize(migrated));
-        await oldHandle.sync();
-      } catch (error) {
-        await newHandle.close();
-        await newLock.release();
-        throw error;
-      }
-      await this.pause('after-migrated-line');
-
-      // The migrated line is the commit point: a pointer that cannot be switched is repaired
-      // by openLatest following that line, so this is logged rather than undoing the migration.
-      try {
-        await store.writeLatestPointer({ id: newId, previousId: oldId });
-      } catch (error) {
-        logger.error({ oldId, newId, error }, 'could not switch the latest-session pointer; --continue will follow the migrated line');
-      }
-      await this.pause('after-pointer');
-
+      const next = await writeMigration(this.deps, {
+        from: { header: this.currentHeader, handle: oldHandle },
+        body,
+        docPath: options.docPath,
+      });
       const oldLock = this.lock;
-      this.id = newId;
-      this.currentHeader = newHeader;
-      this.handle = newHandle;
-      this.lock = newLock;
+      this.id = next.header.id;
+      this.currentHeader = next.header;
+      this.handle = next.handle;
+      this.lock = next.lock;
       this.unfinished = null;
       await oldHandle.close().catch(() => {});
       await oldLock?.release();
-      logger.info({ oldId, newId, path: options.docPath, file: path.relative(paths.root, newFile) }, 'session migrated');
-      return { oldId, newId };
+      const { paths, logger } = this.deps;
+      logger.info({ oldId, newId: this.id, path: options.docPath, file: path.relative(paths.root, this.sessionFile) }, 'session migrated');
+      return { oldId, newId: this.id };
     });
-  }
-
-  private pause(stage: MigrationStage): Promise<void> {
-    return this.deps.pause(stage);
   }
 
   private requireHandle(): AppendHandle {
@@ -431,7 +197,7 @@ export class ConversationContext implements SessionRecorder {
   }
 
   private async write(line: SessionLine): Promise<void> {
-    await this.requireHandle().write(serialize(line));
+    await this.requireHandle().write(serializeLine(line));
   }
 
   private enqueue<T>(operation: () => Promise<T>): Promise<T> {

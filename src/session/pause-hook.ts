@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import type { Env } from '../paths.js';
 
 /**
- * The points of `ConversationContext.migrate()`, in order:
+ * The points of a migration's writes (`migration-write-sequence.ts`, run by `ConversationContext.migrate()`), in order:
  * - `before-archive`: nothing done yet; the old file may still have unsynced appends.
  * - `after-archive`: the old file (with the handoff turn) is fsynced; nothing else changed.
  * - `after-new-session`: the new session file exists whole (atomic), the old one is not yet closed.
