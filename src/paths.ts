@@ -12,10 +12,15 @@ export function aiZenHome(env: Env = process.env): string {
   return fromEnv && fromEnv.length > 0 ? path.resolve(fromEnv) : path.join(os.homedir(), '.ai-zen');
 }
 
+/** `${CODEX_HOME:-~/.codex}`: Codex's own folder (config.toml, hooks.json, sessions/). */
+export function codexHomeFolder(env: Env = process.env): string {
+  const fromEnv = env.CODEX_HOME;
+  return fromEnv && fromEnv.length > 0 ? path.resolve(fromEnv) : path.join(os.homedir(), '.codex');
+}
+
 /** Codex CLI's rollouts (X3): `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
 export function codexSessionsFolder(env: Env = process.env): string {
-  const fromEnv = env.CODEX_HOME;
-  return path.join(fromEnv && fromEnv.length > 0 ? path.resolve(fromEnv) : path.join(os.homedir(), '.codex'), 'sessions');
+  return path.join(codexHomeFolder(env), 'sessions');
 }
 
 export function userConfigPath(env: Env = process.env): string {

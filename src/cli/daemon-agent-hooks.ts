@@ -13,13 +13,19 @@ import {
   uninstallClaudeHooks,
   type ClaudeHookEvent,
 } from '../daemon/sources/claude-code/claude-settings.js';
+import { trustOurCodexHooks } from '../daemon/sources/codex/codex-hook-trust.js';
+import { installCodexHooks, uninstallCodexHooks, type CodexHookEvent } from '../daemon/sources/codex/codex-hooks.js';
 import { AiZenError } from '../errors.js';
 import { connectIpc } from '../ipc/client.js';
 import { socketPathFor } from '../ipc/socket-path.js';
 import { daemonRoot } from './daemon-client.js';
+import { packageVersion } from './daemon-start.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
-const AGENTS = ['claude'] as const;
+const AGENTS = ['claude', 'codex'] as const;
+type HookAgent = (typeof AGENTS)[number];
+/** The daemon's name for each agent (its session source). */
+const SOURCE_KIND: Record<HookAgent, 'claude-code' | 'codex'> = { claude: 'claude-code', codex: 'codex' };
 /** What a hook reads on stdin at most (a Claude hook input is a few hundred bytes). */
 const MAX_INPUT_BYTES = 1024 * 1024;
 /** Under the hook's own timeout in the settings (60 s): the answer or nothing. */
@@ -34,15 +40,15 @@ const HookInput = z.looseObject({
   source: z.string().optional(),
 });
 
-function checkAgent(agent: string): void {
+function checkAgent(agent: string): asserts agent is HookAgent {
   if (!(AGENTS as readonly string[]).includes(agent))
     throw new AiZenError('usage', `unknown agent ${JSON.stringify(agent)} (known: ${AGENTS.join(', ')})`);
 }
 
 /** The command a hook runs: this very script, by absolute paths, so it works without a PATH entry. */
-function hookCommand(event: ClaudeHookEvent): string {
+function hookCommand(agent: HookAgent, event: ClaudeHookEvent | CodexHookEvent): string {
   const script = fileURLToPath(new URL('./ai-zen-daemon.js', import.meta.url));
-  return `${shellWord(process.execPath)} ${shellWord(script)} hook claude ${event}`;
+  return `${shellWord(process.execPath)} ${shellWord(script)} hook ${agent} ${event}`;
 }
 
 function shellWord(word: string): string {
@@ -52,12 +58,18 @@ function shellWord(word: string): string {
 export function registerAgentHookCommands(program: Command, setup: CliSetup): void {
   program
     .command('install-hooks')
-    .argument('<agent>', 'claude')
-    .description("add ai-zen's hooks (Stop, PreCompact, SessionStart) to the agent's project settings")
-    .action(async (agent: string) => {
+    .argument('<agent>', 'claude | codex')
+    .option('--trust', "codex: trust ai-zen's hooks (and only those) through Codex's own app-server, as /hooks in Codex would")
+    .description("add ai-zen's hooks (Stop, PreCompact, SessionStart) to the agent's settings")
+    .action(async (agent: string, flags: { trust?: boolean }) => {
       checkAgent(agent);
+      if (agent === 'codex') {
+        await installForCodex(setup, flags.trust === true);
+        return;
+      }
+      if (flags.trust) throw new AiZenError('usage', '--trust is for codex (Claude Code runs the hooks of its settings as they are)');
       const root = await daemonRoot(setup.io.cwd, setup.io.env);
-      const result = await installClaudeHooks(root, hookCommand);
+      const result = await installClaudeHooks(root, (event) => hookCommand('claude', event));
       const where = path.relative(root, result.file);
       await writeOut(
         setup.io.stdout,
@@ -68,10 +80,20 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
     });
   program
     .command('uninstall-hooks')
-    .argument('<agent>', 'claude')
-    .description("remove ai-zen's hooks (and only those) from the agent's project settings")
+    .argument('<agent>', 'claude | codex')
+    .description("remove ai-zen's hooks (and only those) from the agent's settings")
     .action(async (agent: string) => {
       checkAgent(agent);
+      if (agent === 'codex') {
+        const result = await uninstallCodexHooks(setup.io.env);
+        await writeOut(
+          setup.io.stdout,
+          result.changed
+            ? `ai-zen-daemon: ai-zen's hooks removed from ${result.file}\n`
+            : `ai-zen-daemon: no ai-zen hooks in ${result.file}\n`,
+        );
+        return;
+      }
       const root = await daemonRoot(setup.io.cwd, setup.io.env);
       const result = await uninstallClaudeHooks(root);
       const where = path.relative(root, result.file);
@@ -82,7 +104,7 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
     });
   program
     .command('hook')
-    .argument('<agent>', 'claude')
+    .argument('<agent>', 'claude | codex')
     .argument('<event>', 'Stop | PreCompact | SessionStart')
     .description('run by the agent as its hook (reads the hook JSON on stdin); never fails the agent')
     .action(async (agent: string, event: string) => {
@@ -101,7 +123,8 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
 }
 
 async function answerHook(agent: string, event: string, setup: CliSetup): Promise<Record<string, unknown> | null> {
-  if (agent !== 'claude' || (event !== 'Stop' && event !== 'PreCompact' && event !== 'SessionStart')) return null;
+  if (!(AGENTS as readonly string[]).includes(agent) || (event !== 'Stop' && event !== 'PreCompact' && event !== 'SessionStart'))
+    return null;
   const input = HookInput.safeParse(JSON.parse(await readInput(setup.io.stdin)));
   if (!input.success || !input.data.transcript_path) return null;
   const root = await daemonRoot(input.data.cwd ?? setup.io.cwd, setup.io.env);
@@ -110,7 +133,7 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
     const reply = await client.request<{ output: Record<string, unknown> | null }>(
       'agent-hook',
       {
-        agent: 'claude-code',
+        agent: SOURCE_KIND[agent as HookAgent],
         event,
         transcriptPath: input.data.transcript_path,
         ...(input.data.session_id ? { sessionId: input.data.session_id } : {}),
@@ -124,6 +147,32 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+async function installForCodex(setup: CliSetup, trust: boolean): Promise<void> {
+  const result = await installCodexHooks(setup.io.env, (event) => hookCommand('codex', event));
+  const lines = [
+    result.changed
+      ? `ai-zen-daemon: hooks installed in ${result.file} (Stop, PreCompact, SessionStart), for Codex sessions in every repo (in a repo without a running daemon they do nothing)`
+      : `ai-zen-daemon: hooks already installed in ${result.file}`,
+  ];
+  if (trust) {
+    const codex = setup.io.env.AI_ZEN_CODEX_BIN || 'codex';
+    const trusted = await trustOurCodexHooks({ codex, cwd: setup.io.cwd, env: setup.io.env, version: packageVersion() }).catch(
+      (error: unknown) => {
+        throw new AiZenError('config', `could not trust the hooks in Codex: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+    lines.push(
+      trusted.trusted.length > 0
+        ? `ai-zen-daemon: Codex now trusts ai-zen's ${trusted.trusted.length} hooks (and no other)`
+        : "ai-zen-daemon: Codex already trusted ai-zen's hooks",
+    );
+  } else
+    lines.push(
+      "Codex runs a hook only once you trust it: open codex, type /hooks and trust ai-zen's three hooks — or run: ai-zen-daemon install-hooks codex --trust",
+    );
+  await writeOut(setup.io.stdout, `${lines.join('\n')}\n`);
 }
 
 async function readInput(stream: NodeJS.ReadableStream): Promise<string> {

@@ -14,7 +14,7 @@ import { notificationFor } from './daemon-notifications.js';
 import { createFactsCache } from './facts-cache.js';
 import { createForeignSessions } from './foreign-sessions.js';
 import { foreignSummaryExecutor } from './foreign-summary.js';
-import { answerClaudeHook } from './sources/claude-code/claude-hook-answer.js';
+import { answerAgentHook as answerHookOf } from './sources/agent-hook-answer.js';
 import type { RequestParams } from '../ipc/protocol.js';
 import { watchGitState, type GitWatch } from './git-watch.js';
 import { createHandoffCommitter } from './handoff-committer.js';
@@ -173,11 +173,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     lock: options.lock,
   });
 
-  /** X3: another agent's hook asks (only Claude Code's for now). */
+  /** X3: another agent's hook asks (Claude Code's or Codex's). */
   async function answerAgentHook(params: RequestParams<'agent-hook'>): Promise<unknown> {
     const source = sources.find((candidate) => candidate.kind === params.agent);
     if (!source) return { output: null };
-    return answerClaudeHook(params, { paths, env, source, watcher, foreign, facts });
+    return answerHookOf(params, { paths, env, source, watcher, foreign, facts });
   }
 
   let notifying: Promise<void> = Promise.resolve();

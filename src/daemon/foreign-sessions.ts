@@ -91,8 +91,13 @@ export interface ForeignSessionsRunner extends ForeignSessions {
   settle(file: string): Promise<void>;
   /** The agent's Stop hook may take this crossing: returns the document path it is to write, or null. */
   claimForSelf(file: string): Promise<{ doc: DocPath; successorCommand: string; state: SessionState } | null>;
-  /** The agent was asked and stops again: adopt its document, or fall back to offline now. */
-  finishSelf(file: string): Promise<void>;
+  /**
+   * The agent was asked and stops again (or is about to compact): adopt its document, or fall back
+   * now (`offline`: no model call, within a hook's time limit). False: no document was asked for.
+   */
+  finishSelf(file: string, how?: { readonly offline?: boolean }): Promise<boolean>;
+  /** A hook of this transcript's session reached the daemon: the agent runs our hooks for it. */
+  hookAnswered(file: string): void;
   close(): void;
 }
 
@@ -101,6 +106,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   const entries = new Map<string, Entry>();
   /** Transcripts with a document for their current crossing. */
   const documented = new Set<string>();
+  /** Transcripts whose session's hooks have reached the daemon. */
+  const answered = new Set<string>();
   const now = options.now ?? (() => new Date());
   let closed = false;
 
@@ -209,7 +216,11 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       }
       return;
     }
-    if (source.handover.selfHooksInstalled && (await source.handover.selfHooksInstalled().catch(() => false))) {
+    const selfHooks =
+      source.handover.selfHooksInstalled !== undefined &&
+      (!source.handover.selfHooksMustAnswer || answered.has(state.file)) &&
+      (await source.handover.selfHooksInstalled().catch(() => false));
+    if (selfHooks) {
       // The agent writes its own document when its Stop hook next runs (the end of this turn).
       entry.awaitingSelf = true;
       entry.action = `waiting for ${labelOf(source)} to stop and write the document itself (self)`;
@@ -409,10 +420,10 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       fallbackAfter(file, entry, 'the agent did not write its document in time');
       return { doc, successorCommand: source.handover.successorCommand(doc.relative), state };
     },
-    async finishSelf(file) {
+    async finishSelf(file, how = {}) {
       const entry = entries.get(file);
-      if (!entry?.selfDoc || documented.has(file)) return;
-      if (await adoptSelf(file, entry)) return;
+      if (!entry?.selfDoc || documented.has(file)) return false;
+      if (await adoptSelf(file, entry)) return true;
       // Asked once, and it stopped without a document that verifies: offline now (one way, R11).
       if (entry.fallback) clearTimeout(entry.fallback);
       entry.fallback = null;
@@ -420,7 +431,12 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       entry.selfDoc = null;
       await handOver(file, 'self fell back', {
         after: { from: 'self', reason: 'the agent stopped without writing a document that verifies' },
+        ...(how.offline ? { offline: true } : {}),
       });
+      return true;
+    },
+    hookAnswered(file) {
+      answered.add(file);
     },
     close() {
       closed = true;

@@ -5,6 +5,7 @@
 // the offline document, the command that starts the successor). The watcher, the monitor and the
 // status only see this interface: a new agent is one folder under `sources/` and a line in
 // `sources/index.ts`.
+import type { DocPath } from '../handoff/doc-path.js';
 import type { AgentMessage } from '../session/session-recorder.js';
 import type { HandoffChecks, Usage } from '../session/format.js';
 import type { FileStamp, ResetReason } from './incremental-reader.js';
@@ -155,6 +156,13 @@ export interface ForeignHandover {
   successorCommand(documentPath: string): string;
   /** The agent's own hooks are installed in this repo: its Stop hook lets it write the document itself (self). */
   selfHooksInstalled?(): Promise<boolean>;
+  /**
+   * The agent may skip installed hooks without a word (Codex runs a hook only once the user trusted
+   * it): self only for a session whose hook has already reached the daemon.
+   */
+  readonly selfHooksMustAnswer?: boolean;
+  /** The Stop hook's lines telling the agent to write the document at `doc` with its own tools, and nothing else. */
+  selfWriteInstructions?(doc: DocPath): readonly string[];
 }
 
 /**

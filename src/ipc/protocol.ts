@@ -40,10 +40,10 @@ export const RequestParams = {
   migrate: HandoffParams,
   stop: NoParams,
   subscribe: NoParams,
-  /** X3: another agent's hook (`ai-zen-daemon hook claude <event>`) asks what to answer. */
+  /** X3: another agent's hook (`ai-zen-daemon hook claude|codex <event>`) asks what to answer. */
   'agent-hook': z
     .object({
-      agent: z.enum(['claude-code']),
+      agent: z.enum(['claude-code', 'codex']),
       event: z.enum(['Stop', 'PreCompact', 'SessionStart']),
       transcriptPath: z.string().min(1).max(4096),
       sessionId: z.string().max(256).optional(),

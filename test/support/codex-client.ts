@@ -63,25 +63,33 @@ export interface CodexResult {
   readonly stderr: string;
 }
 
-/** The environment the client runs in: nothing of the developer's own Codex or OpenAI setup. */
-export function codexEnv(home: CodexHome): Record<string, string> {
+/**
+ * The environment the client runs in: nothing of the developer's own Codex or OpenAI setup. `extra`
+ * is for the hooks it runs (e.g. the daemon's AI_ZEN_HOME and XDG_RUNTIME_DIR, where its socket is).
+ */
+export function codexEnv(home: CodexHome, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   const env: Record<string, string> = { HOME: home.home, CODEX_HOME: home.codexHome, [CODEX_API_KEY_ENV]: 'fake-key', NO_COLOR: '1' };
   for (const key of ['PATH', 'TMPDIR', 'LANG', 'TZ']) {
     const value = process.env[key];
     if (value !== undefined) env[key] = value;
   }
-  return env;
+  return { ...env, ...extra };
+}
+
+export interface CodexRunOptions {
+  readonly cwd: string;
+  readonly home: CodexHome;
+  readonly timeoutMs?: number;
+  /** More environment for the client and the hooks it runs. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Runs `codex <args>` in `cwd` to completion; a run past `timeoutMs` is killed and rejects. */
-export function runCodex(
-  args: readonly string[],
-  options: { readonly cwd: string; readonly home: CodexHome; readonly timeoutMs?: number },
-): Promise<CodexResult> {
+export function runCodex(args: readonly string[], options: CodexRunOptions): Promise<CodexResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CODEX_LAUNCHER, ...args], {
       cwd: options.cwd,
-      env: codexEnv(options.home),
+      env: codexEnv(options.home, options.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -104,10 +112,7 @@ export function runCodex(
 }
 
 /** `codex exec` with a prompt, in `cwd`, no approvals, no sandbox. */
-export function codexExec(
-  prompt: string,
-  options: { readonly cwd: string; readonly home: CodexHome; readonly timeoutMs?: number },
-): Promise<CodexResult> {
+export function codexExec(prompt: string, options: CodexRunOptions): Promise<CodexResult> {
   return runCodex(['exec', '--skip-git-repo-check', prompt], options);
 }
 

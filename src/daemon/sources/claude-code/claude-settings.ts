@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileInside } from '../../../fs/safe-write.js';
+import { hasOurHook, type Json, withOurHooks, withoutOurHooks } from '../hook-groups.js';
 
 export const HANDOFF_PERMISSION = 'Edit(.ai-zen/handoffs/**)';
 export const HOOK_EVENTS = ['Stop', 'PreCompact', 'SessionStart'] as const;
@@ -14,8 +15,6 @@ export type ClaudeHookEvent = (typeof HOOK_EVENTS)[number];
 const SETTINGS = path.join('.claude', 'settings.local.json');
 /** What marks a hook command as ours. */
 const MARK = / hook claude (Stop|PreCompact|SessionStart)$/;
-
-type Json = Record<string, unknown>;
 
 export function claudeSettingsPath(root: string): string {
   return path.join(root, SETTINGS);
@@ -45,31 +44,13 @@ async function readSettings(root: string): Promise<Json> {
   return value as Json;
 }
 
-function isOurs(hook: unknown): boolean {
-  return !!hook && typeof hook === 'object' && typeof (hook as Json).command === 'string' && MARK.test((hook as Json).command as string);
-}
+const isOurs = (command: string) => MARK.test(command);
 
 /** The settings without our entries (groups left empty by that are dropped; the user's stay). */
 export function withoutOurs(settings: Json): Json {
   const next: Json = { ...settings };
   if (next.hooks && typeof next.hooks === 'object') {
-    const hooks: Json = { ...(next.hooks as Json) };
-    for (const [event, groups] of Object.entries(hooks)) {
-      if (!Array.isArray(groups)) continue;
-      const kept = groups
-        .map((group: unknown) => {
-          if (!group || typeof group !== 'object' || !Array.isArray((group as Json).hooks)) return group;
-          const inner = ((group as Json).hooks as unknown[]).filter((hook) => !isOurs(hook));
-          return inner.length === ((group as Json).hooks as unknown[]).length
-            ? group
-            : inner.length === 0
-              ? null
-              : { ...(group as Json), hooks: inner };
-        })
-        .filter((group) => group !== null);
-      if (kept.length === 0) delete hooks[event];
-      else hooks[event] = kept;
-    }
+    const hooks = withoutOurHooks(next.hooks, isOurs);
     if (Object.keys(hooks).length === 0) delete next.hooks;
     else next.hooks = hooks;
   }
@@ -88,16 +69,16 @@ export function withoutOurs(settings: Json): Json {
 /** The settings with our hooks and rule, whatever of ours was there before replaced. */
 export function withOurs(settings: Json, command: (event: ClaudeHookEvent) => string): Json {
   const next = withoutOurs(settings);
-  const hooks: Json = next.hooks && typeof next.hooks === 'object' ? { ...(next.hooks as Json) } : {};
-  for (const event of HOOK_EVENTS) {
-    const groups = Array.isArray(hooks[event]) ? [...(hooks[event] as unknown[])] : [];
-    const matcher = MATCHERS[event];
-    groups.push({
-      ...(matcher === undefined ? {} : { matcher }),
-      hooks: [{ type: 'command', command: command(event), timeout: TIMEOUTS[event] }],
-    });
-    hooks[event] = groups;
-  }
+  const hooks = withOurHooks(
+    next.hooks,
+    HOOK_EVENTS.map((event) => ({
+      event,
+      ...(MATCHERS[event] === undefined ? {} : { matcher: MATCHERS[event] }),
+      command: command(event),
+      timeout: TIMEOUTS[event],
+    })),
+    isOurs,
+  );
   const permissions: Json = next.permissions && typeof next.permissions === 'object' ? { ...(next.permissions as Json) } : {};
   const allow = Array.isArray(permissions.allow) ? [...(permissions.allow as unknown[])] : [];
   allow.push(HANDOFF_PERMISSION);
@@ -105,10 +86,7 @@ export function withOurs(settings: Json, command: (event: ClaudeHookEvent) => st
 }
 
 export function hasOurHooks(settings: Json): boolean {
-  const stop = (settings.hooks as Json | undefined)?.Stop;
-  return (
-    Array.isArray(stop) && stop.some((group) => Array.isArray((group as Json)?.hooks) && ((group as Json).hooks as unknown[]).some(isOurs))
-  );
+  return hasOurHook(settings.hooks, 'Stop', isOurs);
 }
 
 export async function claudeHooksInstalled(root: string): Promise<boolean> {

@@ -62,6 +62,10 @@ export function createClaudeCodeSource(options: ClaudeSourceOptions): WatchedSou
       readEvidence: readClaudeEvidence,
       successorCommand: (documentPath) => claudeSuccessorCommand(documentPath),
       selfHooksInstalled: () => claudeHooksInstalled(options.root),
+      selfWriteInstructions: (doc) => [
+        `Before you stop, write the handoff document with your Write tool to exactly this path: ${doc.absolute}`,
+        'Write that one file, in one Write call, and change nothing else.',
+      ],
     },
   };
 }

@@ -8,6 +8,7 @@ import type { AgentConfig } from '../../../config/agents-config.js';
 import { codexSessionsFolder, type Env } from '../../../paths.js';
 import type { WatchedSource } from '../../session-source.js';
 import { readCodexEvidence } from './codex-evidence.js';
+import { codexHooksInstalled } from './codex-hooks.js';
 import { isRolloutName } from './codex-rollout-meta.js';
 import { CodexOwnership, codexRolloutFolders } from './codex-rollout-folders.js';
 import { isCodexSessionLive } from './codex-liveness.js';
@@ -42,6 +43,13 @@ export function createCodexSessionSource(context: CodexSourceContext): WatchedSo
     handover: {
       readEvidence: (file) => readCodexEvidence(file, context.root),
       successorCommand: codexSuccessorCommand,
+      selfHooksInstalled: () => codexHooksInstalled(context.env),
+      // Codex skips a hook the user has not trusted, without a word.
+      selfHooksMustAnswer: true,
+      selfWriteInstructions: (doc) => [
+        `Before you stop, create the handoff document with your apply_patch tool, as one new file at exactly this path (relative to the repo root): ${doc.relative}`,
+        `That is one patch with one "*** Add File: ${doc.relative}" and nothing else: change no other file.`,
+      ],
     },
   };
 }

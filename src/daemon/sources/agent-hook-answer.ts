@@ -1,24 +1,24 @@
-// What the daemon answers Claude Code's hooks (X3, issue 10 §5), asked by `ai-zen-daemon hook claude
-// <event>` over IPC:
+// What the daemon answers another agent's hooks (X3, issue 10 §5) — Claude Code's and Codex's, the
+// same events in the same JSON — asked by `ai-zen-daemon hook <agent> <event>` over IPC:
 // - Stop: read the transcript up to date first (the reply that just crossed is never missed); when
 //   the crossing waits for the agent's own document, block with a reason carrying the skill, the
-//   exact path and the facts — Claude writes the document with its own Write tool (self). When it
+//   exact path and the facts — the agent writes the document with its own tools (self). When it
 //   stops again, its document is verified and adopted, or the offline one is written instead.
-// - PreCompact: Claude is about to compact and no document exists for this crossing: write the
+// - PreCompact: the agent is about to compact and no document exists for this crossing: write the
 //   offline one now, within the hook's time limit, so nothing is lost when compaction wins.
 // - SessionStart: name the newest handoff document, so a fresh or compacted session knows it.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { loadHandoffSkill } from '../../../handoff/skill.js';
-import { HANDOFF_INSTRUCTION_MARK } from '../../../handoff/transcript.js';
-import type { Env, ProjectPaths } from '../../../paths.js';
-import type { FactsProvider } from '../../../probe/facts.js';
-import { renderFacts } from '../../../probe/render-facts.js';
-import type { ForeignSessionsRunner } from '../../foreign-sessions.js';
-import { isOverThreshold, type SessionSource } from '../../session-source.js';
-import type { WatchedSessions } from '../../transcript-watchers.js';
+import { loadHandoffSkill } from '../../handoff/skill.js';
+import { HANDOFF_INSTRUCTION_MARK } from '../../handoff/transcript.js';
+import type { Env, ProjectPaths } from '../../paths.js';
+import type { FactsProvider } from '../../probe/facts.js';
+import { renderFacts } from '../../probe/render-facts.js';
+import type { ForeignSessionsRunner } from '../foreign-sessions.js';
+import { isOverThreshold, type SessionSource } from '../session-source.js';
+import type { WatchedSessions } from '../transcript-watchers.js';
 
-export interface ClaudeHookRequest {
+export interface AgentHookRequest {
   readonly event: 'Stop' | 'PreCompact' | 'SessionStart';
   readonly transcriptPath: string;
   readonly stopHookActive?: boolean;
@@ -26,7 +26,7 @@ export interface ClaudeHookRequest {
   readonly source?: string;
 }
 
-export interface ClaudeHookDeps {
+export interface AgentHookDeps {
   readonly paths: ProjectPaths;
   readonly env: Env;
   readonly source: SessionSource;
@@ -36,19 +36,22 @@ export interface ClaudeHookDeps {
 }
 
 /** The JSON the hook prints on stdout, or null to print nothing. */
-export async function answerClaudeHook(
-  request: ClaudeHookRequest,
-  deps: ClaudeHookDeps,
-): Promise<{ output: Record<string, unknown> | null }> {
-  if (request.event === 'SessionStart') return { output: await sessionStartContext(deps.paths) };
+export async function answerAgentHook(request: AgentHookRequest, deps: AgentHookDeps): Promise<{ output: Record<string, unknown> | null }> {
   const file = path.resolve(request.transcriptPath);
-  // Only a transcript of this source, in a folder of this repo: the hook's input is not trusted further.
-  if (!deps.source.matches(file)) return { output: null };
+  // Only a transcript of this source: the hook's input is not trusted further.
+  const ofSource = deps.source.matches(file);
+  // This session's hooks run (for Codex: the user trusted them), so its Stop hook can take a crossing.
+  if (ofSource) deps.foreign.hookAnswered(file);
+  if (request.event === 'SessionStart') return { output: await sessionStartContext(deps.paths) };
+  if (!ofSource) return { output: null };
   await deps.watcher.refresh(file);
   const state = deps.watcher.state(file);
+  // A session of this repo only.
   if (!state || state.foreign) return { output: null };
 
   if (request.event === 'PreCompact') {
+    // The agent was asked to write its own document: adopt what it wrote, else the offline one now.
+    if (await deps.foreign.finishSelf(file, { offline: true })) return { output: null };
     if (!deps.foreign.hasDocument(file) && (isOverThreshold(state) || request.trigger === 'auto'))
       await deps.foreign.handOver(file, `pre-compact (${request.trigger ?? 'unknown'})`, { offline: true });
     return { output: null };
@@ -69,10 +72,14 @@ export async function answerClaudeHook(
     claim.state.latestUsage && claim.state.maxContextTokens
       ? Math.round((claim.state.latestUsage.prompt_tokens / claim.state.maxContextTokens) * 100)
       : null;
+  const agent = deps.source.label ?? deps.source.kind;
   const reason = [
-    `${HANDOFF_INSTRUCTION_MARK} This session has used ${percent ?? '?'}% of its context window; ai-zen hands it over before Claude Code compacts it.`,
-    `Before you stop, write the handoff document with your Write tool to exactly this path: ${claim.doc.absolute}`,
-    'Write that one file, in one Write call, and change nothing else. Then stop; a fresh session will continue from the document with:',
+    `${HANDOFF_INSTRUCTION_MARK} This session has used ${percent ?? '?'}% of its context window; ai-zen hands it over before ${agent} compacts it.`,
+    ...(deps.source.handover?.selfWriteInstructions?.(claim.doc) ?? [
+      `Before you stop, write the handoff document to exactly this path: ${claim.doc.absolute}`,
+      'Write that one file and change nothing else.',
+    ]),
+    'Then stop; a fresh session will continue from the document with:',
     claim.successorCommand,
     '',
     '--- handoff skill ---',

@@ -1,0 +1,156 @@
+// `install-hooks codex --trust` (X3, issue 10 §5): Codex runs a hook only once the user trusted it,
+// and keeps that trust per hook, keyed by its place in its file and pinned to a hash of its content
+// (`[hooks.state."<file>:<event>:<group>:<hook>"] trusted_hash` in config.toml). ai-zen never
+// computes that hash: it asks Codex's own app-server (`codex app-server`, JSON-RPC over stdio, the
+// interface Codex's `/hooks` screen uses) for the hooks it sees (`hooks/list`) and writes back, for
+// ai-zen's hooks in the user's hooks.json only, the hash Codex reported (`config/batchWrite`), then
+// lists again to see them trusted. Any other hook keeps the trust it had. Checked with 0.171.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Env } from '../../../paths.js';
+import { codexHooksPath, isOurCodexHook } from './codex-hooks.js';
+
+export interface CodexHookTrustOptions {
+  /** The program to run: `codex` on the PATH unless told otherwise. */
+  readonly codex: string;
+  readonly cwd: string;
+  readonly env: Env;
+  readonly version: string;
+  readonly timeoutMs?: number;
+}
+
+interface ListedEntry {
+  readonly hooks?: ListedHook[];
+  readonly errors?: { readonly message?: string }[];
+}
+
+interface ListedHook {
+  readonly key: string;
+  readonly command?: string;
+  readonly sourcePath: string;
+  readonly currentHash: string;
+  readonly trustStatus: string;
+}
+
+/** Trusts ai-zen's hooks in the user's hooks.json; returns the keys newly trusted and those trusted before. */
+export async function trustOurCodexHooks(options: CodexHookTrustOptions): Promise<{ trusted: string[]; already: string[] }> {
+  const server = startAppServer(options);
+  try {
+    await server.call('initialize', { clientInfo: { name: 'ai-zen', version: options.version } });
+    server.notify('initialized');
+    const file = path.resolve(codexHooksPath(options.env));
+    let problems: string[] = [];
+    const ours = async (): Promise<ListedHook[]> => {
+      const listed = (await server.call('hooks/list', { cwds: [options.cwd] })) as { data?: ListedEntry[] };
+      problems = (listed.data ?? []).flatMap((entry) => (entry.errors ?? []).map((error) => error.message ?? String(error)));
+      return (listed.data ?? [])
+        .flatMap((entry) => entry.hooks ?? [])
+        .filter((hook) => path.resolve(hook.sourcePath) === file && typeof hook.command === 'string' && isOurCodexHook(hook.command));
+    };
+    const before = await ours();
+    if (before.length === 0)
+      throw new Error(`Codex does not see ai-zen's hooks in ${file}${problems.length > 0 ? ` (Codex says: ${problems.join('; ')})` : ''}`);
+    const untrusted = before.filter((hook) => hook.trustStatus !== 'trusted');
+    if (untrusted.length > 0) {
+      await server.call('config/batchWrite', {
+        edits: [
+          {
+            keyPath: 'hooks.state',
+            value: Object.fromEntries(untrusted.map((hook) => [hook.key, { trusted_hash: hook.currentHash }])),
+            mergeStrategy: 'upsert',
+          },
+        ],
+        expectedVersion: null,
+      });
+      const after = await ours();
+      const still = after.filter((hook) => hook.trustStatus !== 'trusted');
+      if (still.length > 0) throw new Error(`Codex still reports ${still.map((hook) => `${hook.key} ${hook.trustStatus}`).join(', ')}`);
+    }
+    return {
+      trusted: untrusted.map((hook) => hook.key),
+      already: before.filter((hook) => hook.trustStatus === 'trusted').map((hook) => hook.key),
+    };
+  } finally {
+    server.close();
+  }
+}
+
+interface AppServer {
+  call(method: string, params: unknown): Promise<unknown>;
+  notify(method: string): void;
+  close(): void;
+}
+
+function startAppServer(options: CodexHookTrustOptions): AppServer {
+  const child = spawn(options.codex, ['app-server'], {
+    cwd: options.cwd,
+    env: options.env as NodeJS.ProcessEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let failure: Error | null = null;
+  const failAll = (error: Error) => {
+    failure ??= error;
+    for (const waiter of pending.values()) waiter.reject(failure);
+    pending.clear();
+  };
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-2000);
+  });
+  child.on('error', (error: NodeJS.ErrnoException) =>
+    failAll(
+      error.code === 'ENOENT'
+        ? new Error(`${options.codex} was not found; trust the hooks in Codex instead (/hooks)`)
+        : new Error(`${options.codex} app-server: ${error.message}`),
+    ),
+  );
+  child.on('exit', (code, signal) => failAll(new Error(`codex app-server ended (${signal ?? code}): ${lastLine(stderr)}`)));
+  child.stdin.on('error', () => {});
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    let message: { id?: unknown; result?: unknown; error?: { message?: string } };
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
+    }
+    if (typeof message.id !== 'number') return;
+    const waiter = pending.get(message.id);
+    if (!waiter) return;
+    pending.delete(message.id);
+    if (message.error) waiter.reject(new Error(`codex app-server: ${message.error.message ?? 'error'}`));
+    else waiter.resolve(message.result);
+  });
+  const timer = setTimeout(() => failAll(new Error('codex app-server did not answer in time')), options.timeoutMs ?? 30_000);
+  let next = 0;
+  return {
+    call(method, params) {
+      if (failure) return Promise.reject(failure);
+      next += 1;
+      const id = next;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
+      });
+    },
+    notify(method) {
+      child.stdin.write(`${JSON.stringify({ method })}\n`);
+    },
+    close() {
+      clearTimeout(timer);
+      child.stdin.end();
+      child.kill();
+    },
+  };
+}
+
+function lastLine(text: string): string {
+  return (
+    text
+      .trim()
+      .split('\n')
+      .filter((line) => line.trim().length > 0)
+      .at(-1) ?? 'no output'
+  );
+}

@@ -1,0 +1,90 @@
+// ai-zen's hooks for Codex CLI (X3, issue 10 §5), in the user's `${CODEX_HOME:-~/.codex}/hooks.json`
+// — Codex's own file for command hooks, in the same shape as Claude Code's — : Stop, PreCompact and
+// SessionStart, each running `ai-zen-daemon hook codex <event>`. The user's file and not the
+// project's `.codex/hooks.json`, because Codex reads a project's hooks only in a project the user
+// has trusted, the file would sit in the repo with this machine's paths in it, and each repo's
+// hooks would need their own trust; in the user's file one trust covers every repo, and in a repo
+// without a running daemon the hook prints nothing. Merged into what is there, idempotent;
+// uninstall removes only ours (recognised by the command's `hook codex` words).
+//
+// Codex runs a hook only once the user trusted it (checked with 0.171: an untrusted hook is skipped
+// without a word): `/hooks` in the Codex TUI, or `install-hooks codex --trust` (codex-hook-trust.ts).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { writeFileInside } from '../../../fs/safe-write.js';
+import { codexHomeFolder, type Env } from '../../../paths.js';
+import { hasOurHook, type Json, type OurHook, withOurHooks, withoutOurHooks } from '../hook-groups.js';
+
+export const CODEX_HOOK_EVENTS = ['Stop', 'PreCompact', 'SessionStart'] as const;
+export type CodexHookEvent = (typeof CODEX_HOOK_EVENTS)[number];
+
+const HOOKS_FILE = 'hooks.json';
+/** What marks a hook command as ours. */
+const MARK = / hook codex (Stop|PreCompact|SessionStart)$/;
+export const isOurCodexHook = (command: string) => MARK.test(command);
+/** Seconds Codex gives each hook (PreCompact writes the offline document within it). */
+const TIMEOUTS: Record<CodexHookEvent, number> = { Stop: 60, PreCompact: 60, SessionStart: 10 };
+
+export function codexHooksPath(env: Env): string {
+  return path.join(codexHomeFolder(env), HOOKS_FILE);
+}
+
+async function readHooksFile(env: Env): Promise<Json> {
+  let text: string;
+  try {
+    text = await fs.readFile(codexHooksPath(env), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`${codexHooksPath(env)} is not valid JSON; fix it first (nothing was changed)`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`${codexHooksPath(env)} is not a JSON object; fix it first (nothing was changed)`);
+  return value as Json;
+}
+
+function ourHooks(command: (event: CodexHookEvent) => string): OurHook[] {
+  return CODEX_HOOK_EVENTS.map((event) => ({ event, command: command(event), timeout: TIMEOUTS[event] }));
+}
+
+function withoutOurs(file: Json): Json {
+  const next: Json = { ...file };
+  const hooks = withoutOurHooks(next.hooks, isOurCodexHook);
+  if (Object.keys(hooks).length === 0) delete next.hooks;
+  else next.hooks = hooks;
+  return next;
+}
+
+async function writeHooksFile(env: Env, before: Json, after: Json): Promise<{ file: string; changed: boolean }> {
+  const changed = JSON.stringify(before) !== JSON.stringify(after);
+  if (changed) {
+    const home = codexHomeFolder(env);
+    await fs.mkdir(home, { recursive: true, mode: 0o700 });
+    await writeFileInside(home, HOOKS_FILE, `${JSON.stringify(after, null, 2)}\n`);
+  }
+  return { file: codexHooksPath(env), changed };
+}
+
+export async function installCodexHooks(env: Env, command: (event: CodexHookEvent) => string): Promise<{ file: string; changed: boolean }> {
+  const before = await readHooksFile(env);
+  return writeHooksFile(env, before, { ...before, hooks: withOurHooks(before.hooks, ourHooks(command), isOurCodexHook) });
+}
+
+export async function uninstallCodexHooks(env: Env): Promise<{ file: string; changed: boolean }> {
+  const before = await readHooksFile(env);
+  return writeHooksFile(env, before, withoutOurs(before));
+}
+
+/** Our Stop hook is in the user's hooks.json (whether Codex trusts it is another matter). */
+export async function codexHooksInstalled(env: Env): Promise<boolean> {
+  try {
+    return hasOurHook((await readHooksFile(env)).hooks, 'Stop', isOurCodexHook);
+  } catch {
+    return false;
+  }
+}
