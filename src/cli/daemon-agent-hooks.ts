@@ -151,11 +151,13 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
 
 async function installForCodex(setup: CliSetup, trust: boolean): Promise<void> {
   const result = await installCodexHooks(setup.io.env, (event) => hookCommand('codex', event));
-  const lines = [
+  await writeOut(
+    setup.io.stdout,
     result.changed
-      ? `ai-zen-daemon: hooks installed in ${result.file} (Stop, PreCompact, SessionStart), for Codex sessions in every repo (in a repo without a running daemon they do nothing)`
-      : `ai-zen-daemon: hooks already installed in ${result.file}`,
-  ];
+      ? `ai-zen-daemon: hooks installed in ${result.file} (Stop, PreCompact, SessionStart), for Codex sessions in every repo (in a repo without a running daemon they do nothing)\n`
+      : `ai-zen-daemon: hooks already installed in ${result.file}\n`,
+  );
+  const lines: string[] = [];
   if (trust) {
     const codex = setup.io.env.AI_ZEN_CODEX_BIN || 'codex';
     const trusted = await trustOurCodexHooks({ codex, cwd: setup.io.cwd, env: setup.io.env, version: packageVersion() }).catch(

@@ -5,10 +5,10 @@
 // interface Codex's `/hooks` screen uses) for the hooks it sees (`hooks/list`) and writes back, for
 // ai-zen's hooks in the user's hooks.json only, the hash Codex reported (`config/batchWrite`), then
 // lists again to see them trusted. Any other hook keeps the trust it had. Checked with 0.171.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Env } from '../../../paths.js';
+import { startPipedProcess } from '../../../run-process.js';
 import { codexHooksPath, isOurCodexHook } from './codex-hooks.js';
 
 export interface CodexHookTrustOptions {
@@ -83,11 +83,7 @@ interface AppServer {
 }
 
 function startAppServer(options: CodexHookTrustOptions): AppServer {
-  const child = spawn(options.codex, ['app-server'], {
-    cwd: options.cwd,
-    env: options.env as NodeJS.ProcessEnv,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = startPipedProcess(options.codex, ['app-server'], { cwd: options.cwd, env: options.env });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let failure: Error | null = null;
   const failAll = (error: Error) => {
