@@ -2,11 +2,10 @@
 // the fake model server. stdout holds the answer and nothing else; every failure is one line.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/logger.js';
 import { parseSessionLine } from '../../src/session/parse-line.js';
 import type { SessionLine } from '../../src/session/format.js';
+import { memoryLogger } from '../support/memory-logger.js';
 import { hang, httpError, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
 import { runCli } from '../support/run-cli.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
@@ -237,18 +236,13 @@ describe('ai-zen -p (print mode)', () => {
     expect(result.stdout).toBe('answer\n');
     expect(result.stderr).toContain('"msg":"project opened"');
 
-    let written = '';
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        written += String(chunk);
-        done();
-      },
-    });
-    const logger = createLogger({ name: 'test', destination: sink });
-    logger.info(
+    // The same configuration, written to memory: every secret path is redacted.
+    const log = memoryLogger();
+    log.logger.info(
       { apiKey: SECRET, config: { apiKey: SECRET }, headers: { authorization: `Bearer ${SECRET}` }, env: { OPENAI_API_KEY: SECRET } },
       'secrets',
     );
+    const written = log.lines.join('\n');
     expect(written).toContain('[redacted]');
     expect(written).not.toContain(SECRET);
   });
