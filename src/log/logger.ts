@@ -1,5 +1,6 @@
 // The log: pino, to a file under `.ai-zen/logs/`. Nothing reaches the terminal unless the person
-// asked for it (--verbose), so `ai-zen -p` keeps stdout for the answer alone.
+// asked for it (--verbose), so `ai-zen -p` keeps stdout for the answer alone. This folder makes
+// loggers; their type is pino's `Logger`, imported from pino where it is used (ARCHITECTURE.md, "One logger type").
 import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
