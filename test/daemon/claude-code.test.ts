@@ -251,6 +251,51 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect(await fs.readFile(path.join(daemon.root, '.ai-zen/logs/daemon.log'), 'utf8')).toContain('the agent compacted its own history');
   }, 120_000);
 
+  test('X3 PreCompact with the real client: Claude compacts (/compact) over the threshold while the daemon has no document for the crossing (its grace window): the hook has the offline document written before the compaction, and the daemon commits it', async () => {
+    // Offline, Claude Code 2.1.332 does not compact by itself (its auto-compaction waits on a remote
+    // feature flag); `/compact` runs the same PreCompact hook, with trigger "manual".
+    // The default grace window: the daemon itself does not hand off a session this young under 95%.
+    const { daemon, claude } = await setup({ graceSeconds: 120 });
+    const seen = await events(daemon);
+    expect((await daemon.daemon(['install-hooks', 'claude'])).code).toBe(0);
+    const env = daemon.env;
+    fake.enqueue(
+      anthropicReply().text('The parser is fixed.').usage({ input_tokens: 174_000, output_tokens: 30 }),
+      anthropicReply()
+        .text('<summary>The user asked to fix the parser; it was fixed.</summary>')
+        .usage({ input_tokens: 175_000, output_tokens: 60 }),
+    );
+    expect((await runClaude('Fix the parser in src/parse.ts', { cwd: daemon.root, home: claude, baseURL: fake.baseURL, env })).code).toBe(
+      0,
+    );
+    // 87%: over handoffAt, but in the grace window — no document yet.
+    await waitFor(
+      async () => (await daemon.status()).sessions.some((session) => session.agent === 'claude-code' && session.percent === 87),
+      {
+        timeoutMs: 20_000,
+        message: 'the session at 87%',
+      },
+    );
+    expect(seen.some((event) => event.name === 'handoff.written')).toBe(false);
+    const compacted = await runClaude('/compact', { cwd: daemon.root, home: claude, baseURL: fake.baseURL, env, args: ['--continue'] });
+    expect(compacted.code, compacted.stderr).toBe(0);
+    await waitFor(() => seen.some((event) => event.name === 'session.compacted'), { timeoutMs: 30_000, message: 'session.compacted' });
+    await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), { timeoutMs: 30_000, message: 'the commit' });
+    expect(seen.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ agent: 'claude-code', executor: 'offline' });
+    // Written while Claude waited on the hook: before the compaction was in the transcript.
+    expect(seen.findIndex((event) => event.name === 'handoff.written')).toBeLessThan(
+      seen.findIndex((event) => event.name === 'session.compacted'),
+    );
+    const [doc] = await handoffDocs(daemon.root);
+    const text = await fs.readFile(path.join(daemon.root, doc!), 'utf8');
+    expect(text).toContain('Fix the parser in src/parse.ts');
+    expect(text).toContain('The parser is fixed.');
+    expect(text).not.toContain('<summary>');
+    expect(execFileSync('git', ['log', '--format=%s', '-1'], { cwd: daemon.root, encoding: 'utf8' })).toContain('(offline)');
+    // The PreCompact hook wrote it, not the daemon's own crossing (still in the grace window).
+    expect(await fs.readFile(path.join(daemon.root, '.ai-zen/logs/daemon.log'), 'utf8')).toContain('"reason":"pre-compact (manual)"');
+  }, 120_000);
+
   test('X3 install-hooks merges with the user’s own settings, is idempotent, and uninstall-hooks removes only ours', async () => {
     const { daemon } = await setup();
     const file = path.join(daemon.root, '.claude', 'settings.local.json');
