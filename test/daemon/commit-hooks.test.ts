@@ -32,6 +32,18 @@ describe('issue 13 item 4: git hooks around the handoff commit', () => {
     await waitFor(() => !processAlive(linter), { message: 'the hook’s background child to be killed' });
   });
 
+  it('D3 a hook that leaves a background child holding its output is judged by its own exit, as git does', async () => {
+    const hook = path.join(hooksDir, 'post-commit');
+    await fs.writeFile(hook, '#!/bin/sh\nsleep 1000 &\necho $! > watcher.pid\necho "started a watcher"\nexit 0\n', { mode: 0o755 });
+    try {
+      const outcome = await runHook('post-commit', { hooksDir, cwd: root, env: process.env, timeoutMs: 30_000 });
+      expect(outcome).toEqual({ ran: true, ok: true, exitCode: 0, output: 'started a watcher\n', timedOut: false });
+    } finally {
+      const watcher = Number(await fs.readFile(path.join(root, 'watcher.pid'), 'utf8'));
+      if (processAlive(watcher)) process.kill(watcher, 'SIGKILL');
+    }
+  });
+
   it('D3 a hook gets its arguments, GIT_EDITOR=: and an empty GIT_PREFIX, and its exit code decides', async () => {
     const hook = path.join(hooksDir, 'commit-msg');
     await fs.writeFile(hook, '#!/bin/sh\necho "args=$1 editor=$GIT_EDITOR prefix=[$GIT_PREFIX]"\nexit 1\n', { mode: 0o755 });
