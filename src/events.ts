@@ -101,6 +101,14 @@ export type EventPayload<N extends EventName> = z.infer<(typeof EventSchemas)[N]
 export type AnyEvent = { [N in EventName]: { name: N; payload: EventPayload<N> } }[EventName];
 export type Listener<N extends EventName> = (payload: EventPayload<N>) => void;
 
+/** The events an EventBus handed to its listeners: their payloads came out of the catalogue's parse. */
+const checkedEvents = new WeakSet<AnyEvent>();
+
+/** True when `event` is one an EventBus checked against the catalogue (a second check would find the same). */
+export function isCheckedEvent(event: AnyEvent): boolean {
+  return checkedEvents.has(event);
+}
+
 /** A small typed bus. A listener that throws is reported to `onListenerError`, never to the emitter. */
 export class EventBus {
   private readonly listeners = new Map<EventName, Set<(payload: unknown) => void>>();
@@ -125,6 +133,7 @@ export class EventBus {
     const parsed = EventSchemas[name].parse(payload) as EventPayload<N>;
     for (const listener of [...(this.listeners.get(name) ?? [])]) this.call(name, () => listener(parsed));
     const event = { name, payload: parsed } as AnyEvent;
+    checkedEvents.add(event);
     for (const listener of [...this.anyListeners]) this.call(name, () => listener(event));
   }
 
