@@ -153,7 +153,75 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect(notification.body).toMatch(
       /^Claude Code session [0-9a-f]{8} at 71% — handoff written: \.ai-zen\/handoffs\/.*\.md; continue with: claude "Read /,
     );
+
+    // The successor command works: a fresh Claude session (a new transcript) that starts from the document alone.
+    const before = await claudeTranscripts(claude);
+    const prompt = /^claude "((?:[^"\\]|\\.)*)"$/.exec(command)![1]!.replace(/\\(["$`\\])/g, '$1');
+    fake.enqueue(anthropicReply().text('Reading the handoff document.').usage({ input_tokens: 9_000, output_tokens: 10 }));
+    const successor = await runClaude(prompt, { cwd: daemon.root, home: claude, baseURL: fake.baseURL });
+    expect(successor.code, successor.stderr).toBe(0);
+    const request = fake.requests.filter((entry) => entry.main).at(-1)!;
+    expect(request.lastUserText).toContain(doc);
+    expect(request.allText).not.toContain('Write notes.md with a heading');
+    expect((await claudeTranscripts(claude)).length).toBe(before.length + 1);
   }, 90_000);
+
+  test('X3 a running Claude Code session is live (its sessions/<pid>.json); `sessions --json` carries agent, transcript, percent, handoffAt and compactsAt; a subagent’s transcript is no session of its own', async () => {
+    const { daemon, claude } = await setup();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    fake.enqueue(anthropicReply().text('Looked at it.').usage({ input_tokens: 30_000, output_tokens: 20 }).until(gate));
+    const running = runClaude('Look at the README', { cwd: daemon.root, home: claude, baseURL: fake.baseURL });
+    const listed = async () => {
+      const result = await daemon.daemon(['sessions', '--json']);
+      return (JSON.parse(result.stdout) as { sessions: Record<string, unknown>[] }).sessions.filter(
+        (session) => session.agent === 'claude-code',
+      );
+    };
+    try {
+      // The reply waits until the test has seen the session live, whatever the load.
+      await waitFor(async () => (await listed()).some((session) => session.owner === 'live'), {
+        timeoutMs: 60_000,
+        message: 'the running Claude session shown live',
+      });
+    } finally {
+      release();
+    }
+    expect((await running).code).toBe(0);
+    const [transcript] = await claudeTranscripts(claude);
+    const session = await waitFor(async () => (await listed()).find((entry) => entry.percent === 15 && entry.owner === 'none') ?? null, {
+      timeoutMs: 30_000,
+      message: 'the session at 15%, no longer live',
+    });
+    expect(session).toMatchObject({ agent: 'claude-code', transcript, percent: 15, handoffAt: 70, compactsAt: 83 });
+
+    // A subagent's transcript beside it, far over the threshold: not a session, no reading of the session's.
+    const id = path.basename(transcript!, '.jsonl');
+    const subagent = path.join(path.dirname(transcript!), id, 'subagents', 'agent-1.jsonl');
+    await fs.mkdir(path.dirname(subagent), { recursive: true });
+    await fs.writeFile(
+      subagent,
+      `${JSON.stringify({
+        type: 'assistant',
+        isSidechain: true,
+        cwd: daemon.root,
+        sessionId: id,
+        message: {
+          id: 'msg_sub',
+          model: 'claude-sonnet-4-5',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'sub' }],
+          usage: { input_tokens: 190_000, output_tokens: 5 },
+        },
+      })}\n`,
+    );
+    // The next turn of the session is the barrier: once it is read, the subagent's file would have been too.
+    fake.enqueue(anthropicReply().text('Next step done.').usage({ input_tokens: 40_000, output_tokens: 20 }));
+    expect((await runClaude('Next step', { cwd: daemon.root, home: claude, baseURL: fake.baseURL, args: ['--continue'] })).code).toBe(0);
+    await waitFor(async () => (await listed()).some((entry) => entry.percent === 20), { timeoutMs: 30_000, message: 'the session at 20%' });
+    expect((await listed()).map((entry) => entry.transcript)).toEqual([transcript]);
+    expect(await handoffDocs(daemon.root)).toEqual([]);
+  }, 120_000);
 
   test('X3 install-hooks claude: the Stop hook makes Claude write its own document (self) with its Write tool, allowed by the one rule install-hooks added; the daemon verifies, commits and announces it', async () => {
     const { daemon, claude } = await setup();

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { estimateTokens } from '../../src/agent/estimate-tokens.js';
 import type { AnyEvent } from '../../src/events.js';
-import { codexExec, makeCodexHome, runCodex, type CodexHome } from '../support/codex-client.js';
+import { codexExec, listRollouts, makeCodexHome, runCodex, type CodexHome } from '../support/codex-client.js';
 import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
 import { contentText, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
 import { responsesReply, startFakeResponses, type FakeResponses } from '../support/fake-responses.js';
@@ -98,6 +98,8 @@ describe('X3 a Codex session handed over by the summary executor, and warned bef
     expect((await codexExec(longRequest, { cwd: repo.root, home: codex })).code).toBe(0);
     const session = await codexAt(repo, 31);
     expect(model.requests).toHaveLength(0);
+    const [rollout] = await listRollouts(codex);
+    const before = await fs.readFile(rollout!, 'utf8');
 
     fake.enqueue(
       responsesReply()
@@ -132,6 +134,9 @@ describe('X3 a Codex session handed over by the summary executor, and warned bef
     expect(listed.stdout).toContain(`${committed.path}  summary`);
     expect(listed.stdout).toContain('checked ✓');
     expect(committed.successorCommand).toMatch(/^codex "Read the handoff document /);
+    // The rollout is only ever read: what Codex wrote is still there, only appended to (by Codex).
+    expect((await fs.readFile(rollout!, 'utf8')).startsWith(before)).toBe(true);
+    expect(await listRollouts(codex)).toEqual([rollout]);
   });
 
   it('X3 a Codex session crossing agents.codex.warnAt (60%): one warning naming Codex and where the daemon hands it off, one session.warned; then the handoff at 70%', async () => {

@@ -58,6 +58,14 @@ export class AnthropicReplyBuilder {
     this.modelName = name;
     return this;
   }
+
+  /** Answer only once `gate` settles: a turn that lasts until the test has seen what it waits for. */
+  until(gate: Promise<unknown>): this {
+    this.gate = gate;
+    return this;
+  }
+
+  gate: Promise<unknown> | null = null;
 }
 
 export const anthropicReply = () => new AnthropicReplyBuilder();
@@ -224,7 +232,9 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
         );
         return;
       }
-      send(response, typeof next === 'function' ? next(recorded) : next, stream);
+      const reply = typeof next === 'function' ? next(recorded) : next;
+      if (reply.gate) void reply.gate.finally(() => send(response, reply, stream));
+      else send(response, reply, stream);
     });
   });
   server.on('connection', (socket) => {
