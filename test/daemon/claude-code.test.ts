@@ -166,6 +166,23 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect((await claudeTranscripts(claude)).length).toBe(before.length + 1);
   }, 90_000);
 
+  test('X3 a Claude Code session started in a subfolder whose path is over 200 characters (its own, cut and hashed slug) is this repo’s and is listed', async () => {
+    const { daemon, claude } = await setup();
+    const deep = path.join(daemon.root, 'a'.repeat(70), 'b'.repeat(70), 'c'.repeat(70));
+    await fs.mkdir(deep, { recursive: true });
+    expect(deep.length).toBeGreaterThan(200);
+    fake.enqueue(anthropicReply().text('Looked deep.').usage({ input_tokens: 50_000, output_tokens: 20 }));
+    expect((await runClaude('Look at this folder', { cwd: deep, home: claude, baseURL: fake.baseURL })).code).toBe(0);
+    const [transcript] = await claudeTranscripts(claude);
+    // The client's own folder name: cut to 200 characters, then "-" and a hash.
+    expect(path.basename(path.dirname(transcript!)).length).toBeGreaterThan(200);
+    const session = await waitFor(
+      async () => (await daemon.status()).sessions.find((entry) => entry.agent === 'claude-code' && entry.percent === 25) ?? null,
+      { timeoutMs: 30_000, message: 'the deep session listed at 25%' },
+    );
+    expect(session.transcript).toBe(transcript);
+  }, 90_000);
+
   test('X3 a running Claude Code session is live (its sessions/<pid>.json); `sessions --json` carries agent, transcript, percent, handoffAt and compactsAt; a subagent’s transcript is no session of its own', async () => {
     const { daemon, claude } = await setup();
     let release!: () => void;

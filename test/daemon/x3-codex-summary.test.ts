@@ -133,6 +133,7 @@ describe('X3 a Codex session handed over by the summary executor, and warned bef
     const listed = await repo.daemon(['handoffs']);
     expect(listed.stdout).toContain(`${committed.path}  summary`);
     expect(listed.stdout).toContain('checked ✓');
+    expect(listed.stdout).toContain(`continue with: ${committed.successorCommand}`);
     expect(committed.successorCommand).toMatch(/^codex "Read the handoff document /);
     // The rollout is only ever read: what Codex wrote is still there, only appended to (by Codex).
     expect((await fs.readFile(rollout!, 'utf8')).startsWith(before)).toBe(true);
