@@ -20,6 +20,8 @@ export interface RunProcessOptions {
   readonly input?: string | Buffer;
   /** After this, the child is stopped (see killGraceMs) and the result says `stopped: 'timeout'`. */
   readonly timeoutMs?: number;
+  /** The deadline counts from the child's last output instead of its start (a slow git that still makes progress lives on). */
+  readonly timeoutFromLastOutput?: boolean;
   /** Aborting it stops the child; the result says `stopped: 'aborted'`. */
   readonly signal?: AbortSignal;
   /**
@@ -94,13 +96,19 @@ export function runProcess(file: string, args: readonly string[], options: RunPr
       signalProcess(target, grace > 0 ? 'SIGTERM' : 'SIGKILL');
       if (grace > 0) setTimeout(() => signalProcess(target, 'SIGKILL'), grace).unref();
     };
-    const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => stop('timeout'), options.timeoutMs);
+    let timer = options.timeoutMs === undefined ? undefined : setTimeout(() => stop('timeout'), options.timeoutMs);
+    const outputArrived = (): void => {
+      if (!options.timeoutFromLastOutput || timer === undefined || stopped !== null) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => stop('timeout'), options.timeoutMs);
+    };
     const onAbort = (): void => stop('aborted');
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.signal?.aborted) stop('aborted');
 
     for (const stream of ['stdout', 'stderr'] as const) {
       child[stream]?.on('data', (chunk: Buffer) => {
+        outputArrived();
         kept[stream].add(chunk);
         kept.output.add(chunk);
         if (options.onOutput) {

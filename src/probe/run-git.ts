@@ -1,7 +1,8 @@
-// One git invocation through simple-git that reports its outcome instead of throwing,
-// so probes and the committer can say *why* something is unknown or refused.
-import { simpleGit } from 'simple-git';
+// One git invocation that reports its outcome instead of throwing, so probes and the committer can
+// say *why* something is unknown or refused. Through the one process runner, in ai-zen's git
+// environment (the user's own, optional locks off); no shell, the arguments are fixed by this code.
 import type { Env } from '../paths.js';
+import { runProcess } from '../run-process.js';
 import { gitEnvironment } from './git-environment.js';
 
 export type GitRun =
@@ -13,61 +14,26 @@ export interface RunGitOptions {
   readonly env?: Env;
   /** Variables set for this call only (GIT_INDEX_FILE for a temporary index). */
   readonly extraEnv?: Env;
-  /** Kill git when it prints nothing for this long (a hung signing agent, a stale NFS mount). */
+  /** Kill git when it prints nothing for this long (a hung signing agent, a stale NFS mount); default 60 s. */
   readonly timeoutMs?: number;
+  /** Written to git's stdin, which is then closed (default: nothing). */
+  readonly input?: string | Buffer;
 }
 
-/*
- * simple-git refuses environment variables such as EDITOR, PAGER, GIT_CONFIG_GLOBAL or
- * GIT_SSH_COMMAND unless allowed: it guards apps that pass untrusted arguments. Our arguments
- * are fixed by this code and the environment is the user's own, which git must see as it is
- * (GIT_CONFIG_GLOBAL may hold their identity), so the env-driven categories are allowed.
- */
-const USER_ENVIRONMENT_ALLOWED = {
-  allowUnsafeAlias: true,
-  allowUnsafeAskPass: true,
-  allowUnsafeConfigPaths: true,
-  allowUnsafeConfigEnvCount: true,
-  allowUnsafeCredentialHelper: true,
-  allowUnsafeDiffExternal: true,
-  allowUnsafeDiffTextConv: true,
-  allowUnsafeEditor: true,
-  allowUnsafeFilter: true,
-  allowUnsafeFsMonitor: true,
-  allowUnsafeGitProxy: true,
-  allowUnsafeGpgProgram: true,
-  allowUnsafeHooksPath: true,
-  allowUnsafeMergeDriver: true,
-  allowUnsafePager: true,
-  allowUnsafeSshCommand: true,
-  allowUnsafeTemplateDir: true,
-} as const;
-
 export async function runGit(cwd: string, args: readonly string[], options: RunGitOptions = {}): Promise<GitRun> {
-  let exitCode: number | null = null;
-  let stdout = '';
-  let stderr = '';
-  try {
-    const git = simpleGit({
-      baseDir: cwd,
-      timeout: { block: options.timeoutMs ?? 60_000 },
-      unsafe: USER_ENVIRONMENT_ALLOWED,
-      // simple-git treats a non-zero exit with empty stderr as success (`symbolic-ref -q`);
-      // record every outcome and turn any non-zero exit into a failure.
-      errors(error, result) {
-        exitCode = result.exitCode;
-        stdout = Buffer.concat(result.stdOut).toString('utf8');
-        stderr = Buffer.concat(result.stdErr).toString('utf8');
-        if (error !== undefined) return error;
-        return result.exitCode === 0 ? undefined : new Error(`git exited with code ${result.exitCode}`);
-      },
-    }).env(gitEnvironment(options.env, options.extraEnv));
-    const output = await git.raw([...args]);
-    return { ok: true, stdout: output, stderr };
-  } catch (error) {
-    const text = stderr.trim() || (error instanceof Error ? error.message : String(error));
-    return { ok: false, exitCode, stdout, stderr, message: firstLine(text) };
-  }
+  const result = await runProcess('git', args, {
+    cwd,
+    env: gitEnvironment(options.env, options.extraEnv),
+    input: options.input ?? '',
+    timeoutMs: options.timeoutMs ?? 60_000,
+    timeoutFromLastOutput: true,
+  });
+  if (result.startError)
+    return { ok: false, exitCode: null, stdout: '', stderr: '', message: `cannot run git: ${result.startError.message}` };
+  const timedOut = result.stopped === 'timeout';
+  if (result.exitCode === 0 && !timedOut) return { ok: true, stdout: result.stdout, stderr: result.stderr };
+  const why = timedOut ? `git ${args[0] ?? ''} timed out` : result.stderr.trim() || `git exited with code ${result.exitCode}`;
+  return { ok: false, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, message: firstLine(why) };
 }
 
 /** The most telling line of git's complaint: the first `fatal:`/`error:` line, else the first line. */
