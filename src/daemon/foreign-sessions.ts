@@ -71,6 +71,8 @@ interface Entry {
   selfDoc: DocPath | null;
   /** The offline fallback when the agent does not take it or does not write it in time. */
   fallback: NodeJS.Timeout | null;
+  /** The loop guard held this crossing back: a new reading has it judged again. */
+  heldBack: boolean;
 }
 
 export interface HandOverOptions {
@@ -125,6 +127,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
           awaitingSelf: false,
           selfDoc: null,
           fallback: null,
+          heldBack: false,
         }),
       );
     return entry;
@@ -195,6 +198,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       nowMs: now().getTime(),
       ...graceOf(state.kind),
     });
+    entry.heldBack = !verdict.go && !verdict.final;
     if (!verdict.go) {
       entry.action = verdict.reason;
       options.logger.info(
@@ -389,6 +393,14 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       if (entries.get(state.file)?.evaluation) return;
       void evaluateOnce(state, info.initial || startedAbove(state));
     },
+    grew(state) {
+      const entry = entries.get(state.file);
+      if (!entry?.heldBack || entry.running || documented.has(state.file) || closed) return;
+      entry.heldBack = false;
+      entry.evaluation = evaluate(state, false).catch((error: unknown) =>
+        options.logger.warn({ err: error, file: state.file }, 'could not judge the crossing of another agent session'),
+      );
+    },
     reset(state) {
       // Below the threshold again (or compacted): the next crossing gets its own document.
       documented.delete(state.file);
@@ -396,7 +408,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       const entry = entries.get(state.file);
       if (entry?.retry) clearTimeout(entry.retry);
       if (entry?.fallback) clearTimeout(entry.fallback);
-      if (entry) Object.assign(entry, { retry: null, fallback: null, evaluation: null, awaitingSelf: false, selfDoc: null });
+      if (entry)
+        Object.assign(entry, { retry: null, fallback: null, evaluation: null, awaitingSelf: false, selfDoc: null, heldBack: false });
     },
     actionFor: (file) => entries.get(file)?.action ?? null,
     successorCommandFor: (file) => entries.get(file)?.successorCommand ?? null,

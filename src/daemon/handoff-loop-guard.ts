@@ -13,7 +13,15 @@ export const STARTED_ABOVE_MARGIN = 10;
 
 export type GuardVerdict =
   | { readonly go: true }
-  | { readonly go: false; readonly reason: string; readonly retryAtMs?: number; readonly stoppedTrying?: boolean };
+  | {
+      readonly go: false;
+      readonly reason: string;
+      readonly retryAtMs?: number;
+      /** The first verdict after it stopped trying (the one to announce). */
+      readonly stoppedTrying?: boolean;
+      /** No later reading of this crossing changes the verdict. */
+      readonly final?: boolean;
+    };
 
 export interface GuardInput {
   readonly file: string;
@@ -61,7 +69,7 @@ export class HandoffLoopGuard {
     if (memory.handoffs.length >= MAX_HANDOFFS) {
       const first = !memory.stoppedNoticeGiven;
       memory.stoppedNoticeGiven = true;
-      return { go: false, reason: `${MAX_HANDOFFS} handoffs in 15 minutes: stopped trying`, stoppedTrying: first };
+      return { go: false, reason: `${MAX_HANDOFFS} handoffs in 15 minutes: stopped trying`, stoppedTrying: first, final: true };
     }
     memory.handoffs.push(input.nowMs);
     memory.baseline = null;

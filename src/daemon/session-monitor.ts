@@ -44,6 +44,12 @@ export interface SessionMonitorOptions {
 export interface ForeignSessions {
   /** The session crossed its handoffAt: hand it over unless a loop guard says no (the reason is the action shown). */
   crossed(state: SessionState, info: { readonly initial: boolean; readonly firstReading?: boolean }): void;
+  /**
+   * A new reading of a session still over its threshold: a crossing the loop guard held back (a
+   * session first seen above waits 10 more points; one in its grace window goes once over 95%) is
+   * judged again.
+   */
+  grew?(state: SessionState): void;
   /** The session went below its threshold, or its transcript started over. */
   reset(state: SessionState): void;
   /** What status shows for it (null: nothing done yet). */
@@ -106,6 +112,7 @@ export class SessionMonitor {
     }
     if (update.overflowStarted || !this.crossings.has(state.file))
       void this.overflowStarted(state, info.initial, previous.latestUsage === null);
+    else if (state.kind !== 'ai-zen' && state.latestUsage !== previous.latestUsage) this.options.foreign?.grew?.(state);
     if (state.kind === 'ai-zen' && state.declined) this.noticeDecline(state);
   }
 

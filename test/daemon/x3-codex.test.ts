@@ -213,6 +213,47 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     expect((await daemon.status()).handoffs).toHaveLength(1);
   });
 
+  it('X3 a Codex session that starts above handoffAt hands off only once it grew 10 more points, and once for that crossing', async () => {
+    await setUp();
+    await daemon.start();
+    fake.enqueue(
+      responsesReply()
+        .text('Picked up a big task.')
+        .usage({ input_tokens: tokens(75), output_tokens: 10 }),
+    );
+    expect((await codexExec('continue the migration', { cwd: daemon.root, home: codex })).code).toBe(0);
+    const first = await waitFor(
+      async () => {
+        const session = await codexSession();
+        return session?.percent === 75 && session.action?.includes('hands off once it reaches 85%') ? session : null;
+      },
+      { timeoutMs: 30_000, message: 'the session first seen at 75%, waiting for 85%' },
+    );
+    const resume = (prompt: string, percent: number) => {
+      fake.enqueue(
+        responsesReply()
+          .text(`Step at ${percent}%.`)
+          .usage({ input_tokens: tokens(percent), output_tokens: 10 }),
+      );
+      return runCodex(['exec', '--skip-git-repo-check', 'resume', '--last', prompt], { cwd: daemon.root, home: codex });
+    };
+    expect((await resume('next table', 80)).code).toBe(0);
+    await codexSessionAt(80);
+    expect((await codexSession())!.action).toContain('hands off once it reaches 85%');
+    expect(await handoffDocs(daemon.root)).toEqual([]);
+    expect((await resume('the last table', 86)).code).toBe(0);
+    const handoff = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), {
+      timeoutMs: 45_000,
+      message: 'the committed handoff at 86%',
+    });
+    expect(handoff.path).toContain(first.id.slice(0, 8));
+    // Still above: the same crossing, no second document.
+    expect((await resume('and the indexes', 88)).code).toBe(0);
+    await codexSessionAt(88);
+    expect((await daemon.status()).handoffs).toHaveLength(1);
+    expect(await handoffDocs(daemon.root)).toHaveLength(1);
+  });
+
   it('X3 Codex compacting its own history (provoked past its limit) is recorded: in status and as a session.compacted event', async () => {
     // handoffAt 100: the daemon stays out of the way, so Codex's own compaction is what happens.
     await setUp({ codex: { graceSeconds: 0, handoffAt: 100 } });

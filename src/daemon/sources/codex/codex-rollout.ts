@@ -53,6 +53,8 @@ export interface CodexRolloutView {
   readonly startedAt: string | null;
   readonly model: string | null;
   readonly reading: CodexReading | null;
+  /** The context of the session's first reading: one that starts above handoffAt waits 10 more points (issue 10 §6). */
+  readonly firstReadingTokens: number | null;
   /** Distinct readings seen (a repeated identical reading counts once). */
   readonly readingCount: number;
   /** Times Codex compacted its own history. */
@@ -79,6 +81,7 @@ export function emptyCodexView(): CodexRolloutView {
     startedAt: null,
     model: null,
     reading: null,
+    firstReadingTokens: null,
     readingCount: 0,
     compactions: 0,
     lastCompactionAt: null,
@@ -243,7 +246,13 @@ function tokenCount(view: CodexRolloutView, payload: Record<string, unknown>, at
     outputTokens: usage.output_tokens,
     at,
   };
-  const next: CodexRolloutView = { ...view, reading, readingKey: key, readingCount: view.readingCount + 1 };
+  const next: CodexRolloutView = {
+    ...view,
+    reading,
+    readingKey: key,
+    readingCount: view.readingCount + 1,
+    firstReadingTokens: view.firstReadingTokens ?? reading.contextTokens,
+  };
   // No request has all-zero usage: this is Codex's own compaction, whose total is its estimate of what is left.
   if (allZero && view.reading !== null) {
     const compacted = compaction(next, at);

@@ -60,6 +60,7 @@ export function codexState(
     cwd: view.cwd,
     foreign: extra.foreign,
     startedAt: view.startedAt,
+    firstReadingTokens: view.firstReadingTokens,
   };
   return { ...state, overflowed: isOverThreshold(state) };
 }
