@@ -254,6 +254,48 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     expect(await handoffDocs(daemon.root)).toHaveLength(1);
   });
 
+  it('X3 a young Codex session over handoffAt waits out its grace window, but goes at once when a later reading passes 95%', async () => {
+    // The default grace window (two minutes).
+    await setUp({ codex: {} });
+    await daemon.start();
+    fake.handle((request) =>
+      request.lastUserText.includes('CONTEXT CHECKPOINT COMPACTION')
+        ? responsesReply().text('Summary.').usage({ input_tokens: 9_000, output_tokens: 10 })
+        : undefined,
+    );
+    fake.enqueue(
+      responsesReply()
+        .text('Started.')
+        .usage({ input_tokens: tokens(30), output_tokens: 10 }),
+      responsesReply()
+        .text('Halfway.')
+        .usage({ input_tokens: tokens(72), output_tokens: 10 }),
+    );
+    expect((await codexExec('port the parser', { cwd: daemon.root, home: codex })).code).toBe(0);
+    await codexSessionAt(30);
+    expect(
+      (await runCodex(['exec', '--skip-git-repo-check', 'resume', '--last', 'and the tokens'], { cwd: daemon.root, home: codex })).code,
+    ).toBe(0);
+    await waitFor(async () => (await codexSession())?.action?.includes('started less than two minutes ago') ?? false, {
+      timeoutMs: 30_000,
+      message: 'the crossing held back by the grace window',
+    });
+    expect(await handoffDocs(daemon.root)).toEqual([]);
+    fake.enqueue(
+      responsesReply()
+        .text('Nearly full.')
+        .usage({ input_tokens: tokens(96), output_tokens: 10 }),
+    );
+    expect(
+      (await runCodex(['exec', '--skip-git-repo-check', 'resume', '--last', 'and the lexer'], { cwd: daemon.root, home: codex })).code,
+    ).toBe(0);
+    const handoff = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), {
+      timeoutMs: 45_000,
+      message: 'the handoff at 96%, inside the grace window',
+    });
+    expect(handoff.agent).toBe('codex');
+  });
+
   it('X3 Codex compacting its own history (provoked past its limit) is recorded: in status and as a session.compacted event', async () => {
     // handoffAt 100: the daemon stays out of the way, so Codex's own compaction is what happens.
     await setUp({ codex: { graceSeconds: 0, handoffAt: 100 } });
