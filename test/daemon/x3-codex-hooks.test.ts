@@ -154,6 +154,10 @@ describe('X3 Codex hooks (install-hooks codex), with the real client', { timeout
         .usage({ input_tokens: tokens(73), cached_tokens: tokens(72), output_tokens: 400 });
     });
     fake.enqueue(
+      // Under the threshold first (a session first seen above it would wait 10 more points), then across.
+      responsesReply()
+        .exec('ls')
+        .usage({ input_tokens: tokens(30), output_tokens: 20 }),
       responsesReply()
         .text('The flag parser is in src/cli.ts.')
         .usage({ input_tokens: tokens(72), output_tokens: 50 }),
@@ -234,6 +238,9 @@ describe('X3 Codex hooks (install-hooks codex), with the real client', { timeout
     expect((await repo.daemon(['install-hooks', 'codex'])).code).toBe(0);
     await startDaemon(repo);
     fake.enqueue(
+      responsesReply()
+        .exec('ls')
+        .usage({ input_tokens: tokens(30), output_tokens: 20 }),
       responsesReply()
         .text('Wired the flag.')
         .usage({ input_tokens: tokens(72), output_tokens: 20 }),
