@@ -404,6 +404,21 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual(mine);
   }, 60_000);
 
+  test("X3 install-hooks on a settings file that is not JSON: one clear line, a non-zero exit, and the user's file untouched", async () => {
+    const { daemon } = await setup();
+    const file = path.join(daemon.root, '.claude', 'settings.local.json');
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const broken = '{ "permissions": { "allow": [ "Bash(npm test)", ] }\n';
+    await fs.writeFile(file, broken);
+    for (const command of ['install-hooks', 'uninstall-hooks']) {
+      const result = await daemon.daemon([command, 'claude']);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain('.claude/settings.local.json is not valid JSON; fix it first (nothing was changed)');
+      expect(await fs.readFile(file, 'utf8')).toBe(broken);
+    }
+  }, 60_000);
+
   test('X3 a hook never breaks the agent: no daemon, garbage input → exit 0 and nothing printed', async () => {
     const { daemon } = await setup();
     await daemon.daemon(['stop']);

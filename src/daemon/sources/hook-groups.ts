@@ -2,6 +2,7 @@
 // `{ "<Event>": [{ "matcher"?: "…", "hooks": [{ "type": "command", "command": "…", "timeout": N }] }] }`.
 // ai-zen's entries are merged in after the user's own and recognised by their command alone, so
 // installing twice changes nothing and uninstalling removes ours and nothing else.
+import { promises as fs } from 'node:fs';
 
 export type Json = Record<string, unknown>;
 
@@ -68,4 +69,27 @@ export function hasOurHook(hooks: unknown, event: string, isOurs: (command: stri
         }),
     )
   );
+}
+
+/**
+ * An agent's settings file as a JSON object: `{}` when there is none. One clear line, and nothing
+ * changed, when it is not JSON or not an object: the user's file is never overwritten on a guess.
+ */
+export async function readSettingsObject(file: string, shown: string = file): Promise<Json> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`${shown} is not valid JSON; fix it first (nothing was changed)`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`${shown} is not a JSON object; fix it first (nothing was changed)`);
+  return value as Json;
 }

@@ -3,10 +3,9 @@
 // Claude Code needs to let its Write tool create the handoff document without asking. Merged into
 // what is there (the user's own hooks and rules are never touched), idempotent; uninstall removes
 // only what is ours — recognised by the command's `hook claude` words and our exact rule.
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileInside } from '../../../fs/safe-write.js';
-import { hasOurHook, type Json, withOurHooks, withoutOurHooks } from '../hook-groups.js';
+import { hasOurHook, readSettingsObject, type Json, withOurHooks, withoutOurHooks } from '../hook-groups.js';
 
 export const HANDOFF_PERMISSION = 'Edit(.ai-zen/handoffs/**)';
 export const HOOK_EVENTS = ['Stop', 'PreCompact', 'SessionStart'] as const;
@@ -25,24 +24,7 @@ const MATCHERS: Record<ClaudeHookEvent, string | undefined> = { Stop: undefined,
 /** Seconds Claude Code gives the hook (PreCompact writes the offline document within it). */
 const TIMEOUTS: Record<ClaudeHookEvent, number> = { Stop: 60, PreCompact: 60, SessionStart: 10 };
 
-async function readSettings(root: string): Promise<Json> {
-  let text: string;
-  try {
-    text = await fs.readFile(claudeSettingsPath(root), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new Error(`${SETTINGS} is not valid JSON; fix it first (nothing was changed)`);
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw new Error(`${SETTINGS} is not a JSON object; fix it first (nothing was changed)`);
-  return value as Json;
-}
+const readSettings = (root: string): Promise<Json> => readSettingsObject(claudeSettingsPath(root), SETTINGS);
 
 const isOurs = (command: string) => MARK.test(command);
 

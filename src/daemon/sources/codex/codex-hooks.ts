@@ -13,7 +13,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileInside } from '../../../fs/safe-write.js';
 import { codexHomeFolder, type Env } from '../../../paths.js';
-import { hasOurHook, type Json, type OurHook, withOurHooks, withoutOurHooks } from '../hook-groups.js';
+import { hasOurHook, type Json, type OurHook, readSettingsObject, withOurHooks, withoutOurHooks } from '../hook-groups.js';
 
 export const CODEX_HOOK_EVENTS = ['Stop', 'PreCompact', 'SessionStart'] as const;
 export type CodexHookEvent = (typeof CODEX_HOOK_EVENTS)[number];
@@ -29,24 +29,7 @@ export function codexHooksPath(env: Env): string {
   return path.join(codexHomeFolder(env), HOOKS_FILE);
 }
 
-async function readHooksFile(env: Env): Promise<Json> {
-  let text: string;
-  try {
-    text = await fs.readFile(codexHooksPath(env), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new Error(`${codexHooksPath(env)} is not valid JSON; fix it first (nothing was changed)`);
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw new Error(`${codexHooksPath(env)} is not a JSON object; fix it first (nothing was changed)`);
-  return value as Json;
-}
+const readHooksFile = (env: Env): Promise<Json> => readSettingsObject(codexHooksPath(env));
 
 function ourHooks(command: (event: CodexHookEvent) => string): OurHook[] {
   return CODEX_HOOK_EVENTS.map((event) => ({ event, command: command(event), timeout: TIMEOUTS[event] }));
