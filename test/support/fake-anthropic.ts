@@ -7,8 +7,8 @@
 //   const fake = await startFakeAnthropic();
 //   fake.enqueue(anthropicReply().tool('Bash', { command: 'ls' }).usage({ input_tokens: 9000 }),
 //                anthropicReply().text('done').usage({ input_tokens: 9100 }));
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type http from 'node:http';
+import { listenLoopback, parseBody, ReplyScript } from './fake-http-server.js';
 
 export interface AnthropicUsage {
   readonly input_tokens: number;
@@ -183,74 +183,49 @@ function send(response: http.ServerResponse, reply: AnthropicReplyBuilder, strea
 }
 
 export async function startFakeAnthropic(): Promise<FakeAnthropic> {
-  const queue: (AnthropicReplyBuilder | ReplyFunction)[] = [];
+  const script = new ReplyScript<RecordedAnthropicRequest, AnthropicReplyBuilder | ReplyFunction>();
   const requests: RecordedAnthropicRequest[] = [];
-  const sockets = new Set<Socket>();
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const url = (request.url ?? '').split('?')[0] ?? '';
-      let body: any = null;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null');
-      } catch {
-        body = null;
-      }
-      if (request.method !== 'POST' || !url.endsWith('/v1/messages')) {
-        // count_tokens and anything else: a plausible, harmless answer.
-        response.writeHead(url.endsWith('/count_tokens') ? 200 : 404, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify(
-            url.endsWith('/count_tokens')
-              ? { input_tokens: 100 }
-              : { type: 'error', error: { type: 'not_found_error', message: 'not here' } },
-          ),
-        );
-        return;
-      }
-      const recorded = record(url, body);
-      requests.push(recorded);
-      const stream = body?.stream === true;
-      if (!recorded.main) {
-        send(
-          response,
-          anthropicReply()
-            .text('{"title": "fake", "isNewTopic": false}')
-            .usage({ input_tokens: 50, output_tokens: 5 })
-            .model('claude-haiku-4-5-20251001'),
-          stream,
-        );
-        return;
-      }
-      const next = queue.shift();
-      if (!next) {
-        send(
-          response,
-          anthropicReply().text('(the fake model has no more scripted replies)').usage({ input_tokens: 1000, output_tokens: 5 }),
-          stream,
-        );
-        return;
-      }
-      const reply = typeof next === 'function' ? next(recorded) : next;
-      if (reply.gate) void reply.gate.finally(() => send(response, reply, stream));
-      else send(response, reply, stream);
-    });
+  const server = await listenLoopback('fake-anthropic', async (request, response, raw) => {
+    const url = (request.url ?? '').split('?')[0] ?? '';
+    const body = parseBody(raw);
+    if (request.method !== 'POST' || !url.endsWith('/v1/messages')) {
+      // count_tokens and anything else: a plausible, harmless answer.
+      response.writeHead(url.endsWith('/count_tokens') ? 200 : 404, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify(
+          url.endsWith('/count_tokens')
+            ? { input_tokens: 100 }
+            : { type: 'error', error: { type: 'not_found_error', message: 'not here' } },
+        ),
+      );
+      return;
+    }
+    const recorded = record(url, body);
+    requests.push(recorded);
+    const stream = body?.stream === true;
+    if (!recorded.main) {
+      send(
+        response,
+        anthropicReply()
+          .text('{"title": "fake", "isNewTopic": false}')
+          .usage({ input_tokens: 50, output_tokens: 5 })
+          .model('claude-haiku-4-5-20251001'),
+        stream,
+      );
+      return;
+    }
+    const next = await script.next(recorded);
+    if (!next) {
+      send(
+        response,
+        anthropicReply().text('(the fake model has no more scripted replies)').usage({ input_tokens: 1000, output_tokens: 5 }),
+        stream,
+      );
+      return;
+    }
+    const reply = typeof next === 'function' ? next(recorded) : next;
+    if (reply.gate) void reply.gate.finally(() => send(response, reply, stream));
+    else send(response, reply, stream);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}`,
-    requests,
-    enqueue: (...replies) => queue.push(...replies),
-    pending: () => queue.length,
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { baseURL: `http://127.0.0.1:${server.port}`, requests, enqueue: script.enqueue, pending: script.pending, close: server.close };
 }

@@ -7,8 +7,8 @@
 //   fake.handle((request) => request.lastUserText.includes('handoff') ? reply().text('ok') : undefined);
 //   ... baseURL: fake.baseURL ...
 //   await fake.close();
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type http from 'node:http';
+import { listenLoopback, parseBody, ReplyScript } from './fake-http-server.js';
 
 export interface FakeUsage {
   prompt_tokens: number;
@@ -180,34 +180,12 @@ export interface FakeOpenAIOptions {
 }
 
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
-  const queue: Reply[] = [];
-  const handlers: Handler[] = [];
+  const script = new ReplyScript<RecordedRequest, Reply>();
   const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
   let completionCounter = 0;
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void serve(req, res, Buffer.concat(chunks).toString('utf8')).catch((error: unknown) => {
-        if (!res.headersSent) sendError(res, httpError(500, `fake-openai: ${String(error)}`));
-        else res.destroy();
-      });
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-
   async function serve(req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> {
-    let body: any = null;
-    try {
-      body = raw.length > 0 ? JSON.parse(raw) : null;
-    } catch {
-      body = { unparsable: raw };
-    }
+    const body = parseBody(raw);
     const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
     const lastUser = [...messages].reverse().find((m) => m?.role === 'user');
     const recorded: RecordedRequest = {
@@ -230,12 +208,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return;
     }
 
-    let chosen: Reply | undefined;
-    for (const handler of [...handlers]) {
-      chosen = await handler(recorded);
-      if (chosen) break;
-    }
-    chosen ??= queue.shift();
+    const chosen = await script.next(recorded);
     if (!chosen) {
       sendError(res, httpError(500, 'fake-openai: no reply queued for this request', { code: 'fake_queue_empty' }));
       return;
@@ -355,33 +328,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     res.end('data: [DONE]\n\n');
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    enqueue(...replies: Reply[]) {
-      queue.push(...replies);
-    },
-    handle(fn: Handler) {
-      handlers.push(fn);
-      return () => {
-        const at = handlers.indexOf(fn);
-        if (at >= 0) handlers.splice(at, 1);
-      };
-    },
-    pending() {
-      return queue.length;
-    },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const server = await listenLoopback('fake-openai', serve);
+  const { enqueue, handle, pending } = script;
+  return { baseURL: `http://127.0.0.1:${server.port}/v1`, requests, enqueue, handle, pending, close: server.close };
 }
 
 function sendError(res: http.ServerResponse, error: HttpErrorReply): void {

@@ -8,8 +8,8 @@
 //                responsesReply().text('done').usage({ input_tokens: 9100, output_tokens: 5 }));
 //   ... base_url = fake.baseURL ...
 //   await fake.close();
-import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type http from 'node:http';
+import { listenLoopback, parseBody, ReplyScript } from './fake-http-server.js';
 
 /** What `response.completed` reports; Codex records it as `last_token_usage`. */
 export interface ResponsesUsage {
@@ -120,36 +120,12 @@ export interface FakeResponses {
 }
 
 export async function startFakeResponses(): Promise<FakeResponses> {
-  const queue: ResponsesReply[] = [];
-  const handlers: ResponsesHandler[] = [];
+  const script = new ReplyScript<RecordedResponsesRequest, ResponsesReply>();
   const requests: RecordedResponsesRequest[] = [];
-  const sockets = new Set<Socket>();
   let responseCounter = 0;
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      try {
-        serve(req, res, Buffer.concat(chunks).toString('utf8'));
-      } catch (error) {
-        if (!res.headersSent) sendError(res, responsesHttpError(500, `fake-responses: ${String(error)}`));
-        else res.destroy();
-      }
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-
-  function serve(req: http.IncomingMessage, res: http.ServerResponse, raw: string): void {
-    let body: any = null;
-    try {
-      body = raw.length > 0 ? JSON.parse(raw) : null;
-    } catch {
-      body = { unparsable: raw };
-    }
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> {
+    const body = parseBody(raw);
     const input: any[] = Array.isArray(body?.input) ? body.input : [];
     const recorded: RecordedResponsesRequest = {
       method: req.method ?? 'GET',
@@ -165,12 +141,7 @@ export async function startFakeResponses(): Promise<FakeResponses> {
       sendError(res, responsesHttpError(404, `fake-responses: no route ${recorded.method} ${recorded.path}`));
       return;
     }
-    let chosen: ResponsesReply | undefined;
-    for (const handler of [...handlers]) {
-      chosen = handler(recorded);
-      if (chosen) break;
-    }
-    chosen ??= queue.shift();
+    const chosen = await script.next(recorded);
     if (!chosen) {
       sendError(res, responsesHttpError(500, 'fake-responses: no reply queued for this request'));
       return;
@@ -188,31 +159,9 @@ export async function startFakeResponses(): Promise<FakeResponses> {
     else send();
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    requests,
-    enqueue(...replies) {
-      queue.push(...replies);
-    },
-    handle(fn) {
-      handlers.push(fn);
-      return () => {
-        const at = handlers.indexOf(fn);
-        if (at >= 0) handlers.splice(at, 1);
-      };
-    },
-    pending: () => queue.length,
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const server = await listenLoopback('fake-responses', serve);
+  const { enqueue, handle, pending } = script;
+  return { baseURL: `http://127.0.0.1:${server.port}/v1`, requests, enqueue, handle, pending, close: server.close };
 }
 
 function streamReply(res: http.ServerResponse, built: ResponsesReplyBuilder, id: string, model: string): void {
