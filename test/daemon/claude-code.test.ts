@@ -166,6 +166,40 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect((await claudeTranscripts(claude)).length).toBe(before.length + 1);
   }, 90_000);
 
+  test('X3 no loops: a Claude Code session that crosses handoffAt four times within 15 minutes gets three handoffs, then one notification that the daemon stopped trying', async () => {
+    const { daemon, claude } = await setup();
+    const seen = await events(daemon);
+    const committed = () => seen.filter((event) => event.name === 'handoff.committed').length;
+    const percentNow = async () => (await daemon.status()).sessions.find((session) => session.agent === 'claude-code')?.percent;
+    // Each turn of the one `claude -p` run answers only once the daemon has dealt with the last one,
+    // so every reading is read on its own: up (a crossing), its handoff committed, down, seen, up again.
+    const gate = (condition: () => boolean | Promise<boolean>) =>
+      waitFor(condition, { timeoutMs: 60_000, message: 'the daemon to catch up' }).catch(() => undefined);
+    const turn = (tokens: number) => anthropicReply().tool('Bash', { command: 'true' }).usage({ input_tokens: tokens, output_tokens: 10 });
+    const up = 150_000; // 75% of 200k
+    const down = 40_000; // 20%
+    fake.enqueue(turn(20_000), turn(up));
+    for (const handoffs of [1, 2, 3]) {
+      fake.enqueue(
+        turn(down).until(gate(() => committed() >= handoffs)),
+        (handoffs === 3 ? anthropicReply().text('Done for now.').usage({ input_tokens: up, output_tokens: 10 }) : turn(up)).until(
+          gate(async () => committed() >= handoffs && (await percentNow()) === 20),
+        ),
+      );
+    }
+    const result = await runClaude('Keep going until the work is done', { cwd: daemon.root, home: claude, baseURL: fake.baseURL });
+    expect(result.code, result.stderr).toBe(0);
+    await waitFor(async () => (await service!.received()).some((call) => call.summary.includes('handoffs stopped')), {
+      timeoutMs: 30_000,
+      message: 'the notification that the daemon stopped trying',
+    });
+    const stopped = (await service!.received()).filter((call) => call.summary.includes('handoffs stopped'));
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]!.body).toMatch(/^session [0-9a-f]{8}: 3 handoffs in 15 minutes: stopped trying$/);
+    expect(committed()).toBe(3);
+    expect(await handoffDocs(daemon.root)).toHaveLength(3);
+  }, 180_000);
+
   test('X3 a Claude Code session started in a subfolder whose path is over 200 characters (its own, cut and hashed slug) is this repo’s and is listed', async () => {
     const { daemon, claude } = await setup();
     const deep = path.join(daemon.root, 'a'.repeat(70), 'b'.repeat(70), 'c'.repeat(70));
