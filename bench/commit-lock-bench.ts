@@ -4,7 +4,7 @@
 // from the exclusive create of index.lock to its removal), over real commits in a real repo.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { commitHandoff } from '../dist/daemon/commit-handoff.js';
+import { commitHandoff } from '../dist/daemon/committing/commit-handoff.js';
 import type { ItemResult } from './results.js';
 import { formatMs, percentile, summarise } from './statistics.js';
 import { makeBenchProject } from './temp-project.js';

@@ -4,9 +4,9 @@
 // child's), spoken to over its IPC socket, stopped with `stop` and, past a deadline, killed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fsSync, { promises as fs } from 'node:fs';
-import { daemonLogPath } from '../dist/daemon/daemon-logger.js';
-import { DAEMON_NODE_OPTIONS } from '../dist/daemon/daemon-node-options.js';
-import { StatusInfo } from '../dist/daemon/status-schema.js';
+import { daemonLogPath } from '../dist/daemon/process/daemon-logger.js';
+import { DAEMON_NODE_OPTIONS } from '../dist/daemon/process/daemon-node-options.js';
+import { StatusInfo } from '../dist/daemon/side-channels/status-schema.js';
 import { connectIpc, type IpcClient } from '../dist/ipc/client.js';
 import { socketPathFor } from '../dist/ipc/socket-path.js';
 import { pause } from './statistics.js';

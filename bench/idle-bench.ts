@@ -5,7 +5,7 @@
 // per-thread schedstat, RSS from /proc/<pid>/status. The RSS in the start-up tail is reported too.
 import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { DAEMON_NODE_OPTIONS } from '../dist/daemon/daemon-node-options.js';
+import { DAEMON_NODE_OPTIONS } from '../dist/daemon/process/daemon-node-options.js';
 import { projectPaths } from '../dist/paths.js';
 import { startDaemonProcess, type DaemonProcess } from './daemon-process.js';
 import { cpuPercent, memory, sampleCpu } from './proc-usage.js';

@@ -9,10 +9,10 @@
 import chokidar, { type FSWatcher as ChokidarWatcher } from 'chokidar';
 import fsSync from 'node:fs';
 import path from 'node:path';
-import { createHandoffCommitter } from '../dist/daemon/handoff-committer.js';
-import { SessionMonitor } from '../dist/daemon/session-monitor.js';
-import { createAiZenSessionSource } from '../dist/daemon/session-source-ai-zen.js';
-import { SessionWatcher } from '../dist/daemon/session-watcher.js';
+import { createHandoffCommitter } from '../dist/daemon/committing/handoff-committer.js';
+import { SessionMonitor } from '../dist/daemon/handover/session-monitor.js';
+import { createAiZenSessionSource } from '../dist/daemon/watching/session-source-ai-zen.js';
+import { SessionWatcher } from '../dist/daemon/watching/session-watcher.js';
 import { EventBus } from '../dist/events.js';
 import { silentLogger } from '../dist/log/logger.js';
 import { isLockHeld, sessionLockName } from '../dist/lock/os-lock.js';

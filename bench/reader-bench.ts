@@ -3,8 +3,8 @@
 // the sizes in turn, so drift in the machine's load touches every size alike.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { createAiZenSessionSource } from '../dist/daemon/session-source-ai-zen.js';
-import type { SessionReader } from '../dist/daemon/session-source.js';
+import { createAiZenSessionSource } from '../dist/daemon/watching/session-source-ai-zen.js';
+import type { SessionReader } from '../dist/daemon/watching/session-source.js';
 import { projectPaths } from '../dist/paths.js';
 import type { Figure, ItemResult } from './results.js';
 import { copySession, growSession, assistantLine, usageLine, writeTemplateSession } from './session-fixture.js';

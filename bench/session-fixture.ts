@@ -21,7 +21,7 @@ export interface SessionTemplate {
 const USER_TEXT =
   'Please refactor the session reader so that it only reads appended bytes, and add a differential test against a full re-parse. ';
 const ASSISTANT_TEXT =
-  'I changed src/daemon/incremental-reader.ts to remember its byte offset and a fingerprint of the head; the test now compares both readers line by line. ';
+  'I changed src/daemon/watching/incremental-reader.ts to remember its byte offset and a fingerprint of the head; the test now compares both readers line by line. ';
 
 /** Writes one real session in `root` (then closes it: nobody owns it) and returns it as a template. */
 export async function writeTemplateSession(

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { AnyEvent } from '../dist/events.js';
 import { acquireLock, sessionLockName, type HeldLock } from '../dist/lock/os-lock.js';
 import { projectPaths } from '../dist/paths.js';
-import { DAEMON_NODE_OPTIONS } from '../dist/daemon/daemon-node-options.js';
+import { DAEMON_NODE_OPTIONS } from '../dist/daemon/process/daemon-node-options.js';
 import { startDaemonProcess } from './daemon-process.js';
 import type { Figure, ItemResult } from './results.js';
 import { copySession, usageLine, writeTemplateSession } from './session-fixture.js';

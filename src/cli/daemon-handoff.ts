@@ -1,7 +1,7 @@
 // `ai-zen-daemon handoff|migrate [SESSION] [--executor …]`: the daemon runs the one migration
 // service on a session no live ai-zen process owns (default: the latest session).
 import { Option, type Command } from 'commander';
-import { HandoffReply } from '../daemon/status-schema.js';
+import { HandoffReply } from '../daemon/side-channels/status-schema.js';
 import { AiZenError } from '../errors.js';
 import { MAX_GOAL_CHARACTERS } from '../ipc/protocol.js';
 import { ExecutorName, SessionId } from '../session/format.js';

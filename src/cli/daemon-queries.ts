@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { allowsProjectChoices, checkTrust, describeTrust } from '../config/trust.js';
 import type { Env } from '../paths.js';
-import { FactsInfo, HandoffsReply, SessionsReply, StatusInfo } from '../daemon/status-schema.js';
+import { FactsInfo, HandoffsReply, SessionsReply, StatusInfo } from '../daemon/side-channels/status-schema.js';
 import { daemonRoot, requestDaemon } from './daemon-client.js';
 import { renderFactsInfo, renderHandoffs, renderSessions, renderStatus } from './daemon-render.js';
 import { writeOut, type CliSetup } from './run-cli.js';

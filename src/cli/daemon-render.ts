@@ -1,8 +1,8 @@
 // What `ai-zen-daemon status|sessions|handoffs|facts` print for a person. Scripts use --json.
 import path from 'node:path';
-import { formatTokens } from '../daemon/format-tokens.js';
+import { formatTokens } from '../daemon/side-channels/format-tokens.js';
 import { describeChecks } from '../handoff/checks/describe-checks.js';
-import type { FactsInfo, HandoffInfo, SessionInfo, StatusInfo } from '../daemon/status-schema.js';
+import type { FactsInfo, HandoffInfo, SessionInfo, StatusInfo } from '../daemon/side-channels/status-schema.js';
 
 const BAR_CELLS = 8;
 

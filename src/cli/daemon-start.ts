@@ -7,10 +7,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import { allowsProjectChoices, checkTrust, describeTrust } from '../config/trust.js';
-import { daemonLogPath, daemonOutputPath } from '../daemon/daemon-logger.js';
-import { DAEMON_NODE_OPTIONS } from '../daemon/daemon-node-options.js';
+import { daemonLogPath, daemonOutputPath } from '../daemon/process/daemon-logger.js';
+import { DAEMON_NODE_OPTIONS } from '../daemon/process/daemon-node-options.js';
 import { EXIT_ALREADY_RUNNING } from '../exit-codes.js';
-import { StatusInfo } from '../daemon/status-schema.js';
+import { StatusInfo } from '../daemon/side-channels/status-schema.js';
 import { AiZenError } from '../errors.js';
 import { connectIpc } from '../ipc/client.js';
 import { silentLogger } from '../log/logger.js';
@@ -52,7 +52,7 @@ export function registerStartCommand(program: Command, setup: CliSetup): void {
 }
 
 async function runInForeground(root: string, env: Env, readableStderr: boolean): Promise<never> {
-  const { runDaemon } = await import('../daemon/run-daemon.js');
+  const { runDaemon } = await import('../daemon/process/run-daemon.js');
   try {
     await runDaemon({ root, env, foreground: readableStderr, version: packageVersion() });
   } catch (error) {

@@ -1,7 +1,7 @@
 // `ai-zen-daemon stop`: asks the daemon to stop, then returns once it has exited — when its lock,
 // which the kernel frees with the process, is free — or says it did not within the deadline.
 import type { Command } from 'commander';
-import { StopReply } from '../daemon/status-schema.js';
+import { StopReply } from '../daemon/side-channels/status-schema.js';
 import { AiZenError } from '../errors.js';
 import { daemonRoot, isDaemonRunning, requestDaemon } from './daemon-client.js';
 import { writeOut, type CliSetup } from './run-cli.js';

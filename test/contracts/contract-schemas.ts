@@ -2,8 +2,15 @@
 // (zod 4's z.toJSONSchema). schemas/ holds the committed output; `npm run schemas` rewrites it and
 // test/contracts/json-schemas.test.ts fails when the two drift apart.
 import { z } from 'zod';
-import { HandoffReply, HandoffsReply, SessionsReply, StatusInfo, StopReply, FactsInfo } from '../../src/daemon/status-schema.js';
-import { HOOK_FOR_EVENT, type HookName } from '../../src/daemon/hooks-runner.js';
+import {
+  HandoffReply,
+  HandoffsReply,
+  SessionsReply,
+  StatusInfo,
+  StopReply,
+  FactsInfo,
+} from '../../src/daemon/side-channels/status-schema.js';
+import { HOOK_FOR_EVENT, type HookName } from '../../src/daemon/side-channels/hooks-runner.js';
 import { EventSchemas, type EventName } from '../../src/events.js';
 import { PROTOCOL_VERSION, Reply, RequestId, RequestParams, RequestType } from '../../src/ipc/protocol.js';
 import { SessionLine } from '../../src/session/format.js';
@@ -72,7 +79,7 @@ export const CONTRACTS: readonly Contract[] = [
   {
     file: 'ipc-results.v1.schema.json',
     title: 'ai-zen daemon IPC v1: the result of each request type',
-    description: 'Keyed by request type: the `result` of a successful reply. Source: src/daemon/status-schema.ts.',
+    description: 'Keyed by request type: the `result` of a successful reply. Source: src/daemon/side-channels/status-schema.ts.',
     schema: IpcResults,
   },
   {
@@ -85,7 +92,7 @@ export const CONTRACTS: readonly Contract[] = [
     file: 'hook-input.v1.schema.json',
     title: 'ai-zen hook input v1',
     description:
-      'The one JSON object (and a newline) a hook in .ai-zen/hooks/ reads on stdin. Source: src/daemon/hooks-runner.ts, src/events.ts.',
+      'The one JSON object (and a newline) a hook in .ai-zen/hooks/ reads on stdin. Source: src/daemon/side-channels/hooks-runner.ts, src/events.ts.',
     schema: HookInput,
   },
 ];

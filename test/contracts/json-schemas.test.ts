@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createHooksRunner } from '../../src/daemon/hooks-runner.js';
+import { createHooksRunner } from '../../src/daemon/side-channels/hooks-runner.js';
 import { HookInput, renderContracts } from './contract-schemas.js';
 
 const folder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../src/config/agents-config.js';
-import { HandoffLoopGuard } from '../../src/daemon/handoff-loop-guard.js';
+import { HandoffLoopGuard } from '../../src/daemon/handover/handoff-loop-guard.js';
 import { claudeTranscriptMessages } from '../../src/daemon/sources/claude-code/claude-evidence.js';
 import { claudeSlug, mayHoldSessionsOf } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import { createClaudeCodeSource } from '../../src/daemon/sources/claude-code/claude-source.js';

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitHandoff, type CommitHandoffResult } from '../../src/daemon/commit-handoff.js';
+import { commitHandoff, type CommitHandoffResult } from '../../src/daemon/committing/commit-handoff.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 const DOC = '.ai-zen/handoffs/20250102-030405-abcdef12.md';

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeHookFailure, runHook } from '../../src/daemon/commit-hooks.js';
+import { describeHookFailure, runHook } from '../../src/daemon/committing/commit-hooks.js';
 import { processAlive } from '../support/process-alive.js';
 import { waitFor } from '../support/wait-for.js';
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createHandoffCommitter } from '../../src/daemon/handoff-committer.js';
+import { createHandoffCommitter } from '../../src/daemon/committing/handoff-committer.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';

@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FactsInfo, HandoffReply, HandoffsReply } from '../../src/daemon/status-schema.js';
+import { FactsInfo, HandoffReply, HandoffsReply } from '../../src/daemon/side-channels/status-schema.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 

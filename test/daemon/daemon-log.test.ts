@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDaemonLog, daemonLogPath } from '../../src/daemon/daemon-logger.js';
+import { createDaemonLog, daemonLogPath } from '../../src/daemon/process/daemon-logger.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 describe('D1 the daemon log', () => {

@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DAEMON_NODE_OPTIONS } from '../../src/daemon/daemon-node-options.js';
+import { DAEMON_NODE_OPTIONS } from '../../src/daemon/process/daemon-node-options.js';
 import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');

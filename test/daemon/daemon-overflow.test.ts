@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
-import { SessionsReply } from '../../src/daemon/status-schema.js';
+import { SessionsReply } from '../../src/daemon/side-channels/status-schema.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, messageLine, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 import { startSessionOwner, type SessionOwner } from './session-owner.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { StatusInfo } from '../../src/daemon/status-schema.js';
+import type { StatusInfo } from '../../src/daemon/side-channels/status-schema.js';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import type { AnyEvent } from '../../src/events.js';
 import { startDbusSession, type DbusSession, type NotificationService, type NotifyCall } from '../support/dbus-session.js';

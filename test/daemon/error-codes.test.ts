@@ -1,7 +1,7 @@
 // Issue 9 item 11 / issue 13 item 5: code acts on an error's class and code, never on its wording.
 import { describe, expect, it } from 'vitest';
-import { SessionMonitor } from '../../src/daemon/session-monitor.js';
-import type { SessionState, SessionUpdate } from '../../src/daemon/session-source.js';
+import { SessionMonitor } from '../../src/daemon/handover/session-monitor.js';
+import type { SessionState, SessionUpdate } from '../../src/daemon/watching/session-source.js';
 import { AiZenError, SessionOwnedError } from '../../src/errors.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log/logger.js';

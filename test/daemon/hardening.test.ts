@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IncrementalLineReader, NotRegularFileError } from '../../src/daemon/incremental-reader.js';
+import { IncrementalLineReader, NotRegularFileError } from '../../src/daemon/watching/incremental-reader.js';
 import { makeTempRepo } from '../support/temp-repo.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
@@ -283,7 +283,7 @@ describe('issue 11 §1 a forced exit ends the process even with a thread stuck i
     await using repo = await makeTempRepo({ git: false });
     const fifo = path.join(repo.root, 'stuck.jsonl');
     await run('mkfifo', [fifo]);
-    const forceExit = path.resolve('dist', 'daemon', 'force-exit.js');
+    const forceExit = path.resolve('dist', 'daemon', 'process', 'force-exit.js');
     const script = `
       import fs from 'node:fs';
       import { forceExit } from ${JSON.stringify(forceExit)};

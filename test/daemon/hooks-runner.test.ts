@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHooksRunner, HOOK_FOR_EVENT, type HooksRunnerOptions } from '../../src/daemon/hooks-runner.js';
+import { createHooksRunner, HOOK_FOR_EVENT, type HooksRunnerOptions } from '../../src/daemon/side-channels/hooks-runner.js';
 import type { AnyEvent } from '../../src/events.js';
 import { memoryLogger, type LogRecord, type MemoryLogger } from '../support/memory-logger.js';
 import { waitFor } from '../support/wait-for.js';

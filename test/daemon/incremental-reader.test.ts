@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { IncrementalLineReader, type RawLine } from '../../src/daemon/incremental-reader.js';
-import { createAiZenSessionSource } from '../../src/daemon/session-source-ai-zen.js';
-import { findSource, type SessionReader, type SessionState } from '../../src/daemon/session-source.js';
+import { IncrementalLineReader, type RawLine } from '../../src/daemon/watching/incremental-reader.js';
+import { createAiZenSessionSource } from '../../src/daemon/watching/session-source-ai-zen.js';
+import { findSource, type SessionReader, type SessionState } from '../../src/daemon/watching/session-source.js';
 import { projectPaths } from '../../src/paths.js';
 import { ConversationContext } from '../../src/session/conversation-context.js';
 import { parseSessionText } from '../../src/session/store.js';

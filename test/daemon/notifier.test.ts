@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appleScriptString, createNotifier, notifyCommand } from '../../src/daemon/notifier.js';
+import { appleScriptString, createNotifier, notifyCommand } from '../../src/daemon/side-channels/notifier.js';
 import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
 import { memoryLogger } from '../support/memory-logger.js';
 import { waitFor } from '../support/wait-for.js';

@@ -1,7 +1,7 @@
 // D1: every way out of the daemon goes through one coordinator.
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { createShutdownCoordinator } from '../../src/daemon/shutdown-coordinator.js';
+import { createShutdownCoordinator } from '../../src/daemon/process/shutdown-coordinator.js';
 import { EXIT_FAILURE, EXIT_FORCED } from '../../src/exit-codes.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { waitFor } from '../support/wait-for.js';

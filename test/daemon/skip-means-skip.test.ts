@@ -3,8 +3,8 @@
 // away — until usage drops to or below the window; the next crossing is migrated as usual.
 import fs from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { daemonLogPath } from '../../src/daemon/daemon-logger.js';
-import { SessionsReply } from '../../src/daemon/status-schema.js';
+import { daemonLogPath } from '../../src/daemon/process/daemon-logger.js';
+import { SessionsReply } from '../../src/daemon/side-channels/status-schema.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 import { startSessionOwner, type SessionOwner } from './session-owner.js';

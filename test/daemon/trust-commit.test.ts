@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { HandoffInfo } from '../../src/daemon/status-schema.js';
+import type { HandoffInfo } from '../../src/daemon/side-channels/status-schema.js';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
 import { runCli } from '../support/run-cli.js';
 import { DOCUMENT_WITH_SECRETS, SECRETS } from '../support/secrets-fixture.js';

@@ -14,9 +14,9 @@ import { HANDOFF_INSTRUCTION_MARK } from '../../handoff/transcript.js';
 import type { Env, ProjectPaths } from '../../paths.js';
 import type { FactsProvider } from '../../probe/facts.js';
 import { renderFacts } from '../../probe/render-facts.js';
-import type { ForeignSessionsRunner } from '../foreign-sessions.js';
-import { isOverThreshold, type SessionSource } from '../session-source.js';
-import type { WatchedSessions } from '../transcript-watchers.js';
+import type { ForeignSessionsRunner } from '../handover/foreign-sessions.js';
+import { isOverThreshold, type SessionSource } from '../watching/session-source.js';
+import type { WatchedSessions } from '../watching/transcript-watchers.js';
 
 export interface AgentHookRequest {
   readonly event: 'Stop' | 'PreCompact' | 'SessionStart';

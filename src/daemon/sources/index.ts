@@ -2,8 +2,8 @@
 // folders, its fold, its evidence, its successor command) and one line below.
 import type { Config } from '../../config/load-config.js';
 import type { Env, ProjectPaths } from '../../paths.js';
-import { fixedFolder, type WatchedSource } from '../session-source.js';
-import { createAiZenSessionSource } from '../session-source-ai-zen.js';
+import { fixedFolder, type WatchedSource } from '../watching/session-source.js';
+import { createAiZenSessionSource } from '../watching/session-source-ai-zen.js';
 import { createClaudeCodeSource } from './claude-code/claude-source.js';
 import { createCodexSessionSource } from './codex/codex-source.js';
 

@@ -4,7 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StatusInfo } from '../../../src/daemon/status-schema.js';
+import { StatusInfo } from '../../../src/daemon/side-channels/status-schema.js';
 import { daemonLockName, isLockHeld } from '../../../src/lock/os-lock.js';
 import { reply } from '../../support/fake-openai.js';
 import { runCli } from '../../support/run-cli.js';

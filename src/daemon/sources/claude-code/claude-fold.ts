@@ -7,9 +7,9 @@
 // the session is this repo's.
 import path from 'node:path';
 import { z } from 'zod';
-import type { RawLine } from '../../incremental-reader.js';
-import { parseJsonLine } from '../../line-fold-reader.js';
-import { isOverThreshold, type SessionState, type SessionThresholds } from '../../session-source.js';
+import type { RawLine } from '../../watching/incremental-reader.js';
+import { parseJsonLine } from '../../watching/line-fold-reader.js';
+import { isOverThreshold, type SessionState, type SessionThresholds } from '../../watching/session-source.js';
 import { isInside } from '../../../paths.js';
 import { claudeWindow } from './claude-window.js';
 

@@ -11,7 +11,7 @@
 import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { mapLimited } from '../../../map-limited.js';
-import type { TranscriptFolders } from '../../session-source.js';
+import type { TranscriptFolders } from '../../watching/session-source.js';
 import { isInsideRepo, isRolloutName, readRolloutMeta, type RolloutMetaResult } from './codex-rollout-meta.js';
 
 /** Rollout heads read at once while listing. */

@@ -7,9 +7,9 @@
 // repo's rollout is reported `foreign` after a few KB and never read again. The transcript is only
 // ever read (X3).
 import path from 'node:path';
-import type { IncrementalReaderOptions } from '../../incremental-reader.js';
-import { createLineFoldReader, type LineFold } from '../../line-fold-reader.js';
-import { isOverThreshold, type SessionReader, type SessionState, type SessionThresholds } from '../../session-source.js';
+import type { IncrementalReaderOptions } from '../../watching/incremental-reader.js';
+import { createLineFoldReader, type LineFold } from '../../watching/line-fold-reader.js';
+import { isOverThreshold, type SessionReader, type SessionState, type SessionThresholds } from '../../watching/session-source.js';
 import { emptyCodexView, foldCodexLine, type CodexRolloutView } from './codex-rollout.js';
 import type { CodexOwnership } from './codex-rollout-folders.js';
 

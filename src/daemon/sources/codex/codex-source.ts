@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { AgentConfig } from '../../../config/agents-config.js';
 import { codexSessionsFolder, type Env } from '../../../paths.js';
-import type { WatchedSource } from '../../session-source.js';
+import type { WatchedSource } from '../../watching/session-source.js';
 import { readCodexEvidence } from './codex-evidence.js';
 import { codexHooksInstalled } from './codex-hooks.js';
 import { isRolloutName } from './codex-rollout-meta.js';

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { resolveInsideRoot } from '../fs/confine.js';
+import { resolveInsideRoot } from '../../fs/confine.js';
 
 export const HANDOFF_DOC_PATH = /^\.ai-zen\/handoffs\/\d{8}-\d{6}-([A-Za-z0-9_-]{8})(?:-[1-9]\d{0,3})?\.md$/;
 const SHA256 = /^[0-9a-f]{64}$/;

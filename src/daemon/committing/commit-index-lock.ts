@@ -17,8 +17,8 @@
 import { randomBytes } from 'node:crypto';
 import fsSync, { constants, promises as fs, type BigIntStats } from 'node:fs';
 import path from 'node:path';
-import type { Env } from '../paths.js';
-import { spawnGit } from '../probe/spawn-git.js';
+import type { Env } from '../../paths.js';
+import { spawnGit } from '../../probe/spawn-git.js';
 import { startRefTransaction } from './commit-ref-transaction.js';
 
 export type IndexLockResult<T> =

@@ -1,8 +1,8 @@
 // The ai-zen session source: `.ai-zen/sessions/<id>.jsonl` in the v1 format (SPEC "Session file").
 import path from 'node:path';
-import type { HeaderLine, SessionLine } from '../session/format.js';
-import { SESSION_ID_PATTERN } from '../session/format.js';
-import { parseSessionLine } from '../session/parse-line.js';
+import type { HeaderLine, SessionLine } from '../../session/format.js';
+import { SESSION_ID_PATTERN } from '../../session/format.js';
+import { parseSessionLine } from '../../session/parse-line.js';
 import type { IncrementalReaderOptions } from './incremental-reader.js';
 import { createLineFoldReader, type LineFold } from './line-fold-reader.js';
 import { isOverflowed, type SessionSource, type SessionState } from './session-source.js';

@@ -1,8 +1,8 @@
 // Which handoff documents git already holds, unchanged, and in which commit — for the documents
 // the daemon finds at startup. Three git calls for all of them, where asking commitHandoff about
 // each would cost a dozen git processes per document on every start of the daemon.
-import type { Env } from '../paths.js';
-import { runGit } from '../probe/run-git.js';
+import type { Env } from '../../paths.js';
+import { runGit } from '../../probe/run-git.js';
 
 /** Path (repo-relative, `/`) → the latest commit that touched it, for docs at HEAD and clean in the work tree. */
 export async function committedHandoffs(root: string, paths: readonly string[], env?: Env): Promise<Map<string, string>> {

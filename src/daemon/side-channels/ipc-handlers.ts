@@ -1,17 +1,17 @@
 // The answers to IPC requests (D5). Replies follow status-schema.ts; `handoff` and `migrate` go
 // through the daemon's migrator — the ONE migration service — and refuse a session that a live
 // ai-zen process owns: its owner is the one to hand it over.
-import { AiZenError, SessionOwnedError } from '../errors.js';
-import { mapLimited } from '../map-limited.js';
-import type { IpcHandlers } from '../ipc/server.js';
-import { PROTOCOL_VERSION } from '../ipc/protocol.js';
-import type { Facts } from '../probe/facts.js';
-import type { ExecutorName } from '../session/format.js';
-import { SessionStore } from '../session/store.js';
+import { AiZenError, SessionOwnedError } from '../../errors.js';
+import { mapLimited } from '../../map-limited.js';
+import type { IpcHandlers } from '../../ipc/server.js';
+import { PROTOCOL_VERSION } from '../../ipc/protocol.js';
+import type { Facts } from '../../probe/facts.js';
+import type { ExecutorName } from '../../session/format.js';
+import { SessionStore } from '../../session/store.js';
 import { relativeToRoot, type DaemonCore } from './daemon-core.js';
 import { formatTokens, usagePercent } from './format-tokens.js';
-import type { HandoffRecord } from './handoff-committer.js';
-import type { SessionState } from './session-source.js';
+import type { HandoffRecord } from '../committing/handoff-committer.js';
+import type { SessionState } from '../watching/session-source.js';
 import type { FactsInfo, HandoffInfo, HandoffReply, SessionInfo, StatusInfo } from './status-schema.js';
 
 /** How many handoffs `status` lists (all of them: `handoffs`). */

@@ -1,32 +1,32 @@
 // The daemon's composition root (D1–D5): the leaves, wired once. The caller (run-daemon.ts) holds
 // the daemon lock and passes it in: the IPC server refuses to serve without it.
-import { loadConfig } from '../config/load-config.js';
-import { allowsProjectChoices, checkTrust, describeTrust } from '../config/trust.js';
-import { EventBus, type AnyEvent } from '../events.js';
-import { socketPathFor } from '../ipc/socket-path.js';
-import { startIpcServer, type IpcServer } from '../ipc/server.js';
-import { isLockHeld, sessionLockName, type HeldLock } from '../lock/os-lock.js';
+import { loadConfig } from '../../config/load-config.js';
+import { allowsProjectChoices, checkTrust, describeTrust } from '../../config/trust.js';
+import { EventBus, type AnyEvent } from '../../events.js';
+import { socketPathFor } from '../../ipc/socket-path.js';
+import { startIpcServer, type IpcServer } from '../../ipc/server.js';
+import { isLockHeld, sessionLockName, type HeldLock } from '../../lock/os-lock.js';
 import type { Logger } from 'pino';
-import { projectPaths, type Env } from '../paths.js';
-import { createFactsProvider } from '../probe/capture-facts.js';
-import { createDaemonMigrator } from './daemon-migrator.js';
-import { notificationFor } from './daemon-notifications.js';
-import { createFactsCache } from './facts-cache.js';
-import { createForeignSessions } from './foreign-sessions.js';
-import { foreignSummaryExecutor } from './foreign-summary.js';
-import { answerAgentHook as answerHookOf } from './sources/agent-hook-answer.js';
-import type { RequestParams } from '../ipc/protocol.js';
-import { watchGitState, type GitWatch } from './git-watch.js';
-import { createHandoffCommitter } from './handoff-committer.js';
-import { createHooksRunner } from './hooks-runner.js';
-import type { DaemonCore } from './daemon-core.js';
-import { createIpcHandlers } from './ipc-handlers.js';
+import { projectPaths, type Env } from '../../paths.js';
+import { createFactsProvider } from '../../probe/capture-facts.js';
+import { createDaemonMigrator } from '../handover/daemon-migrator.js';
+import { notificationFor } from '../side-channels/daemon-notifications.js';
+import { createFactsCache } from '../handover/facts-cache.js';
+import { createForeignSessions } from '../handover/foreign-sessions.js';
+import { foreignSummaryExecutor } from '../handover/foreign-summary.js';
+import { answerAgentHook as answerHookOf } from '../sources/agent-hook-answer.js';
+import type { RequestParams } from '../../ipc/protocol.js';
+import { watchGitState, type GitWatch } from '../committing/git-watch.js';
+import { createHandoffCommitter } from '../committing/handoff-committer.js';
+import { createHooksRunner } from '../side-channels/hooks-runner.js';
+import type { DaemonCore } from '../side-channels/daemon-core.js';
+import { createIpcHandlers } from '../side-channels/ipc-handlers.js';
 import { cleanLeftovers } from './leftover-cleanup.js';
-import { createNotifier, type Notifier } from './notifier.js';
-import { findSource } from './session-source.js';
-import { SessionMonitor } from './session-monitor.js';
-import { createSessionSources } from './sources/index.js';
-import { TranscriptWatchers } from './transcript-watchers.js';
+import { createNotifier, type Notifier } from '../side-channels/notifier.js';
+import { findSource } from '../watching/session-source.js';
+import { SessionMonitor } from '../handover/session-monitor.js';
+import { createSessionSources } from '../sources/index.js';
+import { TranscriptWatchers } from '../watching/transcript-watchers.js';
 
 export interface DaemonOptions {
   /** Real path of the project root. */

@@ -3,8 +3,8 @@
 // through osascript. A missing binary or no service on the bus is logged and reported as
 // sent:false — a notification is never worth failing anything for.
 import type { Logger } from 'pino';
-import type { Env } from '../paths.js';
-import { runProcess } from '../run-process.js';
+import type { Env } from '../../paths.js';
+import { runProcess } from '../../run-process.js';
 
 export type Urgency = 'low' | 'normal' | 'critical';
 

@@ -4,18 +4,18 @@
 // the file, and runs the service with the configured default executor — offline when no model is
 // configured (X1). One migration at a time.
 import path from 'node:path';
-import type { Config } from '../config/load-config.js';
-import { AiZenError, SessionOwnedError } from '../errors.js';
-import { EventBus } from '../events.js';
-import type { HandoffMode, HandoffOutcome } from '../handoff/migration-service.js';
+import type { Config } from '../../config/load-config.js';
+import { AiZenError, SessionOwnedError } from '../../errors.js';
+import { EventBus } from '../../events.js';
+import type { HandoffMode, HandoffOutcome } from '../../handoff/migration-service.js';
 import type { Logger } from 'pino';
-import type { Env, ProjectPaths } from '../paths.js';
-import type { FactsProvider } from '../probe/facts.js';
-import { checkTrust, TRUST_COMMAND } from '../config/trust.js';
-import { runGit } from '../probe/run-git.js';
-import { ConversationContext } from '../session/conversation-context.js';
-import type { ExecutorName } from '../session/format.js';
-import { SessionStore, type LatestPointer } from '../session/store.js';
+import type { Env, ProjectPaths } from '../../paths.js';
+import type { FactsProvider } from '../../probe/facts.js';
+import { checkTrust, TRUST_COMMAND } from '../../config/trust.js';
+import { runGit } from '../../probe/run-git.js';
+import { ConversationContext } from '../../session/conversation-context.js';
+import type { ExecutorName } from '../../session/format.js';
+import { SessionStore, type LatestPointer } from '../../session/store.js';
 
 export interface DaemonMigrationRequest {
   readonly sessionId: string;
@@ -82,11 +82,11 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
       // Loaded on the first migration: an idle daemon does not carry the agent, its tools and the
       // openai client in memory.
       const [{ Agent }, { createModelClient }, { ContextGuardPlugin }, { createTools }, { MigrationService }] = await Promise.all([
-        import('../agent/agent.js'),
-        import('../agent/model-client.js'),
-        import('../agent/plugins/context-guard.js'),
-        import('../agent/tools/index.js'),
-        import('../handoff/migration-service.js'),
+        import('../../agent/agent.js'),
+        import('../../agent/model-client.js'),
+        import('../../agent/plugins/context-guard.js'),
+        import('../../agent/tools/index.js'),
+        import('../../handoff/migration-service.js'),
       ]);
       if (opened.closed) throw new AiZenError('session', `session ${id8} is already migrated; nothing to hand over`);
       const log = logger.child({ component: 'migrator' });

@@ -2,11 +2,11 @@
 // the order a person would explain it. Each obstacle becomes a refusal with one clear reason.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { resolveInsideRoot } from '../fs/confine.js';
-import type { Env } from '../paths.js';
-import { detectOperation } from '../probe/git-operation.js';
-import { isNotARepository, type GitRun } from '../probe/run-git.js';
-import { spawnGit } from '../probe/spawn-git.js';
+import { resolveInsideRoot } from '../../fs/confine.js';
+import type { Env } from '../../paths.js';
+import { detectOperation } from '../../probe/git-operation.js';
+import { isNotARepository, type GitRun } from '../../probe/run-git.js';
+import { spawnGit } from '../../probe/spawn-git.js';
 
 export interface CommitRefusal {
   readonly committed: false;

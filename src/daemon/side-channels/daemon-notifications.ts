@@ -1,7 +1,7 @@
 // What the desktop hears from the daemon (D4): a warning before the window is full (S5), overflow,
 // and each handoff's outcome — written, failed, committed, or not committed yet. One notification per event; the notifier never throws.
-import type { AnyEvent } from '../events.js';
-import { describeChecks } from '../handoff/checks/describe-checks.js';
+import type { AnyEvent } from '../../events.js';
+import { describeChecks } from '../../handoff/checks/describe-checks.js';
 import { formatTokens } from './format-tokens.js';
 import type { Notification } from './notifier.js';
 

@@ -7,8 +7,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { ProjectPaths } from '../paths.js';
-import { findGitDir } from '../probe/find-git-dir.js';
+import type { ProjectPaths } from '../../paths.js';
+import { findGitDir } from '../../probe/find-git-dir.js';
 
 export interface LeftoverCleanupOptions {
   readonly paths: ProjectPaths;

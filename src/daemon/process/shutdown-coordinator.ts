@@ -2,7 +2,7 @@
 // shutdown(), which runs the cleanup ONCE (every caller shares its promise) under a deadline.
 // A second signal while it runs means "now": exit at once. `exit` is injected so tests can see it.
 import type { Logger } from 'pino';
-import { EXIT_FAILURE, EXIT_FORCED, EXIT_OK } from '../exit-codes.js';
+import { EXIT_FAILURE, EXIT_FORCED, EXIT_OK } from '../../exit-codes.js';
 
 export interface ShutdownCoordinatorOptions {
   /** Stops everything in order; may wait for a running migration. */

@@ -2,7 +2,7 @@
 // kept current without busy polling — refreshed when the git state changes (git-watch.ts) and on
 // demand. A handoff asks through `capture()` (the FactsProvider every executor uses) and gets a
 // fresh capture; status asks through `get()` and gets the cached one while it is recent.
-import type { Facts, FactsProvider } from '../probe/facts.js';
+import type { Facts, FactsProvider } from '../../probe/facts.js';
 
 export interface FactsCache extends FactsProvider {
   /** A fresh capture (joins one already under way that started after the last change). */

@@ -4,8 +4,8 @@
 // tree, no stdin, GIT_EDITOR=: and GIT_PREFIX empty as git sets them, exit code 0 = go.
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Env } from '../paths.js';
-import { runProcess } from '../run-process.js';
+import type { Env } from '../../paths.js';
+import { runProcess } from '../../run-process.js';
 
 export type HookName = 'pre-commit' | 'prepare-commit-msg' | 'commit-msg' | 'post-commit';
 

@@ -1,12 +1,12 @@
 // The daemon process: take the single-instance lock FIRST (a second node-ipc server on the same
 // path would silently steal the live daemon's socket), then the log, then the daemon; every way
 // out — `stop`, SIGTERM, SIGINT — goes through the one shutdown coordinator.
-import { AiZenError } from '../errors.js';
-import { acquireLock, daemonLockName } from '../lock/os-lock.js';
-import { projectPaths, type Env } from '../paths.js';
+import { AiZenError } from '../../errors.js';
+import { acquireLock, daemonLockName } from '../../lock/os-lock.js';
+import { projectPaths, type Env } from '../../paths.js';
 import { createDaemonLog } from './daemon-logger.js';
 import { startDaemon, type Daemon } from './daemon.js';
-import { EXIT_ALREADY_RUNNING, EXIT_FORCED } from '../exit-codes.js';
+import { EXIT_ALREADY_RUNNING, EXIT_FORCED } from '../../exit-codes.js';
 import { forceExit } from './force-exit.js';
 import { keepProjectFiles, type ProjectKeeper } from './project-keeper.js';
 import { createShutdownCoordinator } from './shutdown-coordinator.js';

@@ -5,9 +5,9 @@ import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { AnyEvent, EventName } from '../events.js';
-import { projectPaths, type Env } from '../paths.js';
-import { runProcess } from '../run-process.js';
+import type { AnyEvent, EventName } from '../../events.js';
+import { projectPaths, type Env } from '../../paths.js';
+import { runProcess } from '../../run-process.js';
 
 export const HOOK_NAMES = ['on-overflow', 'on-before-handoff', 'on-handoff', 'on-migrated', 'on-commit'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];

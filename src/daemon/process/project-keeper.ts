@@ -5,8 +5,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { ensureGitignore } from '../fs/project-gitignore.js';
-import type { ProjectPaths } from '../paths.js';
+import { ensureGitignore } from '../../fs/project-gitignore.js';
+import type { ProjectPaths } from '../../paths.js';
 
 export interface ProjectKeeperOptions {
   readonly paths: ProjectPaths;

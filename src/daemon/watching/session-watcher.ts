@@ -14,7 +14,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { mapLimited } from '../map-limited.js';
+import { mapLimited } from '../../map-limited.js';
 import { CheckSchedule } from './check-schedule.js';
 import { sameStamp, stampOf } from './file-stamp.js';
 import { FolderWatch, type WatchFolder } from './folder-watch.js';

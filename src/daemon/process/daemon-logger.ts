@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino, { type Logger } from 'pino';
 import { createStream, type RotatingFileStream } from 'rotating-file-stream';
-import { createLogger } from '../log/logger.js';
-import { projectPaths } from '../paths.js';
+import { createLogger } from '../../log/logger.js';
+import { projectPaths } from '../../paths.js';
 import { readableLogStream } from './readable-log-stream.js';
 
 export interface DaemonLogOptions {

@@ -5,9 +5,9 @@
 // gone: on a change of the git state (the daemon calls retry()) and on a backoff timer.
 // Commits run one at a time: two at once would race for HEAD.
 import type { Logger } from 'pino';
-import type { EventBus } from '../events.js';
-import type { Env } from '../paths.js';
-import type { HandoffChecks } from '../session/format.js';
+import type { EventBus } from '../../events.js';
+import type { Env } from '../../paths.js';
+import type { HandoffChecks } from '../../session/format.js';
 import { commitHandoff as defaultCommitHandoff, type CommitHandoffOptions, type CommitHandoffResult } from './commit-handoff.js';
 import { checkHandoffDocument, pathProblem, type DocumentCheck, type DocumentClaim } from './handoff-doc-check.js';
 import { committedHandoffs } from './handoff-history.js';

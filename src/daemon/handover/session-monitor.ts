@@ -9,15 +9,15 @@
 // Lines read at startup are history: they feed the committer and the state, not the news.
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { SessionOwnedError } from '../errors.js';
-import type { EventBus } from '../events.js';
-import type { HandoffMode } from '../handoff/migration-service.js';
-import { ExecutorName } from '../session/format.js';
+import { SessionOwnedError } from '../../errors.js';
+import type { EventBus } from '../../events.js';
+import type { HandoffMode } from '../../handoff/migration-service.js';
+import { ExecutorName } from '../../session/format.js';
 import type { DaemonMigrator } from './daemon-migrator.js';
-import type { HandoffCommitter } from './handoff-committer.js';
-import { claimProblem } from './handoff-doc-check.js';
+import type { HandoffCommitter } from '../committing/handoff-committer.js';
+import { claimProblem } from '../committing/handoff-doc-check.js';
 import { retryDelayMs } from './retry-backoff.js';
-import type { HandoffSeenInSession, SessionState, SessionUpdate } from './session-source.js';
+import type { HandoffSeenInSession, SessionState, SessionUpdate } from '../watching/session-source.js';
 
 export type Owner = 'live' | 'none' | 'unknown';
 

@@ -1,12 +1,12 @@
 // What the IPC handlers read and drive: the daemon's parts, as daemon.ts wires them.
 import path from 'node:path';
-import type { Config } from '../config/load-config.js';
-import type { ProjectPaths } from '../paths.js';
-import type { DaemonMigrator } from './daemon-migrator.js';
-import type { FactsCache } from './facts-cache.js';
-import type { HandoffCommitter } from './handoff-committer.js';
-import type { SessionMonitor } from './session-monitor.js';
-import type { WatchedSessions } from './transcript-watchers.js';
+import type { Config } from '../../config/load-config.js';
+import type { ProjectPaths } from '../../paths.js';
+import type { DaemonMigrator } from '../handover/daemon-migrator.js';
+import type { FactsCache } from '../handover/facts-cache.js';
+import type { HandoffCommitter } from '../committing/handoff-committer.js';
+import type { SessionMonitor } from '../handover/session-monitor.js';
+import type { WatchedSessions } from '../watching/transcript-watchers.js';
 
 export interface DaemonCore {
   readonly root: string;

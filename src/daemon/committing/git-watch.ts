@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { Env } from '../paths.js';
-import { runGit } from '../probe/run-git.js';
+import type { Env } from '../../paths.js';
+import { runGit } from '../../probe/run-git.js';
 
 /** Entries of the git dir whose change can matter to the facts or to a pending commit. */
 const WATCHED_NAMES = new Set([

@@ -1,7 +1,7 @@
 // The shapes of the daemon's IPC answers (protocol v1, a public contract: README). The daemon
 // builds them, the CLI validates them with these same schemas before printing anything.
 import { z } from 'zod';
-import { HandoffChecks } from '../session/format.js';
+import { HandoffChecks } from '../../session/format.js';
 
 export const Owner = z.enum(['live', 'daemon', 'none', 'unknown']);
 

@@ -2,9 +2,9 @@
 // started and waiting BEFORE the user's index is locked: under the lock, `prepare` (lock the ref,
 // compare its value) and `commit` are one line each over a pipe, not a process start each.
 // Closing stdin before `commit` aborts the transaction and releases the ref's lock.
-import type { Env } from '../paths.js';
-import { startGit } from '../probe/spawn-git.js';
-import { firstLine } from '../probe/run-git.js';
+import type { Env } from '../../paths.js';
+import { startGit } from '../../probe/spawn-git.js';
+import { firstLine } from '../../probe/run-git.js';
 
 export type StepResult = { readonly ok: true } | { readonly ok: false; readonly message: string };
 
