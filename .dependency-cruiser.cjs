@@ -25,6 +25,18 @@ const LAYERS = [
   { name: 'cli', paths: ['src/cli/'] },
 ];
 
+/** Inside src/daemon/: its sub-folders by concern, lowest first, ruled the same way (ARCHITECTURE.md, "Inside daemon/"). */
+const DAEMON_LAYERS = [
+  // reading transcripts (watchers, readers, the session source) · committing handoff documents
+  { name: 'watching, committing', paths: ['src/daemon/watching/', 'src/daemon/committing/'], independent: true },
+  // what an overflow sets off: the monitor, the migrator, other agents' sessions
+  { name: 'handover', paths: ['src/daemon/handover/'] },
+  // one folder per agent · what the daemon tells the outside (IPC answers, notifications, hooks)
+  { name: 'agents, channels', paths: ['src/daemon/sources/', 'src/daemon/side-channels/'], independent: true },
+  // the process: start, wiring, shutdown, its log
+  { name: 'process', paths: ['src/daemon/process/'] },
+];
+
 const anchor = (path) => `^${path}`;
 const either = (paths) => `(${paths.map(anchor).join('|')})`;
 const KNOWN = LAYERS.flatMap((layer) => layer.paths);
@@ -49,9 +61,28 @@ const layerRules = LAYERS.flatMap((layer, index) => {
   }));
 });
 
+const daemonLayerRules = DAEMON_LAYERS.flatMap((layer, index) => {
+  const below = DAEMON_LAYERS.slice(0, index).flatMap((lower) => lower.paths);
+  return layer.paths.map((path) => ({
+    name: `daemon-${layer.name.replace(/\W+/g, '-')}`,
+    comment: `${path} imports only ${layer.independent ? 'itself' : 'its layer'} and the daemon's layers below: ${below.join(' ') || 'none'}`,
+    severity: 'error',
+    from: { path: anchor(path) },
+    to: { path: '^src/daemon/', pathNot: either([...below, ...(layer.independent ? [path] : layer.paths)]) },
+  }));
+});
+
 module.exports = {
   forbidden: [
     ...layerRules,
+    ...daemonLayerRules,
+    {
+      name: 'daemon-in-sub-folders',
+      comment: 'every module of src/daemon/ sits in one of its sub-folders (ARCHITECTURE.md, "Inside daemon/")',
+      severity: 'error',
+      from: { path: '^src/daemon/[^/]+$' },
+      to: {},
+    },
     {
       name: 'new-folder-sits-under-handoff',
       comment:
@@ -109,3 +140,4 @@ module.exports = {
 // For test/architecture/map.test.ts, which holds ARCHITECTURE.md's table to these layers
 // (not enumerable: dependency-cruiser refuses configuration keys it does not know).
 Object.defineProperty(module.exports, 'layers', { value: LAYERS, enumerable: false });
+Object.defineProperty(module.exports, 'daemonLayers', { value: DAEMON_LAYERS, enumerable: false });

@@ -1,6 +1,7 @@
 // Issue 13 item 2: ARCHITECTURE.md's map is the one the boundary check enforces. The table of
 // layers there and the layers in .dependency-cruiser.cjs must name the same folders in the same
-// order, and every top-level folder of src/ must be on the map.
+// order, and every top-level folder of src/ must be on the map; the same for the sub-folders of
+// daemon/ and their table "Inside daemon/".
 import { promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -24,9 +25,13 @@ function asWritten(rulePath: string): string {
     .replace(/\$$/, '');
 }
 
-async function mapRows(): Promise<{ name: string; folders: string[]; alone: boolean }[]> {
+/** The first table after `heading` in ARCHITECTURE.md: its layers, their folders (in backquotes), and which are alone. */
+async function mapRows(
+  heading = '## Folders and the way dependencies point',
+): Promise<{ name: string; folders: string[]; alone: boolean }[]> {
   const text = await fs.readFile(path.join(root, 'ARCHITECTURE.md'), 'utf8');
-  const lines = text.slice(text.indexOf('## Folders and the way dependencies point')).split('\n');
+  expect(text).toContain(heading);
+  const lines = text.slice(text.indexOf(heading)).split('\n');
   const header = lines.findIndex((line) => line.startsWith('| layer'));
   const end = lines.findIndex((line, index) => index > header && !line.startsWith('|'));
   const table = lines.slice(header + 2, end);
@@ -56,5 +61,26 @@ describe('issue 13 item 2: the map is the check', () => {
     const entries = await fs.readdir(path.join(root, 'src'), { withFileTypes: true });
     const unplaced = entries.filter((entry) => entry.isDirectory() && !placed.has(`${entry.name}/`)).map((entry) => entry.name);
     expect(unplaced).toEqual([]);
+  });
+
+  it('ARCHITECTURE.md names the sub-folders of daemon/ that .dependency-cruiser.cjs enforces, in the same order', async () => {
+    const { daemonLayers } = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as {
+      daemonLayers: readonly Layer[];
+    };
+    const fromRules = daemonLayers.map((layer) => ({
+      name: layer.name,
+      alone: layer.independent === true,
+      folders: layer.paths.map((rulePath) => rulePath.replace(/^src\/daemon\//, '')),
+    }));
+    expect(await mapRows('### Inside daemon/')).toEqual(fromRules);
+  });
+
+  it('everything in src/daemon/ sits in a sub-folder on the map', async () => {
+    const { daemonLayers } = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as {
+      daemonLayers: readonly Layer[];
+    };
+    const placed = new Set(daemonLayers.flatMap((layer) => layer.paths.map((rulePath) => rulePath.replace(/^src\/daemon\//, ''))));
+    const entries = await fs.readdir(path.join(root, 'src', 'daemon'), { withFileTypes: true });
+    expect(entries.filter((entry) => !entry.isDirectory() || !placed.has(`${entry.name}/`)).map((entry) => entry.name)).toEqual([]);
   });
 });
