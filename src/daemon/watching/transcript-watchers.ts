@@ -3,10 +3,14 @@
 // folders' parents so a folder that appears later (Claude Code's slug folder for a subfolder of
 // the repo, Codex's folder for a new day) is picked up. The parents are only listed — never a
 // transcript of another repo — and only when they changed (their fs.watch, or an mtime that moved
-// since the last pass).
-import fsSync from 'node:fs';
+// since the last pass). A parent's listing and its watch or stamp are not one step: a folder made
+// between them would be heard by neither, so a new watch is followed by one more listing, and a
+// parent changed less than a second before its stamp (a coarse clock can hide a later change) is
+// listed again on the next pass.
 import type { Logger } from 'pino';
-import { stampOfStats, type FileStamp } from './incremental-reader.js';
+import { stampOf } from './file-stamp.js';
+import { type WatchFolder, watchWithFsWatch } from './folder-watch.js';
+import type { FileStamp } from './incremental-reader.js';
 import type { SessionState, SessionUpdate, WatchedSource } from './session-source.js';
 import { SessionWatcher } from './session-watcher.js';
 
@@ -23,6 +27,20 @@ export interface TranscriptWatchersOptions {
   readonly reconcileIntervalMs?: number;
   readonly onUpdate: (update: SessionUpdate, info: { readonly initial: boolean }) => void;
   readonly onReconcile?: () => void;
+  /** Default: fs.watch, for the parents and the transcript folders. A test passes one that hears nothing. */
+  readonly watchFolder?: WatchFolder;
+  /** Wall clock in ms (folder times are compared with it). */
+  readonly now?: () => number;
+}
+
+/** A parent changed this recently before its stamp is listed again on the next pass. */
+const MTIME_SLACK_MS = 1000;
+
+interface ParentWatch {
+  stamp: FileStamp | null;
+  /** Changed within MTIME_SLACK_MS of its stamp: a change just after it may not move its mtime. */
+  unsettled: boolean;
+  watch: { close(): void } | null;
 }
 
 const RECONCILE_INTERVAL_MS = 5000;
@@ -30,7 +48,7 @@ const RECONCILE_INTERVAL_MS = 5000;
 interface SourceWatch {
   readonly source: WatchedSource;
   readonly watchers: Map<string, SessionWatcher>;
-  parents: Map<string, { stamp: FileStamp | null; watch: fsSync.FSWatcher | null }>;
+  parents: Map<string, ParentWatch>;
   listing: Promise<void> | null;
   again: boolean;
 }
@@ -116,6 +134,7 @@ export class TranscriptWatchers implements WatchedSessions {
         sources: [watch.source],
         logger: this.options.logger,
         create: watch.source.folders.create,
+        ...(this.options.watchFolder ? { watchFolder: this.options.watchFolder } : {}),
         ...(this.options.reconcileIntervalMs ? { reconcileIntervalMs: this.options.reconcileIntervalMs } : {}),
         // A folder that appears while the daemon runs holds news, not history.
         onUpdate: (update, info) => this.options.onUpdate(update, { initial: initial && info.initial }),
@@ -128,26 +147,33 @@ export class TranscriptWatchers implements WatchedSessions {
     await Promise.all(started);
   }
 
-  /** One shallow fs.watch per parent; a parent that cannot be watched (missing) is stat-ed each pass instead. */
+  /** One shallow watch per parent; a parent that cannot be watched (missing) is stat-ed each pass instead. */
   private watchParents(watch: SourceWatch, parents: readonly string[]): void {
-    const next = new Map<string, { stamp: FileStamp | null; watch: fsSync.FSWatcher | null }>();
+    const next = new Map<string, ParentWatch>();
+    const now = (this.options.now ?? Date.now)();
+    const watchFolder = this.options.watchFolder ?? watchWithFsWatch;
     for (const parent of parents) {
       const known = watch.parents.get(parent);
       const stamp = stampOf(parent);
       let handle = known?.watch ?? null;
       if (!handle && stamp) {
         try {
-          handle = fsSync.watch(parent, { persistent: true }, () => void this.relist(watch, false));
-          handle.on('error', () => {
-            handle?.close();
-            const entry = watch.parents.get(parent);
-            if (entry) entry.watch = null;
+          const made: { close(): void } = watchFolder(parent, {
+            change: () => void this.relist(watch, false),
+            error: () => {
+              made.close();
+              const entry = watch.parents.get(parent);
+              if (entry?.watch === made) entry.watch = null;
+            },
           });
+          handle = made;
+          // What was made between the listing and this watch is heard by neither: list once more.
+          watch.again = true;
         } catch {
           handle = null;
         }
       }
-      next.set(parent, { stamp, watch: handle });
+      next.set(parent, { stamp, unsettled: stamp !== null && now - stamp.mtimeMs < MTIME_SLACK_MS, watch: handle });
     }
     for (const [parent, entry] of watch.parents) if (!next.has(parent)) entry.watch?.close();
     watch.parents = next;
@@ -155,6 +181,7 @@ export class TranscriptWatchers implements WatchedSessions {
 
   private parentsMoved(watch: SourceWatch): boolean {
     for (const [parent, entry] of watch.parents) {
+      if (entry.unsettled) return true;
       const stamp = stampOf(parent);
       if (stamp?.mtimeMs !== entry.stamp?.mtimeMs || stamp?.ino !== entry.stamp?.ino) return true;
     }
@@ -167,15 +194,6 @@ export class TranscriptWatchers implements WatchedSessions {
     for (const watch of this.watches) for (const entry of watch.parents.values()) entry.watch?.close();
     await Promise.all(this.watches.map((watch) => watch.listing));
     await Promise.all(this.watches.flatMap((watch) => [...watch.watchers.values()].map((watcher) => watcher.close())));
-  }
-}
-
-function stampOf(folder: string): FileStamp | null {
-  try {
-    const stats = fsSync.statSync(folder, { throwIfNoEntry: false });
-    return stats ? stampOfStats(stats) : null;
-  } catch {
-    return null;
   }
 }
 
