@@ -12,6 +12,8 @@ import { systemPrompt } from '../dist/agent/system-prompt.js';
 import { createTools } from '../dist/agent/tools/index.js';
 import { documentSections } from '../dist/handoff/checks/document-sections.js';
 import { MigrationService } from '../dist/handoff/migration-service.js';
+import { MINIMAL_TEMPLATE } from '../dist/handoff/minimal-template.js';
+import { sectionHeadings } from '../dist/handoff/parse-skill.js';
 import { projectPaths } from '../dist/paths.js';
 import { createFactsProvider } from '../dist/probe/capture-facts.js';
 import { ConversationContext } from '../dist/session/conversation-context.js';
@@ -23,17 +25,8 @@ import { makeBenchProject, type BenchProject } from './temp-project.js';
 const MODEL = 'bench-model';
 const MARK = '[ai-zen handoff]';
 const FACTS_INTRO = 'Facts captured by code just now (use them; do not invent others):';
-const HEADINGS = [
-  '💬 Conversation breakpoint',
-  '🎯 Task goal',
-  '📊 Current state',
-  '✅ Done',
-  '📋 Not done',
-  '🧠 Key decisions',
-  '⚠️ Constraints and preferences',
-  '📁 File index',
-  '🔔 First steps for the successor',
-];
+/** The nine headings, read from the template the product writes by. */
+const HEADINGS = sectionHeadings(MINIMAL_TEMPLATE);
 
 type Executor = 'offline' | 'summary' | 'self';
 type Defect = 'forgotten file' | 'wrong branch' | 'missing section' | 'unrunnable command' | 'destructive command' | 'invented port';

@@ -10,6 +10,7 @@ import { claudeTranscripts, makeClaudeHome, runClaude, type ClaudeHome } from '.
 import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 
 let fake: FakeAnthropic;
 let bus: DbusSession;
@@ -289,17 +290,7 @@ describe('X3 Claude Code sessions, with the real client', () => {
         asked = request.allText;
         const target =
           /write the handoff document with your Write tool to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
-        const sections = [
-          '💬 Conversation breakpoint',
-          '🎯 Task goal',
-          '📊 Current state',
-          '✅ Done',
-          '📋 Not done',
-          '🧠 Key decisions',
-          '⚠️ Constraints and preferences',
-          '📁 File index',
-          '🔔 First steps for the successor',
-        ];
+        const sections = HANDOFF_SECTIONS;
         const content = `# Handoff\n\n${sections.map((heading) => `## ${heading}\n\nWritten by the session itself: the user asked to fix the parser; it is fixed and tested.\n`).join('\n')}`;
         return anthropicReply().tool('Write', { file_path: target, content }).usage({ input_tokens: 147_000, output_tokens: 400 });
       },

@@ -13,6 +13,7 @@ import { startDbusSession, type DbusSession, type NotificationService } from '..
 import { responsesReply, startFakeResponses, type FakeResponses, type RecordedResponsesRequest } from '../support/fake-responses.js';
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The npm package's `codex` launcher, as a user's PATH would have it. */
@@ -21,17 +22,7 @@ const CODEX_BIN = path.join(ROOT, 'node_modules', '.bin', 'codex');
 const WINDOW = 258_400;
 const tokens = (percent: number) => Math.round((WINDOW * percent) / 100);
 const MARK = '[ai-zen handoff]';
-const SECTIONS = [
-  '💬 Conversation breakpoint',
-  '🎯 Task goal',
-  '📊 Current state',
-  '✅ Done',
-  '📋 Not done',
-  '🧠 Key decisions',
-  '⚠️ Constraints and preferences',
-  '📁 File index',
-  '🔔 First steps for the successor',
-];
+const SECTIONS = HANDOFF_SECTIONS;
 
 describe('X3 Codex hooks (install-hooks codex), with the real client', { timeout: 120_000 }, () => {
   let fake: FakeResponses;

@@ -14,21 +14,12 @@ import { contentText, reply, startFakeOpenAI, type FakeOpenAI } from '../support
 import { responsesReply, startFakeResponses, type FakeResponses } from '../support/fake-responses.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 
 /** The window Codex reports for gpt-5.5 (272k × 95%). */
 const WINDOW = 258_400;
 const tokens = (percent: number) => Math.round((WINDOW * percent) / 100);
-const SECTIONS = [
-  '💬 Conversation breakpoint',
-  '🎯 Task goal',
-  '📊 Current state',
-  '✅ Done',
-  '📋 Not done',
-  '🧠 Key decisions',
-  '⚠️ Constraints and preferences',
-  '📁 File index',
-  '🔔 First steps for the successor',
-];
+const SECTIONS = HANDOFF_SECTIONS;
 /** The summary model's window: far smaller than the Codex session's history. */
 const SUMMARY_WINDOW = 6_000;
 

@@ -11,20 +11,11 @@ import type { AnyEvent } from '../../src/events.js';
 import { contentText, httpError, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 
 const SESSION = '11111111-2222-4333-8444-555555555555';
 const REQUEST = 'Fix the off-by-one in src/parse.ts and keep the tests green';
-const SECTIONS = [
-  '💬 Conversation breakpoint',
-  '🎯 Task goal',
-  '📊 Current state',
-  '✅ Done',
-  '📋 Not done',
-  '🧠 Key decisions',
-  '⚠️ Constraints and preferences',
-  '📁 File index',
-  '🔔 First steps for the successor',
-];
+const SECTIONS = HANDOFF_SECTIONS;
 
 let model: FakeOpenAI;
 let daemon: DaemonRepo | null = null;

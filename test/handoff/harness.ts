@@ -15,6 +15,7 @@ import type { ExecutorName } from '../../src/session/format.js';
 import { reply, startFakeOpenAI, type FakeOpenAI, type RecordedRequest, type Reply } from '../support/fake-openai.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { memoryLogger, type MemoryLogger } from '../support/memory-logger.js';
+import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 
 export const MODEL = 'test-model';
 
@@ -111,17 +112,7 @@ export function lastMessageRole(request: RecordedRequest): string {
 
 /** A document long enough to pass verification, with the nine markers, that passes F1–F4 after `converse`. */
 export function goodDocument(note = 'written by the fake model'): string {
-  const sections = [
-    '💬 Conversation breakpoint',
-    '🎯 Task goal',
-    '📊 Current state',
-    '✅ Done',
-    '📋 Not done',
-    '🧠 Key decisions',
-    '⚠️ Constraints and preferences',
-    '📁 File index',
-    '🔔 First steps for the successor',
-  ];
+  const sections = HANDOFF_SECTIONS;
   // F3: the file `converse` writes is named, so the document passes the fidelity checks.
   return `# Handoff\n\n${sections.map((heading) => `## ${heading}\n\n${note}: details for ${heading}.${heading.startsWith('📁') ? ' `hello.txt` — written in this session.' : ''}\n`).join('\n')}`;
 }
