@@ -16,3 +16,10 @@ export function stampOf(file: string): FileStamp | null {
 export function sameStamp(a: FileStamp | null, b: FileStamp | null): boolean {
   return a !== null && b !== null && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
 }
+
+/**
+ * Folder times come from a coarse clock: an entry added in the same tick as a listing (or a stamp)
+ * that missed it leaves the folder's mtime as it was. A folder changed this recently before it was
+ * listed or stamped is looked at again on the next pass.
+ */
+export const MTIME_SLACK_MS = 1000;

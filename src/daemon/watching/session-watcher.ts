@@ -16,7 +16,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { mapLimited } from '../../map-limited.js';
 import { CheckSchedule } from './check-schedule.js';
-import { sameStamp, stampOf } from './file-stamp.js';
+import { MTIME_SLACK_MS, sameStamp, stampOf } from './file-stamp.js';
 import { FolderWatch, type WatchFolder } from './folder-watch.js';
 import { type FileStamp, NotRegularFileError } from './incremental-reader.js';
 import { findSource, type SessionReader, type SessionSource, type SessionState, type SessionUpdate } from './session-source.js';
@@ -43,12 +43,6 @@ export interface SessionWatcherOptions {
 }
 
 const FULL_SCAN_EVERY = 30;
-/**
- * Folder times come from a coarse clock: an entry added in the same tick as the listing that
- * missed it leaves the mtime as it was. A folder changed this recently before its last listing is
- * listed again on the next pass.
- */
-const MTIME_SLACK_MS = 1000;
 /** Session files read at once during the startup scan. */
 const STARTUP_READS = 8;
 /**
@@ -290,6 +284,7 @@ export class SessionWatcher {
     // File times come from a coarse clock: two additions within one tick leave one mtime. A full
     // listing every FULL_SCAN_EVERY passes covers that rare case, should the watch miss it too.
     this.passes += 1;
+    // A folder changed this recently before its last listing is listed again (MTIME_SLACK_MS).
     const settled = this.listedAtMs - stats.mtimeMs > MTIME_SLACK_MS;
     if (stats.mtimeMs === this.folderMtimeMs && settled && this.passes % FULL_SCAN_EVERY !== 0) return reads;
     this.folderMtimeMs = stats.mtimeMs;

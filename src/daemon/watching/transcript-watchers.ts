@@ -7,12 +7,11 @@
 // between them would be heard by neither, so a new watch is followed by one more listing, and a
 // parent changed less than a second before its stamp (a coarse clock can hide a later change) is
 // listed again on the next pass.
-import type { Logger } from 'pino';
-import { stampOf } from './file-stamp.js';
-import { type WatchFolder, watchWithFsWatch } from './folder-watch.js';
+import { MTIME_SLACK_MS, stampOf } from './file-stamp.js';
+import { watchWithFsWatch } from './folder-watch.js';
 import type { FileStamp } from './incremental-reader.js';
-import type { SessionState, SessionUpdate, WatchedSource } from './session-source.js';
-import { SessionWatcher } from './session-watcher.js';
+import type { SessionState, WatchedSource } from './session-source.js';
+import { SessionWatcher, type SessionWatcherOptions } from './session-watcher.js';
 
 /** What the rest of the daemon reads: every session of every source. */
 export interface WatchedSessions {
@@ -21,20 +20,10 @@ export interface WatchedSessions {
   refresh(file: string): Promise<void>;
 }
 
-export interface TranscriptWatchersOptions {
+export interface TranscriptWatchersOptions
+  extends Pick<SessionWatcherOptions, 'logger' | 'reconcileIntervalMs' | 'onUpdate' | 'onReconcile' | 'watchFolder' | 'now'> {
   readonly sources: readonly WatchedSource[];
-  readonly logger: Logger;
-  readonly reconcileIntervalMs?: number;
-  readonly onUpdate: (update: SessionUpdate, info: { readonly initial: boolean }) => void;
-  readonly onReconcile?: () => void;
-  /** Default: fs.watch, for the parents and the transcript folders. A test passes one that hears nothing. */
-  readonly watchFolder?: WatchFolder;
-  /** Wall clock in ms (folder times are compared with it). */
-  readonly now?: () => number;
 }
-
-/** A parent changed this recently before its stamp is listed again on the next pass. */
-const MTIME_SLACK_MS = 1000;
 
 interface ParentWatch {
   stamp: FileStamp | null;
