@@ -2,63 +2,54 @@
 // in real processes, a real temp git repo, the fake model server.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionLine } from '../../src/session/format.js';
 import { parseSessionText } from '../../src/session/store.js';
-import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+import { reply } from '../support/fake-openai.js';
 import { runCli } from '../support/run-cli.js';
-import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { freshRepoAndModel } from '../support/repo-and-model.js';
 import { isSummaryCall, goodDocument } from '../handoff/harness.js';
 
 const KEY = 'sk-test-goal';
 
 describe('ai-zen handoff / migrate --goal (S1)', { timeout: 60_000 }, () => {
-  let repo: TempRepo;
-  let fake: FakeOpenAI;
-  beforeEach(async () => {
-    repo = await makeTempRepo();
-    fake = await startFakeOpenAI();
-  });
-  afterEach(async () => {
-    await fake.close();
-    await repo.cleanup();
-  });
+  const each = freshRepoAndModel();
 
-  const env = () => ({ AI_ZEN_HOME: repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseURL });
-  const cli = (args: string[]) => runCli(args, { cwd: repo.root, env: env() });
+  const env = () => ({ AI_ZEN_HOME: each.repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: each.fake.baseURL });
+  const cli = (args: string[]) => runCli(args, { cwd: each.repo.root, env: env() });
   const lines = async (id: string): Promise<SessionLine[]> =>
-    parseSessionText(await fs.readFile(path.join(repo.root, '.ai-zen', 'sessions', `${id}.jsonl`), 'utf8')).lines.map(
+    parseSessionText(await fs.readFile(path.join(each.repo.root, '.ai-zen', 'sessions', `${id}.jsonl`), 'utf8')).lines.map(
       (entry) => entry.line,
     );
   const latest = async () =>
-    (JSON.parse(await fs.readFile(path.join(repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
+    (JSON.parse(await fs.readFile(path.join(each.repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
 
   it('S1 ai-zen handoff --goal: the summary call is asked to write towards the goal; the handoff line records it', async () => {
-    fake.enqueue(reply().text('Read the code.'));
+    each.fake.enqueue(reply().text('Read the code.'));
     expect((await cli(['-p', 'read the code'])).code).toBe(0);
     const id = await latest();
-    fake.handle((request) => (isSummaryCall(request) ? reply().text(goodDocument('towards streams')) : undefined));
+    each.fake.handle((request) => (isSummaryCall(request) ? reply().text(goodDocument('towards streams')) : undefined));
     const result = await cli(['handoff', '--executor', 'summary', '--goal', 'Port the exporter to streams']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const request = fake.requests.find(isSummaryCall)!;
+    const request = each.fake.requests.find(isSummaryCall)!;
     expect(request.lastUserText).toContain('The successor\'s next goal, in the user\'s words: "Port the exporter to streams"');
     expect((await lines(id)).at(-1)).toMatchObject({ type: 'handoff', executor: 'summary', goal: 'Port the exporter to streams' });
   });
 
   it('S1 ai-zen migrate --goal: the offline document states the goal under 🎯; without --goal nothing changes; a goal too long is one line, exit 2', async () => {
-    fake.enqueue(reply().text('Looked around.'));
+    each.fake.enqueue(reply().text('Looked around.'));
     expect((await cli(['-p', 'look around'])).code).toBe(0);
     const first = await latest();
     const migrated = await cli(['migrate', '--yes', '--executor', 'offline', '--goal', 'Add the --dry-run flag']);
     expect(migrated.code).toBe(0);
-    const doc = await fs.readFile(path.join(repo.root, migrated.stdout.trim()), 'utf8');
+    const doc = await fs.readFile(path.join(each.repo.root, migrated.stdout.trim()), 'utf8');
     expect(doc).toContain('> Add the --dry-run flag');
     expect((await lines(first)).find((line) => line.type === 'handoff')).toMatchObject({ mode: 'migrate', goal: 'Add the --dry-run flag' });
 
     const plain = await cli(['handoff', '--executor', 'offline']);
     expect(plain.code).toBe(0);
-    expect(await fs.readFile(path.join(repo.root, plain.stdout.trim()), 'utf8')).not.toContain('The next goal');
+    expect(await fs.readFile(path.join(each.repo.root, plain.stdout.trim()), 'utf8')).not.toContain('The next goal');
     expect((await lines(await latest())).at(-1)).not.toHaveProperty('goal');
 
     const long = await cli(['handoff', '--goal', 'x'.repeat(2001)]);

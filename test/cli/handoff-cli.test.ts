@@ -3,38 +3,29 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionLine } from '../../src/session/format.js';
 import { MIGRATION_STAGES } from '../../src/session/pause-hook.js';
 import { parseSessionText } from '../../src/session/store.js';
-import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+import { reply } from '../support/fake-openai.js';
 import { CLI_PATH, runCli } from '../support/run-cli.js';
-import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { freshRepoAndModel } from '../support/repo-and-model.js';
 import { waitFor } from '../support/wait-for.js';
 import { goodDocument, selfModel } from '../handoff/harness.js';
 
 const KEY = 'sk-test-handoff';
 
 describe('ai-zen handoff / migrate', () => {
-  let repo: TempRepo;
-  let fake: FakeOpenAI;
-  beforeEach(async () => {
-    repo = await makeTempRepo();
-    fake = await startFakeOpenAI();
-  });
-  afterEach(async () => {
-    await fake.close();
-    await repo.cleanup();
-  });
+  const each = freshRepoAndModel();
 
   const env = (extra: Record<string, string> = {}) => ({
-    AI_ZEN_HOME: repo.home,
+    AI_ZEN_HOME: each.repo.home,
     OPENAI_API_KEY: KEY,
-    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_BASE_URL: each.fake.baseURL,
     ...extra,
   });
-  const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: repo.root, env: env(extra) });
-  const aiZen = (...parts: string[]) => path.join(repo.root, '.ai-zen', ...parts);
+  const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: each.repo.root, env: env(extra) });
+  const aiZen = (...parts: string[]) => path.join(each.repo.root, '.ai-zen', ...parts);
   const latest = async () =>
     JSON.parse(await fs.readFile(aiZen('latest-session.json'), 'utf8')) as { id: string; previousId: string | null };
   const sessionText = (id: string) => fs.readFile(aiZen('sessions', `${id}.jsonl`), 'utf8');
@@ -42,7 +33,7 @@ describe('ai-zen handoff / migrate', () => {
 
   /** One real turn through `ai-zen -p`, so there is a session to hand off. */
   async function startSession(prompt = 'Create hello.txt'): Promise<string> {
-    fake.enqueue(reply().tool('write', { path: 'hello.txt', content: 'hello\n' }), reply().text('Created hello.txt.'));
+    each.fake.enqueue(reply().tool('write', { path: 'hello.txt', content: 'hello\n' }), reply().text('Created hello.txt.'));
     const result = await cli(['-p', prompt]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -56,7 +47,7 @@ describe('ai-zen handoff / migrate', () => {
     expect(result.stdout).toMatch(/^\.ai-zen\/handoffs\/\d{8}-\d{6}-[\w-]{8}\.md\n$/);
     const docPath = result.stdout.trim();
     expect(path.basename(docPath)).toContain(id.slice(0, 8));
-    const text = await fs.readFile(path.join(repo.root, docPath), 'utf8');
+    const text = await fs.readFile(path.join(each.repo.root, docPath), 'utf8');
     expect(text).toContain('> Create hello.txt');
     expect(text).toContain('`hello.txt` — write');
     expect((await latest()).id).toBe(id);
@@ -65,7 +56,7 @@ describe('ai-zen handoff / migrate', () => {
 
   it('R28–R30 --verbose shows what the handoff cost', async () => {
     await startSession();
-    fake.handle(
+    each.fake.handle(
       selfModel((docPath) =>
         reply().tool('write', { path: docPath, content: goodDocument() }).usage({ prompt_tokens: 1234, completion_tokens: 321 }),
       ),
@@ -99,7 +90,7 @@ describe('ai-zen handoff / migrate', () => {
 
   it('R2 migrate --yes continues in a new session that --continue picks up, starting from the path alone', async () => {
     const oldId = await startSession();
-    fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument() })));
+    each.fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument() })));
     const result = await cli(['migrate', '--yes']);
     expect(result.code).toBe(0);
     const docPath = result.stdout.trim();
@@ -108,11 +99,11 @@ describe('ai-zen handoff / migrate', () => {
     expect(result.stderr).toContain(`migrated to session ${pointer.id}`);
     expect((await lines(oldId)).at(-1)).toMatchObject({ type: 'migrated', newId: pointer.id, path: docPath });
 
-    fake.enqueue(reply().text('Picking up from the document.'));
+    each.fake.enqueue(reply().text('Picking up from the document.'));
     const next = await cli(['--continue', '-p', 'carry on']);
     expect(next.code).toBe(0);
     expect(next.stdout).toBe('Picking up from the document.\n');
-    const request = fake.requests.at(-1)!;
+    const request = each.fake.requests.at(-1)!;
     expect(request.messages.map((message) => message.role)).toEqual(['system', 'user', 'user']);
     expect(request.messages[1].content).toBe(docPath);
     expect((await lines(pointer.id)).some((line) => line.type === 'message' && line.message.content === 'carry on')).toBe(true);
@@ -122,8 +113,8 @@ describe('ai-zen handoff / migrate', () => {
     await fs.mkdir(aiZen(), { recursive: true });
     await fs.writeFile(aiZen('config.json'), JSON.stringify({ maxContextTokens: 4000 }));
     const first = await startSession();
-    fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument() })));
-    fake.enqueue(reply().text('Here is the answer.').usage({ prompt_tokens: 4001, completion_tokens: 10 }));
+    each.fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument() })));
+    each.fake.enqueue(reply().text('Here is the answer.').usage({ prompt_tokens: 4001, completion_tokens: 10 }));
     const result = await cli(['--continue', '-p', 'one more thing']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -135,12 +126,12 @@ describe('ai-zen handoff / migrate', () => {
     const handoff = old.find((line) => line.type === 'handoff');
     expect(handoff).toMatchObject({ executor: 'self', mode: 'migrate' });
     expect(old.at(-1)).toMatchObject({ type: 'migrated', newId: pointer.id });
-    expect((await fs.stat(path.join(repo.root, (handoff as { path: string }).path))).size).toBeGreaterThanOrEqual(400);
+    expect((await fs.stat(path.join(each.repo.root, (handoff as { path: string }).path))).size).toBeGreaterThanOrEqual(400);
   });
 
   it('R19 a reply under the window does not migrate', async () => {
     const first = await startSession();
-    fake.enqueue(reply().text('Small answer.').usage({ prompt_tokens: 10, completion_tokens: 2 }));
+    each.fake.enqueue(reply().text('Small answer.').usage({ prompt_tokens: 10, completion_tokens: 2 }));
     const result = await cli(['--continue', '-p', 'tiny']);
     expect(result.stdout).toBe('Small answer.\n');
     expect((await latest()).id).toBe(first);
@@ -152,12 +143,12 @@ describe('ai-zen handoff / migrate', () => {
       it(`R26 killed at ${stage}: the old session is whole, the user can carry on or retry`, async () => {
         const oldId = await startSession();
         const before = await sessionText(oldId);
-        const pauseFile = path.join(repo.home, 'paused');
+        const pauseFile = path.join(each.repo.home, 'paused');
         const child = spawn(process.execPath, [CLI_PATH, 'migrate', '--yes', '--executor', 'offline'], {
-          cwd: repo.root,
+          cwd: each.repo.root,
           env: {
             PATH: process.env.PATH ?? '',
-            HOME: repo.home,
+            HOME: each.repo.home,
             ...env({ AI_ZEN_TEST_PAUSE_AT: stage, AI_ZEN_TEST_PAUSE_FILE: pauseFile }),
           },
           stdio: 'ignore',
@@ -174,11 +165,11 @@ describe('ai-zen handoff / migrate', () => {
         expect(added.skipped).toEqual([]);
 
         // Carry on: --continue lands in the old session or, once the migration was committed, the new one.
-        fake.enqueue(reply().text('still here'));
+        each.fake.enqueue(reply().text('still here'));
         const next = await cli(['--continue', '-p', 'are you there?']);
         expect(next.stderr).toBe('');
         expect(next.stdout).toBe('still here\n');
-        const conversation = fake.requests.at(-1)!.messages.map((message) => message.content);
+        const conversation = each.fake.requests.at(-1)!.messages.map((message) => message.content);
         const migrated = (await lines(oldId)).at(-1)?.type === 'migrated';
         if (migrated) expect(conversation[1]).toMatch(/^\.ai-zen\/handoffs\//);
         else expect(conversation).toContain('Create hello.txt');

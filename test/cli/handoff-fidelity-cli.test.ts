@@ -2,45 +2,37 @@
 // downgrade says why, and the session file records the final document's checks.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseSessionText } from '../../src/session/store.js';
-import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+import { reply } from '../support/fake-openai.js';
 import { runCli } from '../support/run-cli.js';
-import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { freshRepoAndModel } from '../support/repo-and-model.js';
 import { goodDocument, isHandoffTurn, isSummaryCall } from '../handoff/harness.js';
 
 const PASSED = { sections: [], facts: [], files: [], commands: [] };
 
 describe('ai-zen handoff: fidelity checks (F1–F4)', { timeout: 60_000 }, () => {
-  let repo: TempRepo;
-  let fake: FakeOpenAI;
-  beforeEach(async () => {
-    repo = await makeTempRepo();
-    fake = await startFakeOpenAI();
-  });
-  afterEach(async () => {
-    await fake.close();
-    await repo.cleanup();
-  });
+  const each = freshRepoAndModel();
 
   const env = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: '' };
-  const cli = (args: string[]) => runCli(args, { cwd: repo.root, env: { ...env, AI_ZEN_HOME: repo.home, OPENAI_BASE_URL: fake.baseURL } });
+  const cli = (args: string[]) =>
+    runCli(args, { cwd: each.repo.root, env: { ...env, AI_ZEN_HOME: each.repo.home, OPENAI_BASE_URL: each.fake.baseURL } });
   async function handoffLine() {
-    const latest = JSON.parse(await fs.readFile(path.join(repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string };
-    const text = await fs.readFile(path.join(repo.root, '.ai-zen', 'sessions', `${latest.id}.jsonl`), 'utf8');
+    const latest = JSON.parse(await fs.readFile(path.join(each.repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string };
+    const text = await fs.readFile(path.join(each.repo.root, '.ai-zen', 'sessions', `${latest.id}.jsonl`), 'utf8');
     return parseSessionText(text)
       .lines.map((entry) => entry.line)
       .findLast((line) => line.type === 'handoff') as Record<string, unknown>;
   }
 
   it('F3 F4 a forgotten file and a destructive first step: named in the corrective turn, then summary repairs; the line records checked ✓', async () => {
-    fake.enqueue(reply().tool('write', { path: 'src/lexer.ts', content: 'export {};\n' }), reply().text('Lexer written.'));
+    each.fake.enqueue(reply().tool('write', { path: 'src/lexer.ts', content: 'export {};\n' }), reply().text('Lexer written.'));
     expect((await cli(['-p', 'Write the lexer'])).code).toBe(0);
     const defective = goodDocument()
       .replace(' `hello.txt` — written in this session.', '')
       .replace('details for 🔔 First steps for the successor.', '\n\n```sh\nrm -rf src\n```');
     const corrections: string[] = [];
-    fake.handle((request) => {
+    each.fake.handle((request) => {
       if (!isHandoffTurn(request) || request.body?.tools === undefined) return undefined;
       if (request.messages.at(-1)?.role === 'tool') return reply().text('Handoff written.');
       if (request.lastUserText.includes('is not done')) corrections.push(request.lastUserText);
@@ -49,7 +41,7 @@ describe('ai-zen handoff: fidelity checks (F1–F4)', { timeout: 60_000 }, () =>
         /(\.ai-zen\/handoffs\/[\w.-]+?\.md)/.exec(JSON.stringify(request.messages))![1]!;
       return reply().tool('write', { path: docPath, content: defective });
     });
-    fake.handle((request) =>
+    each.fake.handle((request) =>
       isSummaryCall(request)
         ? reply().text(goodDocument('summary').replace('written in this session.', 'written; `src/lexer.ts` new.'))
         : undefined,

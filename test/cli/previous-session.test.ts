@@ -4,35 +4,26 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contentText, reply, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai.js';
+import { describe, expect, it } from 'vitest';
+import { contentText, reply, type RecordedRequest } from '../support/fake-openai.js';
 import { runCli } from '../support/run-cli.js';
-import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { freshRepoAndModel } from '../support/repo-and-model.js';
 
 const KEY = 'sk-test-previous';
 const BIG = `${'lorem ipsum dolor sit amet '.repeat(600)}THE-END`;
 
 describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () => {
-  let repo: TempRepo;
-  let fake: FakeOpenAI;
-  beforeEach(async () => {
-    repo = await makeTempRepo();
-    fake = await startFakeOpenAI();
-  });
-  afterEach(async () => {
-    await fake.close();
-    await repo.cleanup();
-  });
+  const each = freshRepoAndModel();
 
   const cli = (args: string[]) =>
     runCli(args, {
-      cwd: repo.root,
-      env: { AI_ZEN_HOME: repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseURL },
+      cwd: each.repo.root,
+      env: { AI_ZEN_HOME: each.repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: each.fake.baseURL },
       timeoutMs: 40_000,
     });
-  const sessionsDir = () => path.join(repo.root, '.ai-zen', 'sessions');
+  const sessionsDir = () => path.join(each.repo.root, '.ai-zen', 'sessions');
   const latest = async () =>
-    (JSON.parse(await fs.readFile(path.join(repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
+    (JSON.parse(await fs.readFile(path.join(each.repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
   async function ok(args: string[]): Promise<string> {
     const result = await cli(args);
     if (args[0] !== 'migrate') expect(result.stderr).toBe('');
@@ -67,7 +58,7 @@ describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () =
 
   it('S4 search hits in the first session with its tool call and result; a long result is truncated with a note; read gives a message whole; nothing is written', async () => {
     // Session 1: a command whose output only this session saw, and a big file write.
-    fake.enqueue(
+    each.fake.enqueue(
       reply().tool('exec', { command: 'echo migration-token-zebra-42' }, 'call-exec'),
       // `(a+)+$` over this takes exponential time on a backtracking engine.
       reply().tool('write', { path: 'big.txt', content: `${BIG}\n${'a'.repeat(20_000)}!` }, 'call-big'),
@@ -77,14 +68,14 @@ describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () =
     const first = await latest();
     await ok(['migrate', '--yes', '--executor', 'offline']);
     const second = await latest();
-    fake.enqueue(reply().text('Continuing in the second session.'));
+    each.fake.enqueue(reply().text('Continuing in the second session.'));
     await ok(['--continue', '-p', 'keep going']);
     await ok(['migrate', '--yes', '--executor', 'offline']);
     const third = await latest();
     expect(new Set([first, second, third]).size).toBe(3);
     const before = await fingerprint();
 
-    fake.enqueue(
+    each.fake.enqueue(
       reply().tool('previous_session', { search: 'ZEBRA-42' }, 'call-search'),
       reply().tool('previous_session', { search: 'lorem|THE-END', regex: true }, 'call-regex'),
       reply().tool('previous_session', { read: 3, session: first.slice(0, 8) }, 'call-read'),
@@ -94,7 +85,7 @@ describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () =
       reply().text('Found it.'),
     );
     await ok(['--continue', '-p', 'what did the probe print?']);
-    const requests = fake.requests.slice(-7);
+    const requests = each.fake.requests.slice(-7);
 
     // The successor's system prompt says the tool is there, in one line.
     const system = contentText(requests[0]!.messages[0]!.content);
@@ -127,23 +118,23 @@ describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () =
   });
 
   it('S4 read of a long message is cut with a note saying how to read on; a session that did not start from a handoff has no predecessor', async () => {
-    fake.enqueue(reply().tool('write', { path: 'big.txt', content: BIG }, 'call-big'), reply().text('Wrote it.'));
+    each.fake.enqueue(reply().tool('write', { path: 'big.txt', content: BIG }, 'call-big'), reply().text('Wrote it.'));
     await ok(['-p', 'write big.txt']);
     const first = await latest();
-    fake.enqueue(reply().tool('previous_session', { search: 'anything' }, 'call-none'), reply().text('Nothing before.'));
+    each.fake.enqueue(reply().tool('previous_session', { search: 'anything' }, 'call-none'), reply().text('Nothing before.'));
     await ok(['--continue', '-p', 'anything before?']);
-    expect(toolResult(fake.requests, 'call-none')).toBe('error: this session has no predecessor: it did not start from a handoff');
+    expect(toolResult(each.fake.requests, 'call-none')).toBe('error: this session has no predecessor: it did not start from a handoff');
 
     await ok(['migrate', '--yes', '--executor', 'offline']);
-    fake.enqueue(
+    each.fake.enqueue(
       reply().tool('previous_session', { read: 2, session: first.slice(0, 8) }, 'call-long'),
       reply().tool('previous_session', { read: 2, session: first.slice(0, 8), offset: 12_000 }, 'call-more'),
       reply().text('Read it.'),
     );
     await ok(['--continue', '-p', 'read the big write']);
-    const long = toolResult(fake.requests, 'call-long');
+    const long = toolResult(each.fake.requests, 'call-long');
     expect(long.length).toBeLessThan(12_400);
     expect(long).toMatch(/\n\[truncated: \d+ more characters; read on with \{"read": 2, "session": "[\w-]{8}", "offset": 12000\}\]$/);
-    expect(toolResult(fake.requests, 'call-more')).toContain('THE-END');
+    expect(toolResult(each.fake.requests, 'call-more')).toContain('THE-END');
   });
 });

@@ -2,34 +2,25 @@
 // git repo, the fake model server).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LineageChain } from '../../src/session/lineage.js';
-import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+import { reply } from '../support/fake-openai.js';
 import { runCli } from '../support/run-cli.js';
-import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
+import { freshRepoAndModel } from '../support/repo-and-model.js';
 
 const KEY = 'sk-test-lineage';
 
 describe('S6 ai-zen sessions', { timeout: 120_000 }, () => {
-  let repo: TempRepo;
-  let fake: FakeOpenAI;
-  beforeEach(async () => {
-    repo = await makeTempRepo();
-    fake = await startFakeOpenAI();
-  });
-  afterEach(async () => {
-    await fake.close();
-    await repo.cleanup();
-  });
+  const each = freshRepoAndModel();
 
   const cli = (args: string[]) =>
     runCli(args, {
-      cwd: repo.root,
-      env: { AI_ZEN_HOME: repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.baseURL, TZ: 'UTC' },
+      cwd: each.repo.root,
+      env: { AI_ZEN_HOME: each.repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: each.fake.baseURL, TZ: 'UTC' },
       timeoutMs: 40_000,
     });
   const latest = async () =>
-    (JSON.parse(await fs.readFile(path.join(repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
+    (JSON.parse(await fs.readFile(path.join(each.repo.root, '.ai-zen', 'latest-session.json'), 'utf8')) as { id: string }).id;
   async function ok(args: string[]): Promise<string> {
     const result = await cli(args);
     expect(result.code, result.stderr).toBe(0);
@@ -38,18 +29,18 @@ describe('S6 ai-zen sessions', { timeout: 120_000 }, () => {
 
   it('S6 lists each chain: sessions in order, their handoff documents, the session each migrated to, when and by which executor; --json too', async () => {
     expect(await ok(['sessions'])).toBe('No sessions in this project yet.\n');
-    fake.enqueue(reply().text('One.'));
+    each.fake.enqueue(reply().text('One.'));
     await ok(['-p', 'first']);
     const first = await latest();
     const firstHandoff = (await ok(['handoff', '--executor', 'offline'])).trim();
     const firstMigration = (await ok(['migrate', '--yes', '--executor', 'offline', '--goal', 'Finish the exporter'])).trim();
     const second = await latest();
-    fake.enqueue(reply().text('Two.'));
+    each.fake.enqueue(reply().text('Two.'));
     await ok(['--continue', '-p', 'second']);
     const secondMigration = (await ok(['migrate', '--yes', '--executor', 'offline'])).trim();
     const third = await latest();
     // A separate conversation: a chain of its own.
-    fake.enqueue(reply().text('Alone.'));
+    each.fake.enqueue(reply().text('Alone.'));
     await ok(['-p', 'unrelated']);
     const alone = await latest();
 
