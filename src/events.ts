@@ -2,6 +2,7 @@
 // onBeforeHandoff / onHandoff / onMigrated, the daemon's notifications and hooks, IPC
 // subscriptions and logs all read from it.
 import { z } from 'zod';
+import { compiledOnFirstUse } from './compiled-schema.js';
 import { ExecutorName, HandoffChecks, HandoffCost } from './session/format.js';
 
 export const EventSchemas = {
@@ -97,6 +98,15 @@ export const EventSchemas = {
 } as const;
 
 export type EventName = keyof typeof EventSchemas;
+
+const compiledEventSchemas = Object.fromEntries(
+  Object.entries(EventSchemas).map(([name, schema]) => [name, compiledOnFirstUse(schema)]),
+) as { [N in EventName]: () => (typeof EventSchemas)[N] };
+
+/** The catalogue's schema of one event, compiled on first use (compiled-schema.ts): every event sent or received is checked by it. */
+export function eventSchema<N extends EventName>(name: N): (typeof EventSchemas)[N] {
+  return compiledEventSchemas[name]();
+}
 export type EventPayload<N extends EventName> = z.infer<(typeof EventSchemas)[N]>;
 export type AnyEvent = { [N in EventName]: { name: N; payload: EventPayload<N> } }[EventName];
 export type Listener<N extends EventName> = (payload: EventPayload<N>) => void;
@@ -130,7 +140,7 @@ export class EventBus {
   }
 
   emit<N extends EventName>(name: N, payload: EventPayload<N>): void {
-    const parsed = EventSchemas[name].parse(payload) as EventPayload<N>;
+    const parsed = eventSchema(name).parse(payload) as EventPayload<N>;
     for (const listener of [...(this.listeners.get(name) ?? [])]) this.call(name, () => listener(parsed));
     const event = { name, payload: parsed } as AnyEvent;
     checkedEvents.add(event);

@@ -2,7 +2,7 @@
 // one UTF-8 JSON object followed by a form feed ('\f', node-ipc's delimiter; JSON.stringify never
 // emits a raw one). Requests carry an id that the reply repeats; events are pushed to subscribers.
 import { z } from 'zod';
-import { EventSchemas, type AnyEvent, type EventName } from '../events.js';
+import { EventSchemas, eventSchema, type AnyEvent, type EventName } from '../events.js';
 import { ExecutorName, SessionId } from '../session/format.js';
 
 /** The longest goal a handoff may name (S1): long enough for a paragraph; a goal is a direction, not a second document. */
@@ -99,7 +99,7 @@ export function parseEvent(value: unknown): AnyEvent | null {
   if (!isObject(value) || value.v !== PROTOCOL_VERSION || !isObject(value.event)) return null;
   const { name, payload } = value.event;
   if (typeof name !== 'string' || !Object.hasOwn(EventSchemas, name)) return null;
-  const parsed = EventSchemas[name as EventName].safeParse(payload);
+  const parsed = eventSchema(name as EventName).safeParse(payload);
   return parsed.success ? ({ name, payload: parsed.data } as AnyEvent) : null;
 }
 

@@ -10,34 +10,39 @@ import { z } from 'zod';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
 import { isOverThreshold, type SessionState, type SessionThresholds } from '../../watching/session-source.js';
+import { compiledOnFirstUse } from '../../../compiled-schema.js';
 import { isInside } from '../../../paths.js';
 import { claudeWindow } from './claude-window.js';
 
 const Count = z.number().int().nonnegative().max(100_000_000);
 
-const ClaudeUsage = z.looseObject({
-  input_tokens: Count,
-  cache_creation_input_tokens: Count.nullish(),
-  cache_read_input_tokens: Count.nullish(),
-  output_tokens: Count.nullish(),
-});
+const ClaudeUsage = compiledOnFirstUse(
+  z.looseObject({
+    input_tokens: Count,
+    cache_creation_input_tokens: Count.nullish(),
+    cache_read_input_tokens: Count.nullish(),
+    output_tokens: Count.nullish(),
+  }),
+);
 
-const ClaudeLine = z.looseObject({
-  type: z.string(),
-  subtype: z.string().optional(),
-  sessionId: z.string().optional(),
-  cwd: z.string().optional(),
-  timestamp: z.string().optional(),
-  isSidechain: z.boolean().optional(),
-  isApiErrorMessage: z.boolean().optional(),
-  message: z
-    .looseObject({
-      id: z.string().optional(),
-      model: z.string().optional(),
-      usage: z.unknown().optional(),
-    })
-    .optional(),
-});
+const ClaudeLine = compiledOnFirstUse(
+  z.looseObject({
+    type: z.string(),
+    subtype: z.string().optional(),
+    sessionId: z.string().optional(),
+    cwd: z.string().optional(),
+    timestamp: z.string().optional(),
+    isSidechain: z.boolean().optional(),
+    isApiErrorMessage: z.boolean().optional(),
+    message: z
+      .looseObject({
+        id: z.string().optional(),
+        model: z.string().optional(),
+        usage: z.unknown().optional(),
+      })
+      .optional(),
+  }),
+);
 
 export interface ClaudeFoldOptions {
   /** Real path of the repo. */
@@ -91,7 +96,7 @@ export function claudeDetails(state: SessionState): ClaudeDetails {
 export function foldClaudeLine(state: SessionState, raw: RawLine, options: ClaudeFoldOptions): SessionState | string {
   const value = parseJsonLine(raw.text);
   if (value === undefined) return 'not JSON';
-  const parsed = ClaudeLine.safeParse(value);
+  const parsed = ClaudeLine().safeParse(value);
   if (!parsed.success) return 'not a Claude Code transcript line';
   const line = parsed.data;
   let next = state;
@@ -111,7 +116,7 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
   if (message?.id && message.id === details.lastMessageId) return next;
   next = { ...next, messageCount: next.messageCount + 1 };
   if (line.isApiErrorMessage || message?.model === '<synthetic>' || message?.usage === undefined) return next;
-  const usage = ClaudeUsage.safeParse(message.usage);
+  const usage = ClaudeUsage().safeParse(message.usage);
   if (!usage.success)
     return `a usage Claude Code would not write (${usage.error.issues[0]?.path.join('.') ?? '?'}: ${usage.error.issues[0]?.message ?? '?'})`;
   const reading = usage.data.input_tokens + (usage.data.cache_creation_input_tokens ?? 0) + (usage.data.cache_read_input_tokens ?? 0);

@@ -17,6 +17,7 @@
 //   clients wrote `user_message`, `agent_message`, `exec_command_end`, `patch_apply_*` events
 //   instead; both are read.
 import { z } from 'zod';
+import { compiledOnFirstUse } from '../../../compiled-schema.js';
 
 export interface CodexReading {
   /** What Codex counts as in its context window: last_token_usage.total_tokens. */
@@ -113,16 +114,20 @@ const TokenUsage = z.looseObject({
   reasoning_output_tokens: Count.optional(),
   total_tokens: Count.optional(),
 });
-const TokenCountInfo = z.looseObject({
-  last_token_usage: TokenUsage,
-  model_context_window: z.number().int().positive().nullable().optional(),
-});
+const TokenCountInfo = compiledOnFirstUse(
+  z.looseObject({
+    last_token_usage: TokenUsage,
+    model_context_window: z.number().int().positive().nullable().optional(),
+  }),
+);
 
-const RolloutLine = z.looseObject({
-  timestamp: z.string().optional(),
-  type: z.string(),
-  payload: z.unknown(),
-});
+const RolloutLine = compiledOnFirstUse(
+  z.looseObject({
+    timestamp: z.string().optional(),
+    type: z.string(),
+    payload: z.unknown(),
+  }),
+);
 
 /** Folds one line (its raw text) into the view. Unknown line and event types are no news, not skips. */
 export function foldCodexLine(view: CodexRolloutView, text: string): CodexFold {
@@ -135,7 +140,7 @@ export function foldCodexLine(view: CodexRolloutView, text: string): CodexFold {
   } catch {
     return { skip: 'not JSON' };
   }
-  const line = RolloutLine.safeParse(raw);
+  const line = RolloutLine().safeParse(raw);
   if (!line.success) return { skip: 'not a rollout line (no type)' };
   const { type, payload, timestamp } = line.data;
   const record = asRecord(payload);
@@ -220,7 +225,7 @@ function completedItem(view: CodexRolloutView, item: Record<string, unknown>, at
 function tokenCount(view: CodexRolloutView, payload: Record<string, unknown>, at: string | null): CodexFold {
   // The client writes `info: null` before the first reply: nothing measured yet.
   if (payload.info === null || payload.info === undefined) return { view, news: null };
-  const parsed = TokenCountInfo.safeParse(payload.info);
+  const parsed = TokenCountInfo().safeParse(payload.info);
   if (!parsed.success) return { skip: `token_count reading is not usable: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
   const usage = parsed.data.last_token_usage;
   const window = parsed.data.model_context_window ?? view.reading?.window ?? null;
