@@ -16,14 +16,25 @@ import type { Logger } from 'pino';
 import { stampOf } from './file-stamp.js';
 import type { FileStamp } from './incremental-reader.js';
 
-/** Watches one folder: `change` gets the name of each entry that changed (null: the platform did not say which). Throws when it cannot watch. */
+/**
+ * How an entry changed, as fs.watch says: 'change' when only its content did (the name still names
+ * the same file); 'rename' when it may now name another file, or none.
+ */
+export type EntryChange = 'change' | 'rename';
+
+/**
+ * Watches one folder: `change` gets the name of each entry that changed (null: the platform did not
+ * say which) and how (absent: taken as 'rename'). Throws when it cannot watch.
+ */
 export type WatchFolder = (
   folder: string,
-  handlers: { change(name: string | null): void; error(error: unknown): void },
+  handlers: { change(name: string | null, how?: EntryChange): void; error(error: unknown): void },
 ) => { close(): void };
 
 export const watchWithFsWatch: WatchFolder = (folder, handlers) => {
-  const watcher = fsSync.watch(folder, { persistent: true }, (_event, name) => handlers.change(name === null ? null : String(name)));
+  const watcher = fsSync.watch(folder, { persistent: true }, (event, name) =>
+    handlers.change(name === null ? null : String(name), event === 'change' ? 'change' : 'rename'),
+  );
   watcher.on('error', (error) => handlers.error(error));
   return { close: () => watcher.close() };
 };
@@ -36,7 +47,7 @@ export interface FolderWatchOptions {
   /** Wait for the folder through a watch above it when it is missing (our own folder; another agent's folders are the transcript watchers' to find). */
   readonly awaitReturn: boolean;
   /** An entry of the folder changed. */
-  readonly onEntry: (name: string) => void;
+  readonly onEntry: (name: string, how: EntryChange) => void;
   /** Something changed and the platform did not say what: look at everything. */
   readonly onUnknownChange: () => void;
   /** The folder is back and watched: whatever was written before the watch began is found by listing it. */
@@ -62,7 +73,7 @@ export class FolderWatch {
     try {
       this.watchedIno = folderStamp?.ino ?? null;
       this.watcher = watch(folder, {
-        change: (name) => {
+        change: (name, how = 'rename') => {
           if (name === null) return this.options.onUnknownChange();
           if (name === path.basename(folder)) {
             // The folder itself was removed or moved: this watch hears nothing more. It is watched
@@ -72,7 +83,7 @@ export class FolderWatch {
             this.watchForReturn();
             return;
           }
-          this.options.onEntry(name);
+          this.options.onEntry(name, how);
         },
         error: (error) => {
           logger.warn({ err: error }, 'the session folder watch failed; the reconcile pass covers it and watches again');

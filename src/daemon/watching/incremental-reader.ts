@@ -10,6 +10,10 @@
 // with O_NOFOLLOW | O_NONBLOCK (neither waits for anything), and the open descriptor fstat()ed
 // before a byte is read; anything else throws NotRegularFileError. A read never goes past the size
 // the descriptor had when it was opened: a file that grows meanwhile is read on by the next call.
+//
+// Between reads of a session that is being written to, the file stays open (see `kept`): an append
+// then costs no open() and close(). Whoever owns the reader closes it (`release`) when the path may
+// name another file and when the session goes quiet.
 import fsSync, { constants, promises as fs } from 'node:fs';
 
 export type ResetReason = 'truncated' | 'replaced' | 'rewritten';
@@ -124,6 +128,14 @@ export class IncrementalLineReader {
   private boundary = Buffer.alloc(0);
   private lastStat: { mtimeMs: number; ctimeMs: number } | null = null;
   private totals = { bytesRead: 0, checkBytesRead: 0 };
+  /**
+   * The file as the last synchronous read left it open, or null. A descriptor stays on its file
+   * whatever happens to the path, so it is trusted only while the owner has seen nothing that may
+   * have changed which file the path names (a rename in the folder, a pass that finds the path's
+   * stamp different): it calls `release` then. A file unlinked since (deleted, or replaced by a
+   * rename over it) has no links left, and the read goes back to the path.
+   */
+  private kept: number | null = null;
   private readonly chunkSize: number;
   private readonly maxLineBytes: number;
 
@@ -133,6 +145,19 @@ export class IncrementalLineReader {
   ) {
     this.chunkSize = options.chunkSize ?? 64 * 1024;
     this.maxLineBytes = options.maxLineBytes ?? 64 * 1024 * 1024;
+  }
+
+  /** Whether the file is kept open for the next read. */
+  get keepsFileOpen(): boolean {
+    return this.kept !== null;
+  }
+
+  /** Closes the file kept open between reads, if any: the next read opens the path again. */
+  release(): void {
+    if (this.kept === null) return;
+    const fd = this.kept;
+    this.kept = null;
+    fsSync.closeSync(fd);
   }
 
   /** Bytes consumed so far (the offset the next read starts at). */
@@ -241,25 +266,31 @@ export class IncrementalLineReader {
    * synchronous calls: a few syscalls of microseconds each, where every async one waits for a turn
    * of the thread pool (that wait was most of the append → overflow-event latency). Anything else
    * (first read, a big backlog, another inode, a rewrite) returns null for the async path, which
-   * checks it all again. Five syscalls (open, fstat, the head, the boundary and the appended bytes
-   * in one read, close): on a busy machine each cost ~20 µs of the append → event latency (bench g),
-   * so the boundary is read with the new bytes it precedes, and the stat taken at the open is the
-   * one remembered (a change after it only makes the next read look again).
+   * checks it all again. Three syscalls on a file kept open (fstat, the head, the boundary and the
+   * appended bytes in one read), five when it must be opened and is then kept: in a process woken
+   * from idle each cost 20–50 µs of the append → event latency (bench g), so the boundary is read
+   * with the new bytes it precedes, and the stat taken first is the one remembered (a change after
+   * it only makes the next read look again).
    */
   private readAppendSync(sink: LineSink): LineReadResult | null {
     if (!this.identity || !this.lastStat || this.position === 0) return null;
-    let fd: number;
-    try {
-      fd = fsSync.openSync(this.file, READ_FLAGS);
-    } catch {
-      return null;
+    let fd = this.kept;
+    if (fd === null) {
+      try {
+        fd = fsSync.openSync(this.file, READ_FLAGS);
+      } catch {
+        return null;
+      }
     }
+    let keep = false;
     try {
       const opened = fsSync.fstatSync(fd);
-      if (!opened.isFile()) return null;
+      // No links left: deleted, or replaced by a rename over it. The path names another file, or none.
+      if (!opened.isFile() || opened.nlink === 0) return null;
       if (opened.ino !== this.identity.ino || opened.dev !== this.identity.dev || opened.size < this.position) return null;
       if (opened.size - this.position > SYNC_READ_LIMIT) return null;
       if (opened.size === this.position && opened.mtimeMs === this.lastStat.mtimeMs && opened.ctimeMs === this.lastStat.ctimeMs) {
+        keep = true;
         return { reset: null, missing: false, bytesRead: 0, checkBytesRead: 0, linesRead: 0, stamp: stampOfStats(opened) };
       }
       // The head and the bytes before our offset as we saw them, or the async path starts over.
@@ -283,9 +314,12 @@ export class IncrementalLineReader {
         const n = fsSync.readSync(fd, buffer, 0, Math.min(buffer.length, end - this.position), this.position);
         chunk = buffer.subarray(0, n);
       }
+      keep = true;
       return this.finishRead(opened, { reset: null, missing: false, bytesRead, checkBytesRead, linesRead, stamp: stampOfStats(opened) });
     } finally {
-      fsSync.closeSync(fd);
+      // Anything but a plain append: the async path opens the path itself and checks it all again.
+      this.kept = keep ? fd : null;
+      if (!keep) fsSync.closeSync(fd);
     }
   }
 

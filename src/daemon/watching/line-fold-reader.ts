@@ -68,6 +68,14 @@ class LineFoldReader implements SessionReader {
     return this.lines.counters;
   }
 
+  get keepsFileOpen(): boolean {
+    return this.lines.keepsFileOpen;
+  }
+
+  release(): void {
+    this.lines.release();
+  }
+
   update(): Promise<SessionUpdate> {
     const next = this.queue.then(() => this.readAppended());
     this.queue = next.catch(() => {});

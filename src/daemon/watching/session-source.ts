@@ -130,6 +130,10 @@ export interface SessionReader {
    * are queued, never interleaved. Throws only on I/O errors other than a missing file.
    */
   update(): Promise<SessionUpdate>;
+  /** Whether the file is kept open between reads (incremental-reader.ts). */
+  readonly keepsFileOpen: boolean;
+  /** Closes the file kept open between reads: the next read opens the path again. */
+  release(): void;
   /** Running totals for the benchmark. */
   readonly counters: { readonly bytesRead: number; readonly checkBytesRead: number };
 }

@@ -10,15 +10,18 @@
 // idle ones in turn) and re-lists the folder when its mtime moved, as watchman rescans. The pass
 // compares one synchronous stat per file with the stamp taken before the last read, and reads only
 // on a difference. A closed (migrated) session needs no further work: it drops out of the pass and
-// its events are ignored.
+// its events are ignored. A file being written to stays open between reads (kept-open-files.ts),
+// and is read through that descriptor only on an event that says its content changed: any other
+// event, a pass that finds the path changed, or a file gone closes it and reads the path again.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { mapLimited } from '../../map-limited.js';
 import { CheckSchedule } from './check-schedule.js';
 import { MTIME_SLACK_MS, sameStamp, stampOf } from './file-stamp.js';
-import { FolderWatch, type WatchFolder } from './folder-watch.js';
+import { type EntryChange, FolderWatch, type WatchFolder } from './folder-watch.js';
 import { type FileStamp, NotRegularFileError } from './incremental-reader.js';
+import { KeptOpenFiles } from './kept-open-files.js';
 import { findSource, type SessionReader, type SessionSource, type SessionState, type SessionUpdate } from './session-source.js';
 
 export interface SessionWatcherOptions {
@@ -73,6 +76,7 @@ interface Tracked {
 export class SessionWatcher {
   private readonly tracked = new Map<string, Tracked>();
   private readonly schedule: CheckSchedule<Tracked>;
+  private readonly keptOpen: KeptOpenFiles<Tracked>;
   private readonly folderWatch: FolderWatch;
   private timer: NodeJS.Timeout | null = null;
   private reconciling: Promise<void> | null = null;
@@ -88,18 +92,19 @@ export class SessionWatcher {
   constructor(private readonly options: SessionWatcherOptions) {
     this.now = options.now ?? Date.now;
     this.schedule = new CheckSchedule(this.now);
+    this.keptOpen = new KeptOpenFiles(this.now);
     this.folderWatch = new FolderWatch({
       folder: options.folder,
       logger: options.logger,
       ...(options.watchFolder ? { watchFolder: options.watchFolder } : {}),
       awaitReturn: options.create !== false,
-      onEntry: (name) => {
+      onEntry: (name, how) => {
         if (!name.endsWith('.jsonl')) return;
         const file = path.join(options.folder, name);
         // A closed (archived) session, or another repo's transcript, needs no further work.
         const known = this.tracked.get(file)?.reader.state;
         if (known && isDone(known)) return;
-        void this.refresh(file);
+        void this.readToEnd(file, how);
       },
       onUnknownChange: () => void this.reconcile(),
       onReturn: () => {
@@ -142,10 +147,17 @@ export class SessionWatcher {
     return entry && !entry.notRegular ? entry.reader.state : null;
   }
 
-  /** Reads `file` to its end; a call during a read makes that read run once more afterwards. */
+  /** Reads the file `file` names now to its end; a call during a read makes that read run once more afterwards. */
   refresh(file: string): Promise<void> {
+    return this.readToEnd(file, 'rename');
+  }
+
+  /** `how` is 'change' only when the path is known to name the same file: its kept descriptor is read then. */
+  private readToEnd(file: string, how: EntryChange): Promise<void> {
     if (this.closed) return Promise.resolve();
-    let entry = this.tracked.get(file);
+    const known = this.tracked.get(file);
+    if (known && how !== 'change') this.keptOpen.release(known);
+    let entry = known;
     if (!entry) {
       const source = findSource(this.options.sources, file);
       if (!source) return Promise.resolve();
@@ -179,6 +191,7 @@ export class SessionWatcher {
         this.folderWatch.ensure(folder);
         const reads: Promise<void>[] = await this.scanFolder(false, folder);
         this.schedule.due(this.options.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS, (tracked) => this.check(tracked, reads));
+        this.keptOpen.closeQuiet();
         await Promise.all(reads);
         this.options.onReconcile?.();
       } catch (error) {
@@ -221,6 +234,7 @@ export class SessionWatcher {
     this.folderWatch.close();
     await this.reconciling;
     await Promise.all([...this.tracked.values()].map((entry) => entry.running));
+    this.keptOpen.closeAll();
   }
 
   /** One read to the end; true when the file is gone. */
@@ -239,6 +253,7 @@ export class SessionWatcher {
           );
         tracked.notRegular = true;
         this.schedule.retire(tracked);
+        this.keptOpen.release(tracked);
         return false;
       }
       // The stamp stays as it was: the reconcile pass sees a difference and tries again.
@@ -256,10 +271,13 @@ export class SessionWatcher {
     if (update.missing) {
       this.tracked.delete(file);
       this.schedule.retire(tracked);
+      this.keptOpen.release(tracked);
     } else if (isDone(tracked.reader.state)) {
       this.schedule.retire(tracked);
+      this.keptOpen.release(tracked);
     } else {
       this.schedule.touched(tracked);
+      this.keptOpen.read(tracked);
     }
     const initial = tracked.initial;
     tracked.initial = false;
