@@ -379,6 +379,11 @@ export class IncrementalLineReader {
 
   /** Keeps the last bytes before the new position, taken from what was just read (no extra read). */
   private rememberBoundary(chunk: Buffer): void {
+    if (chunk.length >= BOUNDARY_BYTES && this.boundary.length === BOUNDARY_BYTES) {
+      // Copied over the bytes kept before: no allocation per append.
+      chunk.copy(this.boundary, 0, chunk.length - BOUNDARY_BYTES);
+      return;
+    }
     this.boundary =
       chunk.length >= BOUNDARY_BYTES
         ? ownCopy(chunk.subarray(chunk.length - BOUNDARY_BYTES))

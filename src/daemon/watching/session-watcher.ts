@@ -90,6 +90,9 @@ export class SessionWatcher {
   private readonly now: () => number;
 
   constructor(private readonly options: SessionWatcherOptions) {
+    // An entry's path is this prefix and its name, as path.join would make it (the folder normalised
+    // once), without path.join's work on every event.
+    const entryPrefix = path.join(options.folder, path.sep);
     this.now = options.now ?? Date.now;
     this.schedule = new CheckSchedule(this.now);
     this.keptOpen = new KeptOpenFiles(this.now);
@@ -100,7 +103,7 @@ export class SessionWatcher {
       awaitReturn: options.create !== false,
       onEntry: (name, how) => {
         if (!name.endsWith('.jsonl')) return;
-        const file = path.join(options.folder, name);
+        const file = entryPrefix + name;
         // A closed (archived) session, or another repo's transcript, needs no further work.
         const known = this.tracked.get(file)?.reader.state;
         if (known && isDone(known)) return;
