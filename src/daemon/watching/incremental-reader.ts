@@ -55,8 +55,18 @@ export interface LineReadResult {
   /** Bytes re-read to check that the file is still the one we read (constant per call, never the file). */
   readonly checkBytesRead: number;
   readonly linesRead: number;
-  /** The file as it was when this read began, before any byte of it was read; null when missing. */
+  /** The file as it was when this read began, before any byte of it was read; null when missing, or when `stampLater`. */
   readonly stamp: FileStamp | null;
+  /**
+   * Read through the descriptor kept open with no stat before it (the stat is a syscall more between
+   * an append and its news): `stampNow()` gives the stamp, once the news is out.
+   */
+  readonly stampLater?: true;
+}
+
+export interface ReadOptions {
+  /** The path still names the file kept open since the last read (see `read`). */
+  readonly sameFile?: boolean;
 }
 
 export interface IncrementalReaderOptions {
@@ -107,6 +117,10 @@ const HEAD_BYTES = 256;
 const SYNC_READ_LIMIT = 256 * 1024;
 /** Bytes just before the read position kept to notice a rewrite past the head. */
 const BOUNDARY_BYTES = 32;
+/** An append to a file kept open is read in one read of up to this size; a longer one takes the path with a stat. */
+const KEPT_READ_BYTES = 64 * 1024;
+/** That read's buffer, one for the process: the reads are synchronous, and nothing keeps a slice of it. */
+let keptReadBuffer: Buffer | null = null;
 
 export interface LineSink {
   /** The file is read again from the start: drop what was derived from it, before the first new line. */
@@ -152,6 +166,28 @@ export class IncrementalLineReader {
     return this.kept !== null;
   }
 
+  /**
+   * After a read through the kept descriptor (`stampLater`): the file as that read left it. Its size
+   * is where the read stopped, so an append since makes the path's stamp differ (the reconcile pass
+   * reads on); a file unlinked since (deleted, or replaced by a rename over it) is let go, and the
+   * null stamp has the next pass read the path.
+   */
+  stampNow(): FileStamp | null {
+    if (this.kept === null) return null;
+    let stats: fsSync.Stats | null = null;
+    try {
+      stats = fsSync.fstatSync(this.kept);
+    } catch {
+      // Not expected of an open descriptor; the path is read again either way.
+    }
+    if (stats === null || stats.nlink === 0) {
+      this.release();
+      return null;
+    }
+    this.lastStat = { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
+    return { size: this.position, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino };
+  }
+
   /** Closes the file kept open between reads, if any: the next read opens the path again. */
   release(): void {
     if (this.kept === null) return;
@@ -170,8 +206,14 @@ export class IncrementalLineReader {
     return { ...this.totals };
   }
 
-  /** Reads to the end of the file, handing each complete new line to `sink`, in order. Not reentrant: await one read before the next (SessionReader queues them). */
-  async read(sink: LineSink): Promise<LineReadResult> {
+  /**
+   * Reads to the end of the file, handing each complete new line to `sink`, in order. Not
+   * reentrant: await one read before the next (SessionReader queues them). `sameFile`: the caller
+   * knows the path names the file it kept open (an event said only its content changed), which is
+   * then read without a stat before it; otherwise that file is closed and the path opened again.
+   */
+  async read(sink: LineSink, options: ReadOptions = {}): Promise<LineReadResult> {
+    if (options.sameFile !== true) this.release();
     const quick = this.readAppendSync(sink);
     if (quick) return quick;
     let stat;
@@ -284,6 +326,13 @@ export class IncrementalLineReader {
     }
     let keep = false;
     try {
+      if (fd === this.kept) {
+        const quick = this.readKept(fd, sink);
+        if (quick) {
+          keep = true;
+          return quick;
+        }
+      }
       const opened = fsSync.fstatSync(fd);
       // No links left: deleted, or replaced by a rename over it. The path names another file, or none.
       if (!opened.isFile() || opened.nlink === 0) return null;
@@ -321,6 +370,29 @@ export class IncrementalLineReader {
       this.kept = keep ? fd : null;
       if (!keep) fsSync.closeSync(fd);
     }
+  }
+
+  /**
+   * An append to the file kept open, with no stat before it: the bytes before our offset and what
+   * follows them in one read, then the head (a second read costs a fraction of the first). null when
+   * it is anything else — shorter, rewritten, or more than one read holds — and the caller goes on
+   * with a stat, which decides it.
+   */
+  private readKept(fd: number, sink: LineSink): LineReadResult | null {
+    const boundaryLength = this.boundary.length;
+    keptReadBuffer ??= Buffer.allocUnsafeSlow(BOUNDARY_BYTES + KEPT_READ_BYTES);
+    const buffer = keptReadBuffer;
+    const wanted = boundaryLength + KEPT_READ_BYTES;
+    const first = fsSync.readSync(fd, buffer, 0, wanted, this.position - boundaryLength);
+    if (first < boundaryLength || first === wanted || !buffer.subarray(0, boundaryLength).equals(this.boundary)) return null;
+    const head = Buffer.allocUnsafe(this.head.length);
+    if (fsSync.readSync(fd, head, 0, head.length, 0) !== head.length || !head.equals(this.head)) return null;
+    const chunk = buffer.subarray(boundaryLength, first);
+    const linesRead = chunk.length > 0 ? this.takeChunk(chunk, sink) : 0;
+    const checkBytesRead = head.length + boundaryLength;
+    this.totals.bytesRead += chunk.length;
+    this.totals.checkBytesRead += checkBytesRead;
+    return { reset: null, missing: false, bytesRead: chunk.length, checkBytesRead, linesRead, stamp: null, stampLater: true };
   }
 
   private restart(dev: number, ino: number): void {

@@ -5,7 +5,13 @@
 // blank lines are no lines, a file the fold refuses (T2) is read no further, a line that changes
 // the last handoff is a handoff seen, and a reset starts the fold over from `empty`.
 import fsSync from 'node:fs';
-import { IncrementalLineReader, type IncrementalReaderOptions, type RawLine } from './incremental-reader.js';
+import {
+  type FileStamp,
+  IncrementalLineReader,
+  type IncrementalReaderOptions,
+  type RawLine,
+  type ReadOptions,
+} from './incremental-reader.js';
 import type { HandoffSeenInSession, SessionReader, SessionState, SessionUpdate, SkipNotice } from './session-source.js';
 
 export interface LineFold {
@@ -47,6 +53,8 @@ class LineFoldReader implements SessionReader {
   private readonly lines: IncrementalLineReader;
   /** Watcher events and the reconcile pass may ask at once: one read at a time. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Reads asked for and not yet settled (the one under way included). */
+  private pending = 0;
   /** Until the owner is decided (true from the start when nobody has to decide it). */
   private owned: boolean;
 
@@ -76,13 +84,23 @@ class LineFoldReader implements SessionReader {
     this.lines.release();
   }
 
-  update(): Promise<SessionUpdate> {
-    const next = this.queue.then(() => this.readAppended());
-    this.queue = next.catch(() => {});
+  stampNow(): FileStamp | null {
+    return this.lines.stampNow();
+  }
+
+  update(options: ReadOptions = {}): Promise<SessionUpdate> {
+    // None under way: read at once, so a plain append is read and folded within the event that
+    // announced it, a turn of the microtask queue sooner (bench g).
+    const next = this.pending === 0 ? this.readAppended(options) : this.queue.then(() => this.readAppended(options));
+    this.pending += 1;
+    const settled = () => {
+      this.pending -= 1;
+    };
+    this.queue = next.then(settled, settled);
     return next;
   }
 
-  private async readAppended(): Promise<SessionUpdate> {
+  private async readAppended(options: ReadOptions): Promise<SessionUpdate> {
     const previous = this.current;
     if (!this.owned && this.options.decideOwner) {
       const owned = await this.options.decideOwner(this.file);
@@ -105,22 +123,25 @@ class LineFoldReader implements SessionReader {
     const note = (reason: string) => {
       if (line) skipped.push({ file, lineNumber: line.lineNumber, offset: line.offset, reason });
     };
-    const result = await this.lines.read({
-      // The reader starts over, and so does everything derived from the file.
-      reset: () => (state = this.folder.empty(file)),
-      line: (raw) => {
-        // A refused file is read no further: said once (by the refusing line's skip notice), not per line.
-        if (state.refusedBecause !== undefined || raw.text.trim() === '') return;
-        line = raw;
-        const next = this.folder.fold(state, raw, note);
-        if (typeof next === 'string') return skip(raw.lineNumber, raw.offset, next);
-        const before = state;
-        state = next;
-        if (next.refusedBecause !== undefined) return skip(raw.lineNumber, raw.offset, `the file is skipped: ${next.refusedBecause}`);
-        if (next.lastHandoff !== before.lastHandoff && next.lastHandoff !== null) handoffs.push(next.lastHandoff);
+    const result = await this.lines.read(
+      {
+        // The reader starts over, and so does everything derived from the file.
+        reset: () => (state = this.folder.empty(file)),
+        line: (raw) => {
+          // A refused file is read no further: said once (by the refusing line's skip notice), not per line.
+          if (state.refusedBecause !== undefined || raw.text.trim() === '') return;
+          line = raw;
+          const next = this.folder.fold(state, raw, note);
+          if (typeof next === 'string') return skip(raw.lineNumber, raw.offset, next);
+          const before = state;
+          state = next;
+          if (next.refusedBecause !== undefined) return skip(raw.lineNumber, raw.offset, `the file is skipped: ${next.refusedBecause}`);
+          if (next.lastHandoff !== before.lastHandoff && next.lastHandoff !== null) handoffs.push(next.lastHandoff);
+        },
+        oversized: ({ lineNumber, offset, bytes }) => skip(lineNumber, offset, `line of ${bytes} bytes is too long`),
       },
-      oversized: ({ lineNumber, offset, bytes }) => skip(lineNumber, offset, `line of ${bytes} bytes is too long`),
-    });
+      options,
+    );
     this.current = state;
     return {
       state,
@@ -136,6 +157,7 @@ class LineFoldReader implements SessionReader {
       handoffs,
       compactionsSeen: result.reset ? 0 : Math.max(0, (state.compactions ?? 0) - (previous.compactions ?? 0)),
       stamp: result.stamp,
+      ...(result.stampLater ? { stampLater: true as const } : {}),
     };
   }
 }

@@ -8,7 +8,7 @@
 import type { DocPath } from '../../handoff/doc-path.js';
 import type { AgentMessage } from '../../session/session-recorder.js';
 import type { HandoffChecks, Usage } from '../../session/format.js';
-import type { FileStamp, ResetReason } from './incremental-reader.js';
+import type { FileStamp, ReadOptions, ResetReason } from './incremental-reader.js';
 
 /** Which agent wrote a transcript. */
 export type AgentName = 'ai-zen' | 'claude-code' | 'codex';
@@ -120,6 +120,8 @@ export interface SessionUpdate {
   readonly handoffs: readonly HandoffSeenInSession[];
   /** The file as it was when this read began (null: missing). A later stat that differs means more to read. */
   readonly stamp: FileStamp | null;
+  /** No stamp taken before the read (the file kept open): the reader's `stampNow()` gives it after the news. */
+  readonly stampLater?: true;
 }
 
 export interface SessionReader {
@@ -128,12 +130,15 @@ export interface SessionReader {
   /**
    * Reads what was appended since the last call (cheap when nothing changed). Concurrent calls
    * are queued, never interleaved. Throws only on I/O errors other than a missing file.
+   * `sameFile`: the path names the file kept open since the last read (incremental-reader.ts).
    */
-  update(): Promise<SessionUpdate>;
+  update(options?: ReadOptions): Promise<SessionUpdate>;
   /** Whether the file is kept open between reads (incremental-reader.ts). */
   readonly keepsFileOpen: boolean;
   /** Closes the file kept open between reads: the next read opens the path again. */
   release(): void;
+  /** After an update with `stampLater`: the file as that read left it (incremental-reader.ts). */
+  stampNow(): FileStamp | null;
   /** Running totals for the benchmark. */
   readonly counters: { readonly bytesRead: number; readonly checkBytesRead: number };
 }

@@ -173,9 +173,13 @@ export class SessionWatcher {
     }
     tracked.running = (async () => {
       let gone = false;
+      // Only an event that says the content changed reads the kept file; any other request made
+      // during a read has closed it already, so the reads after the first may all say so.
+      let sameFile = how === 'change';
       do {
         tracked.again = false;
-        gone = await this.readOnce(file, tracked);
+        gone = await this.readOnce(file, tracked, sameFile);
+        sameFile = true;
       } while (tracked.again && !gone && !this.closed);
     })().finally(() => (tracked.running = null));
     return tracked.running;
@@ -241,10 +245,10 @@ export class SessionWatcher {
   }
 
   /** One read to the end; true when the file is gone. */
-  private async readOnce(file: string, tracked: Tracked): Promise<boolean> {
+  private async readOnce(file: string, tracked: Tracked, sameFile: boolean): Promise<boolean> {
     let update: SessionUpdate;
     try {
-      update = await tracked.reader.update();
+      update = await tracked.reader.update({ sameFile });
     } catch (error) {
       if (NotRegularFileError.isInstance(error)) {
         // Out of the passes (a stat of it each pass would find it "changed" for ever); an event
@@ -270,20 +274,14 @@ export class SessionWatcher {
     }
     // Taken by the reader before it read: an append after it makes the next reconcile see a difference.
     tracked.stamp = update.stamp;
-    for (const skip of update.skipped) this.options.logger.warn({ ...skip }, 'skipped a session line');
+    const initial = tracked.initial;
+    tracked.initial = false;
     if (update.missing) {
       this.tracked.delete(file);
       this.schedule.retire(tracked);
       this.keptOpen.release(tracked);
-    } else if (isDone(tracked.reader.state)) {
-      this.schedule.retire(tracked);
-      this.keptOpen.release(tracked);
-    } else {
-      this.schedule.touched(tracked);
-      this.keptOpen.read(tracked);
     }
-    const initial = tracked.initial;
-    tracked.initial = false;
+    // The news first (an overflow's event goes out from here); the log and the schedule after it.
     if (update.linesRead > 0 || update.reset !== null || update.missing || update.skipped.length > 0) {
       try {
         this.options.onUpdate(update, { initial });
@@ -291,7 +289,18 @@ export class SessionWatcher {
         this.options.logger.warn({ err: error, file }, 'session update handler failed');
       }
     }
-    return update.missing;
+    for (const skip of update.skipped) this.options.logger.warn({ ...skip }, 'skipped a session line');
+    if (update.missing) return true;
+    // After the news: the stat a read through the kept descriptor did not take before it.
+    if (update.stampLater) tracked.stamp = tracked.reader.stampNow();
+    if (isDone(tracked.reader.state)) {
+      this.schedule.retire(tracked);
+      this.keptOpen.release(tracked);
+    } else {
+      this.schedule.touched(tracked);
+      this.keptOpen.read(tracked);
+    }
+    return false;
   }
 
   /**
