@@ -40,6 +40,17 @@ export function sessionId(n: number): string {
   return `${String(n).padStart(8, '0')}-aaaa-4bbb-8ccc-dddddddddddd`;
 }
 
+/** A v1 session header line for `cwd`, with a window of 1000 tokens unless told. */
+export const headerLine = (id: string, cwd: string, maxContextTokens = 1000) => ({
+  type: 'session',
+  v: 1,
+  id,
+  createdAt: '2026-12-02T00:00:00Z',
+  cwd,
+  model: 'm',
+  maxContextTokens,
+  previousId: null,
+});
 export const usageLine = (promptTokens: number) => ({
   type: 'usage',
   usage: { prompt_tokens: promptTokens, completion_tokens: 10, total_tokens: promptTokens + 10 },

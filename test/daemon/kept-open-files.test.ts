@@ -14,7 +14,7 @@ import { SessionWatcher } from '../../src/daemon/watching/session-watcher.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { waitFor } from '../support/wait-for.js';
-import { sessionId, usageLine } from './daemon-harness.js';
+import { headerLine, sessionId, usageLine } from './daemon-harness.js';
 
 /** What this process has open under `folder` ("… (deleted)" for a file unlinked since). */
 function openUnder(folder: string): string[] {
@@ -50,16 +50,7 @@ describe.runIf(process.platform === 'linux')('D1 session files kept open between
     await repo.cleanup();
   });
 
-  const header = (id: string) => ({
-    type: 'session',
-    v: 1,
-    id,
-    createdAt: '2026-12-02T00:00:00Z',
-    cwd: repo.root,
-    model: 'm',
-    maxContextTokens: 1000,
-    previousId: null,
-  });
+  const header = (id: string) => headerLine(id, repo.root);
   const text = (...lines: unknown[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join('');
   const fileOf = (id: string) => path.join(folder, `${id}.jsonl`);
   const append = (id: string, ...lines: unknown[]) => fs.appendFile(fileOf(id), text(...lines));

@@ -12,7 +12,7 @@ import { silentLogger } from '../../src/log/logger.js';
 import { memoryLogger } from '../support/memory-logger.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { waitFor } from '../support/wait-for.js';
-import { messageLine, sessionId, usageLine } from './daemon-harness.js';
+import { headerLine, messageLine, sessionId, usageLine } from './daemon-harness.js';
 
 const quiet = silentLogger();
 
@@ -51,16 +51,7 @@ describe('D1 the session watcher', () => {
     await repo.cleanup();
   });
 
-  const header = (id: string) => ({
-    type: 'session',
-    v: 1,
-    id,
-    createdAt: '2026-12-02T00:00:00Z',
-    cwd: repo.root,
-    model: 'm',
-    maxContextTokens: 1000,
-    previousId: null,
-  });
+  const header = (id: string) => headerLine(id, repo.root);
   const append = (id: string, ...lines: unknown[]) =>
     fs.appendFile(path.join(folder, `${id}.jsonl`), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
   const start = async (options: { deaf?: boolean; watchFolder?: WatchFolder; reconcileIntervalMs?: number } = {}) => {
