@@ -298,9 +298,25 @@ export class IncrementalLineReader {
   /** Remembers the stat the next read compares with, and adds the read to the running totals. */
   private finishRead(after: { mtimeMs: number; ctimeMs: number }, result: LineReadResult): LineReadResult {
     this.lastStat = { mtimeMs: after.mtimeMs, ctimeMs: after.ctimeMs };
+    return this.counted(result);
+  }
+
+  /** Adds the read to the running totals. */
+  private counted(result: LineReadResult): LineReadResult {
     this.totals.bytesRead += result.bytesRead;
     this.totals.checkBytesRead += result.checkBytesRead;
     return result;
+  }
+
+  /** The head as we saw it (one read of the open file). */
+  private headUnchanged(fd: number): boolean {
+    const head = Buffer.allocUnsafe(this.head.length);
+    return fsSync.readSync(fd, head, 0, head.length, 0) === head.length && head.equals(this.head);
+  }
+
+  /** `buffer` holds `read` bytes from our offset less the boundary's length: do they start with the boundary as we saw it? */
+  private boundaryUnchanged(buffer: Buffer, read: number): boolean {
+    return read >= this.boundary.length && buffer.subarray(0, this.boundary.length).equals(this.boundary);
   }
 
   /**
@@ -308,11 +324,11 @@ export class IncrementalLineReader {
    * synchronous calls: a few syscalls of microseconds each, where every async one waits for a turn
    * of the thread pool (that wait was most of the append → overflow-event latency). Anything else
    * (first read, a big backlog, another inode, a rewrite) returns null for the async path, which
-   * checks it all again. Three syscalls on a file kept open (fstat, the head, the boundary and the
-   * appended bytes in one read), five when it must be opened and is then kept: in a process woken
-   * from idle each cost 20–50 µs of the append → event latency (bench g), so the boundary is read
-   * with the new bytes it precedes, and the stat taken first is the one remembered (a change after
-   * it only makes the next read look again).
+   * checks it all again. In a process woken from idle each syscall of a new kind costs 20–50 µs of
+   * the append → event latency (bench g): a file kept open is read with two (readKept), one opened
+   * here with five (open, fstat, the head, the boundary and the appended bytes in one read, and it is
+   * then kept), and the stat taken first is the one remembered (a change after it only makes the
+   * next read look again).
    */
   private readAppendSync(sink: LineSink): LineReadResult | null {
     if (!this.identity || !this.lastStat || this.position === 0) return null;
@@ -343,15 +359,13 @@ export class IncrementalLineReader {
         return { reset: null, missing: false, bytesRead: 0, checkBytesRead: 0, linesRead: 0, stamp: stampOfStats(opened) };
       }
       // The head and the bytes before our offset as we saw them, or the async path starts over.
-      const head = Buffer.allocUnsafe(this.head.length);
-      const headRead = fsSync.readSync(fd, head, 0, head.length, 0);
-      if (headRead !== head.length || !head.equals(this.head)) return null;
+      if (!this.headUnchanged(fd)) return null;
       const boundaryLength = this.boundary.length;
       const end = opened.size;
       const buffer = Buffer.allocUnsafe(boundaryLength + Math.max(1024, end - this.position));
       const first = fsSync.readSync(fd, buffer, 0, boundaryLength + (end - this.position), this.position - boundaryLength);
-      if (first < boundaryLength || !buffer.subarray(0, boundaryLength).equals(this.boundary)) return null;
-      const checkBytesRead = headRead + boundaryLength;
+      if (!this.boundaryUnchanged(buffer, first)) return null;
+      const checkBytesRead = this.head.length + boundaryLength;
       let bytesRead = 0;
       let linesRead = 0;
       let chunk = buffer.subarray(boundaryLength, first);
@@ -384,15 +398,11 @@ export class IncrementalLineReader {
     const buffer = keptReadBuffer;
     const wanted = boundaryLength + KEPT_READ_BYTES;
     const first = fsSync.readSync(fd, buffer, 0, wanted, this.position - boundaryLength);
-    if (first < boundaryLength || first === wanted || !buffer.subarray(0, boundaryLength).equals(this.boundary)) return null;
-    const head = Buffer.allocUnsafe(this.head.length);
-    if (fsSync.readSync(fd, head, 0, head.length, 0) !== head.length || !head.equals(this.head)) return null;
+    if (first === wanted || !this.boundaryUnchanged(buffer, first) || !this.headUnchanged(fd)) return null;
     const chunk = buffer.subarray(boundaryLength, first);
     const linesRead = chunk.length > 0 ? this.takeChunk(chunk, sink) : 0;
-    const checkBytesRead = head.length + boundaryLength;
-    this.totals.bytesRead += chunk.length;
-    this.totals.checkBytesRead += checkBytesRead;
-    return { reset: null, missing: false, bytesRead: chunk.length, checkBytesRead, linesRead, stamp: null, stampLater: true };
+    const checkBytesRead = this.head.length + boundaryLength;
+    return this.counted({ reset: null, missing: false, bytesRead: chunk.length, checkBytesRead, linesRead, stamp: null, stampLater: true });
   }
 
   private restart(dev: number, ino: number): void {
