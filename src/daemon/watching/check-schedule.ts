@@ -8,7 +8,7 @@
 import type { FileStamp } from './incremental-reader.js';
 
 /** A session file whose file changed this recently is checked on every pass. */
-const HOT_MS = 5 * 60_000;
+export const HOT_MS = 5 * 60_000;
 /**
  * Each idle session is checked about this often. Only a lost event (an overflowed inotify queue)
  * makes such a check find anything, and each costs a stat (~30 µs here, in code too cold to be

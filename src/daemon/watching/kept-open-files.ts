@@ -4,11 +4,12 @@
 // (the model thinking), so a file stays open while it was written in the last few minutes, and at
 // most MAX_KEPT_OPEN per watched folder stay open, the least recently read closed first: thousands
 // of idle sessions hold no descriptor.
+import { HOT_MS } from './check-schedule.js';
 import type { FileStamp } from './incremental-reader.js';
 import type { SessionReader } from './session-source.js';
 
-/** A file not written to for this long is closed by the next pass (the check schedule's hot window too). */
-export const KEEP_OPEN_MS = 5 * 60_000;
+/** A file not written to for this long is closed by the next pass: the check schedule's hot window. */
+export const KEEP_OPEN_MS = HOT_MS;
 /** Per watched folder: sessions written to at once, beyond any real use (an agent each). */
 export const MAX_KEPT_OPEN = 32;
 

@@ -88,11 +88,14 @@ export class SessionWatcher {
   private passes = 0;
   private closed = false;
   private readonly now: () => number;
+  /**
+   * An entry's path (the key of `tracked`) is this and its name, as path.join would make it — the
+   * folder normalised once, not path.join's work on every event.
+   */
+  private readonly entryPrefix: string;
 
   constructor(private readonly options: SessionWatcherOptions) {
-    // An entry's path is this prefix and its name, as path.join would make it (the folder normalised
-    // once), without path.join's work on every event.
-    const entryPrefix = path.join(options.folder, path.sep);
+    this.entryPrefix = path.join(options.folder, path.sep);
     this.now = options.now ?? Date.now;
     this.schedule = new CheckSchedule(this.now);
     this.keptOpen = new KeptOpenFiles(this.now);
@@ -103,7 +106,7 @@ export class SessionWatcher {
       awaitReturn: options.create !== false,
       onEntry: (name, how) => {
         if (!name.endsWith('.jsonl')) return;
-        const file = entryPrefix + name;
+        const file = this.entryPrefix + name;
         // A closed (archived) session, or another repo's transcript, needs no further work.
         const known = this.tracked.get(file)?.reader.state;
         if (known && isDone(known)) return;
@@ -155,7 +158,11 @@ export class SessionWatcher {
     return this.readToEnd(file, 'rename');
   }
 
-  /** `how` is 'change' only when the path is known to name the same file: its kept descriptor is read then. */
+  /**
+   * `how` is 'change' only when the path is known to name the same file: the file kept open is read
+   * then. Any other request closes it first (during a read too), so every read this watcher makes
+   * may tell the reader that the file it still has open is the path's.
+   */
   private readToEnd(file: string, how: EntryChange): Promise<void> {
     if (this.closed) return Promise.resolve();
     const known = this.tracked.get(file);
@@ -173,13 +180,9 @@ export class SessionWatcher {
     }
     tracked.running = (async () => {
       let gone = false;
-      // Only an event that says the content changed reads the kept file; any other request made
-      // during a read has closed it already, so the reads after the first may all say so.
-      let sameFile = how === 'change';
       do {
         tracked.again = false;
-        gone = await this.readOnce(file, tracked, sameFile);
-        sameFile = true;
+        gone = await this.readOnce(file, tracked);
       } while (tracked.again && !gone && !this.closed);
     })().finally(() => (tracked.running = null));
     return tracked.running;
@@ -245,10 +248,11 @@ export class SessionWatcher {
   }
 
   /** One read to the end; true when the file is gone. */
-  private async readOnce(file: string, tracked: Tracked, sameFile: boolean): Promise<boolean> {
+  private async readOnce(file: string, tracked: Tracked): Promise<boolean> {
     let update: SessionUpdate;
     try {
-      update = await tracked.reader.update({ sameFile });
+      // A file still kept open is the path's (readToEnd closes it whenever that may not hold).
+      update = await tracked.reader.update({ sameFile: true });
     } catch (error) {
       if (NotRegularFileError.isInstance(error)) {
         // Out of the passes (a stat of it each pass would find it "changed" for ever); an event
@@ -323,7 +327,7 @@ export class SessionWatcher {
     const present = new Set<string>();
     for (const name of names) {
       if (!name.endsWith('.jsonl')) continue;
-      const file = path.join(folder, name);
+      const file = this.entryPrefix + name;
       present.add(file);
       if (this.tracked.has(file)) continue;
       const source = findSource(this.options.sources, file);
