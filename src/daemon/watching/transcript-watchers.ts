@@ -79,7 +79,8 @@ export class TranscriptWatchers implements WatchedSessions {
 
   /** Reads `file` to its end, if a watched folder holds it (the Stop hook asks before it judges). */
   async refresh(file: string): Promise<void> {
-    if (this.refreshKnown(file)) return this.refreshKnown(file)!;
+    const known = this.refreshKnown(file);
+    if (known) return known;
     // A folder that appeared since the last listing (a session started in a new subfolder).
     await Promise.all(this.watches.map((watch) => this.relist(watch, false)));
     await this.refreshKnown(file);
