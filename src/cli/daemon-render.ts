@@ -21,7 +21,7 @@ export function renderStatus(status: StatusInfo): string {
     status.model === null ? 'no model configured: handoffs are offline' : `${status.model} (default executor ${status.executor})`;
   lines.push(`model   ${model}`);
   lines.push(
-    `commit  ${status.autoCommit ? 'auto-commit on' : 'auto-commit off'} · notifications ${status.notifications ? 'on' : 'off'}${status.ready ? '' : ' · still reading the sessions'}`,
+    `commit  ${commitWhere(status)} · notifications ${status.notifications ? 'on' : 'off'}${status.ready ? '' : ' · still reading the sessions'}`,
   );
   if (status.migration)
     lines.push(`now     ${status.migration.mode} of session ${status.migration.sessionId.slice(0, 8)} since ${status.migration.since}`);
@@ -86,6 +86,17 @@ function agentNote(session: SessionInfo): string {
   return parts.length > 0 ? `${agent} (${parts.join(', ')})` : agent;
 }
 
+/** `auto-commit on` (the branch checked out), `auto-commit to ai-zen/handoffs` (a side ref) or `auto-commit off`. */
+function commitWhere(status: StatusInfo): string {
+  if (!status.autoCommit) return 'auto-commit off';
+  return status.commitMode === 'ref' && status.commitRef ? `auto-commit to ${shortRef(status.commitRef)}` : 'auto-commit on';
+}
+
+/** `refs/heads/ai-zen/handoffs` → `ai-zen/handoffs`, the name `git push origin` takes. */
+function shortRef(ref: string): string {
+  return ref.replace(/^refs\/heads\//, '');
+}
+
 /** `.ai-zen/handoffs/….md  self  committed 1a2b3c4` or `… not committed: why`. */
 export function handoffLine(handoff: HandoffInfo): string {
   const checked = describeChecks(handoff.checks);
@@ -100,7 +111,7 @@ function commitLine(handoff: HandoffInfo): string {
   const where = `${handoff.path}  ${handoff.executor}${after}${redacted}`;
   switch (handoff.state) {
     case 'committed':
-      return `${where}  committed ${handoff.commit?.slice(0, 7) ?? ''}${handoff.successorCommand ? `  continue with: ${handoff.successorCommand}` : ''}`;
+      return `${where}  committed ${handoff.commit?.slice(0, 7) ?? ''}${handoff.ref ? ` on ${shortRef(handoff.ref)}` : ''}${handoff.successorCommand ? `  continue with: ${handoff.successorCommand}` : ''}`;
     case 'pending':
       return `${where}  committing…`;
     case 'deferred':

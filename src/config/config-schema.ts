@@ -24,8 +24,19 @@ export const ConfigFile = z.strictObject({
   modelTimeoutMs: z.number().int().positive().optional(),
   daemon: z
     .strictObject({
-      /** Commit each handoff document by itself (D3). */
+      /** Commit each handoff document by itself (D3); false is `commit: "off"`. */
       autoCommit: z.boolean().optional(),
+      /**
+       * Where handoff documents are committed (issue 19 §8): `branch` (the branch checked out, default),
+       * `ref` (a side ref, `commitRef`; the work tree, index and HEAD untouched) or `off`.
+       */
+      commit: z.enum(['branch', 'ref', 'off']).optional(),
+      /** The side ref of `commit: "ref"`; default `refs/heads/ai-zen/handoffs`. */
+      commitRef: z
+        .string()
+        .regex(/^refs\/[^\s~^:?*[\\]+$/, 'a full ref name such as refs/heads/ai-zen/handoffs')
+        .refine((ref) => !/(^|\/)\.|\.\.|\/\/|\.lock(\/|$)|\/$|@\{/.test(ref), 'not a valid git ref name')
+        .optional(),
       /** Desktop notifications on overflow and handoff outcomes (D4). */
       notifications: z.boolean().optional(),
       /** S5: one notification per crossing of the warning threshold (`warnAt`, `agents.<agent>.warnAt`); default true. */

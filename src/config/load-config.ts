@@ -21,7 +21,16 @@ export interface Config {
   readonly execTimeoutMs: number;
   readonly execOutputLimit: number;
   readonly modelTimeoutMs: number;
-  readonly daemon: { readonly autoCommit: boolean; readonly notifications: boolean; readonly warnings: boolean };
+  readonly daemon: {
+    /** Whether handoff documents are committed at all (`commit` is not `off`). */
+    readonly autoCommit: boolean;
+    /** Where they are committed (issue 19 §8): the branch checked out, a side ref, or nowhere. */
+    readonly commit: CommitMode;
+    /** The side ref of `commit: "ref"`. */
+    readonly commitRef: string;
+    readonly notifications: boolean;
+    readonly warnings: boolean;
+  };
   /** Other agents' sessions (X3): thresholds and windows per agent. */
   readonly agents: AgentsConfig;
   /** S5: percent of the window at which ai-zen's own sessions warn. */
@@ -40,6 +49,10 @@ export interface Config {
    */
   readonly refusedEndpoint: string | null;
 }
+
+export type CommitMode = 'branch' | 'ref' | 'off';
+/** Where `commit: "ref"` puts the documents: a branch of its own, so `git push origin ai-zen/handoffs` shares them. */
+export const DEFAULT_COMMIT_REF = 'refs/heads/ai-zen/handoffs';
 
 export const DEFAULT_MODEL = 'gpt-4o';
 /** S5: warn at 80% of the window unless the config says otherwise. */
@@ -106,7 +119,7 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
     execOutputLimit: fromFiles.execOutputLimit ?? DEFAULTS.execOutputLimit,
     modelTimeoutMs: fromFiles.modelTimeoutMs ?? DEFAULTS.modelTimeoutMs,
     daemon: {
-      autoCommit: fromFiles.daemon.autoCommit ?? true,
+      ...commitChoice(fromFiles.daemon),
       notifications: fromFiles.daemon.notifications ?? true,
       warnings: fromFiles.daemon.warnings ?? true,
     },
@@ -121,6 +134,12 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
         : [],
     refusedEndpoint,
   };
+}
+
+/** `commit` when set; else `autoCommit: false` is the older spelling of `off`. */
+function commitChoice(daemon: { autoCommit?: boolean; commit?: CommitMode; commitRef?: string }) {
+  const commit: CommitMode = daemon.commit ?? (daemon.autoCommit === false ? 'off' : 'branch');
+  return { commit, autoCommit: commit !== 'off', commitRef: daemon.commitRef ?? DEFAULT_COMMIT_REF };
 }
 
 /** Both paths name one file (same real path; false when either is missing). */

@@ -35,7 +35,13 @@ describe('configuration', () => {
       apiKey: null,
       baseURL: null,
     });
-    expect(config.daemon).toEqual({ autoCommit: true, notifications: true, warnings: true });
+    expect(config.daemon).toEqual({
+      autoCommit: true,
+      commit: 'branch',
+      commitRef: 'refs/heads/ai-zen/handoffs',
+      notifications: true,
+      warnings: true,
+    });
   });
 
   it('env wins over the project, the project (trusted) over the user', async () => {
@@ -56,7 +62,14 @@ describe('configuration', () => {
       execTimeoutMs: 7,
       modelConfigured: true,
     });
-    expect(config.daemon).toEqual({ autoCommit: false, notifications: false, warnings: true });
+    // autoCommit: false is the older spelling of commit "off" (issue 19 §8).
+    expect(config.daemon).toEqual({
+      autoCommit: false,
+      commit: 'off',
+      commitRef: 'refs/heads/ai-zen/handoffs',
+      notifications: false,
+      warnings: true,
+    });
     config = await loadConfig({
       root,
       env: { AI_ZEN_HOME: home, AI_ZEN_MODEL: 'claude-sonnet-4', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'env-key' },
@@ -92,6 +105,12 @@ describe('configuration', () => {
   it.each([
     [{ maxContextTokens: -5 }, /config\.json: maxContextTokens: /],
     [{ daemon: { autoCommit: 'yes' } }, /config\.json: daemon\.autoCommit: /],
+    [{ daemon: { commit: 'side' } }, /config\.json: daemon\.commit: /],
+    [
+      { daemon: { commitRef: 'ai-zen/handoffs' } },
+      /config\.json: daemon\.commitRef: a full ref name such as refs\/heads\/ai-zen\/handoffs/,
+    ],
+    [{ daemon: { commitRef: 'refs/heads/a..b' } }, /config\.json: daemon\.commitRef: not a valid git ref name/],
     [{ modle: 'gpt-4o' }, /config\.json: modle: unknown field/],
     [{ baseURL: 'ftp://x' }, /config\.json: baseURL: /],
     [{ executor: 'magic' }, /config\.json: executor: /],

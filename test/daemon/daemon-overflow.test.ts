@@ -233,7 +233,11 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
       await off.writeSession(id, { maxContextTokens: 1000 });
       await off.appendLines(id, usageLine(5000));
       const handoff = await waitFor(async () => (await off.status()).handoffs[0], { ...DEADLINE, message: 'the handoff in status' });
-      expect(handoff).toMatchObject({ state: 'off', commit: null, reason: 'auto-commit is off (daemon.autoCommit in the config)' });
+      expect(handoff).toMatchObject({
+        state: 'off',
+        commit: null,
+        reason: 'auto-commit is off (daemon.commit or daemon.autoCommit in the config)',
+      });
       expect(await handoffDocs(off.root)).toEqual([handoff.path]);
       expect((await off.repo.git('log', '-1', '--format=%s')).trim()).toBe('initial commit');
     } finally {

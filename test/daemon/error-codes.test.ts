@@ -40,7 +40,7 @@ function overflowed(file: string): SessionUpdate {
 }
 
 function monitorWhoseMigrationFails(error: unknown): SessionMonitor {
-  const committer = { add() {}, has: () => false, retry() {}, list: () => [], close: async () => {} };
+  const committer = { add() {}, has: () => false, retry() {}, list: () => [], outcome: async () => null, close: async () => {} };
   return new SessionMonitor({
     root: '/nowhere',
     events: new EventBus(() => {}),

@@ -3,14 +3,16 @@
 // a document ai-zen sealed (T1); the bytes it checked are the bytes committed. When it cannot or must not commit, the
 // document stays, the record says why, and the commit is tried again when the obstacle may be
 // gone: on a change of the git state (the daemon calls retry()) and on a backoff timer.
-// Commits run one at a time: two at once would race for HEAD.
+// Commits run one at a time: two at once would race for HEAD. With `ref` (daemon.commit "ref",
+// issue 19 §8) they go to that side ref instead of the branch checked out (commit-to-ref.ts).
 import type { Logger } from 'pino';
 import type { EventBus } from '../../events.js';
 import type { Env } from '../../paths.js';
 import type { HandoffChecks } from '../../session/format.js';
 import { commitHandoff as defaultCommitHandoff, type CommitHandoffOptions, type CommitHandoffResult } from './commit-handoff.js';
+import { commitToRef } from './commit-to-ref.js';
 import { checkHandoffDocument, pathProblem, type DocumentCheck, type DocumentClaim } from './handoff-doc-check.js';
-import { committedHandoffs } from './handoff-history.js';
+import { committedHandoffs, committedOnRef } from './handoff-history.js';
 
 export interface HandoffSeen {
   /** Project-relative path of the document. */
@@ -35,7 +37,8 @@ export interface HandoffSeen {
 
 export type CommitStatus =
   | { readonly state: 'pending' }
-  | { readonly state: 'committed'; readonly commit: string }
+  /** `ref`: the side ref it was committed to (daemon.commit "ref"); absent: the branch checked out. */
+  | { readonly state: 'committed'; readonly commit: string; readonly ref?: string }
   | { readonly state: 'deferred'; readonly reason: string; readonly retryable: boolean }
   | { readonly state: 'off'; readonly reason: string };
 
@@ -46,8 +49,10 @@ export interface HandoffRecord extends HandoffSeen {
 
 export interface HandoffCommitterOptions {
   readonly root: string;
-  /** config.daemon.autoCommit. */
+  /** config.daemon.autoCommit: false is daemon.commit "off". */
   readonly enabled: boolean;
+  /** daemon.commit "ref": the side ref documents are committed to, instead of the branch checked out. */
+  readonly ref?: string;
   readonly events: EventBus;
   readonly logger: Logger;
   readonly env?: Env;
@@ -72,11 +77,16 @@ export interface HandoffCommitter {
   /** The git state changed: try every uncommitted document again. */
   retry(): void;
   list(): HandoffRecord[];
+  /**
+   * The first outcome of the document's commit (committed, deferred, off), waiting at most
+   * `timeoutMs` while it is pending; null for a path the committer does not know.
+   */
+  outcome(path: string, timeoutMs: number): Promise<CommitStatus | null>;
   /** Stops the timers and waits for the commit under way. */
   close(): Promise<void>;
 }
 
-export const AUTO_COMMIT_OFF = 'auto-commit is off (daemon.autoCommit in the config)';
+export const AUTO_COMMIT_OFF = 'auto-commit is off (daemon.commit or daemon.autoCommit in the config)';
 
 export function commitMessage(handoff: Pick<HandoffSeen, 'sessionId' | 'executor'>): string {
   return `handoff: ${handoff.sessionId.slice(0, 8)} (${handoff.executor})`;
@@ -93,11 +103,24 @@ interface Entry {
 
 export function createHandoffCommitter(options: HandoffCommitterOptions): HandoffCommitter {
   const { events, logger } = options;
-  const commit = options.commit ?? defaultCommitHandoff;
+  const { ref } = options;
+  const commit =
+    options.commit ??
+    (ref === undefined ? defaultCommitHandoff : (commitOptions: CommitHandoffOptions) => commitToRef({ ...commitOptions, ref }));
   const checkDocument = options.checkDocument ?? checkHandoffDocument;
   const retryMs = options.retryMs ?? 1000;
   const maxRetryMs = options.maxRetryMs ?? 60_000;
-  const lookupCommitted = options.lookupCommitted ?? ((paths: readonly string[]) => committedHandoffs(options.root, paths, options.env));
+  const lookupCommitted =
+    options.lookupCommitted ??
+    ((paths: readonly string[]) =>
+      ref === undefined ? committedHandoffs(options.root, paths, options.env) : committedOnRef(options.root, ref, paths, options.env));
+  /** Who waits for a document's first outcome (the notification that folds the commit in, issue 19 §6). */
+  const waiters = new Map<string, ((status: CommitStatus) => void)[]>();
+  const settle = (path: string, status: CommitStatus) => {
+    const waiting = waiters.get(path);
+    waiters.delete(path);
+    for (const resolve of waiting ?? []) resolve(status);
+  };
   const entries = new Map<string, Entry>();
   const queue: Entry[] = [];
   /** Docs found at startup wait here for one batched lookup; only those git does not hold are committed. */
@@ -125,7 +148,7 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
     });
     for (const entry of batch) {
       const commit = held.get(entry.record.path);
-      if (commit) entry.record = { ...entry.record, status: { state: 'committed', commit } };
+      if (commit) entry.record = { ...entry.record, status: { state: 'committed', commit, ...(ref ? { ref } : {}) } };
       else enqueue(entry);
     }
   }
@@ -163,12 +186,14 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
     const attempts = record.attempts + 1;
     const previous = record.status;
     if (result.committed) {
-      entry.record = { ...record, attempts, status: { state: 'committed', commit: result.commit } };
-      logger.info({ path: record.path, commit: result.commit, attempts }, 'handoff document committed');
+      entry.record = { ...record, attempts, status: { state: 'committed', commit: result.commit, ...(ref ? { ref } : {}) } };
+      logger.info({ path: record.path, commit: result.commit, attempts, ...(ref ? { ref } : {}) }, 'handoff document committed');
+      settle(record.path, entry.record.status);
       if (entry.announce) events.emit('handoff.committed', { path: record.path, commit: result.commit });
       return;
     }
     entry.record = { ...record, attempts, status: { state: 'deferred', reason: result.reason, retryable: result.retryable } };
+    settle(record.path, entry.record.status);
     const sameReason = previous.state === 'deferred' && previous.reason === result.reason;
     if (!sameReason) {
       logger.warn({ path: record.path, reason: result.reason, retryable: result.retryable }, 'handoff document not committed yet');
@@ -211,6 +236,21 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
     retry() {
       for (const entry of entries.values()) if (entry.record.status.state === 'deferred') enqueue(entry);
     },
+    outcome(path, timeoutMs) {
+      const entry = entries.get(path);
+      if (!entry) return Promise.resolve(null);
+      if (entry.record.status.state !== 'pending' || closed) return Promise.resolve(entry.record.status);
+      return new Promise<CommitStatus>((resolve) => {
+        const timer = setTimeout(() => resolve(entries.get(path)?.record.status ?? { state: 'pending' }), timeoutMs);
+        timer.unref();
+        const list = waiters.get(path) ?? [];
+        list.push((status) => {
+          clearTimeout(timer);
+          resolve(status);
+        });
+        waiters.set(path, list);
+      });
+    },
     list() {
       return [...entries.values()].map((entry) => entry.record).sort((a, b) => a.at.localeCompare(b.at) || a.path.localeCompare(b.path));
     },
@@ -220,6 +260,7 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
       queue.length = 0;
       for (const entry of entries.values()) if (entry.timer) clearTimeout(entry.timer);
       await running;
+      for (const path of [...waiters.keys()]) settle(path, entries.get(path)?.record.status ?? { state: 'pending' });
     },
   };
 }

@@ -1,5 +1,6 @@
 // The daemon's composition root (D1–D5): the leaves, wired once. The caller (run-daemon.ts) holds
 // the daemon lock and passes it in: the IPC server refuses to serve without it.
+import path from 'node:path';
 import { loadConfig } from '../../config/load-config.js';
 import { allowsProjectChoices, checkTrust, describeTrust } from '../../config/trust.js';
 import { EventBus, type AnyEvent } from '../../events.js';
@@ -18,6 +19,7 @@ import { answerAgentHook as answerHookOf } from '../sources/agent-hook-answer.js
 import type { RequestParams } from '../../ipc/protocol.js';
 import { watchGitState, type GitWatch } from '../committing/git-watch.js';
 import { createHandoffCommitter } from '../committing/handoff-committer.js';
+import { keepHandoffsOutOfStatus } from '../committing/commit-to-ref.js';
 import { createHooksRunner } from '../side-channels/hooks-runner.js';
 import type { DaemonCore } from '../side-channels/daemon-core.js';
 import { createIpcHandlers } from '../side-channels/ipc-handlers.js';
@@ -59,7 +61,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     {
       root,
       version: options.version,
-      autoCommit: config.daemon.autoCommit,
+      commit: config.daemon.commit,
       notifications: config.daemon.notifications,
       warnings: config.daemon.warnings,
       modelConfigured: config.modelConfigured,
@@ -86,10 +88,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const committer = createHandoffCommitter({
     root,
     enabled: config.daemon.autoCommit,
+    ...(config.daemon.commit === 'ref' ? { ref: config.daemon.commitRef } : {}),
     events,
     env,
     logger: logger.child({ component: 'committer' }),
   });
+  // Documents committed to a side ref stay out of `git status` from the first one on (issue 19 §8).
+  if (config.daemon.commit === 'ref')
+    await keepHandoffsOutOfStatus(root, path.relative(root, paths.handoffs), env).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not keep the handoff documents out of git status'),
+    );
   gitWatch.onChange(() => {
     facts.invalidate();
     void facts.capture().catch((error: unknown) => logger.warn({ err: error }, 'facts refresh failed'));

@@ -47,6 +47,8 @@ export const HandoffInfo = z.object({
   /** pending: not tried yet · committed · deferred: not committed, `reason` says why · off: auto-commit is off. */
   state: z.enum(['pending', 'committed', 'deferred', 'off']),
   commit: z.string().nullable(),
+  /** daemon.commit "ref": the side ref the commit is on; null or absent: the branch checked out. */
+  ref: z.string().nullable().optional(),
   /** Why it is not committed (yet); null once committed or while pending. */
   reason: z.string().nullable(),
   attempts: z.number(),
@@ -100,6 +102,9 @@ export const StatusInfo = z.object({
   /** False while the first scan of the session folder runs. */
   ready: z.boolean(),
   autoCommit: z.boolean(),
+  /** Where handoff documents are committed (issue 19 §8): the branch checked out, a side ref (`commitRef`), or nowhere. */
+  commitMode: z.enum(['branch', 'ref', 'off']).optional(),
+  commitRef: z.string().nullable().optional(),
   notifications: z.boolean(),
   /** The model the daemon's own handoffs use; null: none configured, handoffs are offline (X1). */
   model: z.string().nullable(),
