@@ -17,6 +17,7 @@ import { silentLogger } from '../../src/log/logger.js';
 import { memoryLogger } from '../support/memory-logger.js';
 import type { Facts } from '../../src/probe/facts.js';
 import { waitFor } from '../support/wait-for.js';
+import { NO_COST } from '../../src/handoff/executors/types.js';
 
 const quiet = silentLogger();
 /** These tests are about the committer's bookkeeping: every document passes the T1 check (handoff-doc-check has its own tests). */
@@ -205,19 +206,27 @@ describe('D4 notification texts and the context bar', () => {
         name: 'session.overflowed',
         payload: { sessionId: 'abcd1234-ffff', promptTokens: 131_000, maxContextTokens: 128_000, source: 'ai-zen' },
       },
-      { overflowOwner: 'none' },
+      { overflowOwner: 'unknown' },
     );
     expect(overflow).toEqual({
       title: 'ai-zen: context window full',
-      body: 'session abcd1234 is at 131k/128k tokens — the daemon hands it over',
+      body: 'session abcd1234 is at 131k/128k tokens',
       urgency: 'critical',
     });
     expect(
       notificationFor({ name: 'handoff.failed', payload: { sessionId: 'abcd1234-ffff', mode: 'migrate', reason: 'disk full' } })?.body,
     ).toBe('session abcd1234: disk full');
-    expect(notificationFor({ name: 'handoff.committed', payload: { path: 'a.md', commit: '0123456789abcdef' } })?.body).toBe(
-      '0123456 a.md',
+    // Issue 19 §6: the commit is folded into the handoff's notification, never one of its own.
+    expect(notificationFor({ name: 'handoff.committed', payload: { path: 'a.md', commit: '0123456789abcdef' } })).toBeNull();
+    expect(notificationFor({ name: 'handoff.commit-deferred', payload: { path: 'a.md', reason: 'a rebase is in progress' } })).toBeNull();
+    const written = {
+      name: 'handoff.written',
+      payload: { sessionId: 'abcd1234-ffff', mode: 'migrate', path: 'a.md', absolutePath: '/r/a.md', executor: 'offline', cost: NO_COST },
+    } as const;
+    expect(notificationFor(written, { commit: { state: 'deferred', reason: 'a rebase is in progress', retryable: true } })?.body).toBe(
+      'a.md (session abcd1234, offline) — not committed yet: a rebase is in progress',
     );
+    expect(notificationFor(written, { commit: { state: 'off', reason: 'off' } })?.body).toBe('a.md (session abcd1234, offline)');
     expect(notificationFor({ name: 'handoff.started', payload: { sessionId: 'x', mode: 'migrate', executor: 'self' } })).toBeNull();
   });
 

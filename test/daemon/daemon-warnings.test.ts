@@ -79,8 +79,8 @@ describe('S5 the daemon warns before the window is full', { timeout: 120_000 }, 
       await read(daemon, id, tokens);
     }
     await daemon.appendLines(id, usageLine(11_000));
-    const calls = await notificationsUntil('ai-zen: context window full');
-    const upToOverflow = calls.slice(0, summaries(calls).indexOf('ai-zen: context window full'));
+    const calls = await notificationsUntil('ai-zen: handoff written');
+    const upToOverflow = calls.slice(0, summaries(calls).indexOf('ai-zen: handoff written'));
     expect(upToOverflow.map((call) => [call.summary, call.body])).toEqual([
       [
         `ai-zen session 00000021 at 82%`,
@@ -116,7 +116,7 @@ describe('S5 the daemon warns before the window is full', { timeout: 120_000 }, 
     ]);
   });
 
-  it('S5 "daemon": { "warnings": false } — no warning, no session.warned; the overflow is still announced', async () => {
+  it('S5 "daemon": { "warnings": false } — no warning, no session.warned; the handoff is still announced', async () => {
     const { daemon, events } = await start({ config: { daemon: { warnings: false } } });
     const id = sessionId(22);
     await daemon.writeSession(id, { maxContextTokens: 10_000 });
@@ -125,8 +125,8 @@ describe('S5 the daemon warns before the window is full', { timeout: 120_000 }, 
       await read(daemon, id, tokens);
     }
     await daemon.appendLines(id, usageLine(11_000));
-    const calls = await notificationsUntil('ai-zen: context window full');
-    expect(summaries(calls)[0]).toBe('ai-zen: context window full');
+    const calls = await notificationsUntil('ai-zen: handoff written');
+    expect(summaries(calls)[0]).toBe('ai-zen: handoff written');
     await waitFor(() => events.some((event) => event.name === 'session.overflowed'), { timeoutMs: 30_000, message: 'the overflow event' });
     expect(warnedEvents(events)).toEqual([]);
   });
@@ -144,8 +144,8 @@ describe('S5 the daemon warns before the window is full', { timeout: 120_000 }, 
     await daemon.appendLines(id, usageLine(8_700));
     await read(daemon, id, 8_700);
     await daemon.appendLines(id, usageLine(11_000));
-    const calls = await notificationsUntil('ai-zen: context window full');
-    expect(summaries(calls)[0]).toBe('ai-zen: context window full');
+    const calls = await notificationsUntil('ai-zen: handoff written');
+    expect(summaries(calls)[0]).toBe('ai-zen: handoff written');
     expect(warnedEvents(events)).toEqual([]);
   });
 

@@ -30,6 +30,9 @@ import { SessionMonitor } from '../handover/session-monitor.js';
 import { createSessionSources } from '../sources/index.js';
 import { TranscriptWatchers } from '../watching/transcript-watchers.js';
 
+/** How long a handoff's notification waits for its commit before it goes out saying "committing…". */
+const COMMIT_WAIT_MS = 15_000;
+
 export interface DaemonOptions {
   /** Real path of the project root. */
   readonly root: string;
@@ -200,7 +203,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   async function notify(event: AnyEvent): Promise<void> {
     const owner = event.name === 'session.overflowed' ? await monitor.ownerOf(event.payload.sessionId) : undefined;
-    const notification = notificationFor(event, owner ? { overflowOwner: owner } : {});
+    // Issue 19 §6: one notification per handoff — it waits (bounded) for the commit and names its outcome.
+    const commit = event.name === 'handoff.written' ? await committer.outcome(event.payload.path, COMMIT_WAIT_MS) : undefined;
+    const notification = notificationFor(event, { ...(owner ? { overflowOwner: owner } : {}), ...(commit ? { commit } : {}) });
     if (notification) await notifier.notify(notification);
   }
 

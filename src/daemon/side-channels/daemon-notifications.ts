@@ -1,5 +1,9 @@
 // What the desktop hears from the daemon (D4): a warning before the window is full (S5), overflow,
-// and each handoff's outcome — written, failed, committed, or not committed yet. One notification per event; the notifier never throws.
+// and each handoff's outcome. Quiet (issue 19 §6): ONE notification per handoff — written or failed,
+// with its commit folded in (committed, or why not yet), never a second one for the commit; an
+// overflow the daemon hands over itself is announced by that handoff; and no critical urgency for a
+// session whose live ai-zen process is already showing its selector. The notifier never throws.
+import type { CommitStatus } from '../committing/handoff-committer.js';
 import type { AnyEvent } from '../../events.js';
 import { describeChecks } from '../../handoff/checks/describe-checks.js';
 import { formatTokens } from './format-tokens.js';
@@ -9,6 +13,8 @@ import type { Notification } from './notifier.js';
 export interface NotificationContext {
   /** For session.overflowed: who will hand the session over. */
   readonly overflowOwner?: 'live' | 'none' | 'unknown';
+  /** For handoff.written: the commit's outcome as it stood when the notification went out; null: not committed by the daemon. */
+  readonly commit?: CommitStatus | null;
 }
 
 export function notificationFor(event: AnyEvent, context: NotificationContext = {}): Notification | null {
@@ -17,25 +23,23 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
       const { sessionId, promptTokens, maxContextTokens } = event.payload;
       // Another agent's crossing is announced with its document (handoff.written), not twice.
       if (event.payload.agent !== undefined && event.payload.agent !== 'ai-zen') return null;
-      const who =
-        context.overflowOwner === 'live'
-          ? ' — its ai-zen process hands it over'
-          : context.overflowOwner === 'none'
-            ? ' — the daemon hands it over'
-            : '';
+      // The daemon hands it over itself: its handoff (written or failed) is the one notification.
+      if (context.overflowOwner === 'none') return null;
+      const live = context.overflowOwner === 'live';
       return {
         title: 'ai-zen: context window full',
-        body: `session ${sessionId.slice(0, 8)} is at ${formatTokens(promptTokens)}/${formatTokens(maxContextTokens)} tokens${who}`,
-        urgency: 'critical',
+        body: `session ${sessionId.slice(0, 8)} is at ${formatTokens(promptTokens)}/${formatTokens(maxContextTokens)} tokens${live ? ' — its ai-zen process hands it over' : ''}`,
+        // Its chat already shows the selector: the person is there, nothing is urgent.
+        urgency: live ? 'normal' : 'critical',
       };
     }
     case 'session.warned':
       return warningNotification(event.payload);
     case 'handoff.written':
-      if (event.payload.successorCommand !== undefined) return agentHandoffNotification(event.payload);
+      if (event.payload.successorCommand !== undefined) return agentHandoffNotification(event.payload, context.commit);
       return {
         title: 'ai-zen: handoff written',
-        body: `${event.payload.path} (session ${event.payload.sessionId.slice(0, 8)}, ${event.payload.executor})${checkedSuffix(event.payload.checks)}`,
+        body: `${event.payload.path} (session ${event.payload.sessionId.slice(0, 8)}, ${event.payload.executor})${checkedSuffix(event.payload.checks)}${commitSuffix(context.commit)}`,
       };
     case 'handoff.failed':
       return {
@@ -43,10 +47,10 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
         body: `session ${event.payload.sessionId.slice(0, 8)}: ${event.payload.reason}`,
         urgency: 'critical',
       };
+    // Folded into the handoff's own notification (commitSuffix): `status` and `handoffs` tell the rest.
     case 'handoff.committed':
-      return { title: 'ai-zen: handoff committed', body: `${event.payload.commit.slice(0, 7)} ${event.payload.path}` };
     case 'handoff.commit-deferred':
-      return { title: 'ai-zen: handoff not committed yet', body: `${event.payload.path}: ${event.payload.reason}` };
+      return null;
     default:
       return null;
   }
@@ -71,13 +75,31 @@ function warningNotification(payload: Extract<AnyEvent, { name: 'session.warned'
 }
 
 /** `Claude Code session 1a2b3c4d at 71% — handoff written: <path>; continue with: claude "…"`. */
-function agentHandoffNotification(payload: Extract<AnyEvent, { name: 'handoff.written' }>['payload']): Notification {
+function agentHandoffNotification(
+  payload: Extract<AnyEvent, { name: 'handoff.written' }>['payload'],
+  commit: CommitStatus | null | undefined,
+): Notification {
   const label = AGENT_LABELS[payload.agent ?? ''] ?? payload.agent ?? 'agent';
   const at = payload.percent !== undefined ? ` at ${payload.percent}%` : '';
   return {
     title: `ai-zen: ${label} handoff written`,
-    body: `${label} session ${payload.sessionId.slice(0, 8)}${at} — handoff written: ${payload.path}; continue with: ${payload.successorCommand ?? ''}${checkedSuffix(payload.checks)}`,
+    body: `${label} session ${payload.sessionId.slice(0, 8)}${at} — handoff written: ${payload.path}; continue with: ${payload.successorCommand ?? ''}${checkedSuffix(payload.checks)}${commitSuffix(commit)}`,
   };
+}
+
+/** " — committed 1a2b3c4 (on ai-zen/handoffs)", " — not committed yet: why", " — committing…"; nothing when commits are off. */
+export function commitSuffix(commit: CommitStatus | null | undefined): string {
+  if (!commit) return '';
+  switch (commit.state) {
+    case 'committed':
+      return ` — committed ${commit.commit.slice(0, 7)}${commit.ref ? ` on ${commit.ref.replace(/^refs\/heads\//, '')}` : ''}`;
+    case 'deferred':
+      return ` — not committed yet: ${commit.reason}`;
+    case 'pending':
+      return ' — committing…';
+    case 'off':
+      return '';
+  }
 }
 
 /** F1–F4: " — checked ✓" or " — check failed: …"; nothing when the document was not checked. */
