@@ -22,12 +22,21 @@ export async function sealDocument(root: string, doc: DocPath, scan: SecretScann
   const original = await readRegularFile(doc.absolute);
   const text = original.toString('utf8');
   const findings = await scan(text);
-  if (findings.length === 0) return { sha256: sha256Of(original), redactions: 0, rules: [] };
+  // Secrets redacted before the document was built (the offline executor scans the transcript's
+  // texts first) count as much as those redacted now.
+  const earlier = [...text.matchAll(REDACTION)].map((match) => match[1]!);
+  if (findings.length === 0) return { sha256: sha256Of(original), redactions: earlier.length, rules: [...new Set(earlier)] };
   const redacted = redactFindings(text, findings);
   const content = Buffer.from(redacted.text, 'utf8');
   await writeFileInside(root, doc.relative, content);
-  return { sha256: sha256Of(content), redactions: redacted.redactions, rules: [...new Set(findings.map((finding) => finding.rule))] };
+  return {
+    sha256: sha256Of(content),
+    redactions: earlier.length + redacted.redactions,
+    rules: [...new Set([...earlier, ...findings.map((finding) => finding.rule)])],
+  };
 }
+
+const REDACTION = /\[redacted: ([a-z0-9-]+)\]/g;
 
 export function sha256Of(content: Buffer): string {
   return createHash('sha256').update(content).digest('hex');

@@ -1,52 +1,17 @@
 // Finds secrets in a handoff document before it is committed (T5). A document quotes commands,
 // the last request and whatever the agent saw, so a key pasted into the chat or printed by a
 // command can end up in it. secretlint's recommended rules (cloud keys, tokens, private keys, …)
-// do most of the work; rules of ours cover what they leave: `.env`-style assignments
-// (`DB_PASSWORD=…`), a bare AWS access key id, and a private key quoted in Markdown (`> ` before
-// each line, as the offline document quotes a request) or cut short, which secretlint's rule misses.
-export interface SecretFinding {
-  /** Short rule name, as the redaction shows it: `aws`, `github`, `privatekey`, `env-assignment`, … */
-  readonly rule: string;
-  /** Character offsets in the text: [start, end). */
-  readonly start: number;
-  readonly end: number;
-}
+// do most of the work; rules of ours (secret-rules.ts) cover what they leave. A text is scanned
+// twice when it holds folded lines — as it is, and with each fold (the offline document's ` ⏎ `, a
+// JSON string's `\n`) turned back into a line break of the same length — so a private key folded
+// onto one line is seen whole (issue 22 §2), and every offset still points into the text as it is.
+import { scanOwnRules, type SecretFinding } from './secret-rules.js';
+
+export { scanOwnRules, type SecretFinding };
 
 export type SecretScanner = (text: string) => Promise<SecretFinding[]>;
 
 const SECRETLINT_RULE_PREFIX = '@secretlint/secretlint-rule-';
-
-// Upper-case names only (env files and shells): `maxContextTokens: 1000` in prose is no secret.
-// TOKEN(?!S): `MAX_TOKENS=4096` is a number of tokens, not a token.
-const ENV_ASSIGNMENT =
-  /\b[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|SECRET|TOKEN(?!S)|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH)[A-Z0-9_]*[ \t]*=[ \t]*(["']?)([^\s"'`]+)\1/g;
-/** Values that name a secret without holding one. */
-const PLACEHOLDER = /^(?:…|\.\.\.|\$|\[redacted|<|\*{3,}|x{3,}$|changeme$|null$|none$|true$|false$|""$)/i;
-const AWS_ACCESS_KEY_ID = /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g;
-// From the BEGIN line through every line after it that (past a quote or indent) is base64 or a PEM
-// header, or blank — up to and including an END line when there is one.
-const PRIVATE_KEY =
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:\r?\n[ \t>]*(?:[A-Za-z0-9+/=]{8,}|[A-Za-z-]+: [^\r\n]*)?(?=\r?\n|$))*(?:\r?\n[ \t>]*-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?/g;
-
-/** Our rules, with no dependency: run always, beside secretlint's. */
-export function scanOwnRules(text: string): SecretFinding[] {
-  const findings: SecretFinding[] = [];
-  for (const match of text.matchAll(ENV_ASSIGNMENT)) {
-    const value = match[2] ?? '';
-    if (value === '' || PLACEHOLDER.test(value)) continue;
-    const end = (match.index ?? 0) + match[0].length - (match[1]?.length ?? 0);
-    findings.push({ rule: 'env-assignment', start: end - value.length, end });
-  }
-  for (const match of text.matchAll(AWS_ACCESS_KEY_ID)) {
-    // AWS's documentation example keys end in EXAMPLE; they open no account.
-    if (match[0].endsWith('EXAMPLE')) continue;
-    findings.push({ rule: 'aws-access-key-id', start: match.index ?? 0, end: (match.index ?? 0) + match[0].length });
-  }
-  for (const match of text.matchAll(PRIVATE_KEY)) {
-    findings.push({ rule: 'privatekey', start: match.index ?? 0, end: (match.index ?? 0) + match[0].length });
-  }
-  return findings;
-}
 
 let secretlint: Promise<(text: string) => Promise<SecretFinding[]>> | null = null;
 
@@ -77,8 +42,16 @@ function loadSecretlint(): Promise<(text: string) => Promise<SecretFinding[]>> {
 /** The default scanner: secretlint's recommended rules and ours. Throws when secretlint cannot run. */
 export const scanForSecrets: SecretScanner = async (text) => {
   const lint = await loadSecretlint();
-  return [...(await lint(text)), ...scanOwnRules(text)];
+  const unfolded = unfoldLines(text);
+  const findings: SecretFinding[] = [];
+  for (const form of unfolded === text ? [text] : [text, unfolded]) findings.push(...(await lint(form)), ...scanOwnRules(form));
+  return findings;
 };
+
+/** Folded lines back to line breaks, each replacement as long as what it replaces (offsets hold). */
+export function unfoldLines(text: string): string {
+  return text.replace(/ ⏎ |\\r\\n|\\n/g, (fold) => (fold === '\\r\\n' ? '\r\n  ' : fold === '\\n' ? '\n ' : '\n  '));
+}
 
 /**
  * The text with every finding replaced by `[redacted: <rule>]`. A finding is widened to the end of

@@ -14,6 +14,7 @@ import { buildOfflineDocument } from '../../handoff/executors/offline-document.j
 import { NO_COST, type Executor } from '../../handoff/executors/types.js';
 import { handoffDocName, reserveHandoffDoc, type DocPath } from '../../handoff/doc-path.js';
 import { loadHandoffSkill } from '../../handoff/skill.js';
+import { redactMessages } from '../../handoff/redact-messages.js';
 import { sealDocument } from '../../handoff/seal-document.js';
 import { verifyDocument } from '../../handoff/verify-doc.js';
 import { writeFileInside } from '../../fs/safe-write.js';
@@ -307,7 +308,9 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         if (written.executor === 'offline') {
           const document = buildOfflineDocument({
             sections: skill.sections,
-            messages,
+            // Issue 22 §2: scanned before any folding; a scanner that cannot run leaves it to the seal,
+            // which then keeps the document from any commit.
+            messages: await redactMessages(messages).catch(() => messages),
             facts,
             factsBlock,
             sessionId: state.sessionId,

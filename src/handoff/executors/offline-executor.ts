@@ -4,6 +4,7 @@
 import { writeFileInside } from '../../fs/safe-write.js';
 import { localCommandEnvironment } from '../checks/command-environment.js';
 import { commandProblems } from '../checks/first-steps-check.js';
+import { redactMessages } from '../redact-messages.js';
 import { verifyDocument } from '../verify-doc.js';
 import { buildOfflineDocument } from './offline-document.js';
 import { NO_COST, type Executor, type ExecutorInput, type ExecutorOutcome } from './types.js';
@@ -15,7 +16,9 @@ export function createOfflineExecutor(): Executor {
       const environment = input.commandEnvironment ?? localCommandEnvironment(input.root);
       const document = buildOfflineDocument({
         sections: input.skill.sections,
-        messages: input.messages,
+        // Issue 22 §2: scanned before any folding; a scanner that cannot run leaves it to the seal,
+        // which then keeps the document from any commit.
+        messages: await redactMessages(input.messages).catch(() => input.messages),
         facts: input.facts,
         factsBlock: input.factsBlock,
         sessionId: input.sessionId,
