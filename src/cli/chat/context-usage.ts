@@ -4,6 +4,7 @@
 import { estimatePromptTokens } from '../../agent/estimate-tokens.js';
 import type { AgentMessage } from '../../session/session-recorder.js';
 import type { Usage } from '../../session/format.js';
+import { usagePercent } from '../../usage-percent.js';
 
 export interface ContextUsage {
   readonly used: number;
@@ -24,7 +25,7 @@ export interface UsageSource {
 export function contextUsage(agent: UsageSource): ContextUsage {
   const used = estimatePromptTokens(agent);
   const window = agent.maxContextTokens;
-  return { used, window, percent: window > 0 ? Math.floor((used / window) * 100) : 0, estimated: agent.lastUsage === null };
+  return { used, window, percent: usagePercent(used, window), estimated: agent.lastUsage === null };
 }
 
 /** `950`, `12.3k`, `5k`, `128k`, `1.2M`. */

@@ -6,6 +6,7 @@ import type { OverflowInfo } from '../../handoff/auto-migrate.js';
 import type { ExecutorName } from '../../session/format.js';
 import { formatTokens } from './context-usage.js';
 import type { Style } from './style.js';
+import { usagePercent } from '../../usage-percent.js';
 
 export type OverflowChoice = ExecutorName | 'skip';
 
@@ -49,7 +50,7 @@ const selectorPrompt = createPrompt<OverflowChoice, SelectorConfig>((config, don
 });
 
 export function overflowMessage(info: OverflowInfo): string {
-  const percent = Math.floor((info.promptTokens / info.maxContextTokens) * 100);
+  const percent = usagePercent(info.promptTokens, info.maxContextTokens);
   return `Context full: ${formatTokens(info.promptTokens)} of ${formatTokens(info.maxContextTokens)} tokens (${percent}%). Hand over to a fresh session?`;
 }
 

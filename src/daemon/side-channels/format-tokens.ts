@@ -7,11 +7,6 @@ export function formatTokens(tokens: number): string {
   return `${trim((tokens / 1_000_000).toFixed(1))}M`;
 }
 
-/** Share of the window used, in whole percent (may pass 100). */
-export function usagePercent(promptTokens: number, maxContextTokens: number): number {
-  return maxContextTokens > 0 ? Math.round((promptTokens / maxContextTokens) * 100) : 0;
-}
-
 function trim(text: string): string {
   return text.endsWith('.0') ? text.slice(0, -2) : text;
 }

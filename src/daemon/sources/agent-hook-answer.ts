@@ -17,6 +17,7 @@ import { renderFacts } from '../../probe/render-facts.js';
 import type { ForeignSessionsRunner } from '../handover/foreign-sessions.js';
 import { isOverThreshold, type SessionSource } from '../watching/session-source.js';
 import type { WatchedSessions } from '../watching/transcript-watchers.js';
+import { usagePercent } from '../../usage-percent.js';
 
 export interface AgentHookRequest {
   readonly event: 'Stop' | 'PreCompact' | 'SessionStart';
@@ -70,7 +71,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
   ]);
   const percent =
     claim.state.latestUsage && claim.state.maxContextTokens
-      ? Math.round((claim.state.latestUsage.prompt_tokens / claim.state.maxContextTokens) * 100)
+      ? usagePercent(claim.state.latestUsage.prompt_tokens, claim.state.maxContextTokens)
       : null;
   const agent = deps.source.label ?? deps.source.kind;
   const reason = [
