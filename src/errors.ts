@@ -1,5 +1,6 @@
 // Errors users can act on: a code, a one-line message, and the cause kept for the log.
 // The CLI edge turns an AiZenError into one line on stderr and an exit code; the stack goes to the log.
+import { shortId } from './short-id.js';
 
 export type ErrorCode =
   | 'config' // a config file or env value is wrong
@@ -52,7 +53,7 @@ export class SessionOwnedError extends AiZenError {
 
   constructor(
     sessionId: string,
-    message = `session ${sessionId.slice(0, 8)} is open in another ai-zen process`,
+    message = `session ${shortId(sessionId)} is open in another ai-zen process`,
     options: { cause?: unknown } = {},
   ) {
     super('session', message, options);

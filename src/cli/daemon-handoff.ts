@@ -7,6 +7,7 @@ import { MAX_GOAL_CHARACTERS } from '../ipc/protocol.js';
 import { ExecutorName, SessionId } from '../session/format.js';
 import { daemonRoot, requestDaemon } from './daemon-client.js';
 import { writeOut, type CliSetup } from './run-cli.js';
+import { shortId } from '../short-id.js';
 
 /** A self handoff is a full model turn (or two): give it time. */
 const HANDOFF_TIMEOUT_MS = 15 * 60_000;
@@ -42,7 +43,7 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
         const next = reply.newSessionId ? `  new session ${reply.newSessionId}\n` : '';
         await writeOut(
           io.stdout,
-          `${reply.path}\n  written by ${reply.executor} for session ${reply.sessionId.slice(0, 8)}\n${downgrades}${next}`,
+          `${reply.path}\n  written by ${reply.executor} for session ${shortId(reply.sessionId)}\n${downgrades}${next}`,
         );
       });
   }

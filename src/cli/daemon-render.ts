@@ -3,6 +3,7 @@ import path from 'node:path';
 import { formatTokens } from '../daemon/side-channels/format-tokens.js';
 import { describeChecks } from '../handoff/checks/describe-checks.js';
 import type { FactsInfo, HandoffInfo, SessionInfo, StatusInfo } from '../daemon/side-channels/status-schema.js';
+import { shortId } from '../short-id.js';
 
 const BAR_CELLS = 8;
 
@@ -24,7 +25,7 @@ export function renderStatus(status: StatusInfo): string {
     `commit  ${commitWhere(status)} · notifications ${status.notifications ? 'on' : 'off'}${status.ready ? '' : ' · still reading the sessions'}`,
   );
   if (status.migration)
-    lines.push(`now     ${status.migration.mode} of session ${status.migration.sessionId.slice(0, 8)} since ${status.migration.since}`);
+    lines.push(`now     ${status.migration.mode} of session ${shortId(status.migration.sessionId)} since ${status.migration.since}`);
   lines.push('');
   lines.push(`sessions (${status.sessions.length} open${status.closedSessions > 0 ? `, ${status.closedSessions} migrated` : ''})`);
   if (status.sessions.length === 0) lines.push('  none');
@@ -56,7 +57,7 @@ export function renderFactsInfo(facts: FactsInfo): string {
 
 /** `abcd1234  ██████░░  78%   99k/128k  gpt-4o  owner: live`. */
 export function sessionLine(session: SessionInfo): string {
-  const id = session.id.slice(0, 8);
+  const id = shortId(session.id);
   let usage: string;
   if (session.percent !== null && session.promptTokens !== null && session.maxContextTokens !== null) {
     usage = `${contextBar(session.percent)} ${`${session.percent}%`.padStart(4)}  ${`${formatTokens(session.promptTokens)}/${formatTokens(session.maxContextTokens)}`.padEnd(9)}`;

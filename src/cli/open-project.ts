@@ -18,6 +18,7 @@ import { ConversationContext, type OpenedSession } from '../session/conversation
 import { resolveSessionId } from '../session/resolve-session-id.js';
 import { SessionStore } from '../session/store.js';
 import { ensureGitignore, findProjectRoot } from './project-root.js';
+import { shortId } from '../short-id.js';
 
 export const LOG_FILE_NAME = 'ai-zen.log';
 
@@ -92,7 +93,7 @@ async function closedSessionLine(store: SessionStore, id: string): Promise<strin
   );
   const successor = last?.type === 'migrated' ? last.newId : null;
   return successor
-    ? `session ${id} is closed: it was migrated to session ${successor} (ai-zen --resume ${successor.slice(0, 8)})`
+    ? `session ${id} is closed: it was migrated to session ${successor} (ai-zen --resume ${shortId(successor)})`
     : `session ${id} is closed: it was migrated to a new session; carry on with --continue`;
 }
 
@@ -165,7 +166,7 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
   // truth, the daemon judges overflow by it); a config change applies to new sessions, said once.
   const sessionConfig = opened ? { ...config, model: opened.header.model, maxContextTokens: opened.header.maxContextTokens } : config;
   if (opened && (opened.header.model !== config.model || opened.header.maxContextTokens !== config.maxContextTokens)) {
-    const line = `session ${opened.header.id.slice(0, 8)} keeps its own model ${opened.header.model} and window ${opened.header.maxContextTokens} (the config now says ${config.model}, ${config.maxContextTokens}: new sessions use that)`;
+    const line = `session ${shortId(opened.header.id)} keeps its own model ${opened.header.model} and window ${opened.header.maxContextTokens} (the config now says ${config.model}, ${config.maxContextTokens}: new sessions use that)`;
     logger.info({ sessionId: opened.header.id }, line);
     notice(line);
   }

@@ -1,4 +1,5 @@
-// Where a handoff document goes (R3): `.ai-zen/handoffs/<YYYYMMDD-HHmmss>-<first 8 of id>.md`,
+// Where a handoff document goes (R3): `.ai-zen/handoffs/<YYYYMMDD-HHmmss>-<short id>.md` (the
+// short id tells sessions apart whatever their id scheme: src/short-id.ts, issue 19 §3),
 // local time of the machine (Node's local time honours TZ). Computed once per handoff, and the
 // name is reserved by creating the file exclusively, so a second handoff in the same second gets
 // `-2`, `-3`… and never overwrites the first.
@@ -8,6 +9,7 @@ import { AiZenError } from '../errors.js';
 import { writeFileInside } from '../fs/safe-write.js';
 import { projectPaths } from '../paths.js';
 import { SessionId } from '../session/format.js';
+import { shortId } from '../short-id.js';
 
 export interface DocPath {
   /** Project-relative, with `/` separators: what the breakpoint message holds (R4) and the session records. */
@@ -28,7 +30,7 @@ export function localStamp(date: Date): string {
 /** The file name for a handoff; `attempt` ≥ 2 adds a suffix. A session id is data: it is validated, never trusted as a path. */
 export function handoffDocName(date: Date, sessionId: string, attempt = 1): string {
   if (!SessionId.safeParse(sessionId).success) throw new AiZenError('session', `not a valid session id: ${JSON.stringify(sessionId)}`);
-  return `${localStamp(date)}-${sessionId.slice(0, 8)}${attempt > 1 ? `-${attempt}` : ''}.md`;
+  return `${localStamp(date)}-${shortId(sessionId)}${attempt > 1 ? `-${attempt}` : ''}.md`;
 }
 
 export interface ReserveDocOptions {

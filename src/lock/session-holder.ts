@@ -2,6 +2,7 @@
 // holder, so a refused `ai-zen -c` can say "the daemon is migrating it" rather than pointing the
 // person at an ai-zen process that does not exist. A leaf: only the line's format lives here.
 import { z } from 'zod';
+import { shortId } from '../short-id.js';
 
 export type SessionHolderKind = 'ai-zen' | 'daemon';
 
@@ -26,9 +27,9 @@ export function parseSessionHolder(line: string | null): SessionHolder | null {
 
 /** The one line a process refused a session says, by who holds it. */
 export function sessionHeldMessage(sessionId: string, holder: SessionHolder | null): string {
-  const id8 = sessionId.slice(0, 8);
+  const short = shortId(sessionId);
   if (holder?.kind === 'daemon') {
-    return `session ${id8} is being migrated by this repo's ai-zen daemon (pid ${holder.pid}) right now; when it is done, --continue carries on in the new session (ai-zen-daemon status shows it)`;
+    return `session ${short} is being migrated by this repo's ai-zen daemon (pid ${holder.pid}) right now; when it is done, --continue carries on in the new session (ai-zen-daemon status shows it)`;
   }
-  return `session ${id8} is open in another ai-zen process${holder ? ` (pid ${holder.pid})` : ''}`;
+  return `session ${short} is open in another ai-zen process${holder ? ` (pid ${holder.pid})` : ''}`;
 }

@@ -80,7 +80,7 @@ describe('issue 11 ai-zen at the edges', { timeout: 60_000 }, () => {
 
     const ambiguous = await cli(['-r', 'abcdef0', '-p', 'hi']);
     expect(ambiguous.code).toBe(1);
-    expect(ambiguous.stderr).toBe(`ai-zen: "abcdef0" is ambiguous: it starts 2 session ids (${first}, ${second})\n`);
+    expect(ambiguous.stderr).toBe(`ai-zen: "abcdef0" is ambiguous: it names 2 sessions (${first}, ${second})\n`);
   });
 
   it('issue 11 §15 -r on a migrated session names its successor instead of "carry on with --continue"', async () => {

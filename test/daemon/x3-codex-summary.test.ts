@@ -13,6 +13,7 @@ import { startDbusSession, type DbusSession, type NotificationService } from '..
 import { contentText, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
 import { responsesReply, startFakeResponses, type FakeResponses } from '../support/fake-responses.js';
 import { waitFor } from '../support/wait-for.js';
+import { shortId } from '../../src/short-id.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 
@@ -174,7 +175,7 @@ describe('X3 a Codex session handed over by the summary executor, and warned bef
       0,
       calls.findIndex((call) => call.summary === 'ai-zen: Codex handoff written'),
     );
-    expect(beforeHandoff.map((call) => call.summary)).toEqual([`Codex session ${session.id.slice(0, 8)} at 61%`]);
+    expect(beforeHandoff.map((call) => call.summary)).toEqual([`Codex session ${shortId(session.id)} at 61%`]);
     expect(beforeHandoff[0]!.body).toContain('warning at 60% — the daemon hands it off at 70%');
     const warned = events.filter((event) => event.name === 'session.warned');
     expect(warned.map((event) => event.payload)).toEqual([

@@ -8,6 +8,7 @@ import { codexExec, listRollouts, makeCodexHome, runCodex, type CodexHome } from
 import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
 import { responsesReply, startFakeResponses, type FakeResponses } from '../support/fake-responses.js';
 import { waitFor } from '../support/wait-for.js';
+import { shortId } from '../../src/short-id.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 /** The window Codex reports for gpt-5.5 (272k × 95%). */
@@ -137,7 +138,7 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
       message: 'the committed handoff',
     });
     expect(handoff.agent).toBe('codex');
-    expect(handoff.path).toMatch(new RegExp(`^\\.ai-zen/handoffs/\\d{8}-\\d{6}-${first.id.slice(0, 8)}\\.md$`));
+    expect(handoff.path).toMatch(new RegExp(`^\\.ai-zen/handoffs/\\d{8}-\\d{6}-${shortId(first.id)}\\.md$`));
     const doc = await fs.readFile(path.join(daemon.root, handoff.path), 'utf8');
     expect(section(doc, '💬')).toContain('> and document it in the README');
     expect(handoff.successorCommand).toMatch(/^codex "Read the handoff document \.ai-zen\/handoffs\/.+\.md first/);
@@ -154,7 +155,7 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
       },
       { timeoutMs: 30_000, message: 'a notification naming the successor command' },
     );
-    expect(calls.map((call) => call.body).join('\n')).toContain(first.id.slice(0, 8));
+    expect(calls.map((call) => call.body).join('\n')).toContain(shortId(first.id));
 
     // The successor command works: a fresh Codex session (a new rollout) that starts from the document alone.
     const prompt = /^codex "((?:[^"\\]|\\.)*)"$/.exec(handoff.successorCommand!)![1]!.replace(/\\(["$`\\])/g, '$1');
@@ -246,7 +247,7 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
       timeoutMs: 45_000,
       message: 'the committed handoff at 86%',
     });
-    expect(handoff.path).toContain(first.id.slice(0, 8));
+    expect(handoff.path).toContain(shortId(first.id));
     // Still above: the same crossing, no second document.
     expect((await resume('and the indexes', 88)).code).toBe(0);
     await codexSessionAt(88);

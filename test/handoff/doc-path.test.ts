@@ -7,7 +7,7 @@ import { handoffDocName, localStamp, reserveHandoffDoc } from '../../src/handoff
 let root: string;
 let outside: string;
 const originalTz = process.env.TZ;
-const id = 'abcdef12-3456-7890-abcd-ef1234567890';
+const id = 'abcdef12-3456-4890-abcd-ef1234567890';
 // 2026-12-02T02:54:18Z
 const instant = new Date(Date.UTC(2026, 11, 2, 2, 54, 18));
 
@@ -26,7 +26,7 @@ afterEach(async () => {
 });
 
 describe('the handoff document path (R3)', () => {
-  it('R3 names the document <YYYYMMDD-HHmmss>-<first 8 of the id>.md in local time, honouring TZ', () => {
+  it('R3 names the document <YYYYMMDD-HHmmss>-<first 8 of a UUIDv4 id>.md in local time, honouring TZ', () => {
     process.env.TZ = 'Asia/Shanghai';
     expect(localStamp(instant)).toBe('20261202-105418');
     expect(handoffDocName(instant, id)).toBe('20261202-105418-abcdef12.md');

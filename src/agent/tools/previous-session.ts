@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ChatMessage, HeaderLine, SessionLine } from '../../session/format.js';
 import { contentText } from '../agent.js';
 import { defineTool, toolError, toolOk } from './tool-result.js';
+import { namesSession, shortId } from '../../short-id.js';
 
 /** What the tool reads sessions through (the SessionStore has it); nothing that writes. */
 export interface SessionReader {
@@ -91,15 +92,15 @@ function exchangeIndex(messages: readonly ChatMessage[], index: number): number 
 function renderExchange(session: ChainSession, index: number, limits: { message: number; result: number }): string {
   const messages = session.messages;
   const message = messages[index]!;
-  const hint = `read it whole with {"read": ${index}, "session": "${session.id.slice(0, 8)}"}`;
+  const hint = `read it whole with {"read": ${index}, "session": "${shortId(session.id)}"}`;
   const lines = [
-    `--- session ${session.id.slice(0, 8)} · message ${index} · ${message.role} ---`,
+    `--- session ${shortId(session.id)} · message ${index} · ${message.role} ---`,
     cut(messageText(message), limits.message, hint),
   ];
   for (const call of message.tool_calls ?? []) {
     const resultAt = messages.findIndex((candidate, at) => at > index && candidate.role === 'tool' && candidate.tool_call_id === call.id);
     if (resultAt < 0) continue;
-    const resultHint = `read it whole with {"read": ${resultAt}, "session": "${session.id.slice(0, 8)}"}`;
+    const resultHint = `read it whole with {"read": ${resultAt}, "session": "${shortId(session.id)}"}`;
     lines.push(
       `← ${call.function.name} result (message ${resultAt}):`,
       cut(contentText(messages[resultAt]!.content), limits.result, resultHint),
@@ -151,15 +152,15 @@ export function createPreviousSessionTool(options: PreviousSessionOptions) {
         const session =
           wanted === undefined
             ? sessions[0]!
-            : sessions.find((candidate) => candidate.id === wanted || (wanted.length >= 8 && candidate.id.startsWith(wanted)));
+            : sessions.find((candidate) => candidate.id === wanted || (wanted.length >= 8 && namesSession(wanted, candidate.id)));
         if (!session) {
-          const ids = sessions.map((candidate) => candidate.id.slice(0, 8)).join(', ');
+          const ids = sessions.map((candidate) => shortId(candidate.id)).join(', ');
           return toolError(`session ${wanted} is not one of this session's predecessors (${ids})`);
         }
         const message = session.messages[args.read];
         if (!message)
           return toolError(
-            `session ${session.id.slice(0, 8)} has messages 0 to ${session.messages.length - 1}; there is no message ${args.read}`,
+            `session ${shortId(session.id)} has messages 0 to ${session.messages.length - 1}; there is no message ${args.read}`,
           );
         const whole = renderExchange(session, args.read, { message: Number.MAX_SAFE_INTEGER, result: Number.MAX_SAFE_INTEGER });
         const offset = args.offset ?? 0;
@@ -167,11 +168,11 @@ export function createPreviousSessionTool(options: PreviousSessionOptions) {
         const rest = whole.length - offset - shown.length;
         const note =
           rest > 0
-            ? `\n[truncated: ${rest} more characters; read on with {"read": ${args.read}, "session": "${session.id.slice(0, 8)}", "offset": ${offset + shown.length}}]`
+            ? `\n[truncated: ${rest} more characters; read on with {"read": ${args.read}, "session": "${shortId(session.id)}", "offset": ${offset + shown.length}}]`
             : '';
         return toolOk(
           `${shown}${note}`,
-          `${PREVIOUS_SESSION_TOOL} read ${session.id.slice(0, 8)} #${args.read}${rest > 0 ? ' (truncated)' : ''}`,
+          `${PREVIOUS_SESSION_TOOL} read ${shortId(session.id)} #${args.read}${rest > 0 ? ' (truncated)' : ''}`,
         );
       }
 
@@ -188,7 +189,7 @@ export function createPreviousSessionTool(options: PreviousSessionOptions) {
           hits.push({ session, index: at });
         });
       }
-      const scope = `${sessions.length} earlier session${sessions.length === 1 ? '' : 's'} (${sessions.map((session) => session.id.slice(0, 8)).join(' ← ')})`;
+      const scope = `${sessions.length} earlier session${sessions.length === 1 ? '' : 's'} (${sessions.map((session) => shortId(session.id)).join(' ← ')})`;
       if (hits.length === 0)
         return toolOk(
           `no message matches ${JSON.stringify(args.search)} in ${scope}`,

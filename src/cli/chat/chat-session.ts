@@ -20,6 +20,7 @@ import { readLine, type InputHistory, type LineResult } from './read-line.js';
 import { parseChatInput } from './slash-commands.js';
 import type { Style } from './style.js';
 import { TurnRenderer } from './turn-renderer.js';
+import { shortId } from '../../short-id.js';
 
 export interface ChatTerminal {
   readonly input: NodeJS.ReadStream;
@@ -335,7 +336,7 @@ export class ChatSession {
     // One row, never wrapped (the status must not push the prompt): on a narrow terminal the session,
     // then the model give way before the percentage is cut.
     const width = Math.max(20, (this.terminal.output.columns ?? 80) - 1);
-    const parts = [describeUsage(usage), this.project.config.model, this.project.context.currentId.slice(0, 8)];
+    const parts = [describeUsage(usage), this.project.config.model, shortId(this.project.context.currentId)];
     const texts = [3, 2, 1].map((count) => `── ${parts.slice(0, count).join(' · ')} ──`);
     const text = texts.find((candidate) => candidate.length <= width) ?? texts.at(-1)!;
     const fitted = text.length > width ? `${text.slice(0, width - 1)}…` : text;

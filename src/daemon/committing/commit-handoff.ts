@@ -37,7 +37,7 @@ export interface CommitHandoffOptions {
   readonly root: string;
   /** Project-relative path of the handoff document. */
   readonly docPath: string;
-  /** `handoff: <id8> (<executor>)`, chosen by the caller. */
+  /** `handoff: <short id> (<executor>)`, chosen by the caller. */
   readonly message: string;
   readonly env?: Env;
   /** How long a hook may run before it is killed and the commit refused. */

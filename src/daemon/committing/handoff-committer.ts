@@ -1,5 +1,5 @@
 // Auto-commit (D3): every new handoff document, whoever wrote it, is committed ALONE by
-// commitHandoff (message `handoff: <id8> (<executor>)`) — once handoff-doc-check.ts found it to be
+// commitHandoff (message `handoff: <short id> (<executor>)`) — once handoff-doc-check.ts found it to be
 // a document ai-zen sealed (T1); the bytes it checked are the bytes committed. When it cannot or must not commit, the
 // document stays, the record says why, and the commit is tried again when the obstacle may be
 // gone: on a change of the git state (the daemon calls retry()) and on a backoff timer.
@@ -13,6 +13,7 @@ import { commitHandoff as defaultCommitHandoff, type CommitHandoffOptions, type 
 import { commitToRef } from './commit-to-ref.js';
 import { checkHandoffDocument, pathProblem, type DocumentCheck, type DocumentClaim } from './handoff-doc-check.js';
 import { committedHandoffs, committedOnRef } from './handoff-history.js';
+import { shortId } from '../../short-id.js';
 
 export interface HandoffSeen {
   /** Project-relative path of the document. */
@@ -89,7 +90,7 @@ export interface HandoffCommitter {
 export const AUTO_COMMIT_OFF = 'auto-commit is off (daemon.commit or daemon.autoCommit in the config)';
 
 export function commitMessage(handoff: Pick<HandoffSeen, 'sessionId' | 'executor'>): string {
-  return `handoff: ${handoff.sessionId.slice(0, 8)} (${handoff.executor})`;
+  return `handoff: ${shortId(handoff.sessionId)} (${handoff.executor})`;
 }
 
 interface Entry {

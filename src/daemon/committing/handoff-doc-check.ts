@@ -2,8 +2,10 @@
 // made by whoever could write a session file — a cloned repo, another program, a model with a
 // write tool — so the line alone is never enough. Only a document that ai-zen itself named, wrote
 // and sealed is committed, and only the very bytes it sealed:
-// - the path is `.ai-zen/handoffs/<YYYYMMDD-HHmmss>-<id8>[-n].md`, exactly, with the id8 of the
-//   session whose FILE NAME holds the line (T2), reached through no symlink;
+// - the path is `.ai-zen/handoffs/<YYYYMMDD-HHmmss>-<short>[-n].md`, exactly, with the short id
+//   (src/short-id.ts) of the session whose FILE NAME holds the line (T2), reached through no
+//   symlink; a document named by the id's first 8 characters — the rule before issue 19 §3, which
+//   differs only for time-ordered ids — is still that session's, so documents written then still commit;
 // - it is a regular file, and its sha256 is the one the line records — computed by ai-zen after the
 //   document was verified and scanned for secrets (src/handoff/seal-document.ts), so a document
 //   changed afterwards, or one never scanned, does not match.
@@ -11,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { resolveInsideRoot } from '../../fs/confine.js';
+import { SHORT_ID_LENGTH, shortId } from '../../short-id.js';
 
 export const HANDOFF_DOC_PATH = /^\.ai-zen\/handoffs\/\d{8}-\d{6}-([A-Za-z0-9_-]{8})(?:-[1-9]\d{0,3})?\.md$/;
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -30,9 +33,9 @@ export type DocumentCheck = { readonly ok: true; readonly content: Buffer } | { 
 /** Whether the path can name a document of this session at all (null: it can). */
 export function pathProblem(claim: Pick<DocumentClaim, 'path' | 'sessionId'>): string | null {
   const name = HANDOFF_DOC_PATH.exec(claim.path);
-  if (!name) return `${claim.path} is not a handoff document path (.ai-zen/handoffs/<YYYYMMDD-HHmmss>-<id8>.md)`;
-  if (name[1] !== claim.sessionId.slice(0, 8))
-    return `${claim.path} is not a document of session ${claim.sessionId.slice(0, 8)}, whose file holds the line`;
+  if (!name) return `${claim.path} is not a handoff document path (.ai-zen/handoffs/<YYYYMMDD-HHmmss>-<short id>.md)`;
+  if (name[1] !== shortId(claim.sessionId) && name[1] !== claim.sessionId.slice(0, SHORT_ID_LENGTH))
+    return `${claim.path} is not a document of session ${shortId(claim.sessionId)}, whose file holds the line`;
   return null;
 }
 

@@ -16,6 +16,7 @@ import { runGit } from '../../probe/run-git.js';
 import { ConversationContext } from '../../session/conversation-context.js';
 import type { ExecutorName } from '../../session/format.js';
 import { SessionStore, type LatestPointer } from '../../session/store.js';
+import { shortId } from '../../short-id.js';
 
 export interface DaemonMigrationRequest {
   readonly sessionId: string;
@@ -59,7 +60,7 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
 
   async function migrate(request: DaemonMigrationRequest): Promise<HandoffOutcome> {
     const { paths, config, logger, env } = options;
-    const id8 = request.sessionId.slice(0, 8);
+    const short = shortId(request.sessionId);
     let opened;
     try {
       opened = await ConversationContext.open({
@@ -88,7 +89,7 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
         import('../../agent/tools/index.js'),
         import('../../handoff/migration-service.js'),
       ]);
-      if (opened.closed) throw new AiZenError('session', `session ${id8} is already migrated; nothing to hand over`);
+      if (opened.closed) throw new AiZenError('session', `session ${short} is already migrated; nothing to hand over`);
       const log = logger.child({ component: 'migrator' });
       // T4: a session that came with the repo (tracked by git) is someone else's words: in a repo
       // the user has not trusted it is never handed to a model (the self executor could run its
@@ -98,7 +99,7 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
       if (offlineOnly)
         log.warn(
           { sessionId: request.sessionId },
-          `session ${id8} came from git and this repo is not trusted: handed over offline, never to a model (trust the repo with: ${TRUST_COMMAND})`,
+          `session ${short} came from git and this repo is not trusted: handed over offline, never to a model (trust the repo with: ${TRUST_COMMAND})`,
         );
       const modelConfigured = config.modelConfigured && !offlineOnly;
       // Item 9: the session's own model (its header), not whatever the config says today.

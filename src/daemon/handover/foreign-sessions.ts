@@ -26,6 +26,8 @@ import type { HandoffCommitter } from '../committing/handoff-committer.js';
 import { HandoffLoopGuard } from './handoff-loop-guard.js';
 import type { ForeignSessions } from './session-monitor.js';
 import { findSource, isOverThreshold, type SessionSource, type SessionState } from '../watching/session-source.js';
+import { shortId } from '../../short-id.js';
+import { usagePercent } from '../../usage-percent.js';
 
 export interface ForeignSessionsOptions {
   readonly root: string;
@@ -207,7 +209,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         'no handoff for this crossing yet',
       );
       if (verdict.stoppedTrying)
-        options.notice(`ai-zen: ${labelOf(source)} handoffs stopped`, `session ${state.sessionId.slice(0, 8)}: ${verdict.reason}`);
+        options.notice(`ai-zen: ${labelOf(source)} handoffs stopped`, `session ${shortId(state.sessionId)}: ${verdict.reason}`);
       if (verdict.retryAtMs !== undefined && !entry.retry) {
         entry.retry = setTimeout(
           () => {
@@ -505,7 +507,7 @@ async function freeDocPath(root: string, sessionId: string, date: Date): Promise
 
 function percentOf(state: SessionState): number {
   const tokens = state.latestUsage?.prompt_tokens ?? 0;
-  return state.maxContextTokens ? Math.round((tokens / state.maxContextTokens) * 100) : 0;
+  return state.maxContextTokens ? usagePercent(tokens, state.maxContextTokens) : 0;
 }
 
 function labelOf(source: SessionSource): string {

@@ -18,6 +18,8 @@ import type { HandoffCommitter } from '../committing/handoff-committer.js';
 import { claimProblem } from '../committing/handoff-doc-check.js';
 import { retryDelayMs } from './retry-backoff.js';
 import type { HandoffSeenInSession, SessionState, SessionUpdate } from '../watching/session-source.js';
+import { shortId } from '../../short-id.js';
+import { usagePercent } from '../../usage-percent.js';
 
 export type Owner = 'live' | 'none' | 'unknown';
 
@@ -186,7 +188,7 @@ export class SessionMonitor {
     if (this.warned.has(state.file)) return;
     this.warned.add(state.file);
     if (initial || state.overflowed || this.options.warnings?.enabled !== true) return;
-    const percent = Math.floor((tokens * 100) / window);
+    const percent = usagePercent(tokens, window);
     this.options.logger.info(
       { sessionId: state.sessionId, agent: state.kind, percent, warnAt },
       'the session reached its warning threshold',
@@ -328,7 +330,7 @@ export class SessionMonitor {
     crossing.action = 'migrating';
     this.options.migrator.run({ sessionId: state.sessionId, mode: 'migrate', reason: 'overflow' }).then(
       (outcome) => {
-        crossing.action = `migrated to ${outcome.newSessionId?.slice(0, 8) ?? '?'} (${outcome.path})`;
+        crossing.action = `migrated to ${outcome.newSessionId ? shortId(outcome.newSessionId) : '?'} (${outcome.path})`;
       },
       (error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);
@@ -360,7 +362,7 @@ function percentOf(state: SessionState): number | null {
   const tokens = state.latestUsage?.prompt_tokens;
   return tokens === undefined || state.maxContextTokens === null || state.maxContextTokens <= 0
     ? null
-    : Math.round((tokens / state.maxContextTokens) * 100);
+    : usagePercent(tokens, state.maxContextTokens);
 }
 
 /** A source that does not record the cost reports none. */

@@ -8,6 +8,7 @@ import type { AnyEvent } from '../../events.js';
 import { describeChecks } from '../../handoff/checks/describe-checks.js';
 import { formatTokens } from './format-tokens.js';
 import type { Notification } from './notifier.js';
+import { shortId } from '../../short-id.js';
 
 /** Extra context the event itself does not carry. */
 export interface NotificationContext {
@@ -28,7 +29,7 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
       const live = context.overflowOwner === 'live';
       return {
         title: 'ai-zen: context window full',
-        body: `session ${sessionId.slice(0, 8)} is at ${formatTokens(promptTokens)}/${formatTokens(maxContextTokens)} tokens${live ? ' — its ai-zen process hands it over' : ''}`,
+        body: `session ${shortId(sessionId)} is at ${formatTokens(promptTokens)}/${formatTokens(maxContextTokens)} tokens${live ? ' — its ai-zen process hands it over' : ''}`,
         // Its chat already shows the selector: the person is there, nothing is urgent.
         urgency: live ? 'normal' : 'critical',
       };
@@ -39,12 +40,12 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
       if (event.payload.successorCommand !== undefined) return agentHandoffNotification(event.payload, context.commit);
       return {
         title: 'ai-zen: handoff written',
-        body: `${event.payload.path} (session ${event.payload.sessionId.slice(0, 8)}, ${event.payload.executor})${checkedSuffix(event.payload.checks)}${commitSuffix(context.commit)}`,
+        body: `${event.payload.path} (session ${shortId(event.payload.sessionId)}, ${event.payload.executor})${checkedSuffix(event.payload.checks)}${commitSuffix(context.commit)}`,
       };
     case 'handoff.failed':
       return {
         title: 'ai-zen: handoff failed',
-        body: `session ${event.payload.sessionId.slice(0, 8)}: ${event.payload.reason}`,
+        body: `session ${shortId(event.payload.sessionId)}: ${event.payload.reason}`,
         urgency: 'critical',
       };
     // Folded into the handoff's own notification (commitSuffix): `status` and `handoffs` tell the rest.
@@ -71,7 +72,7 @@ function warningNotification(payload: Extract<AnyEvent, { name: 'session.warned'
     agent === 'ai-zen'
       ? `hand off now with /handoff or /migrate in its chat, or: ai-zen-daemon handoff ${sessionId}`
       : `the daemon hands it off at ${handoffAt ?? '?'}%, with a document and the command that continues fresh`;
-  return { title: `${label} session ${sessionId.slice(0, 8)} at ${percent}%`, body: `${usage} — ${how}` };
+  return { title: `${label} session ${shortId(sessionId)} at ${percent}%`, body: `${usage} — ${how}` };
 }
 
 /** `Claude Code session 1a2b3c4d at 71% — handoff written: <path>; continue with: claude "…"`. */
@@ -83,7 +84,7 @@ function agentHandoffNotification(
   const at = payload.percent !== undefined ? ` at ${payload.percent}%` : '';
   return {
     title: `ai-zen: ${label} handoff written`,
-    body: `${label} session ${payload.sessionId.slice(0, 8)}${at} — handoff written: ${payload.path}; continue with: ${payload.successorCommand ?? ''}${checkedSuffix(payload.checks)}${commitSuffix(commit)}`,
+    body: `${label} session ${shortId(payload.sessionId)}${at} — handoff written: ${payload.path}; continue with: ${payload.successorCommand ?? ''}${checkedSuffix(payload.checks)}${commitSuffix(commit)}`,
   };
 }
 

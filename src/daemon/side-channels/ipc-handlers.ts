@@ -9,10 +9,12 @@ import type { Facts } from '../../probe/facts.js';
 import type { ExecutorName } from '../../session/format.js';
 import { SessionStore } from '../../session/store.js';
 import { relativeToRoot, type DaemonCore } from './daemon-core.js';
-import { formatTokens, usagePercent } from './format-tokens.js';
+import { formatTokens } from './format-tokens.js';
 import type { HandoffRecord } from '../committing/handoff-committer.js';
 import type { SessionState } from '../watching/session-source.js';
 import type { FactsInfo, HandoffInfo, HandoffReply, SessionInfo, StatusInfo } from './status-schema.js';
+import { shortId } from '../../short-id.js';
+import { usagePercent } from '../../usage-percent.js';
 
 /** How many handoffs `status` lists (all of them: `handoffs`). */
 export const STATUS_HANDOFFS = 10;
@@ -85,7 +87,7 @@ async function runHandoff(
   if (await core.isOwned(store.sessionFile(sessionId))) {
     throw new SessionOwnedError(
       sessionId,
-      `session ${sessionId.slice(0, 8)} is open in another ai-zen process; its owner hands it over (/${mode} there)`,
+      `session ${shortId(sessionId)} is open in another ai-zen process; its owner hands it over (/${mode} there)`,
     );
   }
   const outcome = await core.migrator.run({
@@ -106,7 +108,7 @@ async function runHandoff(
 }
 
 function daemonMigratingLine(sessionId: string, since: string): string {
-  return `session ${sessionId.slice(0, 8)} is being migrated by this daemon right now (since ${since}); ai-zen-daemon status shows its new session when it is done`;
+  return `session ${shortId(sessionId)} is being migrated by this daemon right now (since ${since}); ai-zen-daemon status shows its new session when it is done`;
 }
 
 /** The latest pointer's session, or its successor when it was migrated (as `--continue` does). */
