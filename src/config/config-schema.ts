@@ -4,6 +4,9 @@ import { z } from 'zod';
 import { ExecutorName } from '../session/format.js';
 import { AgentsConfigFile } from './agents-config.js';
 
+/** A config file is a few hundred bytes; a larger one (or a link to /dev/zero) is refused, not read whole. */
+export const CONFIG_MAX_BYTES = 1024 * 1024;
+
 export const ConfigFile = z.strictObject({
   $schema: z.string().optional(),
   /** Model name sent to the endpoint, e.g. `gpt-4o`. */

@@ -3,10 +3,11 @@
 import { promises as fs } from 'node:fs';
 import type { z } from 'zod';
 import { AiZenError } from '../errors.js';
+import { readRegularFile } from '../fs/read-regular-file.js';
 import { projectPaths, userConfigPath, type Env } from '../paths.js';
 import type { ExecutorName } from '../session/format.js';
 import { resolveAgentsConfig, type AgentsConfig } from './agents-config.js';
-import { ConfigFile } from './config-schema.js';
+import { CONFIG_MAX_BYTES, ConfigFile } from './config-schema.js';
 import { defaultContextWindow } from './model-defaults.js';
 import { allowsProjectChoices, checkTrust, TRUST_COMMAND, type TrustVerdict } from './trust.js';
 
@@ -55,6 +56,8 @@ export type CommitMode = 'branch' | 'ref' | 'off';
 export const DEFAULT_COMMIT_REF = 'refs/heads/ai-zen/handoffs';
 
 export const DEFAULT_MODEL = 'gpt-4o';
+/** What only a trusted project config may set (T4). */
+const PROJECT_CHOICES = ['model', 'executor', 'baseURL', 'agentMayMigrate'] as const;
 /** S5: warn at 80% of the window unless the config says otherwise. */
 export const DEFAULT_WARN_AT = 80;
 export const DEFAULTS = {
@@ -74,9 +77,12 @@ export interface LoadConfigOptions {
 export async function loadConfig({ root, env = process.env, overrides = {} }: LoadConfigOptions): Promise<Config> {
   const projectFile = projectPaths(root).config;
   const userFile = userConfigPath(env);
-  const user = await readConfigFile(userFile);
+  const user = parseConfigFile(userFile, await readConfigBytes(userFile));
   // $HOME as the project (a dotfiles repo): the project's config IS the user's (issue 11 §12), read once, as the user's.
-  const project = (await sameFile(projectFile, userFile)) ? null : await readConfigFile(projectFile);
+  // Read once: these bytes are both what applies and what trust judges (issue 22 §1: a symlinked
+  // config was read through its link here while trust looked at the link and saw no config).
+  const projectBytes = (await sameFile(projectFile, userFile)) ? null : await readConfigBytes(projectFile);
+  const project = parseConfigFile(projectFile, projectBytes);
   if (project?.apiKey !== undefined) {
     throw new AiZenError(
       'config',
@@ -84,16 +90,17 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
     );
   }
   const files = [user && userFile, project && projectFile].filter((file): file is string => typeof file === 'string');
-  const trust = await checkTrust(root, env);
-  // T4: an untrusted project may not choose where requests go, which model, or which executor.
-  const chosen =
-    project && !allowsProjectChoices(trust)
-      ? (['model', 'executor', 'baseURL'] as const).filter((field) => project[field] !== undefined)
-      : [];
+  const trust = await checkTrust(root, env, { projectConfig: projectBytes });
+  // T4: an untrusted project may not choose where requests go, which model, which executor, nor
+  // let the model migrate with nobody to ask (issue 22 §4).
+  const chosen = project && !allowsProjectChoices(trust) ? PROJECT_CHOICES.filter((field) => project[field] !== undefined) : [];
   // The environment's endpoint wins over the project's anyway; then the project's is only ignored.
   const refusedURL = chosen.includes('baseURL') && nonEmpty(env.OPENAI_BASE_URL) === undefined ? (project?.baseURL ?? null) : null;
   const ignored = chosen.filter((field) => field !== 'baseURL' || refusedURL === null);
-  const trusted = chosen.length > 0 && project ? { ...project, model: undefined, executor: undefined, baseURL: undefined } : project;
+  const trusted =
+    chosen.length > 0 && project
+      ? { ...project, model: undefined, executor: undefined, baseURL: undefined, agentMayMigrate: undefined }
+      : project;
   const fromFiles = { ...user, ...withoutUndefined(trusted), daemon: { ...user?.daemon, ...trusted?.daemon } };
 
   const envBaseURL = nonEmpty(env.OPENAI_BASE_URL);
@@ -155,17 +162,25 @@ function withoutUndefined<T extends object>(value: T | null): Partial<T> {
 
 /** Reads and validates one config file; null when it does not exist. */
 export async function readConfigFile(file: string): Promise<ConfigFile | null> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return null;
-    throw new AiZenError('config', `${file}: cannot be read (${code ?? String(error)})`, { cause: error });
-  }
+  return parseConfigFile(file, await readConfigBytes(file));
+}
+
+/**
+ * A config file's bytes (through a symlink, as any reader would), null when there is none; one
+ * clear line when it is not a regular file of sane size (a FIFO would hang us, /dev/zero fill memory).
+ */
+async function readConfigBytes(file: string): Promise<Buffer | null> {
+  const read = await readRegularFile(file, CONFIG_MAX_BYTES);
+  if (read.ok) return read.bytes;
+  if (read.missing) return null;
+  throw new AiZenError('config', `${file}: ${read.reason}`);
+}
+
+function parseConfigFile(file: string, bytes: Buffer | null): ConfigFile | null {
+  if (bytes === null) return null;
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw new AiZenError('config', `${file}: not valid JSON (${(error as Error).message.split('\n')[0]})`, { cause: error });
   }

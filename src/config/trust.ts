@@ -5,14 +5,18 @@
 // endpoint, model or executor, and sessions that came from git are not handed to a model.
 //
 // The record: `$AI_ZEN_HOME/trust/<hash of the repo's real path>.json` (folder 0700, file 0600,
-// written by rename) holding the real path and a sha256 of the hooks and the project config.
+// written by rename) holding the real path and a sha256 of the hooks, the skills and the project
+// config — of what is used, not of the link text: a symlink is judged by what it leads to (issue 22
+// §1, §3), and the config is judged by the very bytes the loader parsed.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { AiZenError } from '../errors.js';
+import { fingerprintRegularFile, readRegularFile } from '../fs/read-regular-file.js';
 import { ensurePrivateDir } from '../lock/runtime-dir.js';
 import { aiZenHome, projectPaths, userConfigPath, type Env } from '../paths.js';
+import { CONFIG_MAX_BYTES } from './config-schema.js';
 
 /**
  * - `not-needed`: no hooks and no project config, and never trusted: nothing to decide.
@@ -59,10 +63,18 @@ export function trustFolder(env: Env = process.env): string {
   return path.join(aiZenHome(env), 'trust');
 }
 
-export async function checkTrust(root: string, env: Env = process.env): Promise<TrustVerdict> {
+export interface CheckTrustOptions {
+  /**
+   * The project config's bytes as the loader read them (null: it read none), so that what is judged
+   * is what applies; read here when omitted.
+   */
+  readonly projectConfig?: Buffer | null;
+}
+
+export async function checkTrust(root: string, env: Env = process.env, options: CheckTrustOptions = {}): Promise<TrustVerdict> {
   const realRoot = await fs.realpath(root);
   const recordFile = recordFileFor(realRoot, env);
-  const [fingerprint, record] = await Promise.all([projectFingerprint(realRoot, env), readRecord(recordFile)]);
+  const [fingerprint, record] = await Promise.all([projectFingerprint(realRoot, env, options), readRecord(recordFile)]);
   let state: TrustState;
   if (record && record.root === realRoot) state = record.fingerprint === fingerprint ? 'trusted' : 'changed';
   else state = fingerprint === null ? 'not-needed' : 'untrusted';
@@ -111,29 +123,48 @@ async function readRecord(file: string): Promise<TrustRecord | null> {
   }
 }
 
-/** How much of a hooks folder is looked at: a hostile repo must not make the check endless. */
+/** How much of a hooks or skills folder is looked at: a hostile repo must not make the check endless. */
 const MAX_ENTRIES = 2000;
+/** In an entry: what could not be read (a link to a device, a FIFO, a file too large). */
+const UNREADABLE = '?';
 
 /**
- * sha256 over the project config and everything under `.ai-zen/hooks/` (path, kind, executable
- * bit, content; a symlink by its target, never followed). Null when neither exists.
+ * sha256 over the project config, everything under `.ai-zen/hooks/` and everything under
+ * `.ai-zen/skills/` (path, kind, executable bit, content; a symlink by its target and by the
+ * content it leads to). Null when none of them exists.
  */
-export async function projectFingerprint(root: string, env: Env = process.env): Promise<string | null> {
+export async function projectFingerprint(root: string, env: Env = process.env, options: CheckTrustOptions = {}): Promise<string | null> {
   const paths = projectPaths(root);
   const hash = createHash('sha256');
   let found = false;
-  // $HOME as the project (a dotfiles repo): its config is the user's own, nothing to trust.
-  const usersOwn = (await fs.realpath(paths.config).catch(() => null)) === (await fs.realpath(userConfigPath(env)).catch(() => undefined));
-  const config = usersOwn ? null : await readIfFile(paths.config);
+  const config = options.projectConfig !== undefined ? options.projectConfig : await readProjectConfig(paths.config, env);
   if (config !== null) {
     found = true;
-    hash.update('config\0').update(createHash('sha256').update(config).digest('hex')).update('\n');
+    const digest = typeof config === 'string' ? config : createHash('sha256').update(config).digest('hex');
+    hash.update('config\0').update(digest).update('\n');
   }
-  const entries: string[] = [];
-  await walk(paths.hooks, '', entries);
-  if (entries.length > 0) found = true;
-  for (const entry of entries.sort()) hash.update(entry).update('\n');
+  const hooks: string[] = [];
+  await walk(paths.hooks, '', hooks);
+  // Skills go in under their own prefix, so a repo with hooks only keeps the fingerprint it had.
+  const skills: string[] = [];
+  await walk(path.join(paths.aiZen, 'skills'), '', skills);
+  if (hooks.length > 0 || skills.length > 0) found = true;
+  for (const entry of hooks.sort()) hash.update(entry).update('\n');
+  for (const entry of skills.sort()) hash.update('skills\0').update(entry).update('\n');
   return found ? hash.digest('hex') : null;
+}
+
+/**
+ * The project config as the loader reads it (through a symlink), or the reason it cannot be read
+ * (the loader refuses it then); null when there is none, or when it is the user's own config
+ * ($HOME as the project, a dotfiles repo: nothing to trust).
+ */
+async function readProjectConfig(file: string, env: Env): Promise<Buffer | string | null> {
+  const usersOwn = (await fs.realpath(file).catch(() => null)) === (await fs.realpath(userConfigPath(env)).catch(() => undefined));
+  if (usersOwn) return null;
+  const read = await readRegularFile(file, CONFIG_MAX_BYTES);
+  if (read.ok) return read.bytes;
+  return read.missing ? null : UNREADABLE;
 }
 
 async function walk(dir: string, relative: string, entries: string[]): Promise<void> {
@@ -153,25 +184,21 @@ async function walk(dir: string, relative: string, entries: string[]): Promise<v
     const stat = await fs.lstat(full).catch(() => null);
     if (!stat) continue;
     if (stat.isSymbolicLink()) {
-      entries.push(`link\0${rel}\0${await fs.readlink(full).catch(() => '?')}`);
+      // What runs (or is read) is the target: a `git pull` that changes it must end the trust.
+      const target = await fingerprintRegularFile(full);
+      const leadsTo = target ? `${target.executable ? 'x' : '-'}\0${target.sha256}` : UNREADABLE;
+      entries.push(`link\0${rel}\0${await fs.readlink(full).catch(() => UNREADABLE)}\0${leadsTo}`);
     } else if (stat.isDirectory()) {
       entries.push(`dir\0${rel}`);
       await walk(dir, rel, entries);
     } else if (stat.isFile()) {
-      const content = await readIfFile(full);
+      const content = await fingerprintRegularFile(full);
       const executable = (stat.mode & 0o111) !== 0 ? 'x' : '-';
-      entries.push(`file\0${rel}\0${executable}\0${content === null ? '?' : createHash('sha256').update(content).digest('hex')}`);
+      entries.push(`file\0${rel}\0${executable}\0${content === null ? UNREADABLE : content.sha256}`);
     } else {
       entries.push(`other\0${rel}`);
     }
   }
-}
-
-/** A regular file's bytes, read without blocking on a FIFO or device; null otherwise. */
-async function readIfFile(file: string): Promise<Buffer | null> {
-  const stat = await fs.lstat(file).catch(() => null);
-  if (!stat?.isFile()) return null;
-  return fs.readFile(file).catch(() => null);
 }
 
 /** Written beside its final name and renamed into place: a reader sees the old record or the new. */

@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { trustProject } from '../../../src/config/trust.js';
 import { contentText, reply, type RecordedRequest } from '../../support/fake-openai.js';
 import { runCli } from '../../support/run-cli.js';
 import { goodDocument, selfModel } from '../../handoff/harness.js';
@@ -66,6 +67,8 @@ describe('S3 the agent hands off by itself', { timeout: 90_000 }, () => {
 
     await fs.mkdir(path.dirname(config), { recursive: true });
     await fs.writeFile(config, JSON.stringify({ agentMayMigrate: true, executor: 'offline' }));
+    // Only a trusted repo's config may let the model migrate with nobody to ask (issue 22 §4).
+    await trustProject(chat.repo.root, chat.env());
     chat.fake.enqueue(reply().tool('handoff', { goal: 'Finish the release notes' }, 'call-yes'), reply().text('Handing over.'));
     const allowed = await cli(['--continue', '-p', 'hand over now']);
     expect(allowed.code).toBe(0);
