@@ -8,7 +8,7 @@ import type { AgentMessage } from '../session/session-recorder.js';
 import { AiZenError } from '../errors.js';
 import type { EventBus } from '../events.js';
 import { silentLogger } from '../log/logger.js';
-import { projectPaths, type Env } from '../paths.js';
+import type { Env } from '../paths.js';
 import type { Facts, FactsProvider } from '../probe/facts.js';
 import { renderFacts as defaultRenderFacts } from '../probe/render-facts.js';
 import type { ChatMessage, ExecutorName, HandoffChecks, HandoffCost, HandoffLine, Usage } from '../session/format.js';
@@ -454,7 +454,7 @@ export class MigrationService {
 
   private loadSkill() {
     return loadHandoffSkill({
-      projectSkillPath: projectPaths(this.options.root).projectSkill,
+      projectRoot: this.options.root,
       env: this.options.env ?? process.env,
       logger: this.logger,
       ...(this.options.bundledSkillPath ? { bundledPath: this.options.bundledSkillPath } : {}),

@@ -1,9 +1,12 @@
 // The handoff skill in force (R5–R7): project > user > bundled, else the built-in minimal template.
-// A candidate that exists but cannot be used (unreadable, bad frontmatter, no sections) is skipped
-// with a log line saying why; the handoff never fails for a skill.
-import fs from 'node:fs/promises';
+// A candidate that exists but cannot be used (unreadable, not a regular file, too large, bad
+// frontmatter, no sections) is skipped with a log line saying why; the handoff never fails for a
+// skill. The project's skill is a cloned repo's text going into a prompt that has `exec` and into
+// Claude Code's Stop reason: it is used only in a repo the user trusts (issue 22 §4).
 import type { Logger } from 'pino';
-import { bundledSkillPath, userSkillPath, type Env } from '../paths.js';
+import { allowsProjectChoices, checkTrust, TRUST_COMMAND } from '../config/trust.js';
+import { readRegularFile } from '../fs/read-regular-file.js';
+import { bundledSkillPath, projectPaths, userSkillPath, type Env } from '../paths.js';
 import { bootstrapUserSkill } from './bootstrap-skill.js';
 import { MINIMAL_TEMPLATE } from './minimal-template.js';
 import { parseSkill, sectionHeadings } from './parse-skill.js';
@@ -24,14 +27,17 @@ export interface HandoffSkill {
 }
 
 export interface LoadSkillOptions {
-  /** `<project>/.ai-zen/skills/handoff/SKILL.md` (ProjectPaths.projectSkill); omit outside a project. */
-  readonly projectSkillPath?: string;
+  /** The project root, whose `.ai-zen/skills/handoff/SKILL.md` is used if the repo is trusted; omit outside a project. */
+  readonly projectRoot?: string;
   readonly env?: Env;
   readonly bundledPath?: string;
   /** Release/sync the user copy first (R5). Default true. */
   readonly bootstrap?: boolean;
   readonly logger?: Logger;
 }
+
+/** A skill is a few KiB of Markdown; a larger file (or a link to /dev/zero) is skipped unread. */
+export const SKILL_MAX_BYTES = 256 * 1024;
 
 export function builtInSkill(skipped: HandoffSkill['skipped'] = []): HandoffSkill {
   const body = MINIMAL_TEMPLATE.trim();
@@ -46,28 +52,30 @@ export async function loadHandoffSkill(options: LoadSkillOptions = {}): Promise<
   }
 
   const candidates: { source: SkillSource; path: string }[] = [];
-  if (options.projectSkillPath) candidates.push({ source: 'project', path: options.projectSkillPath });
+  if (options.projectRoot) candidates.push({ source: 'project', path: projectPaths(options.projectRoot).projectSkill });
   candidates.push({ source: 'user', path: userSkillPath(env) }, { source: 'bundled', path: bundledPath });
 
   const skipped: { source: SkillSource; path: string; reason: string }[] = [];
+  const skip = (candidate: { source: SkillSource; path: string }, reason: string) => {
+    skipped.push({ ...candidate, reason });
+    options.logger?.warn({ skill: candidate.path, source: candidate.source, reason }, 'handoff skill skipped');
+  };
   for (const candidate of candidates) {
-    let text: string;
-    try {
-      text = await fs.readFile(candidate.path, 'utf8');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+    const read = await readRegularFile(candidate.path, SKILL_MAX_BYTES);
+    if (!read.ok) {
       // A missing project or user copy is the normal case, not worth a warning.
-      const reason = code === 'ENOENT' ? 'missing' : `unreadable: ${code ?? String(error)}`;
-      skipped.push({ ...candidate, reason });
-      if (code !== 'ENOENT' || candidate.source === 'bundled') {
-        options.logger?.warn({ skill: candidate.path, source: candidate.source, reason }, 'handoff skill skipped');
-      }
+      if (read.missing && candidate.source !== 'bundled') skipped.push({ ...candidate, reason: 'missing' });
+      else skip(candidate, read.missing ? 'missing' : `unreadable: ${read.reason}`);
       continue;
     }
+    const text = read.bytes.toString('utf8');
     const parsed = parseSkill(text);
     if (!parsed.ok) {
-      skipped.push({ ...candidate, reason: parsed.reason });
-      options.logger?.warn({ skill: candidate.path, source: candidate.source, reason: parsed.reason }, 'handoff skill skipped');
+      skip(candidate, parsed.reason);
+      continue;
+    }
+    if (candidate.source === 'project' && options.projectRoot && !allowsProjectChoices(await checkTrust(options.projectRoot, env))) {
+      skip(candidate, `not used: this repo is not trusted, or its skill changed since you trusted it (trust it with: ${TRUST_COMMAND})`);
       continue;
     }
     const version = parsed.skill.frontmatter.metadata?.version;

@@ -261,7 +261,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         const [messages, facts, skill] = await Promise.all([
           source.handover.readEvidence(file),
           options.facts.capture(),
-          loadHandoffSkill({ projectSkillPath: options.paths.projectSkill, env: options.env }),
+          loadHandoffSkill({ projectRoot: options.paths.root, env: options.env }),
         ]);
         const factsBlock = renderFacts(facts);
         const earlier = how.after ? [how.after] : [];

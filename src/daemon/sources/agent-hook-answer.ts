@@ -65,10 +65,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
   }
   const claim = await deps.foreign.claimForSelf(file);
   if (!claim) return { output: null };
-  const [skill, facts] = await Promise.all([
-    loadHandoffSkill({ projectSkillPath: deps.paths.projectSkill, env: deps.env }),
-    deps.facts.capture(),
-  ]);
+  const [skill, facts] = await Promise.all([loadHandoffSkill({ projectRoot: deps.paths.root, env: deps.env }), deps.facts.capture()]);
   const percent =
     claim.state.latestUsage && claim.state.maxContextTokens
       ? usagePercent(claim.state.latestUsage.prompt_tokens, claim.state.maxContextTokens)
