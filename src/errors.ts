@@ -34,11 +34,31 @@ export class AiZenError extends Error {
   }
 }
 
-/** One line for a person: the message of an AiZenError, or a generic line for anything else. */
+/** One line for a person: the message of an AiZenError, what a file-system refusal means, or a generic line for anything else. */
 export function describeError(error: unknown): string {
   if (AiZenError.isInstance(error)) return error.message;
+  const refused = describeFileSystemRefusal(error);
+  if (refused !== null) return refused;
   if (error instanceof Error) return `unexpected error: ${error.message.split('\n')[0]}`;
   return `unexpected error: ${String(error)}`;
+}
+
+/** The system refusing a file operation is not a bug of ai-zen but a fact about the place (a read-only repo, a full disk). */
+const REFUSALS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied: ai-zen needs to write in the repo (its .ai-zen folder); is the repo read-only for you?',
+  EPERM: 'operation not permitted: ai-zen needs to write in the repo (its .ai-zen folder)',
+  EROFS: 'read-only file system: ai-zen needs to write in the repo (its .ai-zen folder)',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+};
+const VERBS: Readonly<Record<string, string>> = { mkdir: 'create', open: 'open', rename: 'rename', unlink: 'remove', write: 'write' };
+
+function describeFileSystemRefusal(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const { code, syscall, path } = error as NodeJS.ErrnoException;
+  const why = typeof code === 'string' ? REFUSALS[code] : undefined;
+  if (why === undefined || typeof path !== 'string') return null;
+  return `cannot ${(syscall && VERBS[syscall]) ?? 'use'} ${path}: ${why}`;
 }
 
 const SESSION_OWNED_MARK = Symbol.for('ai-zen.error.session-owned');

@@ -11,14 +11,14 @@ export function registerTrustCommands(program: Command, setup: CliSetup): void {
   const { io } = setup;
   program
     .command('trust')
-    .description("trust this repo's .ai-zen/hooks/ and .ai-zen/config.json as they are now")
+    .description("trust this repo's .ai-zen/hooks/, .ai-zen/skills/ and .ai-zen/config.json as they are now")
     .action(async () => {
       const root = await daemonRoot(io.cwd, io.env);
       const verdict = await trustProject(root, io.env);
       const what =
         verdict.fingerprint === null
-          ? 'it has no hooks and no project config yet; its git-tracked sessions may now go to a model'
-          : `its hooks (${projectPaths(root).hooks}) and config as they are now`;
+          ? 'it has no hooks, no skills and no project config yet; its git-tracked sessions may now go to a model'
+          : `its hooks (${projectPaths(root).hooks}), skills and config as they are now`;
       let text = `ai-zen-daemon: trusted ${root}: ${what}\n  record  ${verdict.recordFile}\n`;
       if (await isDaemonRunning(root, io.env))
         text +=
@@ -27,7 +27,7 @@ export function registerTrustCommands(program: Command, setup: CliSetup): void {
     });
   program
     .command('untrust')
-    .description('forget the trust of this repo: its hooks stop running, its config may not choose endpoint, model or executor')
+    .description('forget the trust of this repo: its hooks stop running, its skill is not used, its config may not choose endpoint, model, executor or agentMayMigrate')
     .action(async () => {
       const root = await daemonRoot(io.cwd, io.env);
       const removed = await untrustProject(root, io.env);

@@ -15,7 +15,25 @@ export async function findProjectRoot(cwd: string, env: Env = process.env): Prom
   const git = await runProcess('git', ['rev-parse', '--show-toplevel'], { cwd: real, env: { ...env, GIT_OPTIONAL_LOCKS: '0' } });
   const top = git.exitCode === 0 ? git.stdout.trim() : '';
   if (top !== '') return await fs.realpath(top).catch(() => real);
+  await refuseGitDir(real, env);
   return real;
+}
+
+/**
+ * A bare repository, or a folder inside a `.git`, has no working tree: nothing there is worked on,
+ * and sessions, logs and documents written into it would land among git's own files (issue 22).
+ */
+async function refuseGitDir(folder: string, env: Env): Promise<void> {
+  const git = await runProcess('git', ['rev-parse', '--is-bare-repository', '--is-inside-git-dir'], {
+    cwd: folder,
+    env: { ...env, GIT_OPTIONAL_LOCKS: '0' },
+  });
+  if (git.exitCode !== 0) return;
+  const [bare, insideGitDir] = git.stdout.trim().split('\n');
+  if (bare === 'true' || insideGitDir === 'true') {
+    const what = bare === 'true' ? 'a bare git repository' : "inside a repository's .git folder";
+    throw new AiZenError('usage', `${folder} is ${what}, with no working tree to work in: run this in a clone with a working tree`);
+  }
 }
 
 export { ensureGitignore } from '../fs/project-gitignore.js';

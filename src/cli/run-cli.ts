@@ -57,8 +57,8 @@ export function writeOut(stream: NodeJS.WritableStream, text: string): Promise<v
 
 /** Exit code and one line on stderr for any error. */
 export async function exitWithError(error: unknown, io: Pick<CliIo, 'stderr'>, name = 'ai-zen'): Promise<number> {
-  let line = describeError(error);
-  if (!AiZenError.isInstance(error)) line += ' (details in .ai-zen/logs/ai-zen.log)';
+  // No "details in <log>": most commands keep no log, and the repo's may not even be writable (issue 22).
+  const line = describeError(error);
   await writeOut(io.stderr, `${name}: ${line}\n`).catch(() => {});
   if (AiZenError.isInstance(error)) return error.code === 'aborted' ? EXIT_ABORTED : error.exitCode;
   return EXIT_FAILURE;

@@ -19,10 +19,10 @@ import { aiZenHome, projectPaths, userConfigPath, type Env } from '../paths.js';
 import { CONFIG_MAX_BYTES } from './config-schema.js';
 
 /**
- * - `not-needed`: no hooks and no project config, and never trusted: nothing to decide.
- * - `trusted`: the user trusted the repo and its hooks and config are as they were then.
+ * - `not-needed`: no hooks, no skills and no project config, and never trusted: nothing to decide.
+ * - `trusted`: the user trusted the repo and its hooks, skills and config are as they were then.
  * - `untrusted`: never trusted (or untrusted since).
- * - `changed`: trusted once, but its hooks or config changed since.
+ * - `changed`: trusted once, but its hooks, skills or config changed since.
  */
 export type TrustState = 'not-needed' | 'trusted' | 'untrusted' | 'changed';
 
@@ -48,11 +48,11 @@ export function describeTrust(verdict: TrustVerdict): string {
     case 'trusted':
       return 'trusted';
     case 'not-needed':
-      return 'nothing to trust (no hooks, no project config)';
+      return 'nothing to trust (no hooks, no skills, no project config)';
     case 'untrusted':
-      return `untrusted: its hooks do not run and .ai-zen/config.json may not choose endpoint, model or executor (trust it with: ${TRUST_COMMAND})`;
+      return `untrusted: its hooks do not run, its handoff skill is not used, and .ai-zen/config.json may not choose endpoint, model, executor or agentMayMigrate (trust it with: ${TRUST_COMMAND})`;
     case 'changed':
-      return `untrusted: its hooks or .ai-zen/config.json changed since you trusted it; they do not run or apply until you trust it again (${TRUST_COMMAND})`;
+      return `untrusted: its hooks, skills or .ai-zen/config.json changed since you trusted it; they do not run or apply until you trust it again (${TRUST_COMMAND})`;
   }
 }
 

@@ -72,7 +72,7 @@ describe('T3 T4 trust of a cloned repo', () => {
     const started = await daemon.daemon(['start']);
     expect(started.code).toBe(0);
     expect(started.stdout).toContain(
-      'trust   untrusted: its hooks do not run and .ai-zen/config.json may not choose endpoint, model or executor (trust it with: ai-zen-daemon trust)',
+      'trust   untrusted: its hooks do not run, its handoff skill is not used, and .ai-zen/config.json may not choose endpoint, model, executor or agentMayMigrate (trust it with: ai-zen-daemon trust)',
     );
     await waitFor(async () => (await sessionLines(daemon!.root, id)).some((line) => line.type === 'migrated'), {
       timeoutMs: 30_000,

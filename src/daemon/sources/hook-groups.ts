@@ -3,6 +3,7 @@
 // ai-zen's entries are merged in after the user's own and recognised by their command alone, so
 // installing twice changes nothing and uninstalling removes ours and nothing else.
 import { promises as fs } from 'node:fs';
+import { AiZenError } from '../../errors.js';
 
 export type Json = Record<string, unknown>;
 
@@ -80,16 +81,17 @@ export async function readSettingsObject(file: string, shown: string = file): Pr
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return {};
+    throw new AiZenError('config', `${shown} cannot be read (${code ?? String(error)}); nothing was changed`, { cause: error });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch {
-    throw new Error(`${shown} is not valid JSON; fix it first (nothing was changed)`);
+  } catch (error) {
+    throw new AiZenError('config', `${shown} is not valid JSON; fix it first (nothing was changed)`, { cause: error });
   }
   if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw new Error(`${shown} is not a JSON object; fix it first (nothing was changed)`);
+    throw new AiZenError('config', `${shown} is not a JSON object; fix it first (nothing was changed)`);
   return value as Json;
 }

@@ -11,7 +11,7 @@ import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
 import { isOverThreshold, type SessionState, type SessionThresholds } from '../../watching/session-source.js';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
-import { isInside } from '../../../paths.js';
+import { belongsToRepo } from '../../../probe/innermost-repo.js';
 import { claudeWindow } from './claude-window.js';
 
 const Count = z.number().int().nonnegative().max(100_000_000);
@@ -101,7 +101,7 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
   const line = parsed.data;
   let next = state;
   if (next.startedAt === null && line.timestamp) next = { ...next, startedAt: line.timestamp };
-  if (next.cwd === null && line.cwd) next = { ...next, cwd: line.cwd, foreign: !isInside(options.root, line.cwd) };
+  if (next.cwd === null && line.cwd) next = { ...next, cwd: line.cwd, foreign: !belongsToRepo(options.root, line.cwd) };
   if (line.sessionId && line.sessionId !== next.sessionId && next.messageCount === 0) next = { ...next, sessionId: line.sessionId };
 
   if (line.type === 'system' && line.subtype === 'compact_boundary') {

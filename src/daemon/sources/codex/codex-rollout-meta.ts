@@ -3,8 +3,7 @@
 // repos only its first few KB are read: the payload's keys are walked until `id` and `cwd` are
 // found, and the rest of the line is never read or parsed.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { isInside } from '../../../paths.js';
+import { belongsToRepo } from '../../../probe/innermost-repo.js';
 import { rolloutLineType } from './codex-rollout.js';
 
 export interface RolloutMeta {
@@ -146,7 +145,7 @@ function skipValue(text: string, index: number): number | 'more' {
   return 'more';
 }
 
-/** Whether a session that ran in `cwd` belongs to the repo at `root` (the root or a folder inside it). */
+/** Whether a session that ran in `cwd` belongs to the repo at `root` (the root or a folder inside it, not a repo nested in it). */
 export function isInsideRepo(root: string, cwd: string): boolean {
-  return path.isAbsolute(cwd) && isInside(root, path.resolve(cwd));
+  return belongsToRepo(root, cwd);
 }
