@@ -27,7 +27,9 @@ export function registerTrustCommands(program: Command, setup: CliSetup): void {
     });
   program
     .command('untrust')
-    .description('forget the trust of this repo: its hooks stop running, its skill is not used, its config may not choose endpoint, model, executor or agentMayMigrate')
+    .description(
+      'forget the trust of this repo: its hooks stop running, its skill is not used, its config may not choose endpoint, model, executor or agentMayMigrate',
+    )
     .action(async () => {
       const root = await daemonRoot(io.cwd, io.env);
       const removed = await untrustProject(root, io.env);
