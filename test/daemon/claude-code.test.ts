@@ -7,6 +7,7 @@ import { afterEach, beforeAll, afterAll, describe, expect, test } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
 import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { claudeTranscripts, makeClaudeHome, runClaude, type ClaudeHome } from '../support/claude-client.js';
+import { startInteractiveClaude } from '../support/claude-interactive.js';
 import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
@@ -275,7 +276,7 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect(await handoffDocs(daemon.root)).toEqual([]);
   }, 120_000);
 
-  test('X3 install-hooks claude: the Stop hook makes Claude write its own document (self) with its Write tool, allowed by the one rule install-hooks added; the daemon verifies, commits and announces it', async () => {
+  test('X3 install-hooks claude: at the terminal, the Stop hook makes Claude write its own document (self) with its Write tool, allowed by the one rule install-hooks added; the daemon verifies, commits and announces it', async () => {
     const { daemon, claude } = await setup();
     const seen = await events(daemon);
     const installed = await daemon.daemon(['install-hooks', 'claude']);
@@ -296,16 +297,17 @@ describe('X3 Claude Code sessions, with the real client', () => {
       },
       anthropicReply().text('Handoff document written.').usage({ input_tokens: 148_000, output_tokens: 10 }),
     );
-    // The hook finds the daemon as the user's shell would (the daemon's runtime folder is in this env).
-    // Write is not among the allowed tools: only the rule install-hooks added lets it write there.
-    const result = await runClaude('Fix the parser', {
+    // A person at the terminal (`claude -p` is a script's run: issue 19 §7 below). The hook finds the
+    // daemon as the user's shell would (the daemon's runtime folder is in this env). Write is not
+    // among the allowed tools: only the rule install-hooks added lets it write there.
+    await using terminal = await startInteractiveClaude('Fix the parser', {
       cwd: daemon.root,
       home: claude,
       baseURL: fake.baseURL,
-      allowedTools: ['Bash'],
+      args: ['--allowedTools', 'Bash'],
       env: daemon.env,
     });
-    expect(result.code, result.stderr).toBe(0);
+    await terminal.waitForScreen(/Handoff document written\./, { timeoutMs: 60_000 });
     expect(asked).toContain('[ai-zen handoff]');
     expect(asked).toContain('--- handoff skill ---');
     await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), {
@@ -326,6 +328,33 @@ describe('X3 Claude Code sessions, with the real client', () => {
     // SessionStart names the newest document for a fresh session.
     const start = await runHook(daemon, 'SessionStart', { transcript_path: '/nowhere.jsonl', cwd: daemon.root, source: 'startup' });
     expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain(doc);
+  }, 120_000);
+
+  test('issue 19 §7 a `claude -p` run that crosses with the hooks installed keeps its answer: stdout is the model’s final reply, and the daemon has written the document itself (offline) before claude exits, then commits it', async () => {
+    const { daemon, claude } = await setup();
+    const seen = await events(daemon);
+    expect((await daemon.daemon(['install-hooks', 'claude'])).code).toBe(0);
+    fake.enqueue(
+      anthropicReply().tool('Bash', { command: 'true' }).usage({ input_tokens: 20_000, output_tokens: 10 }),
+      anthropicReply().text('The parser is fixed: 3 tests added, all pass.').usage({ input_tokens: 146_000, output_tokens: 10 }),
+    );
+    const before = fake.requests.length;
+    const result = await runClaude('Fix the parser', { cwd: daemon.root, home: claude, baseURL: fake.baseURL, env: daemon.env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('The parser is fixed: 3 tests added, all pass.');
+    // The model was never asked to write a handoff.
+    const asked = fake.requests.slice(before).filter((request) => request.main);
+    expect(asked).toHaveLength(2);
+    expect(asked.some((request) => request.allText.includes('[ai-zen handoff]'))).toBe(false);
+    // The Stop hook waited for the daemon's document: it is there when the script goes on.
+    const [doc] = await handoffDocs(daemon.root);
+    expect(doc).toBeDefined();
+    const text = await fs.readFile(path.join(daemon.root, doc!), 'utf8');
+    expect(text).toContain('Fix the parser');
+    expect(text).toContain('The parser is fixed: 3 tests added, all pass.');
+    await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), { timeoutMs: 30_000, message: 'the commit' });
+    expect(seen.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ agent: 'claude-code', executor: 'offline' });
+    expect(execFileSync('git', ['log', '--format=%s', '-1'], { cwd: daemon.root, encoding: 'utf8' })).toContain('(offline)');
   }, 120_000);
 
   test('X3 Claude compacting by itself (/compact) is recorded: status counts it, the log and the session.compacted event say so', async () => {

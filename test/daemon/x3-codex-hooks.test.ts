@@ -70,6 +70,11 @@ describe('X3 Codex hooks (install-hooks codex), with the real client', { timeout
     home: codex,
     env: { AI_ZEN_HOME: repo.env.AI_ZEN_HOME!, XDG_RUNTIME_DIR: repo.env.XDG_RUNTIME_DIR!, AI_ZEN_HOOK_DEBUG: debugLog },
   });
+  /** Codex's own override of the originator its rollout records: the interactive client's, not `codex exec`'s. */
+  const atTheTerminal = (options: CodexRunOptions): CodexRunOptions => ({
+    ...options,
+    env: { ...options.env, CODEX_INTERNAL_ORIGINATOR_OVERRIDE: 'codex_cli_rs' },
+  });
   const hooksFile = () => path.join(codex.codexHome, 'hooks.json');
   const readHooks = async () => JSON.parse(await fs.readFile(hooksFile(), 'utf8'));
   const handoffAsked = (request: RecordedResponsesRequest) => JSON.stringify(request.input).includes(MARK);
@@ -157,7 +162,10 @@ describe('X3 Codex hooks (install-hooks codex), with the real client', { timeout
         .text('The handoff document is written.')
         .usage({ input_tokens: tokens(74), cached_tokens: tokens(73), output_tokens: 20 }),
     );
-    const result = await codexExec(request, run(repo));
+    // Codex run as a person runs it: `codex exec` says so in its rollout (originator codex_exec) and
+    // keeps its answer (issue 19 §7, below); under the interactive client's originator it is the
+    // session at the terminal whose Stop hook takes the handoff.
+    const result = await codexExec(request, atTheTerminal(run(repo)));
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain('--dangerously-bypass-hook-trust');
     expect(result.stderr).toMatch(/hook: Stop Blocked/);
@@ -186,6 +194,35 @@ describe('X3 Codex hooks (install-hooks codex), with the real client', { timeout
     const successor = fake.requests.at(-1)!;
     expect(JSON.stringify(successor.input)).toContain(`the newest handoff document of this repo is ${committed.path}`);
     expect(JSON.stringify(successor.input)).not.toContain(request);
+  });
+
+  it('issue 19 §7 a `codex exec` run that crosses with the trusted hooks keeps its answer: stdout is the model’s final reply, the Stop hook does not block, and the daemon has written the document itself (offline) before codex exits, then commits it', async () => {
+    const repo = await setUp();
+    expect((await repo.daemon(['install-hooks', 'codex', '--trust'], { timeoutMs: 60_000 })).code).toBe(0);
+    await startDaemon(repo);
+    const before = fake.requests.length;
+    fake.enqueue(
+      responsesReply()
+        .exec('ls')
+        .usage({ input_tokens: tokens(30), output_tokens: 20 }),
+      responsesReply()
+        .text('The --verbose flag is wired; 2 tests added.')
+        .usage({ input_tokens: tokens(72), output_tokens: 50 }),
+    );
+    const result = await codexExec('add a --verbose flag to the CLI', run(repo));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('The --verbose flag is wired; 2 tests added.');
+    expect(result.stderr).not.toMatch(/hook: Stop Blocked/);
+    expect(fake.requests.slice(before).some(handoffAsked)).toBe(false);
+    // The Stop hook waited for the daemon's document: it is there when the script goes on.
+    const [doc] = await handoffDocs(repo.root);
+    expect(doc).toBeDefined();
+    expect(await fs.readFile(path.join(repo.root, doc!), 'utf8')).toContain('add a --verbose flag to the CLI');
+    const committed = await waitFor(async () => (await repo.status()).handoffs.find((entry) => entry.state === 'committed'), {
+      timeoutMs: 60_000,
+      message: 'the committed handoff',
+    });
+    expect(committed).toMatchObject({ agent: 'codex', executor: 'offline', path: doc });
   });
 
   it('X3 Codex about to compact by itself with no document for the crossing: its PreCompact hook has the offline document written within the hook’s time limit, and the daemon commits it', async () => {

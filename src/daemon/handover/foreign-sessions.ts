@@ -101,6 +101,12 @@ export interface ForeignSessionsRunner extends ForeignSessions {
    * now (`offline`: no model call, within a hook's time limit). False: no document was asked for.
    */
   finishSelf(file: string, how?: { readonly offline?: boolean }): Promise<boolean>;
+  /**
+   * Issue 19 §7: a script's run (`claude -p`, `codex exec`) stops while its crossing waits for the
+   * agent's own document. Asking the agent would make the handoff turn's reply the script's output;
+   * the daemon writes the document itself instead (summary or offline). False: nothing was waiting.
+   */
+  handOverForScript(file: string): Promise<boolean>;
   /** A hook of this transcript's session reached the daemon: the agent runs our hooks for it. */
   hookAnswered(file: string): void;
   close(): void;
@@ -451,6 +457,12 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         after: { from: 'self', reason: 'the agent stopped without writing a document that verifies' },
         ...(how.offline ? { offline: true } : {}),
       });
+      return true;
+    },
+    async handOverForScript(file) {
+      const entry = entries.get(file);
+      if (!entry?.awaitingSelf || entry.selfDoc || documented.has(file)) return false;
+      await handOver(file, 'a script ran the session: the daemon writes the document, the script keeps its answer');
       return true;
     },
     hookAnswered(file) {

@@ -4,6 +4,9 @@
 //   the crossing waits for the agent's own document, block with a reason carrying the skill, the
 //   exact path and the facts — the agent writes the document with its own tools (self). When it
 //   stops again, its document is verified and adopted, or the offline one is written instead.
+//   Not when a script runs the session (`claude -p`, `codex exec`; issue 19 §7): blocking would
+//   make the handoff turn's reply the script's output. The daemon writes the document itself
+//   (summary or offline) before the hook answers, and the script keeps its answer.
 // - PreCompact: the agent is about to compact and no document exists for this crossing: write the
 //   offline one now, within the hook's time limit, so nothing is lost when compaction wins.
 // - SessionStart: name the newest handoff document, so a fresh or compacted session knows it.
@@ -61,6 +64,10 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
   await deps.foreign.settle(file);
   if (request.stopHookActive) {
     await deps.foreign.finishSelf(file);
+    return { output: null };
+  }
+  if (deps.watcher.state(file)?.scripted) {
+    await deps.foreign.handOverForScript(file);
     return { output: null };
   }
   const claim = await deps.foreign.claimForSelf(file);

@@ -79,6 +79,11 @@ export interface SessionState {
   readonly startedAt?: string | null;
   /** The context of the session's first reading: a session that started above its threshold hands off only after it grew (issue 10 §6). */
   readonly firstReadingTokens?: number | null;
+  /**
+   * The latest run of another agent's session is a script's (`claude -p`, `codex exec`): its last
+   * reply is the script's output, so its Stop hook must not turn that turn into a handoff turn (issue 19 §7).
+   */
+  readonly scripted?: boolean;
 }
 
 /** Per-agent thresholds, in percent of the window (config `agents.<name>`). */

@@ -4,7 +4,8 @@
 // line per content block, all with the same message.id and usage: it counts once. Sidechain
 // (subagent) lines, `<synthetic>` model lines and API-error lines are no readings. A `system` line
 // with subtype `compact_boundary` is Claude compacting by itself. The first `cwd` decides whether
-// the session is this repo's.
+// the session is this repo's. A user line's `entrypoint` says who runs the turn: `sdk-cli` is
+// `claude -p`, `sdk-ts`/`sdk-py` the Agent SDK, `cli` a person at the terminal (issue 19 §7).
 import path from 'node:path';
 import { z } from 'zod';
 import type { RawLine } from '../../watching/incremental-reader.js';
@@ -34,6 +35,7 @@ const ClaudeLine = compiledOnFirstUse(
     timestamp: z.string().optional(),
     isSidechain: z.boolean().optional(),
     isApiErrorMessage: z.boolean().optional(),
+    entrypoint: z.string().optional(),
     message: z
       .looseObject({
         id: z.string().optional(),
@@ -107,7 +109,11 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
   if (line.type === 'system' && line.subtype === 'compact_boundary') {
     return { ...next, compactions: (next.compactions ?? 0) + 1, lastCompactionAt: line.timestamp ?? null };
   }
-  if (line.type === 'user') return { ...next, messageCount: next.messageCount + (line.isSidechain ? 0 : 1) };
+  if (line.type === 'user') {
+    if (line.isSidechain) return next;
+    const scripted = line.entrypoint === undefined ? next.scripted : line.entrypoint.startsWith('sdk');
+    return { ...next, messageCount: next.messageCount + 1, ...(scripted === undefined ? {} : { scripted }) };
+  }
   if (line.type !== 'assistant') return next;
   if (line.isSidechain) return next;
   const message = line.message;

@@ -50,6 +50,8 @@ export interface CodexRolloutView {
   readonly sessionId: string | null;
   readonly cwd: string | null;
   readonly cliVersion: string | null;
+  /** The latest process to write the rollout is `codex exec` (session_meta `originator: "codex_exec"`), a script's run (issue 19 §7). */
+  readonly scripted?: boolean;
   /** When the session started (session_meta). */
   readonly startedAt: string | null;
   readonly model: string | null;
@@ -160,7 +162,10 @@ export function foldCodexLine(view: CodexRolloutView, text: string): CodexFold {
   }
 }
 
-function sessionMeta(view: CodexRolloutView, payload: Record<string, unknown> | null, at: string | null): CodexFold {
+function sessionMeta(before: CodexRolloutView, payload: Record<string, unknown> | null, at: string | null): CodexFold {
+  // Each process that writes the rollout (a resume too) starts with its own session_meta: the latest says who runs it.
+  const scripted = typeof payload?.originator === 'string' ? payload.originator === 'codex_exec' : before.scripted;
+  const view = scripted === before.scripted || scripted === undefined ? before : { ...before, scripted };
   if (view.sessionId !== null) return { view, news: null }; // only the first one names the session
   const id = payload?.id ?? payload?.session_id;
   if (typeof id !== 'string' || typeof payload?.cwd !== 'string') return { skip: 'session_meta without id and cwd' };

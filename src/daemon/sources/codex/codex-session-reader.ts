@@ -61,6 +61,7 @@ export function codexState(
     foreign: extra.foreign,
     startedAt: view.startedAt,
     firstReadingTokens: view.firstReadingTokens,
+    ...(view.scripted === undefined ? {} : { scripted: view.scripted }),
   };
   return { ...state, overflowed: isOverThreshold(state) };
 }
