@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 describe('issue 22 §8 nested repos', { timeout: 120_000 }, () => {
-  it('issue 22 §8 a Claude Code session in a vendored repo inside another is handed off once, by the inner repo’s daemon; the outer daemon does not list it', async () => {
+  it('issue 22 §8 a Claude Code session in a vendored repo inside another is handed off once, by the inner repo’s daemon; the outer daemon lists neither it nor a Codex session there', async () => {
     const claude = await makeClaudeHome(await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-nested-')));
     const agents = { agents: { 'claude-code': { graceSeconds: 0 } } };
     outer = await makeDaemonRepo({ env: claude.env, config: agents });
@@ -37,6 +37,21 @@ describe('issue 22 §8 nested repos', { timeout: 120_000 }, () => {
     await fs.mkdir(path.join(innerRoot, '.ai-zen'), { recursive: true });
     await outer.repo.git('init', '-q', innerRoot);
     await fs.writeFile(path.join(innerRoot, '.ai-zen', 'config.json'), JSON.stringify(agents));
+    // A Codex session of the inner repo too (its rollout's session_meta names the cwd).
+    const rolloutId = '00000000-0000-4000-8000-000000000022';
+    const day = new Date().toISOString().slice(0, 10).replaceAll('-', '/');
+    const rollout = path.join(outer.env.CODEX_HOME!, 'sessions', day, `rollout-2026-01-01T00-00-00-${rolloutId}.jsonl`);
+    await fs.mkdir(path.dirname(rollout), { recursive: true });
+    const usage = { input_tokens: 20_000, cached_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 20_000 };
+    const rolloutLines = [
+      { timestamp: new Date().toISOString(), type: 'session_meta', payload: { id: rolloutId, cwd: innerRoot } },
+      {
+        timestamp: new Date().toISOString(),
+        type: 'event_msg',
+        payload: { type: 'token_count', info: { last_token_usage: usage, model_context_window: 258_400 } },
+      },
+    ];
+    await fs.writeFile(rollout, rolloutLines.map((line) => `${JSON.stringify(line)}\n`).join(''));
     await outer.start();
     const innerStart = await outer.daemon(['start'], { cwd: innerRoot });
     expect(innerStart.code, innerStart.stderr).toBe(0);
@@ -63,11 +78,15 @@ describe('issue 22 §8 nested repos', { timeout: 120_000 }, () => {
       throw error;
     });
     expect((await innerStatus()).sessions.filter((session) => session.agent === 'claude-code')).toHaveLength(1);
+    await waitFor(async () => (await innerStatus()).sessions.some((session) => session.agent === 'codex'), {
+      timeoutMs: 20_000,
+      message: 'the inner daemon to list the Codex session',
+    });
     expect(await handoffDocs(innerRoot)).toHaveLength(1);
 
     // The outer daemon watches the same transcript folder (the slug of a subfolder) and saw it too.
     const outerStatus = await outer.status();
-    expect(outerStatus.sessions.filter((session) => session.agent === 'claude-code')).toHaveLength(0);
+    expect(outerStatus.sessions.filter((session) => session.agent === 'claude-code' || session.agent === 'codex')).toHaveLength(0);
     expect(await handoffDocs(outer.root)).toHaveLength(0);
   });
 });
