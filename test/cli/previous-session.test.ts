@@ -1,16 +1,24 @@
 // S4: the `previous_session` tool in a migrated session, against a real three-session chain built
 // by real migrations (`ai-zen -p`, `ai-zen migrate --yes`), the built CLI in real processes and the
 // fake model server. The model's tool calls are scripted; what it reads back is the real tool's.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentText, reply, type RecordedRequest } from '../support/fake-openai.js';
-import { runCli } from '../support/run-cli.js';
+import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { waitFor } from '../support/wait-for.js';
 import { freshRepoAndModel } from '../support/repo-and-model.js';
 
 const KEY = 'sk-test-previous';
 const BIG = `${'lorem ipsum dolor sit amet '.repeat(600)}THE-END`;
+/** 100 KB on one line: what issue 22 §5 searched. */
+const HUGE = 'lorem ipsum dolor sit amet '.repeat(4000).slice(0, 100_000);
+/** Never matches HUGE, so RE2 reads all of it, ~1,000 instructions a character: ~30 s a message here. */
+const SLOW = '[^\\n]{999}!';
+/** The issue's pattern: 49 × `[^\n]{999}`, ~49,000 instructions once compiled. */
+const PATHOLOGICAL = '[^\\n]{999}'.repeat(49);
 
 describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () => {
   const each = freshRepoAndModel();
@@ -136,5 +144,72 @@ describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () =
     expect(long.length).toBeLessThan(12_400);
     expect(long).toMatch(/\n\[truncated: \d+ more characters; read on with \{"read": 2, "session": "[\w-]{8}", "offset": 12000\}\]$/);
     expect(toolResult(each.fake.requests, 'call-more')).toContain('THE-END');
+  });
+
+  /** A first session with big writes, migrated: the chain the searches below run over. */
+  async function bigPredecessor(writes: number): Promise<void> {
+    each.fake.enqueue(
+      ...Array.from({ length: writes }, (_, n) => reply().tool('write', { path: `big-${n}.txt`, content: HUGE }, `call-big-${n}`)),
+      reply().text('Wrote the big files.'),
+    );
+    await ok(['-p', 'write the big files']);
+    await ok(['migrate', '--yes', '--executor', 'offline']);
+  }
+
+  it("issue 22 §5 a search cannot hold the agent: a slow pattern over 100 KB messages stops at its time budget with partial results and says so; the issue's 49 × [^\\n]{999} is refused as too large at once", async () => {
+    await bigPredecessor(3);
+    each.fake.enqueue(
+      reply().tool('previous_session', { search: SLOW, regex: true }, 'call-slow'),
+      reply().tool('previous_session', { search: PATHOLOGICAL, regex: true }, 'call-huge'),
+      reply().tool('previous_session', { search: 'write the big files' }, 'call-plain'),
+      reply().text('Searched.'),
+    );
+    // The CLI's own deadline (40 s) is the hang guard: unbounded, the first search alone takes minutes.
+    await ok(['--continue', '-p', 'search the earlier session']);
+    const slow = toolResult(each.fake.requests, 'call-slow');
+    expect(slow).toMatch(/^no message matches .* in 1 earlier session/);
+    expect(slow).toMatch(/\[search stopped after \d+ ms \(its time budget\): searched [0-3] of \d+ messages; partial results/);
+    expect(toolResult(each.fake.requests, 'call-huge')).toMatch(
+      /^error: the regular expression is too large to search with \(\d{5} instructions once compiled, at most 2000\)/,
+    );
+    // Plain text is searched as before, whole.
+    const plain = toolResult(each.fake.requests, 'call-plain');
+    expect(plain).toMatch(/^1 matching message in 1 earlier session/);
+    expect(plain).not.toContain('search stopped');
+  });
+
+  it('issue 22 §5 Ctrl-C (SIGINT to the real CLI) during a slow search ends it: the search stops as interrupted and the CLI exits, the session whole', async () => {
+    await bigPredecessor(1);
+    each.fake.enqueue(reply().tool('previous_session', { search: SLOW, regex: true }, 'call-slow'), reply().text('Searched.'));
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: each.repo.home, AI_ZEN_HOME: each.repo.home };
+    Object.assign(env, { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: each.fake.baseURL });
+    const child = spawn(process.execPath, [CLI_PATH, '--continue', '-p', 'search the earlier session'], {
+      cwd: each.repo.root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (data: string) => (stderr += data));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const current = await latest();
+    const sessionFile = path.join(sessionsDir(), `${current}.jsonl`);
+    // The call is on the record just before the tool runs.
+    await waitFor(async () => (await fs.readFile(sessionFile, 'utf8')).includes('"call-slow"') || child.exitCode !== null, {
+      timeoutMs: 30_000,
+      message: 'the previous_session call to start',
+    });
+    child.kill('SIGINT');
+    // Hang guard, not a speed target: unbounded, the search runs ~30 s before Ctrl-C is even read.
+    const code = await Promise.race([exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 20_000))]);
+    if (code === 'hung') child.kill('SIGKILL');
+    expect(code).not.toBe('hung');
+    expect(code).not.toBe(0);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    const lines = (await fs.readFile(sessionFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; message?: { role: string; tool_call_id?: string; content?: string } });
+    const result = lines.find((line) => line.message?.role === 'tool' && line.message.tool_call_id === 'call-slow')?.message?.content ?? '';
+    expect(result).toMatch(/\[search stopped after \d+ ms \(interrupted\)|^not run: the turn was aborted/);
   });
 });

@@ -3,11 +3,12 @@
 // and returns the matching messages with their tool calls and results, or reads one message whole
 // by its index. Read-only by construction: it only ever reads session files through the store, and
 // only those of its own chain. Output is bounded, with a note saying what was left out.
-// Regular expressions run on RE2 (re2js: linear time, no backtracking), so no pattern can hang it.
-import { RE2JS } from 're2js';
+// Regular expressions run on RE2 (re2js: linear time, no backtracking), and every search runs off
+// the agent's thread within a time budget (bounded-search.ts), so no pattern can hang it.
 import { z } from 'zod';
 import type { ChatMessage, HeaderLine, SessionLine } from '../../session/format.js';
 import { contentText } from '../agent.js';
+import { boundedSearch } from './bounded-search.js';
 import { defineTool, toolError, toolOk } from './tool-result.js';
 import { namesSession, shortId } from '../../short-id.js';
 
@@ -22,6 +23,8 @@ export interface PreviousSessionOptions {
   readonly previousId: () => string | null;
   /** Characters of one answer (default 12,000). */
   readonly outputLimit?: number;
+  /** How long one search may take before it stops with what it found (default 5 s). */
+  readonly searchBudgetMs?: number;
 }
 
 export const PREVIOUS_SESSION_TOOL = 'previous_session';
@@ -30,6 +33,12 @@ const DEFAULT_OUTPUT_LIMIT = 12_000;
 const HIT_MESSAGE_LIMIT = 1_500;
 const HIT_RESULT_LIMIT = 800;
 const MAX_PATTERN_LENGTH = 500;
+const DEFAULT_SEARCH_BUDGET_MS = 5_000;
+/**
+ * RE2 instructions of a compiled pattern: its search costs this much per character. An ordinary
+ * pattern is well under 200; `[^\n]{999}` is ~1,000; the issue's 49 of those, ~49,000.
+ */
+const MAX_PROGRAM_SIZE = 2_000;
 /** A chain longer than this is a loop or damage, not a history. */
 const MAX_CHAIN = 200;
 
@@ -61,19 +70,6 @@ function messageText(message: ChatMessage): string {
 
 function cut(text: string, limit: number, hint: string): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}\n[… ${text.length - limit} more characters; ${hint}]`;
-}
-
-function matcherFor(search: string, regex: boolean): ((text: string) => boolean) | { error: string } {
-  if (!regex) {
-    const needle = search.toLowerCase();
-    return (text) => text.toLowerCase().includes(needle);
-  }
-  try {
-    const pattern = RE2JS.compile(search, RE2JS.CASE_INSENSITIVE | RE2JS.MULTILINE);
-    return (text) => pattern.matcher(text).find();
-  } catch (error) {
-    return { error: `not a valid regular expression (RE2 syntax): ${error instanceof Error ? error.message : String(error)}` };
-  }
 }
 
 /**
@@ -142,7 +138,7 @@ export function createPreviousSessionTool(options: PreviousSessionOptions) {
       'Give `search` (text, or a regular expression with `regex: true`) to get the matching messages with their tool calls and results, newest session first; ' +
       'or `read` with a message index (and `session`) to read one message whole.',
     schema,
-    async run(args) {
+    async run(args, context) {
       if ((args.search === undefined) === (args.read === undefined)) return toolError('give either search or read (one of them)');
       const sessions = await chain();
       if ('error' in sessions) return toolError(sessions.error, `${PREVIOUS_SESSION_TOOL}: ${sessions.error}`);
@@ -176,24 +172,34 @@ export function createPreviousSessionTool(options: PreviousSessionOptions) {
         );
       }
 
-      const matches = matcherFor(args.search!, args.regex === true);
-      if ('error' in matches) return toolError(matches.error);
+      const found = await boundedSearch(
+        sessions.map((session) => session.messages.map(messageText)),
+        { search: args.search!, regex: args.regex === true },
+        {
+          budgetMs: options.searchBudgetMs ?? DEFAULT_SEARCH_BUDGET_MS,
+          maxProgramSize: MAX_PROGRAM_SIZE,
+          ...(context.signal ? { signal: context.signal } : {}),
+        },
+      );
+      if (!found.ok) return toolError(found.error);
       const hits: { session: ChainSession; index: number }[] = [];
-      for (const session of sessions) {
-        const shown = new Set<number>();
-        session.messages.forEach((message, index) => {
-          if (!matches(messageText(message))) return;
-          const at = exchangeIndex(session.messages, index);
-          if (shown.has(at)) return;
-          shown.add(at);
-          hits.push({ session, index: at });
-        });
+      const shown = sessions.map(() => new Set<number>());
+      for (const [list, index] of found.hits) {
+        const session = sessions[list]!;
+        const at = exchangeIndex(session.messages, index);
+        if (shown[list]!.has(at)) continue;
+        shown[list]!.add(at);
+        hits.push({ session, index: at });
       }
+      const total = sessions.reduce((sum, session) => sum + session.messages.length, 0);
+      const stopped = found.stopped
+        ? `[search stopped after ${found.stopped.afterMs} ms (${found.stopped.reason === 'time' ? 'its time budget' : 'interrupted'}): searched ${found.searched} of ${total} messages; partial results — narrow the pattern or search for plain text]`
+        : null;
       const scope = `${sessions.length} earlier session${sessions.length === 1 ? '' : 's'} (${sessions.map((session) => shortId(session.id)).join(' ← ')})`;
       if (hits.length === 0)
         return toolOk(
-          `no message matches ${JSON.stringify(args.search)} in ${scope}`,
-          `${PREVIOUS_SESSION_TOOL} ${JSON.stringify(args.search)}: no match`,
+          [`no message matches ${JSON.stringify(args.search)} in ${scope}`, ...(stopped ? [stopped] : [])].join('\n'),
+          `${PREVIOUS_SESSION_TOOL} ${JSON.stringify(args.search)}: no match${stopped ? ' (search stopped, partial)' : ''}`,
         );
       const parts: string[] = [`${hits.length} matching message${hits.length === 1 ? '' : 's'} in ${scope}:`];
       let used = parts[0]!.length;
@@ -205,13 +211,14 @@ export function createPreviousSessionTool(options: PreviousSessionOptions) {
         used += text.length;
         included += 1;
       }
+      if (stopped) parts.push(stopped);
       if (included < hits.length)
         parts.push(
           `[truncated: showed ${included} of ${hits.length} matching messages; narrow the search, or read one whole with {"read": index, "session": id}]`,
         );
       return toolOk(
         parts.join('\n'),
-        `${PREVIOUS_SESSION_TOOL} ${JSON.stringify(args.search)}: ${hits.length} match${hits.length === 1 ? '' : 'es'}${included < hits.length ? ` (${included} shown)` : ''}`,
+        `${PREVIOUS_SESSION_TOOL} ${JSON.stringify(args.search)}: ${hits.length} match${hits.length === 1 ? '' : 'es'}${included < hits.length ? ` (${included} shown)` : ''}${stopped ? ' (search stopped, partial)' : ''}`,
       );
     },
   });
