@@ -1,10 +1,12 @@
 // `ai-zen-daemon handoff|migrate [SESSION] [--executor …]`: the daemon runs the one migration
-// service on a session no live ai-zen process owns (default: the latest session).
+// service on a session no live ai-zen process owns (default: the latest session). SESSION is an id
+// or a unique prefix of it or of the short id `status` prints, of any agent's session: a Claude
+// Code or Codex session is handed off from its transcript, which is only read (issue 19 §4).
 import { Option, type Command } from 'commander';
 import { HandoffReply } from '../daemon/side-channels/status-schema.js';
 import { AiZenError } from '../errors.js';
-import { MAX_GOAL_CHARACTERS } from '../ipc/protocol.js';
-import { ExecutorName, SessionId } from '../session/format.js';
+import { MAX_GOAL_CHARACTERS, SessionRef } from '../ipc/protocol.js';
+import { ExecutorName } from '../session/format.js';
 import { daemonRoot, requestDaemon } from './daemon-client.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 import { shortId } from '../short-id.js';
@@ -18,16 +20,16 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
       .command(`${mode} [session]`)
       .description(
         mode === 'handoff'
-          ? 'write a handoff document for a session (default: the latest)'
-          : 'hand a session over to a new one (default: the latest)',
+          ? 'write a handoff document for a session: ai-zen, Claude Code or Codex, by id or unique prefix (default: the latest ai-zen one)'
+          : 'hand an ai-zen session over to a new one, by id or unique prefix (default: the latest)',
       )
       .addOption(new Option('--executor <name>', 'self, summary or offline').choices(ExecutorName.options))
       .option('--goal <text>', 'the next goal: the document is written towards it')
       .option('--json', 'one JSON object, for scripts')
       .action(async (session: string | undefined, options: { executor?: ExecutorName; json?: boolean; goal?: string }) => {
         const { io } = setup;
-        if (session !== undefined && !SessionId.safeParse(session).success)
-          throw new AiZenError('usage', `not a valid session id: ${JSON.stringify(session)}`);
+        if (session !== undefined && !SessionRef.safeParse(session).success)
+          throw new AiZenError('usage', `not a session id or prefix: ${JSON.stringify(session)}`);
         const root = await daemonRoot(io.cwd, io.env);
         const goal = options.goal?.replace(/\s+/g, ' ').trim();
         if (goal !== undefined && (goal === '' || goal.length > MAX_GOAL_CHARACTERS))
@@ -40,10 +42,14 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
         const reply = await requestDaemon(root, io.env, mode, params, HandoffReply, HANDOFF_TIMEOUT_MS);
         if (options.json) return writeOut(io.stdout, `${JSON.stringify(reply, null, 2)}\n`);
         const downgrades = reply.downgrades.map((entry) => `  (${entry.from} failed: ${entry.reason})\n`).join('');
-        const next = reply.newSessionId ? `  new session ${reply.newSessionId}\n` : '';
+        const next = reply.newSessionId
+          ? `  new session ${reply.newSessionId}\n`
+          : reply.successorCommand
+            ? `  continue with: ${reply.successorCommand}\n`
+            : '';
         await writeOut(
           io.stdout,
-          `${reply.path}\n  written by ${reply.executor} for session ${shortId(reply.sessionId)}\n${downgrades}${next}`,
+          `${reply.path}\n  written by ${reply.executor} for ${reply.agent ? `${reply.agent} ` : ''}session ${shortId(reply.sessionId)}\n${downgrades}${next}`,
         );
       });
   }

@@ -22,10 +22,11 @@ export function registerQueryCommands(program: Command, setup: CliSetup): void {
   program
     .command('status')
     .description('sessions with their context usage, git, ports and the latest handoffs')
+    .option('--all', 'the sessions already handed off too')
     .option('--json', 'one JSON object, for scripts')
-    .action(async (options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean; all?: boolean }) => {
       const root = await daemonRoot(io.cwd, io.env);
-      const status = await requestDaemon(root, io.env, 'status', undefined, StatusInfo);
+      const status = await requestDaemon(root, io.env, 'status', options.all ? { all: true } : undefined, StatusInfo);
       await writeOut(io.stdout, options.json ? json(status) : renderStatus(status) + (await trustLine(root, io.env)));
     });
   program

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { formatTokens } from '../daemon/side-channels/format-tokens.js';
 import { describeChecks } from '../handoff/checks/describe-checks.js';
-import type { FactsInfo, HandoffInfo, SessionInfo, StatusInfo } from '../daemon/side-channels/status-schema.js';
+import type { FactsInfo, HandoffInfo, SessionInfo, SessionStanding, StatusInfo } from '../daemon/side-channels/status-schema.js';
 import { shortId } from '../short-id.js';
 
 const BAR_CELLS = 8;
@@ -27,9 +27,14 @@ export function renderStatus(status: StatusInfo): string {
   if (status.migration)
     lines.push(`now     ${status.migration.mode} of session ${shortId(status.migration.sessionId)} since ${status.migration.since}`);
   lines.push('');
-  lines.push(`sessions (${status.sessions.length} open${status.closedSessions > 0 ? `, ${status.closedSessions} migrated` : ''})`);
-  if (status.sessions.length === 0) lines.push('  none');
-  for (const session of status.sessions) lines.push(`  ${sessionLine(session)}`);
+  // Issue 19 §5: a session handed off to its successor is folded out of the open list (`--all` shows it).
+  const open = status.sessions.filter((session) => standing(session) !== 'handed-off');
+  const handedOff = status.sessions.filter((session) => standing(session) === 'handed-off');
+  const folded = status.closedSessions - handedOff.length;
+  const more = status.closedSessions > 0 ? `, ${status.closedSessions} handed off${folded > 0 ? ': status --all shows them' : ''}` : '';
+  lines.push(`sessions (${open.length} open${more})`);
+  if (open.length === 0) lines.push('  none');
+  for (const session of [...open, ...handedOff]) lines.push(`  ${sessionLine(session)}`);
   lines.push('');
   lines.push(`git     ${gitLine(status.git)}`);
   lines.push(`ports   ${portsLine(status.ports)}`);
@@ -69,12 +74,22 @@ export function sessionLine(session: SessionInfo): string {
   const notes: string[] = [];
   if (session.agent && session.agent !== 'ai-zen') notes.push(agentNote(session));
   if (session.model) notes.push(session.model);
-  if (session.closed) notes.push(`migrated → ${session.successorId?.slice(0, 8) ?? '?'}`);
+  const state = standing(session);
+  if (state === 'handed-off') notes.push(`handed off → ${session.successorId ? shortId(session.successorId) : '?'}`);
   else notes.push(session.owner === 'live' || session.owner === 'daemon' ? `owner: ${session.owner}` : 'owner: none');
-  if (session.overflowed) notes.push('OVERFLOWED');
+  if (state === 'over-threshold') notes.push('over the threshold');
+  if (state === 'overflowed') notes.push('window full');
   if (session.action) notes.push(session.action);
   if (session.successorCommand) notes.push(`continue with: ${session.successorCommand}`);
   return `${id}  ${usage}  ${notes.join(' · ')}`;
+}
+
+/** Where a session stands: as the daemon says, or (an older daemon) from the fields it has. */
+export function standing(session: SessionInfo): SessionStanding {
+  if (session.state) return session.state;
+  if (session.closed) return 'handed-off';
+  if (!session.overflowed) return 'open';
+  return session.percent !== null && session.percent < 100 ? 'over-threshold' : 'overflowed';
 }
 
 /** `claude-code (hands off at 70%, compacts itself at ~83%, compacted 1×)`. */

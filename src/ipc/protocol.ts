@@ -3,7 +3,7 @@
 // emits a raw one). Requests carry an id that the reply repeats; events are pushed to subscribers.
 import { z } from 'zod';
 import { EventSchemas, eventSchema, type AnyEvent, type EventName } from '../events.js';
-import { ExecutorName, SessionId } from '../session/format.js';
+import { ExecutorName } from '../session/format.js';
 
 /** The longest goal a handoff may name (S1): long enough for a paragraph; a goal is a direction, not a second document. */
 export const MAX_GOAL_CHARACTERS = 2000;
@@ -18,11 +18,17 @@ export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 export const RequestType = z.enum(['status', 'sessions', 'handoffs', 'facts', 'handoff', 'migrate', 'stop', 'subscribe', 'agent-hook']);
 export type RequestType = z.infer<typeof RequestType>;
 
+/** What names a session on a command line: an id or a prefix of one (a whole id is SessionId). Data, never a path. */
+export const SessionRef = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'not a session id or prefix');
+
 const NoParams = z.object({}).strict().optional();
 const HandoffParams = z
   .object({
-    /** Session id; the daemon picks the latest session when absent. */
-    session: SessionId.optional(),
+    /**
+     * A session: its whole id, or a unique prefix of the id or of the short id `status` prints, of
+     * any agent's session (issue 19 §4); the daemon picks the latest ai-zen session when absent.
+     */
+    session: SessionRef.optional(),
     executor: ExecutorName.optional(),
     /** S1: the next goal the document is written towards. */
     goal: z.string().min(1).max(MAX_GOAL_CHARACTERS).optional(),
@@ -32,7 +38,8 @@ const HandoffParams = z
 
 /** The params each request type accepts; handlers receive them parsed. */
 export const RequestParams = {
-  status: NoParams,
+  /** `all`: the sessions handed off too (issue 19 §5), each with its state. */
+  status: z.object({ all: z.boolean().optional() }).strict().optional(),
   sessions: NoParams,
   handoffs: NoParams,
   facts: z.object({ refresh: z.boolean().optional() }).strict().optional(),

@@ -65,10 +65,10 @@ describe('D5 commands through the daemon', { timeout: 60_000 }, () => {
     expect(none.stderr).toMatch(/^ai-zen-daemon: no session in .* yet; name one \(ai-zen-daemon sessions lists them\)\n$/);
     const missing = await daemon.daemon(['handoff', sessionId(99)]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toBe(`ai-zen-daemon: no session ${sessionId(99)} in ${daemon.root}\n`);
+    expect(missing.stderr).toBe(`ai-zen-daemon: no session "${sessionId(99)}" in ${daemon.root}: there is none yet\n`);
     const bad = await daemon.daemon(['handoff', '../../etc/passwd']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('ai-zen-daemon: not a valid session id: "../../etc/passwd"\n');
+    expect(bad.stderr).toBe('ai-zen-daemon: not a session id or prefix: "../../etc/passwd"\n');
   });
 
   it('D2 facts and status show the branch, the commit and the listening ports', async () => {

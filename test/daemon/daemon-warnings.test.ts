@@ -12,6 +12,7 @@ import type { StatusInfo } from '../../src/daemon/side-channels/status-schema.js
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import type { AnyEvent } from '../../src/events.js';
 import { startDbusSession, type DbusSession, type NotificationService, type NotifyCall } from '../support/dbus-session.js';
+import { shortId } from '../../src/short-id.js';
 import { waitFor } from '../support/wait-for.js';
 import { makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 
@@ -84,11 +85,11 @@ describe('S5 the daemon warns before the window is full', { timeout: 120_000 }, 
     expect(upToOverflow.map((call) => [call.summary, call.body])).toEqual([
       [
         `ai-zen session 00000021 at 82%`,
-        `8.2k/10k tokens, warning at 80% — hand off now with /handoff or /migrate in its chat, or: ai-zen-daemon handoff ${id}`,
+        `8.2k/10k tokens, warning at 80% — hand off now with /handoff or /migrate in its chat, or: ai-zen-daemon handoff ${shortId(id)}`,
       ],
       [
         `ai-zen session 00000021 at 81%`,
-        `8.1k/10k tokens, warning at 80% — hand off now with /handoff or /migrate in its chat, or: ai-zen-daemon handoff ${id}`,
+        `8.1k/10k tokens, warning at 80% — hand off now with /handoff or /migrate in its chat, or: ai-zen-daemon handoff ${shortId(id)}`,
       ],
     ]);
     await waitFor(() => events.some((event) => event.name === 'session.overflowed'), { timeoutMs: 30_000, message: 'the overflow event' });
@@ -197,7 +198,7 @@ describe('S5 the daemon warns before the window is full', { timeout: 120_000 }, 
     expect(upToHandoff.map((call) => [call.summary, call.body])).toEqual([
       [
         'Claude Code session 1a2b3c4d at 61%',
-        '122k/200k tokens, warning at 60% — the daemon hands it off at 70%, with a document and the command that continues fresh',
+        '122k/200k tokens, warning at 60% — the daemon hands it off at 70%, with a document and the command that continues fresh; to hand it off now: ai-zen-daemon handoff 1a2b3c4d',
       ],
     ]);
     expect(warnedEvents(events).map((event) => event.payload)).toEqual([

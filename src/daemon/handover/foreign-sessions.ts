@@ -59,6 +59,9 @@ export interface ForeignSessionsOptions {
 export interface ForeignHandoffResult {
   readonly path: string;
   readonly successorCommand: string;
+  readonly executor: ExecutorName;
+  /** The executors that failed before the one that wrote it (R11). */
+  readonly downgrades: readonly Downgrade[];
 }
 
 interface Entry {
@@ -81,6 +84,13 @@ interface Entry {
 export interface HandOverOptions {
   readonly offline?: boolean;
   readonly after?: Downgrade;
+  /** S1: the next goal the document is written towards (already normalised). */
+  readonly goal?: string;
+  /**
+   * A person asked for it (`ai-zen-daemon handoff <id>`, issue 19 §4): a document is written even
+   * when this crossing has one, and one written below the threshold leaves the next crossing its own.
+   */
+  readonly byHand?: boolean;
 }
 
 export interface ForeignSessionsRunner extends ForeignSessions {
@@ -246,7 +256,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   async function handOver(file: string, reason: string, how: HandOverOptions = {}): Promise<ForeignHandoffResult | null> {
     const entry = entryOf(file);
     if (entry.running) return entry.running;
-    if (documented.has(file)) return null;
+    if (documented.has(file) && !how.byHand) return null;
     if (entry.fallback) clearTimeout(entry.fallback);
     entry.fallback = null;
     entry.awaitingSelf = false;
@@ -291,6 +301,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
             messages,
             maxContextTokens: summary.maxContextTokens,
             logger: options.logger,
+            ...(how.goal !== undefined ? { goal: how.goal } : {}),
             // F3: the files the foreign session's own tools changed.
             evidence: evidenceFromMessages(messages, options.root),
           };
@@ -323,10 +334,11 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
             factsBlock,
             sessionId: state.sessionId,
             sessionFile: file,
+            ...(how.goal !== undefined ? { goal: how.goal } : {}),
           });
           await writeFileInside(options.root, doc.relative, document);
         }
-        const result = await announce(file, state, source, doc, written.executor, reason, written);
+        const result = await announce(file, state, source, doc, written.executor, reason, written, how.byHand === true);
         if (!result) throw new Error('the document did not verify');
         return result;
       } catch (error) {
@@ -351,6 +363,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     executor: ExecutorName,
     reason: string,
     written: Pick<Written, 'cost' | 'downgrades' | 'checks'> = { cost: NO_COST, downgrades: [] },
+    byHand = false,
   ): Promise<ForeignHandoffResult | null> {
     const check = await verifyDocument(options.root, doc);
     if (!check.ok) return null;
@@ -364,7 +377,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     });
     const entry = entryOf(file);
     const successorCommand = source.handover!.successorCommand(doc.relative);
-    documented.add(file);
+    // By hand below the threshold: the crossing still to come gets its own document.
+    if (!byHand || isOverThreshold(state)) documented.add(file);
     entry.successorCommand = successorCommand;
     entry.action = `handoff written (${executor}): ${doc.relative}`;
     const at = now().toISOString();
@@ -396,7 +410,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       successorCommand,
       percent: percentOf(state),
     });
-    return { path: doc.relative, successorCommand };
+    return { path: doc.relative, successorCommand, executor, downgrades: written.downgrades };
   }
 
   return {

@@ -171,6 +171,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     monitor,
     committer,
     migrator,
+    foreign,
     isOwned,
     ready: () => ready,
     requestStop: options.requestStop,

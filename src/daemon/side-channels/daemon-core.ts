@@ -4,6 +4,7 @@ import type { Config } from '../../config/load-config.js';
 import type { ProjectPaths } from '../../paths.js';
 import type { DaemonMigrator } from '../handover/daemon-migrator.js';
 import type { FactsCache } from '../handover/facts-cache.js';
+import type { ForeignSessionsRunner } from '../handover/foreign-sessions.js';
 import type { HandoffCommitter } from '../committing/handoff-committer.js';
 import type { SessionMonitor } from '../handover/session-monitor.js';
 import type { WatchedSessions } from '../watching/transcript-watchers.js';
@@ -21,6 +22,8 @@ export interface DaemonCore {
   readonly monitor: SessionMonitor;
   readonly committer: HandoffCommitter;
   readonly migrator: DaemonMigrator;
+  /** Another agent's sessions: a handoff by hand (issue 19 §4) goes through the same runner as the automatic one. */
+  readonly foreign: Pick<ForeignSessionsRunner, 'handOver' | 'actionFor'>;
   readonly isOwned: (file: string) => Promise<boolean>;
   readonly ready: () => boolean;
   readonly requestStop: (reason: string) => void;

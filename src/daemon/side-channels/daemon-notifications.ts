@@ -61,17 +61,18 @@ const AGENT_LABELS: Record<string, string> = { 'claude-code': 'Claude Code', cod
 
 /**
  * S5: `Claude Code session 1a2b3c4d at 61%` / `ai-zen session 1a2b3c4d at 82%`, and how to hand off
- * now. `ai-zen-daemon handoff` takes only ai-zen's own sessions, by their whole id; another agent's
- * session is handed off by the daemon at its handoffAt.
+ * now: `ai-zen-daemon handoff <short id>` takes any agent's session by the short id shown here
+ * (issue 19 §4); another agent's session is also handed off by the daemon at its handoffAt.
  */
 function warningNotification(payload: Extract<AnyEvent, { name: 'session.warned' }>['payload']): Notification {
   const { sessionId, agent, percent, warnAt, promptTokens, maxContextTokens, handoffAt } = payload;
   const label = agent === 'ai-zen' ? 'ai-zen' : (AGENT_LABELS[agent] ?? agent);
   const usage = `${formatTokens(promptTokens)}/${formatTokens(maxContextTokens)} tokens, warning at ${warnAt}%`;
+  const command = `ai-zen-daemon handoff ${shortId(sessionId)}`;
   const how =
     agent === 'ai-zen'
-      ? `hand off now with /handoff or /migrate in its chat, or: ai-zen-daemon handoff ${sessionId}`
-      : `the daemon hands it off at ${handoffAt ?? '?'}%, with a document and the command that continues fresh`;
+      ? `hand off now with /handoff or /migrate in its chat, or: ${command}`
+      : `the daemon hands it off at ${handoffAt ?? '?'}%, with a document and the command that continues fresh; to hand it off now: ${command}`;
   return { title: `${label} session ${shortId(sessionId)} at ${percent}%`, body: `${usage} — ${how}` };
 }
 

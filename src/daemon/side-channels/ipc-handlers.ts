@@ -13,7 +13,7 @@ import { formatTokens } from './format-tokens.js';
 import type { HandoffRecord } from '../committing/handoff-committer.js';
 import type { SessionState } from '../watching/session-source.js';
 import type { FactsInfo, HandoffInfo, HandoffReply, SessionInfo, StatusInfo } from './status-schema.js';
-import { shortId } from '../../short-id.js';
+import { namesSession, shortId } from '../../short-id.js';
 import { usagePercent } from '../../usage-percent.js';
 
 /** How many handoffs `status` lists (all of them: `handoffs`). */
@@ -21,8 +21,8 @@ export const STATUS_HANDOFFS = 10;
 
 export function createIpcHandlers(core: DaemonCore): IpcHandlers {
   return {
-    async status() {
-      const [sessions, facts] = await Promise.all([sessionInfos(core, { includeClosed: false }), core.facts.get()]);
+    async status(params) {
+      const [sessions, facts] = await Promise.all([sessionInfos(core, { includeClosed: params?.all === true }), core.facts.get()]);
       const handoffs = core.committer.list();
       const status: StatusInfo = {
         pid: process.pid,
@@ -77,7 +77,112 @@ async function runHandoff(
   executor: ExecutorName | undefined,
   goal: string | undefined,
 ): Promise<HandoffReply> {
-  const sessionId = session ?? (await latestSession(core));
+  if (session === undefined) return runOwnHandoff(core, mode, await latestSession(core), executor, goal);
+  const target = await findSession(core, session);
+  if (target.kind === 'ai-zen') return runOwnHandoff(core, mode, target.sessionId, executor, goal);
+  return runForeignHandoff(core, mode, target, executor, goal);
+}
+
+interface NamedSession {
+  readonly sessionId: string;
+  readonly kind: string;
+  /** The transcript (another agent's); null for an ai-zen session the watcher has not read yet. */
+  readonly file: string | null;
+}
+
+/** How many candidates one line names, for an ambiguous or unknown id. */
+const CANDIDATES_SHOWN = 6;
+
+/**
+ * The one session `given` names (issue 19 §4): its whole id, or a unique prefix of the id or of the
+ * short id `status` prints — ai-zen's own sessions and this repo's Claude Code and Codex ones alike.
+ */
+async function findSession(core: DaemonCore, given: string): Promise<NamedSession> {
+  const known = new Map<string, NamedSession>();
+  for (const state of core.watcher.states()) {
+    if (state.foreign || state.refusedBecause !== undefined) continue;
+    known.set(state.sessionId, { sessionId: state.sessionId, kind: state.kind, file: state.file });
+  }
+  // An ai-zen session written a moment ago may not be read yet: its file is enough to name it.
+  for (const id of await new SessionStore(core.paths).list().catch(() => [] as string[]))
+    if (!known.has(id)) known.set(id, { sessionId: id, kind: 'ai-zen', file: null });
+  const exact = known.get(given);
+  if (exact) return exact;
+  const matches = [...known.values()].filter((candidate) => namesSession(given, candidate.sessionId));
+  if (matches.length === 1) return matches[0]!;
+  const listed = (candidates: readonly NamedSession[]) => {
+    const shown = [...candidates]
+      .sort((a, b) => a.sessionId.localeCompare(b.sessionId))
+      .slice(0, CANDIDATES_SHOWN)
+      .map((candidate) => `${shortId(candidate.sessionId)} (${candidate.kind})`);
+    const more = candidates.length > CANDIDATES_SHOWN ? ` and ${candidates.length - CANDIDATES_SHOWN} more` : '';
+    return `${shown.join(', ')}${more}`;
+  };
+  if (matches.length > 1)
+    throw new AiZenError('session', `${JSON.stringify(given)} names ${matches.length} sessions: ${listed(matches)}; give more of the id`);
+  const open = [...known.values()].filter((candidate) => {
+    const state = candidate.file === null ? null : core.watcher.state(candidate.file);
+    return state === null || !isClosed(core, state);
+  });
+  throw new AiZenError(
+    'session',
+    open.length === 0
+      ? `no session ${JSON.stringify(given)} in ${core.root}: there is none yet`
+      : `no session ${JSON.stringify(given)} in ${core.root}; open ones: ${listed(open)}`,
+  );
+}
+
+/** Another agent's session, by hand (issue 19 §4): a document from its transcript, which is only read. */
+async function runForeignHandoff(
+  core: DaemonCore,
+  mode: 'handoff' | 'migrate',
+  target: NamedSession,
+  executor: ExecutorName | undefined,
+  goal: string | undefined,
+): Promise<HandoffReply> {
+  const short = shortId(target.sessionId);
+  if (mode === 'migrate')
+    throw new AiZenError(
+      'usage',
+      `session ${short} is a ${target.kind} session: it is handed off, not migrated (ai-zen-daemon handoff ${short}, then the command it prints)`,
+    );
+  if (executor === 'self')
+    throw new AiZenError(
+      'usage',
+      `session ${short} is a ${target.kind} session: --executor self is its own Stop hook's to run; use summary or offline`,
+    );
+  const result = await core.foreign.handOver(target.file!, 'by hand', {
+    byHand: true,
+    ...(executor === 'offline' ? { offline: true } : {}),
+    ...(goal !== undefined ? { goal } : {}),
+  });
+  if (!result) {
+    const action = core.foreign.actionFor(target.file!);
+    throw new AiZenError(
+      'handoff',
+      `no handoff document for session ${short}: ${action?.replace(/^failed: /, '') ?? 'the daemon cannot hand it over'}`,
+    );
+  }
+  return {
+    mode: 'handoff',
+    sessionId: target.sessionId,
+    path: result.path,
+    executor: result.executor,
+    downgrades: result.downgrades.map((entry) => ({ from: entry.from, reason: entry.reason })),
+    newSessionId: null,
+    agent: target.kind,
+    successorCommand: result.successorCommand,
+  };
+}
+
+/** One of ai-zen's own sessions: the daemon's migrator, unless a live ai-zen process owns it. */
+async function runOwnHandoff(
+  core: DaemonCore,
+  mode: 'handoff' | 'migrate',
+  sessionId: string,
+  executor: ExecutorName | undefined,
+  goal: string | undefined,
+): Promise<HandoffReply> {
   const store = new SessionStore(core.paths);
   if (!(await store.exists(sessionId))) throw new AiZenError('session', `no session ${sessionId} in ${core.root}`);
   // Issue 11 §15: the daemon itself holds the session's lock while it migrates it; that is no
@@ -154,6 +259,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState): Promise<Sessi
   const owned = closed || daemonMigrating ? false : await core.isOwned(state.file).catch(() => false);
   const action = core.monitor.actionFor(state.file);
   const successor = core.monitor.successorCommandFor(state.file);
+  const percent = promptTokens !== null && state.maxContextTokens !== null ? usagePercent(promptTokens, state.maxContextTokens) : null;
   return {
     id: state.sessionId,
     file: relativeToRoot(core.root, state.file),
@@ -161,11 +267,12 @@ async function sessionInfo(core: DaemonCore, state: SessionState): Promise<Sessi
     model: state.model,
     promptTokens,
     maxContextTokens: state.maxContextTokens,
-    percent: promptTokens !== null && state.maxContextTokens !== null ? usagePercent(promptTokens, state.maxContextTokens) : null,
+    percent,
     owner: daemonMigrating ? 'daemon' : owned ? 'live' : 'none',
     closed,
     successorId: state.successorId,
     overflowed: state.overflowed,
+    state: closed ? 'handed-off' : !state.overflowed ? 'open' : percent !== null && percent < 100 ? 'over-threshold' : 'overflowed',
     action:
       state.refusedBecause !== undefined
         ? `skipped: ${state.refusedBecause}`

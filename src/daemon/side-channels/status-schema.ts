@@ -5,6 +5,14 @@ import { HandoffChecks } from '../../session/format.js';
 
 export const Owner = z.enum(['live', 'daemon', 'none', 'unknown']);
 
+/**
+ * Where a session stands, as `status` words it (issue 19 §5): open · over-threshold (past the
+ * point where it is handed off, the window not full) · overflowed (the window is full) ·
+ * handed-off (its successor exists: folded out of the open list).
+ */
+export const SessionStanding = z.enum(['open', 'over-threshold', 'overflowed', 'handed-off']);
+export type SessionStanding = z.infer<typeof SessionStanding>;
+
 export const SessionInfo = z.object({
   id: z.string(),
   /** Project-relative path of the session file. */
@@ -22,6 +30,8 @@ export const SessionInfo = z.object({
   overflowed: z.boolean(),
   /** What the daemon did about the current overflow: 'left to its owner', 'migrating', 'migrated to …', 'failed: …'. */
   action: z.string().nullable(),
+  /** Where it stands (always set by this daemon, optional for older ones). */
+  state: SessionStanding.optional(),
   /** Which agent's session (X3; always set by this daemon, optional for older ones): `ai-zen`, `claude-code`, `codex`. */
   agent: z.string().optional(),
   /** Absolute path of the transcript (another agent's lives outside the repo). */
@@ -111,8 +121,9 @@ export const StatusInfo = z.object({
   executor: z.string(),
   /** The handoff the daemon is running now. */
   migration: z.object({ sessionId: z.string(), mode: z.string(), since: z.string() }).nullable(),
-  /** Open sessions (not migrated). */
+  /** Open sessions (not handed off); with `all`, the handed-off ones too. */
   sessions: z.array(SessionInfo),
+  /** Sessions handed off to a successor (listed only with `all`). */
   closedSessions: z.number(),
   git: FactsInfo.shape.git,
   ports: FactsInfo.shape.ports,
@@ -133,6 +144,10 @@ export const HandoffReply = z.object({
   executor: z.string(),
   downgrades: z.array(z.object({ from: z.string(), reason: z.string() })),
   newSessionId: z.string().nullable(),
+  /** Whose session it was (issue 19 §4: Claude Code's and Codex's are handed off by hand too); absent: ai-zen's. */
+  agent: z.string().optional(),
+  /** Another agent's session: the command that starts its successor fresh from the document. */
+  successorCommand: z.string().optional(),
 });
 export type HandoffReply = z.infer<typeof HandoffReply>;
 
