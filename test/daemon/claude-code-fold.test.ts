@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../src/config/agents-config.js';
 import { HandoffLoopGuard } from '../../src/daemon/handover/handoff-loop-guard.js';
 import { claudeTranscriptMessages } from '../../src/daemon/sources/claude-code/claude-evidence.js';
+import { emptyClaudeState, foldClaudeLine } from '../../src/daemon/sources/claude-code/claude-fold.js';
 import { claudeSlug, mayHoldSessionsOf } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import { createClaudeCodeSource } from '../../src/daemon/sources/claude-code/claude-source.js';
 import { toolActivity } from '../../src/handoff/transcript.js';
@@ -119,5 +120,29 @@ describe('X3 Claude Code transcripts, edge cases', () => {
     expect(check('loop', 71, 7)).toMatchObject({ go: false });
     expect(check('loop', 71, 7)).not.toHaveProperty('stoppedTrying', true);
     expect(check('loop', 71, 19).go).toBe(true);
+  });
+});
+
+describe('issue 19 §7 who runs the turn: a person or a script', () => {
+  const options = { root: '/work/repo', handoffAt: 70, warnAt: 60, compactsAt: 83, contextWindow: null };
+  const user = (entrypoint: string, lineNumber: number) => ({
+    text: JSON.stringify({ type: 'user', entrypoint, cwd: '/work/repo', message: { role: 'user', content: 'go on' } }),
+    lineNumber,
+    offset: 0,
+  });
+
+  test('issue 19 §7 the latest user line decides: `claude -p` (sdk-cli) is a script, the same session resumed at the terminal (cli) is not', () => {
+    let state = emptyClaudeState('/x/11111111-2222-4333-8444-555555555555.jsonl', options);
+    expect(state.scripted).toBeUndefined();
+    for (const [entrypoint, scripted] of [
+      ['sdk-cli', true],
+      ['cli', false],
+      ['sdk-ts', true],
+    ] as const) {
+      const folded = foldClaudeLine(state, user(entrypoint, 1), options);
+      if (typeof folded === 'string') throw new Error(folded);
+      state = folded;
+      expect(state.scripted).toBe(scripted);
+    }
   });
 });

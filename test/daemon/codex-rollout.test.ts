@@ -170,3 +170,14 @@ describe('X3 Codex rollout ownership', () => {
     expect(metaFromHead('{"timestamp":"t","type":"session_meta","payload":{"id":"a",')).toBe('more');
   });
 });
+
+describe('issue 19 §7 who runs a Codex session', () => {
+  const meta = (originator: string) => line('session_meta', { id: 'abc', cwd: '/work/repo', originator });
+
+  test('issue 19 §7 `codex exec` (originator codex_exec) is a script; the interactive client is not; a later process (a resume) decides again', () => {
+    expect(foldAll([meta('codex_exec')]).view.scripted).toBe(true);
+    expect(foldAll([meta('codex_cli_rs')]).view.scripted).toBe(false);
+    expect(foldAll([meta('codex_exec'), meta('codex_cli_rs')]).view).toMatchObject({ sessionId: 'abc', scripted: false });
+    expect(foldAll([line('session_meta', { id: 'abc', cwd: '/work/repo' })]).view.scripted).toBeUndefined();
+  });
+});
