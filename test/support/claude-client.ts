@@ -2,13 +2,14 @@
 // offline: a temp HOME and CLAUDE_CONFIG_DIR, the fake Anthropic server
 // (test/support/fake-anthropic.ts) as ANTHROPIC_BASE_URL, telemetry, updates and other traffic off.
 // Tools are allowed by name (`--allowedTools`): as root, skipping permissions is refused.
+// Not a dependency of ai-zen: importing this module installs the pinned client into the test
+// cache on first use (agent-clients.ts), so a test file that runs it waits for it, or fails saying why.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { agentClientPin, ensureAgentClient } from './agent-clients.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CLAUDE_BIN = path.join(ROOT, 'node_modules', '.bin', 'claude');
+export const CLAUDE_BIN = path.join(await ensureAgentClient(agentClientPin('claude-code')), 'node_modules', '.bin', 'claude');
 
 export interface ClaudeHome {
   readonly home: string;

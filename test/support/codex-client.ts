@@ -1,14 +1,17 @@
 // The real Codex CLI (`@openai/codex`, a native binary in the npm package), run offline: a temp
 // HOME and CODEX_HOME whose config.toml names one provider, the fake Responses server
 // (test/support/fake-responses.ts). `codex exec` runs without approvals or sandbox so its tools run.
+// Not a dependency of ai-zen: importing this module installs the pinned client into the test
+// cache on first use (agent-clients.ts), so a test file that runs it waits for it, or fails saying why.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { agentClientPin, ensureAgentClient, installedPackage } from './agent-clients.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pin = agentClientPin('codex');
+await ensureAgentClient(pin);
 /** The package's launcher: it finds the platform's native binary. */
-export const CODEX_LAUNCHER = path.join(ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
+export const CODEX_LAUNCHER = path.join(installedPackage(pin), 'bin', 'codex.js');
 
 export interface CodexHome {
   /** HOME for the client (outside /tmp-named helpers it warns about, harmless). */
