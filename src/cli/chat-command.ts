@@ -28,6 +28,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 export async function runChat(options: RootOptions, setup: CliSetup): Promise<void> {
   const { io } = setup;
   if (!isTerminal(io.stdin) || !isTerminal(io.stdout)) {
+    if (options.prompt !== undefined) return runPrint(options.prompt, options, setup);
     const prompt = (await readAll(io.stdin)).trim();
     if (prompt === '') throw new AiZenError('usage', 'no prompt: use -p "<prompt>" or pipe one on stdin');
     return runPrint(prompt, options, setup);
@@ -59,6 +60,7 @@ export async function runChat(options: RootOptions, setup: CliSetup): Promise<vo
       style: createStyle(colorsWanted(output, io.env)),
       cursorControl,
       env: io.env as NodeJS.ProcessEnv,
+      ...(options.prompt !== undefined ? { firstMessage: options.prompt } : {}),
     });
     chats.set(project, chat);
     await chat.run();

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { allowsProjectChoices, checkTrust, describeTrust } from '../config/trust.js';
 import type { Env } from '../paths.js';
 import { FactsInfo, HandoffsReply, SessionsReply, StatusInfo } from '../daemon/side-channels/status-schema.js';
-import { daemonRoot, requestDaemon } from './daemon-client.js';
+import { socketPathFor } from '../ipc/socket-path.js';
+import { daemonRoot, isDaemonRunning, requestDaemon } from './daemon-client.js';
 import { renderFactsInfo, renderHandoffs, renderSessions, renderStatus } from './daemon-render.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
@@ -26,8 +27,17 @@ export function registerQueryCommands(program: Command, setup: CliSetup): void {
     .option('--json', 'one JSON object, for scripts')
     .action(async (options: { json?: boolean; all?: boolean }) => {
       const root = await daemonRoot(io.cwd, io.env);
-      const status = await requestDaemon(root, io.env, 'status', options.all ? { all: true } : undefined, StatusInfo);
-      await writeOut(io.stdout, options.json ? json(status) : renderStatus(status) + (await trustLine(root, io.env)));
+      let status: StatusInfo;
+      try {
+        status = await requestDaemon(root, io.env, 'status', options.all ? { all: true } : undefined, StatusInfo);
+      } catch (error) {
+        // A script asks "is it running?" and reads the answer as JSON either way (issue 20 §7);
+        // the exit code (1) and the line on stderr stay those of any command without a daemon.
+        if (options.json && !(await isDaemonRunning(root, io.env)))
+          await writeOut(io.stdout, json({ running: false, repo: root, socket: socketPathFor(root, { env: io.env }) }));
+        throw error;
+      }
+      await writeOut(io.stdout, options.json ? json({ running: true, ...status }) : renderStatus(status) + (await trustLine(root, io.env)));
     });
   program
     .command('sessions')

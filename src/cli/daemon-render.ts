@@ -42,7 +42,8 @@ export function renderStatus(status: StatusInfo): string {
   const older = status.handoffCount - status.handoffs.length;
   lines.push(`handoffs (${status.handoffCount}${older > 0 ? `, last ${status.handoffs.length} shown` : ''})`);
   if (status.handoffs.length === 0) lines.push('  none');
-  for (const handoff of [...status.handoffs].reverse()) lines.push(`  ${handoffLine(handoff)}`);
+  // Oldest first, the newest last, nearest the prompt: the order of --json and of `handoffs` (issue 20 §7).
+  for (const handoff of status.handoffs) lines.push(`  ${handoffLine(handoff)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -53,7 +54,8 @@ export function renderSessions(sessions: readonly SessionInfo[]): string {
 
 export function renderHandoffs(handoffs: readonly HandoffInfo[]): string {
   if (handoffs.length === 0) return 'no handoffs\n';
-  return `${[...handoffs].reverse().map(handoffLine).join('\n')}\n`;
+  // Oldest first, as --json lists them and the documents' timestamped names sort (issue 20 §7).
+  return `${handoffs.map(handoffLine).join('\n')}\n`;
 }
 
 export function renderFactsInfo(facts: FactsInfo): string {

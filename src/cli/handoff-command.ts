@@ -23,6 +23,26 @@ interface HandoffCommandOptions {
   readonly goal?: string;
   /** S2: review the document (continue / edit / cancel) before the new session starts. */
   readonly edit?: boolean;
+  /** One JSON object on stdout, for scripts (issue 20 §7); nothing else is printed but errors. */
+  readonly json?: boolean;
+}
+
+/** What `--json` prints: the daemon's `handoff --json` reply and what this process knows besides. */
+function outcomeJson(outcome: HandoffOutcome): string {
+  const { mode, sessionId, path, executor, downgrades, newSessionId, checks, cost, goal, cancelled } = outcome;
+  const value = {
+    mode,
+    sessionId,
+    path,
+    executor,
+    downgrades,
+    newSessionId,
+    goal: goal ?? null,
+    checks,
+    cost,
+    cancelled: cancelled === true,
+  };
+  return `${JSON.stringify(value, null, 2)}\n`;
 }
 
 function parseExecutor(value: string | undefined): ExecutorName | undefined {
@@ -74,21 +94,23 @@ async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, set
   });
   try {
     const { service, events } = projectHandoff(project);
-    // R11: each downgrade is announced in one line (stderr: stdout stays the path alone).
-    events.on('handoff.downgraded', (event) => {
-      void writeOut(io.stderr, `ai-zen: ${event.from} handoff failed (${event.reason}); falling back to ${event.to}\n`).catch(() => {});
-    });
+    // R11: each downgrade is announced in one line (stderr: stdout stays the path alone); --json has them in its object.
+    if (options.json !== true)
+      events.on('handoff.downgraded', (event) => {
+        void writeOut(io.stderr, `ai-zen: ${event.from} handoff failed (${event.reason}); falling back to ${event.to}\n`).catch(() => {});
+      });
     const outcome = await service.handoff({
       mode,
       ...(executor ? { executor } : {}),
       ...(goal !== undefined ? { goal } : {}),
       ...(options.edit === true ? { review: terminalReview({ input: io.stdin, output: io.stderr, env: io.env }) } : {}),
     });
-    await writeOut(io.stdout, `${outcome.path}\n`);
+    await writeOut(io.stdout, options.json === true ? outcomeJson(outcome) : `${outcome.path}\n`);
     if (outcome.cancelled)
       throw new AiZenError('usage', `migration cancelled at review: the session goes on as it was; the document stays at ${outcome.path}`, {
         exitCode: EXIT_FAILURE,
       });
+    if (options.json === true) return;
     if (outcome.newSessionId !== null)
       await writeOut(io.stderr, `ai-zen: migrated to session ${outcome.newSessionId}; carry on with ai-zen --continue\n`);
     // F1–F4: a document that still fails a check says so (stderr); a passing one only with --verbose.
@@ -100,7 +122,7 @@ async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, set
   }
 }
 
-/** `-v` may be given before the command name too (`ai-zen -v handoff`): the root program owns it then. */
+/** `--verbose` may be given before the command name too (`ai-zen --verbose handoff`): the root program owns it then. */
 function withGlobals(options: HandoffCommandOptions, command: Command): HandoffCommandOptions {
   return { ...options, verbose: options.verbose === true || command.optsWithGlobals<HandoffCommandOptions>().verbose === true };
 }
@@ -114,7 +136,8 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
     .option('-s, --session <id>', 'the session to hand off (default: the latest)')
     .option('-e, --executor <name>', executorHelp)
     .option('-g, --goal <text>', goalHelp)
-    .option('-v, --verbose', 'also show what it cost, and write the log to stderr')
+    .option('--verbose', 'also show what it cost, and write the log to stderr')
+    .option('--json', 'one JSON object on stdout (path, executor, session ids, checks, cost), for scripts')
     .action((options: HandoffCommandOptions, command: Command) => runHandoff('handoff', withGlobals(options, command), setup));
   program
     .command('migrate')
@@ -124,6 +147,7 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
     .option('-g, --goal <text>', goalHelp)
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--edit', 'once the document is written: continue, open it in $VISUAL/$EDITOR, or cancel (needs a terminal)')
-    .option('-v, --verbose', 'also show what it cost, and write the log to stderr')
+    .option('--verbose', 'also show what it cost, and write the log to stderr')
+    .option('--json', 'one JSON object on stdout (path, executor, session ids, checks, cost), for scripts')
     .action((options: HandoffCommandOptions, command: Command) => runHandoff('migrate', withGlobals(options, command), setup));
 }

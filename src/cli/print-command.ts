@@ -1,6 +1,8 @@
 // Print mode: `ai-zen -p "<prompt>"` runs one turn of the tool loop and prints the final answer
 // — and nothing else — on stdout. Also the root action: without -p, a terminal gets the chat and
-// a pipe is read as the prompt (R20: scripts never wait for input).
+// a pipe is read as the prompt (R20: scripts never wait for input). `ai-zen "<prompt>"` is what
+// `claude "…"` and `codex "…"` are (issue 20 §7): a chat that starts with it in a terminal, one
+// turn otherwise.
 import type { Command } from 'commander';
 import { AiZenError } from '../errors.js';
 import { openProject, type OpenProject } from './open-project.js';
@@ -13,16 +15,23 @@ export function registerPrintCommand(program: Command, setup: CliSetup): void {
     .option('-c, --continue', 'carry on the latest session of this project')
     .option('-r, --resume <id>', 'carry on the session with this id')
     .option('-m, --model <name>', 'model to use (overrides AI_ZEN_MODEL and config files)')
-    .option('-v, --verbose', 'also write the log to stderr')
-    .action(async (options: RootOptions) => {
+    .option('--verbose', 'also write the log to stderr')
+    .argument('[prompt]', 'start with this prompt: the chat in a terminal, one turn (as -p) otherwise')
+    .action(async (prompt: string | undefined, flags: RootOptions) => {
+      if (prompt !== undefined && flags.print !== undefined)
+        throw new AiZenError('usage', 'give the prompt once: -p "<prompt>" or "<prompt>"');
+      if (prompt !== undefined && prompt.trim() === '') throw new AiZenError('usage', 'the prompt is empty');
+      const options: RootOptions = prompt !== undefined ? { ...flags, prompt } : flags;
       if (options.print !== undefined) return runPrint(options.print, options, setup);
+      // Without a terminal on both ends a prompt is one turn; stdin is not read (it may never end).
+      if (prompt !== undefined && !(setup.io.stdin.isTTY && setup.io.stdout.isTTY)) return runPrint(prompt, options, setup);
       if (setup.io.stdin.isTTY) {
         if (setup.chat) return setup.chat(options, setup);
         throw new AiZenError('usage', 'the interactive chat is not available yet; use -p "<prompt>"');
       }
-      const prompt = (await readAll(setup.io.stdin)).trim();
-      if (prompt === '') throw new AiZenError('usage', 'no prompt: use -p "<prompt>" or pipe one on stdin');
-      return runPrint(prompt, options, setup);
+      const piped = (await readAll(setup.io.stdin)).trim();
+      if (piped === '') throw new AiZenError('usage', 'no prompt: use -p "<prompt>" or pipe one on stdin');
+      return runPrint(piped, options, setup);
     });
 }
 

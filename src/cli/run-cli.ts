@@ -26,6 +26,8 @@ export interface CliSetup {
 /** Options of the root command, shared by print mode and chat. */
 export interface RootOptions {
   readonly print?: string;
+  /** `ai-zen "prompt"`: the chat's first message in a terminal, one turn otherwise. */
+  readonly prompt?: string;
   readonly continue?: boolean;
   readonly resume?: string;
   readonly model?: string;
@@ -92,7 +94,8 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
       },
     })
     .showSuggestionAfterError(true);
-  if (options.version) program.version(options.version);
+  // `-v` too, as `claude -v` and `node -v` (issue 20 §7); `--verbose` has no short form, so `-v` is never ambiguous.
+  if (options.version) program.version(options.version, '-v, --version', 'print the version');
   for (const register of options.registrars) register(program, setup);
   // Commander adds `help` only to a program without a root action; ai-zen has one (print mode,
   // chat), so `ai-zen help` was "too many arguments" while `ai-zen-daemon help` worked (issue 11 §14).

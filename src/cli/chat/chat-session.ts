@@ -35,6 +35,8 @@ export interface ChatTerminal {
   readonly signals?: Pick<NodeJS.Process, 'on' | 'off'>;
   /** For $VISUAL/$EDITOR at a migration's review (S2); the process's by default. */
   readonly env?: NodeJS.ProcessEnv;
+  /** `ai-zen "prompt"` in a terminal: sent as the first message, as if typed (issue 20 §7). */
+  readonly firstMessage?: string;
 }
 
 export const PROMPT_SYMBOL = '› ';
@@ -136,17 +138,26 @@ export class ChatSession {
     const { style } = this.terminal;
     let armedToLeave = false;
     const statusBelow = this.terminal.cursorControl !== false;
+    let firstMessage = this.terminal.firstMessage;
     for (;;) {
       if (!statusBelow) this.write(`${this.statusLine()}\n`);
-      const result: LineResult = this.pendingInterrupt
-        ? { kind: 'interrupt', hadText: false }
-        : await readLine({
-            input: this.terminal.input,
-            output: this.terminal.output,
-            prompt: style.cyan(PROMPT_SYMBOL),
-            history: this.history,
-            ...(statusBelow ? { status: () => this.statusLine() } : {}),
-          });
+      let result: LineResult;
+      if (firstMessage !== undefined) {
+        // Shown where it would have been typed, then handled as any typed line.
+        this.write(`${style.cyan(PROMPT_SYMBOL)}${firstMessage}\n`);
+        this.history.entries.unshift(firstMessage);
+        result = { kind: 'line', text: firstMessage };
+        firstMessage = undefined;
+      } else
+        result = this.pendingInterrupt
+          ? { kind: 'interrupt', hadText: false }
+          : await readLine({
+              input: this.terminal.input,
+              output: this.terminal.output,
+              prompt: style.cyan(PROMPT_SYMBOL),
+              history: this.history,
+              ...(statusBelow ? { status: () => this.statusLine() } : {}),
+            });
       this.pendingInterrupt = false;
       if (result.kind === 'eof') return;
       if (result.kind === 'interrupt') {
