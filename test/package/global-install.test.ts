@@ -39,6 +39,14 @@ async function installedPackages(nodeModules: string): Promise<string[]> {
 }
 
 describe('issue 20 §6: a real package', () => {
+  it('issue 20 §6 a light install: npm ci brings no agent client, neither package.json nor its lockfile names Claude Code or Codex (the tests install them on demand)', async () => {
+    const manifest = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8')) as Manifest;
+    const lock = JSON.parse(await fs.readFile(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    const clients = /^(node_modules\/)?(@anthropic-ai\/claude-code|@openai\/codex)/;
+    const named = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.devDependencies), ...Object.keys(lock.packages)];
+    expect(named.filter((name) => clients.test(name))).toEqual([]);
+  });
+
   it('issue 20 §6 npm pack, then npm install -g of the tarball into a fresh prefix: runtime dependencies only, both commands answer --version, and the daemon starts and stops in a repo', async () => {
     const manifest = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8')) as Manifest;
     await using repo = await makeTempRepo();
