@@ -30,14 +30,21 @@ export interface AgentClientPin {
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** The pinned client of `pinsFolder` (its package.json names exactly one dependency, at an exact version). */
+/**
+ * The pinned client of `pinsFolder`: its package.json names exactly one dependency, and its
+ * package-lock.json the version that is installed.
+ */
 export function readPin(pinsFolder: string): AgentClientPin {
   const manifest = JSON.parse(readFileSync(path.join(pinsFolder, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-  const entries = Object.entries(manifest.dependencies ?? {});
-  const [entry] = entries;
-  if (entries.length !== 1 || !entry || !/^\d+\.\d+\.\d+$/.test(entry[1]))
-    throw new Error(`${pinsFolder}/package.json must name exactly one dependency at an exact version`);
-  return { pins: pinsFolder, packageName: entry[0], version: entry[1] };
+  const names = Object.keys(manifest.dependencies ?? {});
+  const [packageName] = names;
+  if (names.length !== 1 || packageName === undefined) throw new Error(`${pinsFolder}/package.json must name exactly one dependency`);
+  const lock = JSON.parse(readFileSync(path.join(pinsFolder, 'package-lock.json'), 'utf8')) as {
+    packages?: Record<string, { version?: string }>;
+  };
+  const version = lock.packages?.[`node_modules/${packageName}`]?.version;
+  if (!version) throw new Error(`${pinsFolder}/package-lock.json does not pin ${packageName}`);
+  return { pins: pinsFolder, packageName, version };
 }
 
 /** The pin of one of the clients the tests run. */
@@ -105,7 +112,8 @@ async function install(pin: AgentClientPin, folder: string, env: Env): Promise<v
   const partial = `${folder}.partial-${process.pid}`;
   await fs.rm(partial, { recursive: true, force: true });
   await fs.mkdir(partial, { recursive: true });
-  for (const file of ['package.json', 'package-lock.json']) await fs.copyFile(path.join(pin.pins, file), path.join(partial, file));
+  // The lockfile and what it may name beside it (a local tarball); never a node_modules of its own.
+  await fs.cp(pin.pins, partial, { recursive: true, filter: (source) => path.basename(source) !== 'node_modules' });
   const npm = await runNpm(['ci', '--no-audit', '--no-fund', '--prefix', partial], partial, env);
   const what = `the real ${pin.packageName}@${pin.version} the tests run`;
   if (npm.code !== 0) {
