@@ -33,7 +33,7 @@ describe('issue 19 §3–4 hand-made handoffs of other agents’ sessions, with 
     daemon = anthropic = responses = base = undefined;
   });
 
-  it('issue 19 §4 a Claude Code session is handed off by the prefix status prints, with --goal, from its transcript which is never written; migrate says how instead', async () => {
+  it('issue 19 §4–5 a Claude Code session is handed off by the prefix status prints, with --goal, from its transcript which is never written (migrate says how instead); once its successor command ran it shows handed off → the successor, folded out of the open list', async () => {
     anthropic = await startFakeAnthropic();
     base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-byhand-claude-'));
     const claude = await makeClaudeHome(base);
@@ -76,6 +76,24 @@ describe('issue 19 §3–4 hand-made handoffs of other agents’ sessions, with 
       `ai-zen-daemon: session ${shortId(id)} is a claude-code session: it is handed off, not migrated (ai-zen-daemon handoff ${shortId(id)}, then the command it prints)\n`,
     );
     expect(await sha(transcript!)).toBe(before);
+
+    // §5: the successor command starts a fresh session; from then on the old one is handed off → it.
+    const prompt = /^ {2}continue with: claude "((?:[^"\\]|\\.)*)"$/.exec(next!)![1]!.replace(/\\(["$`\\])/g, '$1');
+    anthropic.enqueue(anthropicReply().text('Reading the handoff document.').usage({ input_tokens: 9_000, output_tokens: 10 }));
+    expect((await runClaude(prompt, { cwd: daemon.root, home: claude, baseURL: anthropic.baseURL })).code).toBe(0);
+    const successor = path.basename((await claudeTranscripts(claude)).find((file) => file !== transcript)!, '.jsonl');
+    const status = await waitFor(
+      async () => {
+        const shown = await daemon!.daemon(['status']);
+        return shown.stdout.includes(`  ${shortId(successor)}  `) && shown.stdout.includes('1 handed off') ? shown.stdout : null;
+      },
+      { timeoutMs: 30_000, message: 'the successor listed and its predecessor handed off' },
+    );
+    expect(status).toContain('sessions (1 open, 1 handed off: status --all shows them)');
+    expect(status).not.toContain(`  ${shortId(id)}  `);
+    const all = (await daemon.daemon(['status', '--all'])).stdout.split('\n');
+    expect(all.find((line) => line.startsWith(`  ${shortId(id)}  `))).toContain(`handed off → ${shortId(successor)}`);
+    expect(all.find((line) => line.startsWith(`  ${shortId(successor)}  `))).not.toContain('handed off');
   });
 
   it('issue 19 §3 two Codex sessions a moment apart get distinct short ids in status and distinct document names, each handed off by hand by its prefix; their shared id prefix is ambiguous', async () => {

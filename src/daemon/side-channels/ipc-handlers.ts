@@ -9,6 +9,7 @@ import type { Facts } from '../../probe/facts.js';
 import type { ExecutorName } from '../../session/format.js';
 import { SessionStore } from '../../session/store.js';
 import { relativeToRoot, type DaemonCore } from './daemon-core.js';
+import { createSuccessorLinks, type SuccessorLinks } from './successor-links.js';
 import { formatTokens } from './format-tokens.js';
 import type { HandoffRecord } from '../committing/handoff-committer.js';
 import type { SessionState } from '../watching/session-source.js';
@@ -20,9 +21,13 @@ import { usagePercent } from '../../usage-percent.js';
 export const STATUS_HANDOFFS = 10;
 
 export function createIpcHandlers(core: DaemonCore): IpcHandlers {
+  const links = createSuccessorLinks();
   return {
     async status(params) {
-      const [sessions, facts] = await Promise.all([sessionInfos(core, { includeClosed: params?.all === true }), core.facts.get()]);
+      const [everySession, facts] = await Promise.all([sessionInfos(core, links), core.facts.get()]);
+      // Issue 19 §5: a session handed off to its successor is folded out of the open list.
+      const handedOff = everySession.filter((session) => session.state === 'handed-off');
+      const sessions = params?.all === true ? everySession : everySession.filter((session) => session.state !== 'handed-off');
       const handoffs = core.committer.list();
       const status: StatusInfo = {
         pid: process.pid,
@@ -41,7 +46,7 @@ export function createIpcHandlers(core: DaemonCore): IpcHandlers {
         executor: core.config.modelConfigured ? core.config.executor : 'offline',
         migration: core.migrator.current,
         sessions,
-        closedSessions: core.watcher.states().filter((state) => isClosed(core, state)).length,
+        closedSessions: handedOff.length,
         git: facts.git as StatusInfo['git'],
         ports: facts.ports as StatusInfo['ports'],
         factsCapturedAt: facts.capturedAt,
@@ -51,7 +56,7 @@ export function createIpcHandlers(core: DaemonCore): IpcHandlers {
       return status;
     },
     async sessions() {
-      return { sessions: await sessionInfos(core, { includeClosed: true }) };
+      return { sessions: await sessionInfos(core, links) };
     },
     async handoffs() {
       return { handoffs: core.committer.list().map(handoffInfo) };
@@ -242,18 +247,25 @@ function isClosed(core: DaemonCore, state: SessionState): boolean {
 /** Ownership probes (socket connects) in flight at once during status/sessions. */
 const OWNER_PROBES = 16;
 
-async function sessionInfos(core: DaemonCore, options: { includeClosed: boolean }): Promise<SessionInfo[]> {
+async function sessionInfos(core: DaemonCore, links: SuccessorLinks): Promise<SessionInfo[]> {
   // Another repo's transcript (its cwd is elsewhere) is not this repo's session.
-  const states = core.watcher.states().filter((state) => !state.foreign && (options.includeClosed || !isClosed(core, state)));
+  const states = core.watcher.states().filter((state) => !state.foreign);
+  // Another agent's session is handed off once a later session started from its document.
+  const documents = core.committer
+    .list()
+    .filter((record) => record.agent != null && record.agent !== 'ai-zen')
+    .map((record) => ({ path: record.path, sessionId: record.sessionId, at: record.at }));
+  const successors = await links.find(states, documents).catch(() => new Map<string, string>());
   // A few ownership probes at a time: one socket each, and thousands at once left ~21 MB more
   // resident after a status of 1,000 sessions (measured; 3.6 MB with 16 at a time).
-  const infos = await mapLimited(states, OWNER_PROBES, (state) => sessionInfo(core, state));
+  const infos = await mapLimited(states, OWNER_PROBES, (state) => sessionInfo(core, state, successors.get(state.sessionId) ?? null));
   return infos.sort((a, b) => a.id.localeCompare(b.id));
 }
 
-async function sessionInfo(core: DaemonCore, state: SessionState): Promise<SessionInfo> {
+async function sessionInfo(core: DaemonCore, state: SessionState, startedFromIt: string | null): Promise<SessionInfo> {
   const promptTokens = state.latestUsage?.prompt_tokens ?? null;
   const closed = isClosed(core, state);
+  const handedOff = closed || startedFromIt !== null;
   // The daemon holds the lock of the session it is migrating: that owner is the daemon, not a live process.
   const daemonMigrating = core.migrator.current?.sessionId === state.sessionId;
   const owned = closed || daemonMigrating ? false : await core.isOwned(state.file).catch(() => false);
@@ -270,9 +282,9 @@ async function sessionInfo(core: DaemonCore, state: SessionState): Promise<Sessi
     percent,
     owner: daemonMigrating ? 'daemon' : owned ? 'live' : 'none',
     closed,
-    successorId: state.successorId,
+    successorId: state.successorId ?? startedFromIt,
     overflowed: state.overflowed,
-    state: closed ? 'handed-off' : !state.overflowed ? 'open' : percent !== null && percent < 100 ? 'over-threshold' : 'overflowed',
+    state: handedOff ? 'handed-off' : !state.overflowed ? 'open' : percent !== null && percent < 100 ? 'over-threshold' : 'overflowed',
     action:
       state.refusedBecause !== undefined
         ? `skipped: ${state.refusedBecause}`
