@@ -134,6 +134,24 @@ async function committed(daemon: DaemonRepo, seen: AnyEvent[]): Promise<void> {
 }
 
 describe('X3 the summary executor for another agent’s session', () => {
+  test('issue 19 §4 by hand, with a model configured: `handoff <prefix> --goal` of a Claude Code session under its threshold is written by the summary executor towards the goal, from the transcript, which is only read', async () => {
+    const summary = `# Handoff\n\n${SECTIONS.map((heading) => `## ${heading}\n\nFrom the summary model: next, cover src/parse.ts with tests.\n`).join('\n')}`;
+    unhandle = model.handle(() => reply().text(summary).usage({ prompt_tokens: 900, completion_tokens: 300 }));
+    const { daemon, transcript } = await setup();
+    const before = await fs.readFile(transcript, 'utf8');
+    const handedOff = await daemon.daemon(['handoff', SESSION.slice(0, 5), '--goal', 'cover src/parse.ts with tests']);
+    expect(handedOff.stderr).toBe('');
+    expect(handedOff.code).toBe(0);
+    expect(handedOff.stdout).toMatch(
+      /^\.ai-zen\/handoffs\/\d{8}-\d{6}-11111111\.md\n {2}written by summary for claude-code session 11111111\n {2}continue with: claude "Read /,
+    );
+    expect(model.requests).toHaveLength(1);
+    const asked = model.requests[0]!.messages.map((message) => contentText(message.content)).join('\n');
+    expect(asked).toContain(REQUEST);
+    expect(asked).toContain('cover src/parse.ts with tests');
+    expect(await fs.readFile(transcript, 'utf8')).toBe(before);
+  });
+
   test('X3 a model is configured: the crossing of a Claude Code session sends one summary request holding its last user request; the committed document is the summary’s and says executor summary', async () => {
     const summary = `# Handoff\n\n${SECTIONS.map((heading) => `## ${heading}\n\nFrom the summary model: the user asked to fix the off-by-one in \`src/parse.ts\`; it is fixed and the tests pass.\n`).join('\n')}`;
     unhandle = model.handle(() => reply().text(summary).usage({ prompt_tokens: 900, completion_tokens: 300 }));
