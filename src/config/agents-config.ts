@@ -1,7 +1,10 @@
 // Per-agent settings for the sessions of other agents the daemon watches (X3, issue 10 §3):
 // `"agents": {"claude-code": {...}, "codex": {...}}`. handoffAt leaves room before the agent's own
-// compaction (Claude Code ~83% of a 200k window, Codex ~95%); warnAt comes before it.
+// compaction (Claude Code ~73% of the window, Codex ~95%; learned from the compactions the daemon
+// sees, issue 19 §2); warnAt comes before it. handoffAtTokens is an absolute trigger (quality drops
+// long before a 1M window is full); the lower of the two points wins.
 import { z } from 'zod';
+import type { ModelFacts } from './agent-models.js';
 
 const Percent = z.number().gt(0).max(100);
 
@@ -12,8 +15,17 @@ export const AgentConfigFile = z.strictObject({
   handoffAt: Percent.optional(),
   /** Warn at this share of the window, in percent (default 60). */
   warnAt: Percent.optional(),
-  /** The window in tokens, when the model's default is wrong (Claude: 200k, or 1M for the models known to have it). */
+  /** Hand off once the context reaches this many tokens, whatever the window (the lower of this and handoffAt wins). */
+  handoffAtTokens: z.number().int().positive().optional(),
+  /** The window in tokens for every model of this agent, over the model table (Claude: 200k, or 1M for the models known to have it). */
   contextWindow: z.number().int().positive().optional(),
+  /** Per model (a name or a prefix of one): its window and where the agent compacts it, over the shipped table. */
+  models: z
+    .record(
+      z.string().min(1).max(200),
+      z.strictObject({ contextWindow: z.number().int().positive().optional(), compactsAt: Percent.optional() }),
+    )
+    .optional(),
   /** No handoff in a session's first seconds unless it is over 95% (default 120). */
   graceSeconds: z.number().nonnegative().optional(),
   /** With the agent's hooks installed: how long the daemon waits for the agent to write its own document before writing it offline (default 180). */
@@ -33,7 +45,9 @@ export interface AgentConfig {
   readonly enabled: boolean;
   readonly handoffAt: number;
   readonly warnAt: number;
+  readonly handoffAtTokens: number | null;
   readonly contextWindow: number | null;
+  readonly models: Readonly<Record<string, ModelFacts>>;
   readonly graceSeconds: number;
   readonly selfDeadlineSeconds: number;
 }
@@ -48,7 +62,10 @@ function resolveAgent(user: AgentConfigFile | undefined, project: AgentConfigFil
     enabled: merged.enabled ?? true,
     handoffAt: merged.handoffAt ?? AGENT_DEFAULTS.handoffAt,
     warnAt: merged.warnAt ?? AGENT_DEFAULTS.warnAt,
+    handoffAtTokens: merged.handoffAtTokens ?? null,
     contextWindow: merged.contextWindow ?? null,
+    // Per model, the project's entry over the user's.
+    models: { ...user?.models, ...project?.models },
     graceSeconds: merged.graceSeconds ?? 120,
     selfDeadlineSeconds: merged.selfDeadlineSeconds ?? 180,
   };

@@ -15,7 +15,16 @@ import { createClaudeCodeSource } from '../../src/daemon/sources/claude-code/cla
 import { toolActivity } from '../../src/handoff/transcript.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'claude-code');
-const CONFIG: AgentConfig = { enabled: true, handoffAt: 70, warnAt: 60, contextWindow: null, graceSeconds: 120, selfDeadlineSeconds: 180 };
+const CONFIG: AgentConfig = {
+  enabled: true,
+  handoffAt: 70,
+  warnAt: 60,
+  handoffAtTokens: null,
+  contextWindow: null,
+  models: {},
+  graceSeconds: 120,
+  selfDeadlineSeconds: 180,
+};
 
 /** The fixture copied where Claude Code would keep it, read once by the source's reader. */
 async function read(fixture: string, config: AgentConfig = CONFIG) {

@@ -13,7 +13,7 @@ let base: string;
 let sessions: string;
 let repo: string;
 
-const settings = { thresholds: { handoffAt: 70, warnAt: 60, compactsAt: 95 }, contextWindow: null };
+const settings = { handoffAt: 70, warnAt: 60, handoffAtTokens: null, contextWindow: null, models: {} };
 let ordinal = 0;
 const line = (type: string, payload: unknown) =>
   JSON.stringify({ timestamp: '2026-12-03T05:43:02.000Z', ordinal: ordinal++, type, payload });

@@ -63,7 +63,13 @@ describe('issue 22 §8 nested repos', { timeout: 120_000 }, () => {
       anthropicReply().tool('Bash', { command: 'ls' }).usage({ input_tokens: 60_000, output_tokens: 20 }),
       anthropicReply().text('Vendored lib patched.').usage({ input_tokens: 150_000, output_tokens: 40 }),
     );
-    const result = await runClaude('Patch the vendored lib', { cwd: innerRoot, home: claude, baseURL: fake.baseURL });
+    // A 200k model: 150k crosses 70% (the default claude-opus-5-5 has 1M, issue 19 §1).
+    const result = await runClaude('Patch the vendored lib', {
+      cwd: innerRoot,
+      home: claude,
+      baseURL: fake.baseURL,
+      args: ['--model', 'claude-sonnet-4-6'],
+    });
     expect(result.code, result.stderr).toBe(0);
 
     const innerStatus = async () => {

@@ -214,15 +214,16 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     expect((await daemon.status()).handoffs).toHaveLength(1);
   });
 
-  it('X3 a Codex session that starts above handoffAt hands off only once it grew 10 more points, and once for that crossing', async () => {
+  it('X3 issue 19 §2 a Codex session already above handoffAt when the daemon starts hands off only once it grew 10 more points, and once for that crossing; one born while the daemon runs and starting above is handed off at once', async () => {
     await setUp();
-    await daemon.start();
     fake.enqueue(
       responsesReply()
         .text('Picked up a big task.')
         .usage({ input_tokens: tokens(75), output_tokens: 10 }),
     );
+    // The session exists before the daemon starts.
     expect((await codexExec('continue the migration', { cwd: daemon.root, home: codex })).code).toBe(0);
+    await daemon.start();
     const first = await waitFor(
       async () => {
         const session = await codexSession();
@@ -253,6 +254,17 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     await codexSessionAt(88);
     expect((await daemon.status()).handoffs).toHaveLength(1);
     expect(await handoffDocs(daemon.root)).toHaveLength(1);
+    // A new session, born while the daemon runs, whose first reading is already at 75%: no waiting.
+    fake.enqueue(
+      responsesReply()
+        .text('Read the whole schema.')
+        .usage({ input_tokens: tokens(75), output_tokens: 10 }),
+    );
+    expect((await codexExec('read the schema', { cwd: daemon.root, home: codex })).code).toBe(0);
+    await waitFor(async () => (await daemon.status()).handoffs.filter((entry) => entry.state === 'committed').length === 2, {
+      timeoutMs: 45_000,
+      message: 'the new session handed off at 75%',
+    });
   });
 
   it('X3 a young Codex session over handoffAt waits out its grace window, but goes at once when a later reading passes 95%', async () => {

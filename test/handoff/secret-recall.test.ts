@@ -177,6 +177,8 @@ describe('issue 22 §2 secrets never reach the document', () => {
         home: claude,
         baseURL: fake.baseURL,
         timeoutMs: 120_000,
+        // A 200k model: 150k crosses 70% (the default claude-opus-5-5 has 1M, issue 19 §1).
+        args: ['--model', 'claude-sonnet-4-6'],
       });
       expect(result.code, result.stderr).toBe(0);
       await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), {

@@ -37,7 +37,8 @@ let counter = 0;
 export class AnthropicReplyBuilder {
   readonly blocks: Block[] = [];
   usageValue: AnthropicUsage = { input_tokens: 1000, output_tokens: 10 };
-  modelName = 'claude-sonnet-4-5-20250929';
+  /** The model the reply names; null: the one the request asked for, as the real API answers. */
+  modelName: string | null = null;
 
   text(text: string): this {
     this.blocks.push({ type: 'text', text });
@@ -111,7 +112,8 @@ function sse(response: http.ServerResponse, event: string, data: unknown): void 
   response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-function send(response: http.ServerResponse, reply: AnthropicReplyBuilder, stream: boolean): void {
+function send(response: http.ServerResponse, reply: AnthropicReplyBuilder, stream: boolean, requested: unknown): void {
+  const model = reply.modelName ?? (typeof requested === 'string' ? requested : 'claude-opus-5-5');
   const id = `msg_fake${(counter += 1)}`;
   const usage = {
     input_tokens: reply.usageValue.input_tokens,
@@ -132,7 +134,7 @@ function send(response: http.ServerResponse, reply: AnthropicReplyBuilder, strea
         id,
         type: 'message',
         role: 'assistant',
-        model: reply.modelName,
+        model,
         content,
         stop_reason: stopReason,
         stop_sequence: null,
@@ -148,7 +150,7 @@ function send(response: http.ServerResponse, reply: AnthropicReplyBuilder, strea
       id,
       type: 'message',
       role: 'assistant',
-      model: reply.modelName,
+      model,
       content: [],
       stop_reason: null,
       stop_sequence: null,
@@ -211,6 +213,7 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
           .usage({ input_tokens: 50, output_tokens: 5 })
           .model('claude-haiku-4-5-20251001'),
         stream,
+        body?.model,
       );
       return;
     }
@@ -220,12 +223,13 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
         response,
         anthropicReply().text('(the fake model has no more scripted replies)').usage({ input_tokens: 1000, output_tokens: 5 }),
         stream,
+        body?.model,
       );
       return;
     }
     const reply = typeof next === 'function' ? next(recorded) : next;
-    if (reply.gate) void reply.gate.finally(() => send(response, reply, stream));
-    else send(response, reply, stream);
+    if (reply.gate) void reply.gate.finally(() => send(response, reply, stream, body?.model));
+    else send(response, reply, stream, body?.model);
   });
   return { baseURL: `http://127.0.0.1:${server.port}`, requests, enqueue: script.enqueue, pending: script.pending, close: server.close };
 }

@@ -212,6 +212,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       file: state.file,
       percent,
       handoffAt: state.thresholds?.handoffAt ?? 100,
+      compactsAt: state.thresholds?.compactsAt ?? null,
       startedAtMs: Number.isFinite(startedAtMs) ? startedAtMs : null,
       firstSeen,
       nowMs: now().getTime(),
@@ -416,7 +417,9 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   return {
     crossed(state, info) {
       if (entries.get(state.file)?.evaluation) return;
-      void evaluateOnce(state, info.initial || startedAbove(state));
+      // Only a session read at start-up (it was there before the daemon) may be old news; one born
+      // since is handled as it comes, whatever its first reading (issue 19 §2).
+      void evaluateOnce(state, info.initial);
     },
     grew(state) {
       const entry = entries.get(state.file);
@@ -443,7 +446,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     async settle(file) {
       const state = options.stateOf(file);
       if (!state || !isOverThreshold(state)) return;
-      await evaluateOnce(state, startedAbove(state));
+      // The Stop hook of a session the watcher read at start-up comes after that read: its crossing is judged there.
+      await evaluateOnce(state, false);
     },
     async claimForSelf(file) {
       const entry = entries.get(file);
@@ -505,12 +509,6 @@ interface Written {
 export interface Downgrade {
   readonly from: ExecutorName;
   readonly reason: string;
-}
-
-/** The session's very first reading was already over its threshold: it started above. */
-function startedAbove(state: SessionState): boolean {
-  const first = state.firstReadingTokens;
-  return first != null && state.maxContextTokens !== null && first * 100 >= (state.thresholds?.handoffAt ?? 100) * state.maxContextTokens;
 }
 
 /** A document path nothing is at yet (the agent creates the file). */

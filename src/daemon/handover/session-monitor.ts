@@ -17,6 +17,7 @@ import type { DaemonMigrator } from './daemon-migrator.js';
 import type { HandoffCommitter } from '../committing/handoff-committer.js';
 import { claimProblem } from '../committing/handoff-doc-check.js';
 import { retryDelayMs } from './retry-backoff.js';
+import type { CompactionPoints } from '../watching/compaction-points.js';
 import type { HandoffSeenInSession, SessionState, SessionUpdate } from '../watching/session-source.js';
 import { shortId } from '../../short-id.js';
 import { usagePercent } from '../../usage-percent.js';
@@ -40,6 +41,8 @@ export interface SessionMonitorOptions {
    * another agent's comes with its state (`agents.<agent>.warnAt`). Absent or `enabled: false`: no warnings.
    */
   readonly warnings?: { readonly enabled: boolean; readonly warnAt: number };
+  /** Where each agent compacts each model by itself, learned from the compactions read (issue 19 §2). */
+  readonly compactionPoints?: Pick<CompactionPoints, 'observe'>;
 }
 
 /** The daemon's part for another agent's sessions (foreign-sessions.ts). */
@@ -99,7 +102,11 @@ export class SessionMonitor {
     if (state.foreign) return; // another repo's transcript
     this.noticeWarning(state, info.initial);
     for (const handoff of update.handoffs) this.noticeHandoff(state, handoff, info.initial);
-    if ((update.compactionsSeen ?? 0) > 0 && !info.initial) this.noticeCompaction(state);
+    if ((update.compactionsSeen ?? 0) > 0) {
+      // Read at start-up it is history, no news, but it still says where the agent compacts.
+      this.learnCompaction(state);
+      if (!info.initial) this.noticeCompaction(state);
+    }
     if (state.closed && !previous.closed && !info.initial && state.successorId) {
       this.options.events.emit('session.migrated', {
         oldId: state.sessionId,
@@ -202,6 +209,17 @@ export class SessionMonitor {
       maxContextTokens: window,
       handoffAt: state.thresholds?.handoffAt ?? null,
       transcript: state.file,
+    });
+  }
+
+  private learnCompaction(state: SessionState): void {
+    const compaction = state.lastCompaction;
+    if (state.kind === 'ai-zen' || !compaction?.preTokens || !state.maxContextTokens) return;
+    this.options.compactionPoints?.observe(state.kind, state.model, {
+      at: compaction.at ?? new Date().toISOString(),
+      preTokens: compaction.preTokens,
+      window: state.maxContextTokens,
+      trigger: compaction.trigger,
     });
   }
 

@@ -8,7 +8,7 @@ import { socketPathFor } from '../../ipc/socket-path.js';
 import { startIpcServer, type IpcServer } from '../../ipc/server.js';
 import { isLockHeld, sessionLockName, type HeldLock } from '../../lock/os-lock.js';
 import type { Logger } from 'pino';
-import { projectPaths, type Env } from '../../paths.js';
+import { aiZenHome, projectPaths, type Env } from '../../paths.js';
 import { createFactsProvider } from '../../probe/capture-facts.js';
 import { createDaemonMigrator } from '../handover/daemon-migrator.js';
 import { notificationFor } from '../side-channels/daemon-notifications.js';
@@ -29,6 +29,7 @@ import { findSource } from '../watching/session-source.js';
 import { SessionMonitor } from '../handover/session-monitor.js';
 import { createSessionSources } from '../sources/index.js';
 import { TranscriptWatchers } from '../watching/transcript-watchers.js';
+import { loadCompactionPoints } from '../watching/compaction-points.js';
 
 /** How long a handoff's notification waits for its commit before it goes out saying "committing…". */
 const COMMIT_WAIT_MS = 15_000;
@@ -79,7 +80,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   if (config.refusedEndpoint !== null) logger.warn({}, `${config.refusedEndpoint}; the daemon hands sessions over offline`);
 
   const events = new EventBus((error, name) => logger.warn({ err: error, event: name }, 'event listener failed'));
-  const sources = createSessionSources({ root, paths, env, config });
+  // What was learned about where each agent compacts (issue 19 §2): before the sources, whose folds use it.
+  const compactionPoints = await loadCompactionPoints({ home: aiZenHome(env), logger: logger.child({ component: 'compaction-points' }) });
+  const sources = createSessionSources({ root, paths, env, config, learned: compactionPoints });
   // ai-zen's own sessions: the session lock; another agent's: what its source knows (a pid file, …).
   const isOwned = (file: string) => {
     const source = findSource(sources, file);
@@ -135,6 +138,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     isOwned,
     foreign,
     warnings: { enabled: config.daemon.warnings, warnAt: config.warnAt },
+    compactionPoints,
     logger: logger.child({ component: 'monitor' }),
   });
   const watcher: TranscriptWatchers = new TranscriptWatchers({
@@ -230,6 +234,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await migrator.idle();
         gitWatch.close();
         await committer.close();
+        await compactionPoints.flushed();
         await ipc.close();
         logger.info({}, 'daemon stopped');
       })();

@@ -71,6 +71,8 @@ export interface SessionState {
   /** Times the agent compacted its own history (Claude `compact_boundary`, Codex's zero reading), and the last one. */
   readonly compactions?: number;
   readonly lastCompactionAt?: string | null;
+  /** The last compaction: the context just before it and who asked (Claude's trigger `auto`/`manual`; null: not said). */
+  readonly lastCompaction?: { readonly at: string | null; readonly preTokens: number | null; readonly trigger: string | null } | null;
   /** The working directory the transcript names (another agent's: it decides whether the session is this repo's). */
   readonly cwd?: string | null;
   /** The transcript is another repo's (its cwd is outside this one): not listed, never handed over, no longer read. */
@@ -88,10 +90,47 @@ export interface SessionState {
 
 /** Per-agent thresholds, in percent of the window (config `agents.<name>`). */
 export interface SessionThresholds {
+  /** Where the daemon hands off: the configured handoffAt, kept a margin below compactsAt and at or below handoffAtTokens. */
   readonly handoffAt: number;
   readonly warnAt: number;
   /** Where the agent compacts by itself (null: unknown). */
   readonly compactsAt: number | null;
+  /** The absolute trigger (config `handoffAtTokens`): at this many tokens the session is over, whatever the percent. */
+  readonly handoffAtTokens?: number | null;
+  /** compactsAt was learned from this agent's own compactions (compaction-points.ts), not taken from the table. */
+  readonly compactsAtLearned?: boolean;
+}
+
+/** How far below the agent's own compaction point the daemon hands off at the latest, in points. */
+export const COMPACTION_MARGIN = 3;
+
+/**
+ * The thresholds a session runs by (issue 19 §2): the configured handoffAt, lowered to stay
+ * COMPACTION_MARGIN points below where the agent compacts by itself and to handoffAtTokens when
+ * that comes first (in whole percent, rounded down: never a target above the real point), never
+ * above 100%; warnAt keeps its distance in proportion.
+ */
+export function sessionThresholds(input: {
+  readonly handoffAt: number;
+  readonly warnAt: number;
+  readonly compactsAt: number | null;
+  readonly compactsAtLearned?: boolean;
+  readonly handoffAtTokens: number | null;
+  readonly window: number | null;
+}): SessionThresholds {
+  let handoffAt = Math.min(input.handoffAt, 100);
+  if (input.compactsAt !== null) handoffAt = Math.min(handoffAt, input.compactsAt - COMPACTION_MARGIN);
+  if (input.handoffAtTokens !== null && input.window !== null && input.window > 0)
+    handoffAt = Math.min(handoffAt, Math.floor((input.handoffAtTokens * 100) / input.window));
+  handoffAt = Math.max(1, handoffAt);
+  const warnAt = handoffAt < input.handoffAt ? Math.max(1, Math.floor((input.warnAt * handoffAt) / input.handoffAt)) : input.warnAt;
+  return {
+    handoffAt,
+    warnAt: Math.min(warnAt, handoffAt),
+    compactsAt: input.compactsAt,
+    handoffAtTokens: input.handoffAtTokens,
+    ...(input.compactsAtLearned ? { compactsAtLearned: true } : {}),
+  };
 }
 
 export interface SkipNotice {
@@ -218,6 +257,9 @@ export function isOverflowed(state: Pick<SessionState, 'closed' | 'latestUsage' 
 export function isOverThreshold(
   state: Pick<SessionState, 'closed' | 'latestUsage' | 'maxContextTokens' | 'thresholds' | 'foreign'>,
 ): boolean {
-  if (state.closed || state.foreign || !state.thresholds || state.latestUsage === null || state.maxContextTokens === null) return false;
-  return state.latestUsage.prompt_tokens * 100 >= state.thresholds.handoffAt * state.maxContextTokens;
+  if (state.closed || state.foreign || !state.thresholds || state.latestUsage === null) return false;
+  const tokens = state.latestUsage.prompt_tokens;
+  const atTokens = state.thresholds.handoffAtTokens;
+  if (atTokens != null && tokens >= atTokens) return true;
+  return state.maxContextTokens !== null && tokens * 100 >= state.thresholds.handoffAt * state.maxContextTokens;
 }

@@ -3,17 +3,19 @@
 // input_tokens + cache_creation_input_tokens + cache_read_input_tokens. One reply is written as one
 // line per content block, all with the same message.id and usage: it counts once. Sidechain
 // (subagent) lines, `<synthetic>` model lines and API-error lines are no readings. A `system` line
-// with subtype `compact_boundary` is Claude compacting by itself. The first `cwd` decides whether
-// the session is this repo's. A user line's `entrypoint` says who runs the turn: `sdk-cli` is
-// `claude -p`, `sdk-ts`/`sdk-py` the Agent SDK, `cli` a person at the terminal (issue 19 §7).
+// with subtype `compact_boundary` is Claude compacting (its `compactMetadata`: `trigger` auto or
+// manual, `preTokens` the context before it). The model is the one asked for (`requestedModel`, the
+// `model` attachment: claude-window.ts). The first `cwd` decides whether the session is this repo's.
+// A user line's `entrypoint` says who runs the turn: `sdk-cli` is `claude -p`, `sdk-ts`/`sdk-py` the
+// Agent SDK, `cli` a person at the terminal (issue 19 §7).
 import path from 'node:path';
 import { z } from 'zod';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { isOverThreshold, type SessionState, type SessionThresholds } from '../../watching/session-source.js';
+import { isOverThreshold, type SessionState } from '../../watching/session-source.js';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
 import { belongsToRepo } from '../../../probe/innermost-repo.js';
-import { claudeWindow } from './claude-window.js';
+import { claudeThresholds, claudeWindow, type ClaudeWindowSettings } from './claude-window.js';
 
 const Count = z.number().int().nonnegative().max(100_000_000);
 
@@ -36,6 +38,10 @@ const ClaudeLine = compiledOnFirstUse(
     isSidechain: z.boolean().optional(),
     isApiErrorMessage: z.boolean().optional(),
     entrypoint: z.string().optional(),
+    requestedModel: z.string().max(200).optional(),
+    // Read field by field below: an attachment or metadata of a shape not known here must not cost the line.
+    compactMetadata: z.unknown().optional(),
+    attachment: z.unknown().optional(),
     message: z
       .looseObject({
         id: z.string().optional(),
@@ -46,14 +52,9 @@ const ClaudeLine = compiledOnFirstUse(
   }),
 );
 
-export interface ClaudeFoldOptions {
+export interface ClaudeFoldOptions extends ClaudeWindowSettings {
   /** Real path of the repo. */
   readonly root: string;
-  readonly handoffAt: number;
-  readonly warnAt: number;
-  readonly compactsAt: number;
-  /** agents.claude-code.contextWindow. */
-  readonly contextWindow: number | null;
 }
 
 /** What the fold keeps besides the shared fields (in SessionState.details). */
@@ -65,14 +66,14 @@ export type ClaudeDetails = {
 };
 
 export function emptyClaudeState(file: string, options: ClaudeFoldOptions): SessionState {
-  const thresholds: SessionThresholds = { handoffAt: options.handoffAt, warnAt: options.warnAt, compactsAt: options.compactsAt };
+  const window = claudeWindow(null, 0, options);
   const details: ClaudeDetails = { lastMessageId: null, readings: 0, largestReading: 0 };
   return {
     kind: 'claude-code',
     file,
     sessionId: path.basename(file, '.jsonl'),
     model: null,
-    maxContextTokens: claudeWindow(null, 0, options.contextWindow),
+    maxContextTokens: window,
     latestUsage: null,
     closed: false,
     successorId: null,
@@ -81,7 +82,7 @@ export function emptyClaudeState(file: string, options: ClaudeFoldOptions): Sess
     lastHandoff: null,
     skippedCount: 0,
     details,
-    thresholds,
+    thresholds: claudeThresholds(null, window, options),
     compactions: 0,
     lastCompactionAt: null,
     cwd: null,
@@ -107,8 +108,18 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
   if (line.sessionId && line.sessionId !== next.sessionId && next.messageCount === 0) next = { ...next, sessionId: line.sessionId };
 
   if (line.type === 'system' && line.subtype === 'compact_boundary') {
-    return { ...next, compactions: (next.compactions ?? 0) + 1, lastCompactionAt: line.timestamp ?? null };
+    const meta = asRecord(line.compactMetadata);
+    const lastCompaction = {
+      at: line.timestamp ?? null,
+      preTokens: Count.safeParse(meta?.preTokens).data ?? null,
+      trigger: typeof meta?.trigger === 'string' ? meta.trigger.slice(0, 40) : null,
+    };
+    return { ...next, compactions: (next.compactions ?? 0) + 1, lastCompactionAt: line.timestamp ?? null, lastCompaction };
   }
+  // The model the session runs (at its start, and after a `/model`): the window is known before the first reply.
+  const attachment = asRecord(line.attachment);
+  const modelId = attachment?.type === 'model' ? asRecord(attachment.identity)?.modelId : undefined;
+  if (line.type === 'attachment' && typeof modelId === 'string' && modelId.length <= 200) return withModel(next, modelId, options);
   if (line.type === 'user') {
     if (line.isSidechain) return next;
     const scripted = line.entrypoint === undefined ? next.scripted : line.entrypoint.startsWith('sdk');
@@ -127,15 +138,29 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
     return `a usage Claude Code would not write (${usage.error.issues[0]?.path.join('.') ?? '?'}: ${usage.error.issues[0]?.message ?? '?'})`;
   const reading = usage.data.input_tokens + (usage.data.cache_creation_input_tokens ?? 0) + (usage.data.cache_read_input_tokens ?? 0);
   const output = usage.data.output_tokens ?? 0;
-  const model = message.model ?? next.model;
+  // What was asked for keeps `[1m]`; what the API answered does not.
+  const model = line.requestedModel ?? next.model ?? message.model ?? null;
   const largestReading = Math.max(details.largestReading, reading);
+  const window = claudeWindow(model, largestReading, options);
   const updated: SessionState = {
     ...next,
     model,
-    maxContextTokens: claudeWindow(model, largestReading, options.contextWindow),
+    maxContextTokens: window,
+    thresholds: claudeThresholds(model, window, options),
     latestUsage: { prompt_tokens: reading, completion_tokens: output, total_tokens: reading + output },
     firstReadingTokens: next.firstReadingTokens ?? reading,
     details: { lastMessageId: message.id ?? null, readings: details.readings + 1, largestReading } satisfies ClaudeDetails,
   };
   return { ...updated, overflowed: isOverThreshold(updated) };
+}
+
+function withModel(state: SessionState, model: string, options: ClaudeFoldOptions): SessionState {
+  if (model === state.model) return state;
+  const window = claudeWindow(model, claudeDetails(state).largestReading, options);
+  const updated = { ...state, model, maxContextTokens: window, thresholds: claudeThresholds(model, window, options) };
+  return { ...updated, overflowed: isOverThreshold(updated) };
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }

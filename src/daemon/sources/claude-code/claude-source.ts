@@ -12,13 +12,15 @@ import { emptyClaudeState, foldClaudeLine, type ClaudeFoldOptions } from './clau
 import { isClaudeSessionLive } from './claude-liveness.js';
 import { claudeHooksInstalled } from './claude-settings.js';
 import { claudeProjectsDir, claudeSessionsDir, isClaudeTranscript, mayHoldSessionsOf } from './claude-paths.js';
-import { CLAUDE_COMPACTS_AT } from './claude-window.js';
+import type { CompactionPoints } from '../../watching/compaction-points.js';
 
 export interface ClaudeSourceOptions {
   /** Real path of the repo. */
   readonly root: string;
   readonly env: Env;
   readonly config: AgentConfig;
+  /** Where Claude was seen compacting each model by itself (absent: the table's points only). */
+  readonly learned?: Pick<CompactionPoints, 'pointFor'>;
 }
 
 export function createClaudeCodeSource(options: ClaudeSourceOptions): WatchedSource {
@@ -28,8 +30,10 @@ export function createClaudeCodeSource(options: ClaudeSourceOptions): WatchedSou
     root: options.root,
     handoffAt: options.config.handoffAt,
     warnAt: options.config.warnAt,
-    compactsAt: CLAUDE_COMPACTS_AT,
+    handoffAtTokens: options.config.handoffAtTokens,
     contextWindow: options.config.contextWindow,
+    models: options.config.models,
+    learnedPoint: (model) => options.learned?.pointFor('claude-code', model) ?? null,
   };
   return {
     id: 'claude-code',

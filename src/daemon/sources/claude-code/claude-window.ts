@@ -1,14 +1,37 @@
-// Claude Code's transcript never states the window: it comes from the model. 200k, unless the model
-// is known to run with 1M (the `[1m]` variants Claude Code offers) or a reading already went past
-// 200k (only a 1M window allows that); the config's agents.claude-code.contextWindow wins.
-export const DEFAULT_WINDOW = 200_000;
-export const LARGE_WINDOW = 1_000_000;
+// Claude Code's transcript never states the window: it names the model. Checked with Claude Code
+// 2.1.332: every assistant line carries `requestedModel` (the model asked for, `[1m]` kept, e.g.
+// `claude-sonnet-4-6[1m]`; with no `--model` it is claude-opus-5-5), and a `model` attachment at the
+// start (`attachment.identity.modelId`, spelt the same); `message.model` is what the API answered,
+// without the `[1m]`. The window then comes from the model table (config/agent-models.ts), the
+// user's `models` entries, the agent-wide `contextWindow`, and the readings themselves (one above
+// the table's window proves a 1M one).
+import { agentCompactsAt, agentWindow, type ModelFacts } from '../../../config/agent-models.js';
+import { sessionThresholds, type SessionThresholds } from '../../watching/session-source.js';
 
-/** Claude Code compacts by itself at about this share of the window. */
-export const CLAUDE_COMPACTS_AT = 83;
+export interface ClaudeWindowSettings {
+  readonly handoffAt: number;
+  readonly warnAt: number;
+  readonly handoffAtTokens: number | null;
+  /** agents.claude-code.contextWindow. */
+  readonly contextWindow: number | null;
+  /** agents.claude-code.models. */
+  readonly models: Readonly<Record<string, ModelFacts>>;
+  /** Where Claude was seen compacting this model by itself (compaction-points.ts); null: never seen. */
+  readonly learnedPoint?: (model: string | null) => number | null;
+}
 
-export function claudeWindow(model: string | null, largestReading: number, configured: number | null): number {
-  if (configured !== null) return configured;
-  if (model !== null && /\[1m\]|-1m\b/i.test(model)) return LARGE_WINDOW;
-  return largestReading > DEFAULT_WINDOW ? LARGE_WINDOW : DEFAULT_WINDOW;
+export function claudeWindow(model: string | null, largestReading: number, settings: ClaudeWindowSettings): number {
+  return agentWindow('claude-code', model, { configured: settings.contextWindow, models: settings.models, largestReading }) ?? 200_000;
+}
+
+export function claudeThresholds(model: string | null, window: number, settings: ClaudeWindowSettings): SessionThresholds {
+  const learned = settings.learnedPoint?.(model) ?? null;
+  return sessionThresholds({
+    handoffAt: settings.handoffAt,
+    warnAt: settings.warnAt,
+    compactsAt: agentCompactsAt('claude-code', model, settings.models, learned),
+    compactsAtLearned: learned !== null,
+    handoffAtTokens: settings.handoffAtTokens,
+    window,
+  });
 }

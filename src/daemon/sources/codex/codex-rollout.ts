@@ -63,6 +63,8 @@ export interface CodexRolloutView {
   /** Times Codex compacted its own history. */
   readonly compactions: number;
   readonly lastCompactionAt: string | null;
+  /** The context just before the last compaction (the reading before its markers): where Codex compacts (issue 19 §2). */
+  readonly lastCompactionPreTokens?: number | null;
   /** A compaction was recorded since the last real reading (its markers come several at once). */
   readonly compactedSinceReading: boolean;
   readonly evidence: CodexEvidence;
@@ -265,16 +267,22 @@ function tokenCount(view: CodexRolloutView, payload: Record<string, unknown>, at
   };
   // No request has all-zero usage: this is Codex's own compaction, whose total is its estimate of what is left.
   if (allZero && view.reading !== null) {
-    const compacted = compaction(next, at);
+    const compacted = compaction(next, at, view.reading.contextTokens);
     return 'view' in compacted ? { view: compacted.view, news: compacted.news ?? 'reading' } : compacted;
   }
   return { view: { ...next, compactedSinceReading: false }, news: 'reading' };
 }
 
-function compaction(view: CodexRolloutView, at: string | null): CodexFold {
+function compaction(view: CodexRolloutView, at: string | null, preTokens: number | null = view.reading?.contextTokens ?? null): CodexFold {
   if (view.compactedSinceReading) return { view, news: null };
   return {
-    view: { ...view, compactions: view.compactions + 1, lastCompactionAt: at ?? view.lastCompactionAt, compactedSinceReading: true },
+    view: {
+      ...view,
+      compactions: view.compactions + 1,
+      lastCompactionAt: at ?? view.lastCompactionAt,
+      lastCompactionPreTokens: preTokens,
+      compactedSinceReading: true,
+    },
     news: 'compaction',
   };
 }

@@ -9,7 +9,8 @@
 import path from 'node:path';
 import type { IncrementalReaderOptions } from '../../watching/incremental-reader.js';
 import { createLineFoldReader, type LineFold } from '../../watching/line-fold-reader.js';
-import { isOverThreshold, type SessionReader, type SessionState, type SessionThresholds } from '../../watching/session-source.js';
+import { agentCompactsAt, agentWindow, type ModelFacts } from '../../../config/agent-models.js';
+import { isOverThreshold, sessionThresholds, type SessionReader, type SessionState } from '../../watching/session-source.js';
 import { emptyCodexView, foldCodexLine, type CodexRolloutView } from './codex-rollout.js';
 import type { CodexOwnership } from './codex-rollout-folders.js';
 
@@ -27,9 +28,16 @@ export function codexViewOf(state: SessionState): CodexRolloutView | null {
 }
 
 export interface CodexReaderSettings {
-  readonly thresholds: SessionThresholds;
+  /** agents.codex: handoffAt, warnAt (percent), handoffAtTokens. */
+  readonly handoffAt: number;
+  readonly warnAt: number;
+  readonly handoffAtTokens: number | null;
   /** The window from config, over the one Codex reports. */
   readonly contextWindow: number | null;
+  /** agents.codex.models: per model, over what Codex reports and the table. */
+  readonly models: Readonly<Record<string, ModelFacts>>;
+  /** Where Codex was seen compacting this model by itself (compaction-points.ts); null: never seen. */
+  readonly learnedPoint?: (model: string | null) => number | null;
 }
 
 export function codexState(
@@ -39,12 +47,27 @@ export function codexState(
   extra: { skippedCount: number; foreign: boolean },
 ): SessionState {
   const reading = view.reading;
+  // Codex states its window in every reading; the table is for before the first one.
+  const window = agentWindow('codex', view.model, {
+    configured: settings.contextWindow,
+    models: settings.models,
+    reported: reading?.window,
+  });
+  const learned = settings.learnedPoint?.(view.model) ?? null;
+  const thresholds = sessionThresholds({
+    handoffAt: settings.handoffAt,
+    warnAt: settings.warnAt,
+    compactsAt: agentCompactsAt('codex', view.model, settings.models, learned),
+    compactsAtLearned: learned !== null,
+    handoffAtTokens: settings.handoffAtTokens,
+    window,
+  });
   const state: Omit<SessionState, 'overflowed'> = {
     kind: 'codex',
     file,
     sessionId: view.sessionId ?? codexSessionIdFromName(file),
     model: view.model,
-    maxContextTokens: settings.contextWindow ?? reading?.window ?? null,
+    maxContextTokens: window,
     latestUsage: reading
       ? { prompt_tokens: reading.contextTokens, completion_tokens: reading.outputTokens, total_tokens: reading.contextTokens }
       : null,
@@ -54,9 +77,11 @@ export function codexState(
     lastHandoff: null,
     skippedCount: extra.skippedCount,
     details: { codex: view },
-    thresholds: settings.thresholds,
+    thresholds,
     compactions: view.compactions,
     lastCompactionAt: view.lastCompactionAt,
+    lastCompaction:
+      view.compactions > 0 ? { at: view.lastCompactionAt, preTokens: view.lastCompactionPreTokens ?? null, trigger: null } : null,
     cwd: view.cwd,
     foreign: extra.foreign,
     startedAt: view.startedAt,

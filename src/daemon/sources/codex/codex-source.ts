@@ -12,24 +12,28 @@ import { codexHooksInstalled } from './codex-hooks.js';
 import { isRolloutName } from './codex-rollout-meta.js';
 import { CodexOwnership, codexRolloutFolders } from './codex-rollout-folders.js';
 import { isCodexSessionLive } from './codex-liveness.js';
-import { codexSessionIdFromName, createCodexSessionReader } from './codex-session-reader.js';
-
-/** Where Codex compacts by itself, in percent of `model_context_window`. */
-export const CODEX_COMPACTS_AT = 95;
+import { codexSessionIdFromName, createCodexSessionReader, type CodexReaderSettings } from './codex-session-reader.js';
+import type { CompactionPoints } from '../../watching/compaction-points.js';
 
 export interface CodexSourceContext {
   /** Real path of the project root. */
   readonly root: string;
   readonly env: Env;
   readonly agent: AgentConfig;
+  /** Where Codex was seen compacting each model by itself (absent: the table's points only). */
+  readonly learned?: Pick<CompactionPoints, 'pointFor'>;
 }
 
 export function createCodexSessionSource(context: CodexSourceContext): WatchedSource {
   const sessions = codexSessionsFolder(context.env);
   const ownership = new CodexOwnership(context.root);
-  const settings = {
-    thresholds: { handoffAt: context.agent.handoffAt, warnAt: context.agent.warnAt, compactsAt: CODEX_COMPACTS_AT },
+  const settings: CodexReaderSettings = {
+    handoffAt: context.agent.handoffAt,
+    warnAt: context.agent.warnAt,
+    handoffAtTokens: context.agent.handoffAtTokens,
     contextWindow: context.agent.contextWindow,
+    models: context.agent.models,
+    learnedPoint: (model) => context.learned?.pointFor('codex', model) ?? null,
   };
   const prefix = sessions + path.sep;
   return {

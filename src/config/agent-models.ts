@@ -1,0 +1,109 @@
+// The windows (and, where known, the compaction points) of the models other agents run, shipped as
+// data (issue 19 §1). A model is matched by the longest entry its name starts with; a name ending
+// in `[1m]` (Claude Code's 1M-context variants, as its transcript's `requestedModel` and `model`
+// attachment spell them) has a 1M window whatever the table says. A user extends or corrects the
+// table per model in config: `"agents": {"claude-code": {"models": {"claude-opus-6": {"contextWindow": 1000000}}}}`.
+// What a transcript says beats the table (Codex's `model_context_window`; a Claude reading above
+// the table's window proves the larger one); the table beats a guess.
+
+/** The agents whose models the table knows (config `agents.<name>`). */
+export type ModelAgent = 'claude-code' | 'codex';
+
+export interface ModelFacts {
+  /** The window in tokens. */
+  readonly contextWindow?: number;
+  /** Where the agent compacts by itself, in percent of the window (learned points take over, compaction-points.ts). */
+  readonly compactsAt?: number;
+}
+
+export const ONE_MILLION = 1_000_000;
+
+/**
+ * Checked with Claude Code 2.1.332: with no `--model` it runs claude-opus-5-5, and the opus, sonnet
+ * and haiku aliases resolve to claude-*-5-5 — all 1M; so do opus 4.7 and 4.8. Only the 4.6 models
+ * and Sonnet 4.5 (and the older ones) are 200k. Claude compacts by itself at ~73% of the window
+ * (it was ~83% until late 2026, and moved without notice: the daemon learns the real point).
+ */
+export const MODEL_TABLE: Readonly<Record<ModelAgent, Readonly<Record<string, ModelFacts>>>> = {
+  'claude-code': {
+    'claude-': { contextWindow: 200_000 },
+    'claude-opus-5': { contextWindow: ONE_MILLION },
+    'claude-sonnet-5': { contextWindow: ONE_MILLION },
+    'claude-haiku-5': { contextWindow: ONE_MILLION },
+    'claude-opus-4-7': { contextWindow: ONE_MILLION },
+    'claude-opus-4-8': { contextWindow: ONE_MILLION },
+    'claude-opus-4-6': { contextWindow: 200_000 },
+    'claude-sonnet-4-6': { contextWindow: 200_000 },
+    'claude-sonnet-4-5': { contextWindow: 200_000 },
+    opus: { contextWindow: ONE_MILLION },
+    sonnet: { contextWindow: ONE_MILLION },
+    haiku: { contextWindow: ONE_MILLION },
+  },
+  // Codex states the window in every reading (`model_context_window`, 95% of the model's): the
+  // table is the fallback before the first one. Codex compacts at 90% of the full window, ~95% of that.
+  codex: {
+    'gpt-5': { contextWindow: 258_400 },
+    'gpt-4.1': { contextWindow: 995_197 },
+    o3: { contextWindow: 190_000 },
+    'o4-mini': { contextWindow: 190_000 },
+  },
+};
+
+/** The agent's window when the model is unknown (Claude: 200k, the smaller: handing off early is safe). */
+export const AGENT_DEFAULT_WINDOW: Readonly<Record<ModelAgent, number | null>> = { 'claude-code': 200_000, codex: null };
+/** Where the agent compacts by itself, in percent of the window, until the daemon has seen it do so. */
+export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = { 'claude-code': 73, codex: 95 };
+
+const ONE_M_SUFFIX = /\[1m\]$/i;
+
+/** What the window of `model` is, strongest first: the agent-wide `contextWindow`, the user's entry for the model, what the transcript reports (Codex), the table (Claude: a reading above it proves the 1M window). */
+export function agentWindow(
+  agent: ModelAgent,
+  model: string | null,
+  known: {
+    readonly configured: number | null;
+    readonly models: Readonly<Record<string, ModelFacts>>;
+    readonly reported?: number | null;
+    readonly largestReading?: number;
+  },
+): number | null {
+  if (known.configured !== null) return known.configured;
+  const user = userFacts(known.models, model).contextWindow;
+  if (user !== undefined) return user;
+  if (known.reported) return known.reported;
+  const name = (model ?? '').trim();
+  const window = ONE_M_SUFFIX.test(name)
+    ? ONE_MILLION
+    : (matching(MODEL_TABLE[agent], name.toLowerCase()).contextWindow ?? AGENT_DEFAULT_WINDOW[agent]);
+  const largest = known.largestReading ?? 0;
+  return window !== null && largest > window ? Math.max(ONE_MILLION, largest) : window;
+}
+
+/** Where the agent compacts `model` by itself, in percent: the user's entry, else what the daemon learned, else the table. */
+export function agentCompactsAt(
+  agent: ModelAgent,
+  model: string | null,
+  models: Readonly<Record<string, ModelFacts>>,
+  learned: number | null,
+): number {
+  const name = (model ?? '').trim().toLowerCase();
+  return (
+    userFacts(models, model).compactsAt ??
+    learned ??
+    matching(MODEL_TABLE[agent], name.replace(ONE_M_SUFFIX, '')).compactsAt ??
+    AGENT_DEFAULT_COMPACTS_AT[agent]
+  );
+}
+
+function userFacts(models: Readonly<Record<string, ModelFacts>>, model: string | null): ModelFacts {
+  const lowered = Object.fromEntries(Object.entries(models).map(([key, facts]) => [key.toLowerCase(), facts]));
+  return model === null ? {} : matching(lowered, model.trim().toLowerCase());
+}
+
+/** Every entry `name` starts with, the longer over the shorter, field by field (`claude-opus-5` over `claude-`). */
+function matching(table: Readonly<Record<string, ModelFacts>>, name: string): ModelFacts {
+  const keys = Object.keys(table)
+    .filter((key) => name.startsWith(key))
+    .sort((a, b) => a.length - b.length);
+  return Object.assign({}, ...keys.map((key) => table[key])) as ModelFacts;
+}
