@@ -422,10 +422,10 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect((await daemon.daemon(['install-hooks', 'claude'])).code).toBe(0);
     const env = daemon.env;
     fake.enqueue(
-      anthropicReply().text('The parser is fixed.').usage({ input_tokens: 141_000, output_tokens: 30 }),
+      anthropicReply().text('The parser is fixed.').usage({ input_tokens: 142_000, output_tokens: 30 }),
       anthropicReply()
         .text('<summary>The user asked to fix the parser; it was fixed.</summary>')
-        .usage({ input_tokens: 142_000, output_tokens: 60 }),
+        .usage({ input_tokens: 143_000, output_tokens: 60 }),
     );
     expect((await runClaude('Fix the parser in src/parse.ts', { cwd: daemon.root, home: claude, baseURL: fake.baseURL, env })).code).toBe(
       0,
