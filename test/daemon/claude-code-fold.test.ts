@@ -133,7 +133,7 @@ describe('X3 Claude Code transcripts, edge cases', () => {
 });
 
 describe('issue 19 §7 who runs the turn: a person or a script', () => {
-  const options = { root: '/work/repo', handoffAt: 70, warnAt: 60, compactsAt: 83, contextWindow: null };
+  const options = { root: '/work/repo', handoffAt: 70, warnAt: 60, handoffAtTokens: null, contextWindow: null, models: {} };
   const user = (entrypoint: string, lineNumber: number) => ({
     text: JSON.stringify({ type: 'user', entrypoint, cwd: '/work/repo', message: { role: 'user', content: 'go on' } }),
     lineNumber,
