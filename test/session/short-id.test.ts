@@ -22,6 +22,9 @@ describe('issue 19 §3 short ids', () => {
     expect(handoffDocName(instant, codexA)).toMatch(/-8a1d3e57\.md$/);
     expect(shortId(claude)).toBe('3f9c2b1e');
     expect(shortId('ai-zen-own-session-7')).toBe('ai-zen-o');
+    // ULIDs are time-ordered too: two made a moment apart share their first 8 characters.
+    expect(shortId('01JEQX7Z3K8M2N4P6R8T0V2W4Y')).toBe('8T0V2W4Y');
+    expect(shortId('01JEQX7Z9A1B3C5D7E9F1G3H5J')).toBe('9F1G3H5J');
   });
 
   it('issue 19 §3 the document check stays strict: the session’s own short id, or the first 8 a document committed before was named by; never another session’s', () => {
