@@ -17,6 +17,8 @@ import { projectPaths, type Env, type ProjectPaths } from '../paths.js';
 import { ConversationContext, type OpenedSession } from '../session/conversation-context.js';
 import { resolveSessionId } from '../session/resolve-session-id.js';
 import { SessionStore } from '../session/store.js';
+import { removeOrphans } from '../session/orphan-cleanup.js';
+import { isLockHeld, sessionLockName } from '../lock/os-lock.js';
 import { ensureGitignore, findProjectRoot } from './project-root.js';
 import { shortId } from '../short-id.js';
 
@@ -139,6 +141,8 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
   const sessionLogger = logger.child({ component: 'session' });
   const store = new SessionStore(paths, { logger: sessionLogger });
   await store.cleanup();
+  // Issue 22: what a kill -9 mid-migration left (a successor nothing points to, a document nothing names).
+  await removeOrphans({ paths, store, isOwned: (file) => isLockHeld(sessionLockName(file), { env }), logger: sessionLogger, env });
   await ensureGitignore(paths, logger);
 
   let opened: OpenedSession | null = null;

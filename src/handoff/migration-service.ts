@@ -24,6 +24,7 @@ import { normaliseGoal } from './goal.js';
 import { verifyDocument } from './verify-doc.js';
 import { sealDocument, type SealedDocument } from './seal-document.js';
 import type { SecretScanner } from './secret-scan.js';
+import { pauseHookFromEnv, type PauseHook } from '../session/pause-hook.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -82,6 +83,8 @@ export interface MigrationServiceOptions {
   readonly abortWaitMs?: number;
   /** T5: finds secrets in the document before it is sealed (default: secretlint's recommended rules and ours). */
   readonly secretScanner?: SecretScanner;
+  /** Test-only: pause at a stage so a test can kill the process there (default: from AI_ZEN_TEST_PAUSE_AT in `env`). */
+  readonly pause?: PauseHook;
 }
 
 /** S2: what the person decided after reviewing a migration's document. */
@@ -206,6 +209,7 @@ export class MigrationService {
       };
 
       const written = await this.runExecutors(requested, input, sessionId);
+      await (this.options.pause ?? pauseHookFromEnv(this.options.env ?? process.env))?.('after-document');
       const sealed = await this.seal(doc, sessionId);
       // F1–F4: whatever the final document (as sealed) still fails is recorded and shown, never hidden.
       const checks = await checksOfWrittenDocument(input);

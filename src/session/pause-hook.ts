@@ -14,7 +14,14 @@ import type { Env } from '../paths.js';
 export const MIGRATION_STAGES = ['before-archive', 'after-archive', 'after-new-session', 'after-migrated-line', 'after-pointer'] as const;
 export type MigrationStage = (typeof MIGRATION_STAGES)[number];
 
-export type PauseHook = (stage: MigrationStage) => Promise<void>;
+/**
+ * Before the migration's writes, in the handoff (migration-service.ts):
+ * - `after-document`: the document is written by its executor, not yet sealed nor named by a `handoff` line.
+ */
+export const HANDOFF_STAGES = ['after-document'] as const;
+export type HandoffStage = (typeof HANDOFF_STAGES)[number];
+
+export type PauseHook = (stage: MigrationStage | HandoffStage) => Promise<void>;
 
 /**
  * `AI_ZEN_TEST_PAUSE_AT=<stage>`: on reaching that stage, write its name to

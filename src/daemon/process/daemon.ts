@@ -24,6 +24,8 @@ import { createHooksRunner } from '../side-channels/hooks-runner.js';
 import type { DaemonCore } from '../side-channels/daemon-core.js';
 import { createIpcHandlers } from '../side-channels/ipc-handlers.js';
 import { cleanLeftovers } from './leftover-cleanup.js';
+import { removeOrphans } from '../../session/orphan-cleanup.js';
+import { SessionStore } from '../../session/store.js';
 import { createNotifier, type Notifier } from '../side-channels/notifier.js';
 import { findSource } from '../watching/session-source.js';
 import { SessionMonitor } from '../handover/session-monitor.js';
@@ -217,6 +219,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   void facts.capture().catch((error: unknown) => logger.warn({ err: error }, 'first facts capture failed'));
   // Before the watcher: an empty placeholder left by a kill -9 must not be taken for a document.
   await cleanLeftovers({ paths, isOwned, logger: logger.child({ component: 'cleanup' }) });
+  // Issue 22: and what a kill -9 mid-migration left (a successor nothing points to, a document nothing names).
+  const cleanupLogger = logger.child({ component: 'cleanup' });
+  await removeOrphans({ paths, store: new SessionStore(paths, { logger: cleanupLogger }), isOwned, logger: cleanupLogger, env });
   await watcher.start();
   ready = true;
   logger.info({ socket: core.socketPath, sessions: watcher.states().length }, 'daemon ready');

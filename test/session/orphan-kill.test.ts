@@ -1,0 +1,121 @@
+// Issue 22 (low): kill -9 of the CLI in the middle of a migration left orphan documents (written,
+// never named by a `handoff` line, never scanned) and orphan successor sessions (written, never
+// pointed to by a `migrated` line) for good. Here the real CLI is killed at each step of
+// `ai-zen migrate`, in a loop over one project, and the next start — the CLI or the daemon, in
+// turn — leaves no orphan of either kind, and the old session whole.
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HANDOFF_STAGES, MIGRATION_STAGES } from '../../src/session/pause-hook.js';
+import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { waitFor } from '../support/wait-for.js';
+import { makeDaemonRepo, type DaemonRepo } from '../daemon/daemon-harness.js';
+
+let daemon: DaemonRepo | null = null;
+let fake: FakeOpenAI | null = null;
+afterEach(async () => {
+  await daemon?.cleanup();
+  daemon = null;
+  await fake?.close();
+  fake = null;
+});
+
+interface Line {
+  readonly type: string;
+  readonly id?: string;
+  readonly previousId?: string | null;
+  readonly path?: string;
+  readonly newId?: string;
+}
+
+/** Documents no line names, and sessions with a predecessor that no `migrated` line points to. */
+async function orphans(root: string): Promise<{ documents: string[]; successors: string[] }> {
+  const sessionsDir = path.join(root, '.ai-zen', 'sessions');
+  const sessions = new Map<string, Line[]>();
+  for (const name of (await fs.readdir(sessionsDir)).filter((entry) => entry.endsWith('.jsonl'))) {
+    const text = await fs.readFile(path.join(sessionsDir, name), 'utf8');
+    sessions.set(
+      name.slice(0, -'.jsonl'.length),
+      text
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as Line),
+    );
+  }
+  const lines = [...sessions.values()].flat();
+  const named = new Set(lines.filter((line) => line.type === 'handoff' || line.type === 'migrated').map((line) => line.path));
+  const pointedTo = new Set(lines.filter((line) => line.type === 'migrated').map((line) => line.newId));
+  const documents = (await fs.readdir(path.join(root, '.ai-zen', 'handoffs')).catch(() => [] as string[]))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `.ai-zen/handoffs/${name}`)
+    .filter((doc) => !named.has(doc));
+  const successors = [...sessions].filter(([id, content]) => content[0]?.previousId && !pointedTo.has(id)).map(([id]) => id);
+  return { documents, successors };
+}
+
+describe('issue 22 kill -9 mid-migration leaves no orphan for good', () => {
+  it('issue 22 kill -9 of the CLI at each step of a migration (document written, each write of the migration): the next start, CLI or daemon, leaves no orphan document nor orphan successor session, and no history is lost', async () => {
+    fake = await startFakeOpenAI();
+    daemon = await makeDaemonRepo({ env: { OPENAI_API_KEY: 'sk-test-orphans', OPENAI_BASE_URL: fake.baseURL } });
+    const { root, env } = daemon;
+    const cli = (args: string[]) => runCli(args, { cwd: root, env, timeoutMs: 40_000 });
+    fake.enqueue(reply().text('Started.'));
+    expect((await cli(['-p', 'start the work'])).code).toBe(0);
+    const pauseFile = path.join(root, '..', 'paused-at');
+    let cleanedBy = 0;
+
+    for (const [index, stage] of [...HANDOFF_STAGES, ...MIGRATION_STAGES].entries()) {
+      await fs.rm(pauseFile, { force: true });
+      const child = spawn(process.execPath, [CLI_PATH, 'migrate', '--yes', '--executor', 'offline'], {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: env.AI_ZEN_HOME!,
+          ...env,
+          AI_ZEN_TEST_PAUSE_AT: stage,
+          AI_ZEN_TEST_PAUSE_FILE: pauseFile,
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (data: string) => (stderr += data));
+      const gone = new Promise((resolve) => child.on('close', resolve));
+      await waitFor(async () => (await fs.readFile(pauseFile, 'utf8').catch(() => '')) === stage, {
+        timeoutMs: 30_000,
+        message: `the migration to pause at ${stage} (${stderr})`,
+      });
+      child.kill('SIGKILL');
+      await gone;
+      const left = await orphans(root);
+      // Only the steps between the document and the `migrated` line leave an orphan behind.
+      if (left.documents.length > 0 || left.successors.length > 0) cleanedBy += 1;
+
+      // The next start: the CLI and the daemon in turn.
+      if (index % 2 === 0) {
+        fake.enqueue(reply().text('Carrying on.'));
+        const next = await cli(['--continue', '-p', `carry on after ${stage}`]);
+        expect(next.code, next.stderr).toBe(0);
+        expect(next.stdout).toContain('Carrying on.');
+      } else {
+        await daemon.start();
+        expect((await daemon.daemon(['stop'])).code).toBe(0);
+      }
+      expect(await orphans(root), `after a kill at ${stage}`).toEqual({ documents: [], successors: [] });
+    }
+    // The kills did leave orphans (at the document, and after the new session was written).
+    expect(cleanedBy).toBeGreaterThanOrEqual(2);
+
+    // No history lost: every request the user made is still in the sessions.
+    const all = (
+      await Promise.all(
+        (
+          await fs.readdir(path.join(root, '.ai-zen', 'sessions'))
+        ).map((name) => fs.readFile(path.join(root, '.ai-zen', 'sessions', name), 'utf8')),
+      )
+    ).join('\n');
+    expect(all).toContain('start the work');
+    for (const stage of [HANDOFF_STAGES[0], MIGRATION_STAGES[1], MIGRATION_STAGES[3]]) expect(all).toContain(`carry on after ${stage}`);
+  }, 240_000);
+});
