@@ -53,12 +53,22 @@ describe('the bundled handoff skill', () => {
     if (!parsed.ok) return;
     expect(parsed.skill.frontmatter.name).toBe('handoff');
     expect(parsed.skill.frontmatter.description?.length).toBeGreaterThan(20);
-    expect(parsed.skill.frontmatter.metadata?.version).toBe('1');
+    expect(parsed.skill.frontmatter.metadata?.version).toBe('2');
     expect(parsed.skill.sections).toHaveLength(9);
     for (const [index, heading] of parsed.skill.sections.entries()) expect(heading.startsWith(NINE[index]!)).toBe(true);
     expect(parsed.skill.body).toMatch(/language of the conversation/);
     expect(parsed.skill.body).toMatch(/at most 3 commands/);
     expect(parsed.skill.body).toMatch(/Do not invent facts/);
+  });
+
+  it('issue 21 §5 the skill is agent-neutral: it names each agent’s own write tool, bounded first steps, portable paths and the chain rule', async () => {
+    const body = (await fs.readFile(bundledSkillPath(), 'utf8')).replace(/\s+/g, ' ');
+    expect(body).not.toMatch(/with your `write` tool/);
+    expect(body).toContain('ai-zen: `write`; Claude Code: `Write`; Codex: `apply_patch`');
+    expect(body).toContain('at most 16 KB');
+    expect(body).toContain('ai-zen-daemon transcript <session id> --last 20');
+    expect(body).toContain('the home folder as `~`');
+    expect(body).toMatch(/carry its ⚠️ rules forward, unless the user revoked them/);
   });
 
   it('R7 the built-in minimal template has the same nine sections', () => {
@@ -88,7 +98,7 @@ describe('bootstrap and sync of the user skill (R5)', () => {
     await put(userSkill(), newer);
     const result = await bootstrapUserSkill({ env, bundledPath: bundled });
     expect(result.action).toBe('kept-newer');
-    expect(result.reason).toMatch(/version 9, newer than this ai-zen's 1/);
+    expect(result.reason).toMatch(/version 9, newer than this ai-zen's 2/);
     expect(await fs.readFile(userSkill(), 'utf8')).toBe(newer);
   });
 
