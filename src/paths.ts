@@ -86,3 +86,8 @@ export function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
+
+/** The user's home folder (`$HOME` on POSIX): documents name it `~` (issue 21 §2). */
+export function homeFolder(): string {
+  return os.homedir();
+}

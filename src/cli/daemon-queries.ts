@@ -2,7 +2,9 @@
 import type { Command } from 'commander';
 import { allowsProjectChoices, checkTrust, describeTrust } from '../config/trust.js';
 import type { Env } from '../paths.js';
-import { FactsInfo, HandoffsReply, SessionsReply, StatusInfo } from '../daemon/side-channels/status-schema.js';
+import { FactsInfo, HandoffsReply, SessionsReply, StatusInfo, TranscriptReply } from '../daemon/side-channels/status-schema.js';
+import { AiZenError } from '../errors.js';
+import { DEFAULT_LAST_TURNS, MAX_LAST_TURNS, MAX_READ_BACK_BYTES, renderTurns } from '../handoff/visible-turns.js';
 import { socketPathFor } from '../ipc/socket-path.js';
 import { daemonRoot, isDaemonRunning, requestDaemon } from './daemon-client.js';
 import { renderFactsInfo, renderHandoffs, renderSessions, renderStatus } from './daemon-render.js';
@@ -65,5 +67,23 @@ export function registerQueryCommands(program: Command, setup: CliSetup): void {
       const root = await daemonRoot(io.cwd, io.env);
       const facts = await requestDaemon(root, io.env, 'facts', { refresh: true }, FactsInfo);
       await writeOut(io.stdout, options.json ? json(facts) : renderFactsInfo(facts));
+    });
+  program
+    .command('transcript <session>')
+    .description(
+      `the last turns of a session of any agent (its id or a prefix), as a person saw them; at most ${MAX_READ_BACK_BYTES / 1024} KB`,
+    )
+    .option('--last <turns>', `how many turns (1–${MAX_LAST_TURNS})`, String(DEFAULT_LAST_TURNS))
+    .option('--json', 'one JSON object, for scripts')
+    .action(async (session: string, options: { last: string; json?: boolean }) => {
+      const last = Number(options.last);
+      if (!Number.isInteger(last) || last < 1 || last > MAX_LAST_TURNS)
+        throw new AiZenError('usage', `--last takes a whole number from 1 to ${MAX_LAST_TURNS}, not ${options.last}`);
+      if (!/^[A-Za-z0-9_-]{1,128}$/.test(session))
+        throw new AiZenError('usage', `a session is named by its id or a prefix of it (letters, digits, - and _), not ${session}`);
+      const root = await daemonRoot(io.cwd, io.env);
+      const reply = await requestDaemon(root, io.env, 'transcript', { session, last }, TranscriptReply);
+      const heading = `session ${reply.sessionId} (${reply.agent}): the last ${reply.turns.length} of ${reply.total} turns`;
+      await writeOut(io.stdout, options.json ? json(reply) : renderTurns(heading, reply.turns, reply.total));
     });
 }

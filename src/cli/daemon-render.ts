@@ -78,6 +78,8 @@ export function sessionLine(session: SessionInfo): string {
   if (session.model) notes.push(session.model);
   const state = standing(session);
   if (state === 'handed-off') notes.push(`handed off → ${session.successorId ? shortId(session.successorId) : '?'}`);
+  if (session.previous)
+    notes.push(`continues ${session.previous.sessionId ? shortId(session.previous.sessionId) : '?'} from ${session.previous.path}`);
   else notes.push(session.owner === 'live' || session.owner === 'daemon' ? `owner: ${session.owner}` : 'owner: none');
   if (state === 'over-threshold') notes.push('over the threshold');
   if (state === 'overflowed') notes.push('window full');

@@ -6,7 +6,9 @@
 import { createHash } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { writeFileInside } from '../fs/safe-write.js';
+import { homeFolder } from '../paths.js';
 import type { DocPath } from './doc-path.js';
+import { portableText } from './portable-paths.js';
 import { redactFindings, scanForSecrets, type SecretScanner } from './secret-scan.js';
 
 export interface SealedDocument {
@@ -20,12 +22,18 @@ export interface SealedDocument {
 
 export async function sealDocument(root: string, doc: DocPath, scan: SecretScanner = scanForSecrets): Promise<SealedDocument> {
   const original = await readRegularFile(doc.absolute);
-  const text = original.toString('utf8');
+  // Issue 21 §2: a committed document names no path of this machine (the project's are relative, the home is `~`).
+  const text = portableText(original.toString('utf8'), { root, home: homeFolder() });
   const findings = await scan(text);
   // Secrets redacted before the document was built (the offline executor scans the transcript's
   // texts first) count as much as those redacted now.
   const earlier = [...text.matchAll(REDACTION)].map((match) => match[1]!);
-  if (findings.length === 0) return { sha256: sha256Of(original), redactions: earlier.length, rules: [...new Set(earlier)] };
+  if (findings.length === 0) {
+    if (text === original.toString('utf8')) return { sha256: sha256Of(original), redactions: earlier.length, rules: [...new Set(earlier)] };
+    const content = Buffer.from(text, 'utf8');
+    await writeFileInside(root, doc.relative, content);
+    return { sha256: sha256Of(content), redactions: earlier.length, rules: [...new Set(earlier)] };
+  }
   const redacted = redactFindings(text, findings);
   const content = Buffer.from(redacted.text, 'utf8');
   await writeFileInside(root, doc.relative, content);

@@ -15,7 +15,18 @@ export const MAX_REQUEST_BYTES = 1024 * 1024;
 /** Replies can be large (status of thousands of sessions); the client still caps what it buffers. */
 export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
 
-export const RequestType = z.enum(['status', 'sessions', 'handoffs', 'facts', 'handoff', 'migrate', 'stop', 'subscribe', 'agent-hook']);
+export const RequestType = z.enum([
+  'status',
+  'sessions',
+  'handoffs',
+  'facts',
+  'handoff',
+  'migrate',
+  'stop',
+  'subscribe',
+  'agent-hook',
+  'transcript',
+]);
 export type RequestType = z.infer<typeof RequestType>;
 
 /** What names a session on a command line: an id or a prefix of one (a whole id is SessionId). Data, never a path. */
@@ -57,6 +68,17 @@ export const RequestParams = {
       stopHookActive: z.boolean().optional(),
       trigger: z.string().max(64).optional(),
       source: z.string().max(64).optional(),
+    })
+    .strict(),
+  /** Issue 21 §1: the last turns a person saw of any agent's session, by its id or a prefix of it; bounded in bytes. */
+  transcript: z
+    .object({
+      session: z
+        .string()
+        .min(1)
+        .max(128)
+        .regex(/^[A-Za-z0-9_-]+$/),
+      last: z.number().int().min(1).max(200).optional(),
     })
     .strict(),
 } as const satisfies Record<RequestType, z.ZodType>;

@@ -9,6 +9,7 @@ import {
   StatusInfo,
   StopReply,
   FactsInfo,
+  TranscriptReply,
 } from '../../src/daemon/side-channels/status-schema.js';
 import { HOOK_FOR_EVENT, type HookName } from '../../src/daemon/side-channels/hooks-runner.js';
 import { EventSchemas, type EventName } from '../../src/events.js';
@@ -46,6 +47,7 @@ export const IpcResults = z.object({
   handoff: HandoffReply,
   migrate: HandoffReply,
   stop: StopReply,
+  transcript: TranscriptReply,
 });
 
 interface Contract {

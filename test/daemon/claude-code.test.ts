@@ -141,7 +141,7 @@ describe('X3 Claude Code sessions, with the real client', () => {
     const breakpoint = text.split('## ').find((section) => section.startsWith('💬'))!;
     expect(breakpoint).toContain('Write notes.md with a heading, then check it exists');
     expect(breakpoint).toContain('The notes are written and checked.');
-    expect(text).toContain(`\`${target}\` — write`);
+    expect(text).toContain('`notes.md` — write');
     expect(text).toContain('`false` — exit 1');
     expect(text).toContain('`ls notes.md` — exit 0');
 

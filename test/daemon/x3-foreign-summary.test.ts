@@ -222,7 +222,7 @@ describe('X3 the summary executor for another agent’s session', () => {
   }, 120_000);
 
   test('X3 the agent does not write its own document (self): the daemon falls back to summary, and the handoff records the self downgrade', async () => {
-    const summary = `# Handoff\n\n${SECTIONS.map((heading) => `## ${heading}\n\nFrom the summary model after self: \`src/parse.ts\` is fixed.\n`).join('\n')}`;
+    const summary = `# Handoff\n\n${SECTIONS.map((heading) => `## ${heading}\n\nFrom the summary model after self: \`src/parse.ts\` is fixed; keep the tests green.\n`).join('\n')}`;
     unhandle = model.handle(() => reply().text(summary).usage({ prompt_tokens: 50, completion_tokens: 50 }));
     const { daemon, transcript, seen } = await setup();
     expect((await daemon.daemon(['install-hooks', 'claude'])).code).toBe(0);

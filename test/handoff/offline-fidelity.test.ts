@@ -91,7 +91,7 @@ describe('offline document fidelity (F1–F4, issue 12 §3)', () => {
       isRunnable: (command) => !command.startsWith('git '),
     });
     expect(document).not.toContain('git status');
-    expect(document).toContain('tail -n 40 .ai-zen/sessions/abcdefgh.jsonl');
+    expect(document).toContain('ai-zen-daemon transcript abcdefgh --last 20');
     expect(
       buildOfflineDocument({
         sections: ['🔔 First steps'],

@@ -8,9 +8,12 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { EventBus } from '../../events.js';
-import { checksOfWrittenDocument } from '../../handoff/checks/check-written-document.js';
+import { localCommandEnvironment } from '../../handoff/checks/command-environment.js';
 import { evidenceFromMessages } from '../../handoff/checks/evidence.js';
-import { buildOfflineDocument } from '../../handoff/executors/offline-document.js';
+import { commandProblems } from '../../handoff/checks/first-steps-check.js';
+import { allProblems, checkDocument, checksPassed } from '../../handoff/checks/run-checks.js';
+import { buildOfflineDocument, rulesInForce } from '../../handoff/executors/offline-document.js';
+import { readPreviousDocument } from '../../handoff/previous-document.js';
 import { NO_COST, type Executor } from '../../handoff/executors/types.js';
 import { handoffDocName, reserveHandoffDoc, type DocPath } from '../../handoff/doc-path.js';
 import { loadHandoffSkill } from '../../handoff/skill.js';
@@ -18,7 +21,8 @@ import { redactMessages } from '../../handoff/redact-messages.js';
 import { sealDocument } from '../../handoff/seal-document.js';
 import { verifyDocument } from '../../handoff/verify-doc.js';
 import { writeFileInside } from '../../fs/safe-write.js';
-import type { Env, ProjectPaths } from '../../paths.js';
+import { homeFolder, type Env, type ProjectPaths } from '../../paths.js';
+import type { AgentMessage } from '../../session/session-recorder.js';
 import type { FactsProvider } from '../../probe/facts.js';
 import type { ExecutorName, HandoffChecks, HandoffCost } from '../../session/format.js';
 import { renderFacts } from '../../probe/render-facts.js';
@@ -79,6 +83,8 @@ interface Entry {
   fallback: NodeJS.Timeout | null;
   /** The loop guard held this crossing back: a new reading has it judged again. */
   heldBack: boolean;
+  /** The agent was told once what its document fails (issue 21 §3); next time the daemon writes its own. */
+  corrected: boolean;
 }
 
 export interface HandOverOptions {
@@ -117,6 +123,11 @@ export interface ForeignSessionsRunner extends ForeignSessions {
    * the daemon writes the document itself instead (summary or offline). False: nothing was waiting.
    */
   handOverForScript(file: string): Promise<boolean>;
+  /**
+   * The agent stopped after writing its document, and the document fails F1–F4: what is wrong, to
+   * tell it once (issue 21 §3). Null: nothing to correct (passes, not written, or told already).
+   */
+  correctSelf(file: string): Promise<{ readonly path: string; readonly problems: readonly string[] } | null>;
   /** A hook of this transcript's session reached the daemon: the agent runs our hooks for it. */
   hookAnswered(file: string): void;
   close(): void;
@@ -147,6 +158,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
           selfDoc: null,
           fallback: null,
           heldBack: false,
+          corrected: false,
         }),
       );
     return entry;
@@ -179,7 +191,17 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     const source = findSource(options.sources, file);
     if (!state || !source?.handover || !entry.selfDoc) return false;
     if (documented.has(file)) return true;
-    const result = await announce(file, state, source, entry.selfDoc, 'self', 'written by the agent');
+    // Issue 21 §3: the agent's own document is checked as every other; one that fails is not adopted.
+    const checks = await checksOf(file, source, entry.selfDoc).catch(() => null);
+    if (checks && !checksPassed(checks)) {
+      options.logger.info({ file, problems: allProblems(checks) }, "the agent's own document fails the checks; not adopted");
+      return false;
+    }
+    const result = await announce(file, state, source, entry.selfDoc, 'self', 'written by the agent', {
+      cost: NO_COST,
+      downgrades: [],
+      ...(checks ? { checks } : {}),
+    });
     if (result) {
       entry.awaitingSelf = false;
       entry.selfDoc = null;
@@ -281,6 +303,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
           loadHandoffSkill({ projectRoot: options.paths.root, env: options.env }),
         ]);
         const factsBlock = renderFacts(facts);
+        const previous = await readPreviousDocument(options.root, messages);
         const earlier = how.after ? [how.after] : [];
         if (how.after)
           options.events.emit('handoff.downgraded', {
@@ -303,13 +326,11 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
             maxContextTokens: summary.maxContextTokens,
             logger: options.logger,
             ...(how.goal !== undefined ? { goal: how.goal } : {}),
-            // F3: the files the foreign session's own tools changed.
-            evidence: evidenceFromMessages(messages, options.root),
+            // F3: the files the foreign session's own tools changed; the rules in force, carried ones too.
+            evidence: evidenceFromMessages(messages, options.root, rulesInForce(messages, previous).carried),
           };
           const outcome = await summary.executor.run(input);
-          // The checks it passed, recorded as ai-zen's own handoffs record them (`handoffs`: checked ✓).
-          if (outcome.ok)
-            written = { executor: 'summary', cost: outcome.cost, downgrades: earlier, checks: await checksOfWrittenDocument(input) };
+          if (outcome.ok) written = { executor: 'summary', cost: outcome.cost, downgrades: earlier };
           else {
             // R11: one way down, said in the log, the event and the handoff's record.
             options.logger.warn(
@@ -336,10 +357,24 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
             sessionId: state.sessionId,
             sessionFile: file,
             ...(how.goal !== undefined ? { goal: how.goal } : {}),
+            places: { root: options.root, home: homeFolder() },
+            previous,
+            isRunnable: (command) => commandRunnable(command),
           });
           await writeFileInside(options.root, doc.relative, document);
         }
-        const result = await announce(file, state, source, doc, written.executor, reason, written, how.byHand === true);
+        // Issue 21 §3: every document is checked, whoever wrote it; the verdict goes with it (`handoffs`, `status`, the notification).
+        const checks = await checksOf(file, source, doc, messages).catch(() => null);
+        const result = await announce(
+          file,
+          state,
+          source,
+          doc,
+          written.executor,
+          reason,
+          { ...written, ...(checks ? { checks } : {}) },
+          how.byHand === true,
+        );
         if (!result) throw new Error('the document did not verify');
         return result;
       } catch (error) {
@@ -410,8 +445,31 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       agent: state.kind,
       successorCommand,
       percent: percentOf(state),
+      ...(written.checks ? { checks: written.checks } : {}),
     });
     return { path: doc.relative, successorCommand, executor, downgrades: written.downgrades };
+  }
+
+  /** F4 by construction for the offline document: only first steps that pass the check it gets. */
+  function commandRunnable(command: string): boolean {
+    return commandProblems(command, localCommandEnvironment(options.root)).length === 0;
+  }
+
+  /** F1–F4 of a document against the transcript's evidence (files, rules, carried rules) and the facts now. */
+  async function checksOf(file: string, source: SessionSource, doc: DocPath, read?: readonly AgentMessage[]): Promise<HandoffChecks> {
+    const [messages, facts, skill] = await Promise.all([
+      read ?? source.handover!.readEvidence(file),
+      options.facts.capture(),
+      loadHandoffSkill({ projectRoot: options.paths.root, env: options.env }),
+    ]);
+    const previous = await readPreviousDocument(options.root, messages);
+    return checkDocument({
+      document: await fs.readFile(doc.absolute, 'utf8'),
+      sections: skill.sections,
+      evidence: evidenceFromMessages(messages, options.root, rulesInForce(messages, previous).carried),
+      facts,
+      environment: localCommandEnvironment(options.root),
+    });
   }
 
   return {
@@ -437,7 +495,15 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       if (entry?.retry) clearTimeout(entry.retry);
       if (entry?.fallback) clearTimeout(entry.fallback);
       if (entry)
-        Object.assign(entry, { retry: null, fallback: null, evaluation: null, awaitingSelf: false, selfDoc: null, heldBack: false });
+        Object.assign(entry, {
+          retry: null,
+          fallback: null,
+          evaluation: null,
+          awaitingSelf: false,
+          selfDoc: null,
+          heldBack: false,
+          corrected: false,
+        });
     },
     actionFor: (file) => entries.get(file)?.action ?? null,
     successorCommandFor: (file) => entries.get(file)?.successorCommand ?? null,
@@ -466,13 +532,16 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       const entry = entries.get(file);
       if (!entry?.selfDoc || documented.has(file)) return false;
       if (await adoptSelf(file, entry)) return true;
+      const why = entry.corrected
+        ? "the agent's document still failed the checks after one correction"
+        : 'the agent stopped without writing a document that verifies';
       // Asked once, and it stopped without a document that verifies: offline now (one way, R11).
       if (entry.fallback) clearTimeout(entry.fallback);
       entry.fallback = null;
       entry.awaitingSelf = false;
       entry.selfDoc = null;
       await handOver(file, 'self fell back', {
-        after: { from: 'self', reason: 'the agent stopped without writing a document that verifies' },
+        after: { from: 'self', reason: why },
         ...(how.offline ? { offline: true } : {}),
       });
       return true;
@@ -482,6 +551,18 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       if (!entry?.awaitingSelf || entry.selfDoc || documented.has(file)) return false;
       await handOver(file, 'a script ran the session: the daemon writes the document, the script keeps its answer');
       return true;
+    },
+    async correctSelf(file) {
+      const entry = entries.get(file);
+      const source = findSource(options.sources, file);
+      if (!entry?.selfDoc || entry.corrected || documented.has(file) || !source?.handover) return null;
+      if (!(await verifyDocument(options.root, entry.selfDoc)).ok) return null;
+      const checks = await checksOf(file, source, entry.selfDoc).catch(() => null);
+      if (!checks || checksPassed(checks)) return null;
+      entry.corrected = true;
+      entry.action = `asked ${labelOf(source)} to correct ${entry.selfDoc.relative} (self)`;
+      fallbackAfter(file, entry, 'the agent did not correct its document in time');
+      return { path: entry.selfDoc.relative, problems: allProblems(checks) };
     },
     hookAnswered(file) {
       answered.add(file);
@@ -501,7 +582,7 @@ interface Written {
   readonly executor: ExecutorName;
   readonly cost: HandoffCost;
   readonly downgrades: readonly Downgrade[];
-  /** F1–F4 as the summary executor's document passed them; absent: not checked (offline, self). */
+  /** F1–F4: what the document fails (empty lists: passed); absent: it could not be checked. */
   readonly checks?: HandoffChecks;
 }
 

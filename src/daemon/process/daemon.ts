@@ -23,6 +23,8 @@ import { keepHandoffsOutOfStatus } from '../committing/commit-to-ref.js';
 import { createHooksRunner } from '../side-channels/hooks-runner.js';
 import type { DaemonCore } from '../side-channels/daemon-core.js';
 import { createIpcHandlers } from '../side-channels/ipc-handlers.js';
+import { answerTranscript } from '../side-channels/transcript-answer.js';
+import { createContinuedSessions } from '../handover/continued-sessions.js';
 import { cleanLeftovers } from './leftover-cleanup.js';
 import { removeOrphans } from '../../session/orphan-cleanup.js';
 import { SessionStore } from '../../session/store.js';
@@ -178,6 +180,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     committer,
     migrator,
     foreign,
+    continued: createContinuedSessions({
+      sources,
+      sessionOfDocument: (document) => committer.list().find((record) => record.path === document)?.sessionId ?? null,
+    }),
     isOwned,
     ready: () => ready,
     requestStop: options.requestStop,
@@ -186,7 +192,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // The lock is held (the caller took it), so a socket left at the path is a dead daemon's.
   const ipc: IpcServer = await startIpcServer({
     socketPath: core.socketPath,
-    handlers: { ...createIpcHandlers(core), 'agent-hook': (params) => answerAgentHook(params) },
+    handlers: {
+      ...createIpcHandlers(core),
+      'agent-hook': (params) => answerAgentHook(params),
+      transcript: (params) => answerTranscript(params, { paths, sources, watcher }),
+    },
     logger: logger.child({ component: 'ipc' }),
     lock: options.lock,
   });

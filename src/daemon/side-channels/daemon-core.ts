@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Config } from '../../config/load-config.js';
 import type { ProjectPaths } from '../../paths.js';
 import type { DaemonMigrator } from '../handover/daemon-migrator.js';
+import type { ContinuedSessions } from '../handover/continued-sessions.js';
 import type { FactsCache } from '../handover/facts-cache.js';
 import type { ForeignSessionsRunner } from '../handover/foreign-sessions.js';
 import type { HandoffCommitter } from '../committing/handoff-committer.js';
@@ -24,6 +25,8 @@ export interface DaemonCore {
   readonly migrator: DaemonMigrator;
   /** Another agent's sessions: a handoff by hand (issue 19 §4) goes through the same runner as the automatic one. */
   readonly foreign: Pick<ForeignSessionsRunner, 'handOver' | 'actionFor'>;
+  /** Issue 21 §4: the document (and session) another agent's session was started from. */
+  readonly continued?: ContinuedSessions;
   readonly isOwned: (file: string) => Promise<boolean>;
   readonly ready: () => boolean;
   readonly requestStop: (reason: string) => void;

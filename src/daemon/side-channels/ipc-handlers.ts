@@ -272,6 +272,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState, startedFromIt:
   const action = core.monitor.actionFor(state.file);
   const successor = core.monitor.successorCommandFor(state.file);
   const percent = promptTokens !== null && state.maxContextTokens !== null ? usagePercent(promptTokens, state.maxContextTokens) : null;
+  const previous = state.kind === 'ai-zen' ? undefined : await core.continued?.previousOf(state).catch(() => null);
   return {
     id: state.sessionId,
     file: relativeToRoot(core.root, state.file),
@@ -296,6 +297,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState, startedFromIt:
     compactions: state.compactions ?? 0,
     lastCompactionAt: state.lastCompactionAt ?? null,
     successorCommand: successor,
+    ...(previous !== undefined ? { previous } : {}),
   };
 }
 

@@ -45,6 +45,11 @@ export const SessionInfo = z.object({
   lastCompactionAt: z.string().nullable().optional(),
   /** The command that starts a fresh successor from the latest handoff document of this session. */
   successorCommand: z.string().nullable().optional(),
+  /**
+   * Issue 21 §4: another agent's session started from a handoff document (its first request names
+   * it): that document and the session it was written for (null when this daemon did not see it).
+   */
+  previous: z.object({ path: z.string(), sessionId: z.string().nullable() }).nullable().optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
@@ -152,3 +157,13 @@ export const HandoffReply = z.object({
 export type HandoffReply = z.infer<typeof HandoffReply>;
 
 export const StopReply = z.object({ stopping: z.literal(true), pid: z.number() });
+
+/** Issue 21 §1: `transcript <id> --last N` — the turns a person saw, the newest last, bounded in bytes. */
+export const TranscriptReply = z.object({
+  sessionId: z.string(),
+  agent: z.string(),
+  /** Every visible turn of the session (the reply holds the last of them). */
+  total: z.number(),
+  turns: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string() })),
+});
+export type TranscriptReply = z.infer<typeof TranscriptReply>;

@@ -63,6 +63,9 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
 
   await deps.foreign.settle(file);
   if (request.stopHookActive) {
+    // Issue 21 §3: a document that fails the checks is sent back once, naming what is wrong.
+    const correction = await deps.foreign.correctSelf(file);
+    if (correction) return { output: { decision: 'block', reason: correctionReason(correction, deps.source) } };
     await deps.foreign.finishSelf(file);
     return { output: null };
   }
@@ -96,6 +99,15 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
     renderFacts(facts).trim(),
   ].join('\n');
   return { output: { decision: 'block', reason } };
+}
+
+function correctionReason(correction: { readonly path: string; readonly problems: readonly string[] }, source: SessionSource): string {
+  const tool = source.kind === 'codex' ? 'apply_patch' : 'Write or Edit';
+  return [
+    `${HANDOFF_INSTRUCTION_MARK} The handoff document ${correction.path} does not pass ai-zen's checks:`,
+    ...correction.problems.map((problem) => `- ${problem}`),
+    `Correct exactly these in that file with your ${tool} tool, change nothing else, then stop. If it still fails, ai-zen writes the document itself.`,
+  ].join('\n');
 }
 
 async function sessionStartContext(paths: ProjectPaths): Promise<Record<string, unknown> | null> {

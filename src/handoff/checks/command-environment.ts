@@ -35,6 +35,12 @@ const SHELL_BUILTINS = new Set([
   'wait',
 ]);
 
+/**
+ * ai-zen's own commands: the checker is ai-zen, so they are there wherever it runs, also when only a
+ * project's node_modules/.bin has them (a first step reads the conversation back through one).
+ */
+const AI_ZEN_PROGRAMS = new Set(['ai-zen', 'ai-zen-daemon']);
+
 function isExecutableFile(file: string): boolean {
   try {
     if (!fs.statSync(file).isFile()) return false;
@@ -50,7 +56,7 @@ export function localCommandEnvironment(root: string, searchPath: string = proce
   const known = new Map<string, boolean>();
   return {
     programExists(name) {
-      if (SHELL_BUILTINS.has(name)) return true;
+      if (SHELL_BUILTINS.has(name) || AI_ZEN_PROGRAMS.has(name)) return true;
       let found = known.get(name);
       if (found === undefined) {
         found = directories.some((directory) => isExecutableFile(path.join(directory, name)));
@@ -60,6 +66,14 @@ export function localCommandEnvironment(root: string, searchPath: string = proce
     },
     pathExists(file) {
       return fs.existsSync(path.resolve(root, file));
+    },
+    fileSize(file) {
+      try {
+        const stat = fs.statSync(path.resolve(root, file));
+        return stat.isFile() ? stat.size : null;
+      } catch {
+        return null;
+      }
     },
   };
 }

@@ -2,12 +2,18 @@
 // transcript (Claude Code, Codex) can build its own and reuse the checks.
 import type { AgentMessage } from '../../session/session-recorder.js';
 import { projectPaths } from '../../paths.js';
-import { toolActivity } from '../transcript.js';
+import { ruleSentences } from '../rule-sentences.js';
+import { toolActivity, userRequests } from '../transcript.js';
 import path from 'node:path';
 
 export interface HandoffEvidence {
   /** Project-relative paths the session's tool calls wrote, edited, renamed, copied or removed, in order. */
   readonly changedFiles: readonly string[];
+  /**
+   * The rules the user stated in this session, and those a previous document carried to it (issue 21
+   * §4), that the ⚠️ section must hold. Absent: not checked.
+   */
+  readonly rules?: readonly string[];
 }
 
 /** Inside the project: relative to it; elsewhere: left out (the document describes the project). */
@@ -18,7 +24,7 @@ function projectRelative(root: string, file: string): string | null {
   return normalised.startsWith(prefix) ? normalised.slice(prefix.length) : null;
 }
 
-export function evidenceFromMessages(messages: readonly AgentMessage[], root: string): HandoffEvidence {
+export function evidenceFromMessages(messages: readonly AgentMessage[], root: string, carried: readonly string[] = []): HandoffEvidence {
   // Earlier handoff documents (rewritten on request, R17) are ai-zen's, not the session's work.
   const handoffs = `${path.relative(root, projectPaths(root).handoffs).split(path.sep).join('/')}/`;
   const files: string[] = [];
@@ -27,5 +33,7 @@ export function evidenceFromMessages(messages: readonly AgentMessage[], root: st
     if (file === null || file === '' || file.startsWith(handoffs)) continue;
     if (!files.includes(file)) files.push(file);
   }
-  return { changedFiles: files };
+  const rules = [...carried];
+  for (const rule of ruleSentences(userRequests(messages))) if (!rules.includes(rule)) rules.push(rule);
+  return { changedFiles: files, rules };
 }

@@ -13,6 +13,35 @@ export interface CommandEnvironment {
   programExists(name: string): boolean;
   /** A project-relative path (or an absolute one) exists. */
   pathExists(path: string): boolean;
+  /** The size in bytes of a file (project-relative or absolute); null when it is no file. Absent: sizes unknown. */
+  fileSize?(path: string): number | null;
+}
+
+/** Issue 21 §1: what one first step may print, at most. */
+export const MAX_FIRST_STEP_OUTPUT = 16 * 1024;
+
+/** Programs that print a file's content. */
+const DUMPERS = new Set(['cat', 'tail', 'head', 'less', 'more', 'bat', 'tac', 'nl', 'jq', 'sed', 'awk', 'grep']);
+
+/** A session transcript: one line of one can be tens of kilobytes (Claude Code's), so no dump of it is bounded. */
+function isTranscript(file: string): boolean {
+  return /\.jsonl$/i.test(file) || /(^|\/)(\.claude\/projects|\.codex\/sessions|\.ai-zen\/sessions)\//.test(file);
+}
+
+/** Why a simple command may print more than a successor should read; null when it is bounded. */
+function floodReason(program: string, args: readonly string[], piped: boolean, environment: CommandEnvironment): string | null {
+  if (!DUMPERS.has(program)) return null;
+  const files = args.filter((arg) => !arg.startsWith('-') && (arg.includes('/') || arg.includes('.')));
+  const transcript = files.find(isTranscript);
+  if (transcript !== undefined)
+    return `prints the raw transcript \`${transcript}\`; give \`ai-zen-daemon transcript <session id> --last 20\`, which is bounded`;
+  if (program !== 'cat' || piped) return null;
+  for (const file of files) {
+    const size = environment.fileSize?.(file) ?? null;
+    if (size !== null && size > MAX_FIRST_STEP_OUTPUT)
+      return `prints all of \`${file}\` (${Math.round(size / 1024)} KB, over ${MAX_FIRST_STEP_OUTPUT / 1024} KB); name the part to read`;
+  }
+  return null;
 }
 
 /** The commands of a first-steps section: the lines of its code blocks, and list items that start with a code span. */
@@ -66,11 +95,14 @@ function namedRepoPaths(args: readonly string[], environment: CommandEnvironment
 export function commandProblems(command: string, environment: CommandEnvironment): string[] {
   const problems: string[] = [];
   const shown = `\`${command}\``;
-  for (const simple of splitCommand(command)) {
+  const simples = splitCommand(command);
+  for (const [index, simple] of simples.entries()) {
     const program = simple.program;
     const reason = destructiveReason(simple, (file) => environment.pathExists(file));
     if (reason !== null) problems.push(`${shown} is destructive (${reason}); give a command that only looks`);
     if (program === null) continue;
+    const flood = floodReason(program, simple.args, command.includes('|') && index < simples.length - 1, environment);
+    if (flood !== null) problems.push(`${shown} ${flood}`);
     if (program.includes('/')) {
       if (!environment.pathExists(program)) problems.push(`${shown}: the script \`${program}\` does not exist in the repo`);
     } else if (!environment.programExists(program)) {

@@ -3,6 +3,7 @@
 import type { Facts } from '../../probe/facts.js';
 import type { HandoffChecks } from '../../session/format.js';
 import type { HandoffEvidence } from './evidence.js';
+import { checkConstraints } from './constraints-check.js';
 import { checkFacts } from './facts-check.js';
 import { checkFiles } from './files-check.js';
 import { checkFirstSteps, type CommandEnvironment } from './first-steps-check.js';
@@ -19,7 +20,10 @@ export interface CheckDocumentInput {
 
 export function checkDocument(input: CheckDocumentInput): HandoffChecks {
   return {
-    sections: checkSections(input.document, input.sections),
+    sections: [
+      ...checkSections(input.document, input.sections),
+      ...checkConstraints(input.document, input.sections, input.evidence.rules ?? []),
+    ],
     facts: checkFacts(input.document, input.facts),
     files: checkFiles(input.document, input.evidence.changedFiles),
     commands: checkFirstSteps(input.document, input.sections, input.environment),

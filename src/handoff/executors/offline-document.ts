@@ -5,8 +5,11 @@
 // not have goes under the first section, so nothing captured is lost.
 import type { AgentMessage } from '../../session/session-recorder.js';
 import type { Facts } from '../../probe/facts.js';
+import { portablePath, portableText, type PathPlaces } from '../portable-paths.js';
+import { continuedDocument, isRevoked, type PreviousDocument } from '../previous-document.js';
 import { ruleSentences } from '../rule-sentences.js';
 import { lastDelivery, lastUserRequest, toolActivity, userRequests, type ToolActivity } from '../transcript.js';
+import { DEFAULT_LAST_TURNS } from '../visible-turns.js';
 
 type ContentKind = 'breakpoint' | 'goal' | 'state' | 'done' | 'not-done' | 'constraints' | 'file-index' | 'first-steps';
 
@@ -36,8 +39,12 @@ export interface OfflineDocumentInput {
   /** renderFacts(facts): the same fact block every executor gets. */
   readonly factsBlock: string;
   readonly sessionId: string;
-  /** Project-relative path of the session file, for whoever wants the full transcript. */
+  /** Path of the session file (never written into the document: the daemon's state and `status` have it, issue 21 §2). */
   readonly sessionFile: string;
+  /** The project root and the home folder, which the document names as `.`-relative paths and `~` (issue 21 §2). */
+  readonly places?: PathPlaces;
+  /** The handoff document this session was started from (issue 21 §4): named as such, its ⚠️ rules carried forward. */
+  readonly previous?: PreviousDocument | null;
   /** S1: the next goal named for this handoff; stated first under 🎯. */
   readonly goal?: string;
   /** F4: whether a first step can be run here as written (its program and paths exist, it destroys nothing). Default: all can. */
@@ -63,10 +70,32 @@ function codeSpan(text: string): string {
   return oneLine.includes('`') ? `\`\` ${oneLine} \`\`` : `\`${oneLine}\``;
 }
 
+/** The command that reads this session back, bounded (issue 21 §1): never a raw transcript dump. */
+export function readBackCommand(sessionId: string): string {
+  return `ai-zen-daemon transcript ${sessionId} --last ${DEFAULT_LAST_TURNS}`;
+}
+
+/** The user's requests but the one that started this session from a previous document (that is named as such). */
+function ownRequests(input: OfflineDocumentInput): string[] {
+  return userRequests(input.messages).filter((request) => continuedDocument(request) === null);
+}
+
+/** The rules under ⚠️: the user's own in this session, then the previous document's that the user did not take back. */
+export function rulesInForce(
+  messages: readonly AgentMessage[],
+  previous: PreviousDocument | null | undefined,
+): { own: string[]; carried: string[] } {
+  const requests = userRequests(messages).filter((request) => continuedDocument(request) === null);
+  const own = ruleSentences(requests);
+  const carried = (previous?.rules ?? []).filter((rule) => !own.includes(rule) && !isRevoked(rule, requests));
+  return { own, carried };
+}
+
 /** One line per path, with the tools that touched it, in the order first touched. */
-function filesList(activity: ToolActivity): string {
+function filesList(activity: ToolActivity, places?: PathPlaces): string {
   const byPath = new Map<string, string[]>();
-  for (const file of activity.files) {
+  for (const entry of activity.files) {
+    const file = places ? { ...entry, path: portablePath(entry.path, places) } : entry;
     const tools = byPath.get(file.path) ?? [];
     if (!tools.includes(file.tool)) tools.push(file.tool);
     byPath.set(file.path, tools);
@@ -93,7 +122,9 @@ function commandsList(activity: ToolActivity): string {
 function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolActivity): string {
   switch (kind) {
     case 'breakpoint': {
-      const request = lastUserRequest(input.messages);
+      const last = lastUserRequest(input.messages);
+      const started = last === null ? null : continuedDocument(last);
+      const request = started === null ? last : `(none since this session was started from the previous handoff document ${started})`;
       const delivery = lastDelivery(input.messages);
       return [
         "The user's last request:",
@@ -107,21 +138,39 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
     }
     case 'goal': {
       // The user's requests are where goals and constraints live: every one, in order, in their words.
-      const requests = userRequests(input.messages);
-      const earlier =
-        requests.length === 0
+      const requests = ownRequests(input);
+      const chain = input.previous
+        ? [
+            `This session continued the work of the previous handoff document ${codeSpan(input.previous.path)}: read it for what came before.`,
+            '',
+          ]
+        : [];
+      const earlier = [
+        ...chain,
+        ...(requests.length === 0
           ? ["The user's requests: none recorded."]
           : [
               `The user's requests, in order, in their words (${requests.length}):`,
               ...requests.flatMap((request, index) => ['', `${index + 1}.`, '', quote(request, MAX_REQUEST_QUOTE)]),
-            ];
+            ]),
+      ];
       if (input.goal === undefined) return earlier.join('\n');
       return ['The next goal, named for this handoff:', '', quote(input.goal), '', ...earlier].join('\n');
     }
     case 'constraints': {
-      const rules = ruleSentences(userRequests(input.messages));
-      if (rules.length === 0) return 'None stated by the user in this session (no request said keep, never, must, only, …).';
-      return ['Rules the user stated, in their words, in order:', '', ...rules.map((rule) => quote(rule))].join('\n');
+      const { own, carried } = rulesInForce(input.messages, input.previous);
+      const parts =
+        own.length === 0
+          ? ['None stated by the user in this session (no request said keep, never, must, only, …).']
+          : ['Rules the user stated, in their words, in order:', '', ...own.map((rule) => quote(rule))];
+      if (carried.length > 0 && input.previous)
+        parts.push(
+          '',
+          `Carried from the previous handoff document ${codeSpan(input.previous.path)}:`,
+          '',
+          ...carried.map((rule) => quote(rule)),
+        );
+      return parts.join('\n');
     }
     case 'state':
       return input.factsBlock.trim();
@@ -129,7 +178,7 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
       return [
         'Files changed by tools:',
         '',
-        filesList(activity),
+        filesList(activity, input.places),
         '',
         'Commands run, with their exit status:',
         '',
@@ -140,7 +189,7 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
         return `Towards the next goal (see the goal section):\n\n${quote(input.goal)}\n\nWhat else remains is not known: no model was available to judge it.`;
       return 'Not known: no model was available to judge what remains. Start from the last request above.';
     case 'file-index': {
-      const lines = [filesList(activity)];
+      const lines = [filesList(activity, input.places)];
       if (input.facts.git.known) {
         const git = input.facts.git.value;
         const dirty = [
@@ -153,12 +202,14 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
       return lines.join('\n');
     }
     case 'first-steps': {
+      // Each prints a bounded amount (issue 21 §1): a successor's context is not for a 250 KB transcript.
+      const readBack = readBackCommand(input.sessionId);
       const candidates = input.facts.git.known
-        ? ['git status --short', 'git log --oneline -5', `tail -n 40 ${input.sessionFile}`]
-        : ['ls -la', `tail -n 40 ${input.sessionFile}`];
+        ? ['git status --short | head -n 40', 'git log --oneline -5', readBack]
+        : ['ls | head -n 40', readBack];
       // F4 by construction: only commands that pass the same check the document gets.
       const steps = candidates.filter((command) => input.isRunnable?.(command) ?? true).slice(0, 3);
-      if (steps.length === 0) return `None: no command could be checked as runnable here. The transcript is in ${input.sessionFile}.`;
+      if (steps.length === 0) return `None: no command could be checked as runnable here. \`${readBack}\` reads the conversation back.`;
       return ['```sh', ...steps, '```'].join('\n');
     }
   }
@@ -183,11 +234,13 @@ export function buildOfflineDocument(input: OfflineDocumentInput): string {
       text: [bodies[0].text, ...leftOver.map((recogniser) => build(recogniser.kind, input, activity))].join('\n\n'),
     };
   }
-  return [
+  const document = [
     '# Handoff',
     '',
-    `Written by ai-zen's offline executor (no model): facts captured by code and what the transcript records. Session \`${input.sessionId}\`; full transcript in \`${input.sessionFile}\`.`,
+    `Written by ai-zen's offline executor (no model): facts captured by code and what the transcript records. Session \`${input.sessionId}\`; its last turns: \`${readBackCommand(input.sessionId)}\`.`,
     '',
     ...bodies.flatMap(({ heading, text }) => [`## ${heading}`, '', text, '']),
   ].join('\n');
+  // Issue 21 §2: what the user wrote may name this machine's paths too.
+  return input.places ? portableText(document, input.places) : document;
 }
