@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
 import { SessionsReply } from '../../src/daemon/side-channels/status-schema.js';
+import { shortId } from '../../src/short-id.js';
 import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { claudeTranscripts, makeClaudeHome, runClaude, type ClaudeHome } from '../support/claude-client.js';
 import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
@@ -137,7 +138,7 @@ describe('issue 21 documents a successor can trust, with the real Claude Code cl
     const bad = await daemon.daemon(['transcript', 'zzzz']);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
-    expect(bad.stderr).toContain('no session of this repo has an id starting with zzzz');
+    expect(bad.stderr).toContain('no session of this repo has an id or short id starting with zzzz');
 
     // §3: the verdict, where a person looks.
     const passed = { sections: [], facts: [], files: [], commands: [] };
@@ -145,8 +146,8 @@ describe('issue 21 documents a successor can trust, with the real Claude Code cl
     expect((await daemon.status()).handoffs.at(-1)).toMatchObject({ path: doc1, checks: passed });
     expect((await daemon.daemon(['handoffs'])).stdout).toContain('checked ✓');
     expect((await daemon.daemon(['status'])).stdout).toContain('checked ✓');
-    await waitFor(async () => (await service!.received()).some((call) => call.body.includes(doc1!) && call.body.endsWith('— checked ✓')), {
-      timeoutMs: 10_000,
+    await waitFor(async () => (await service!.received()).some((call) => call.body.includes(doc1!) && call.body.includes('— checked ✓')), {
+      timeoutMs: 20_000,
       message: 'the notification with its verdict',
     });
 
@@ -173,7 +174,7 @@ describe('issue 21 documents a successor can trust, with the real Claude Code cl
     const sessions = SessionsReply.parse(JSON.parse((await daemon.daemon(['sessions', '--json'])).stdout)).sessions;
     expect(sessions.find((session) => session.id === successorId)?.previous).toEqual({ path: doc1, sessionId: firstId });
     expect(sessions.find((session) => session.id === firstId)?.previous ?? null).toBeNull();
-    expect((await daemon.daemon(['sessions'])).stdout).toContain(`continues ${firstId.slice(0, 8)} from ${doc1}`);
+    expect((await daemon.daemon(['sessions'])).stdout).toContain(`continues ${shortId(firstId)} from ${doc1}`);
   }, 180_000);
 
   test('issue 21 §3 a self document whose ⚠️ drops the user’s rule gets one corrective Stop reason naming it; the corrected document is adopted, checked ✓', async () => {

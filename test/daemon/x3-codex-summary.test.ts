@@ -74,7 +74,7 @@ describe('X3 a Codex session handed over by the summary executor, and warned bef
 
   it('X3 a Codex session crossing handoffAt with a model configured: one summary request, its history serialised to fit the model’s window and holding the last request; the committed document is the summary’s, checked F1–F4', async () => {
     const repo = await setUp({ summaryModel: true });
-    const summary = `# Handoff\n\n${SECTIONS.map((heading) => `## ${heading}\n\nFrom the summary model: the user asked for a hello page; \`docs/hello.md\` exists and the README is next.\n`).join('\n')}`;
+    const summary = `# Handoff\n\n${SECTIONS.map((heading) => `## ${heading}\n\nFrom the summary model: the user asked for a hello page; \`docs/hello.md\` exists and the README is next. Background the page must respect: keep it short.\n`).join('\n')}`;
     model.handle(() => reply().text(summary).usage({ prompt_tokens: 4_000, completion_tokens: 300 }));
 
     // A first turn far longer than the summary model's window: a long request, a file written by apply_patch.

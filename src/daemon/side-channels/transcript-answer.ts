@@ -5,6 +5,7 @@
 import { AiZenError } from '../../errors.js';
 import { DEFAULT_LAST_TURNS, lastTurns, visibleTurns } from '../../handoff/visible-turns.js';
 import type { ProjectPaths } from '../../paths.js';
+import { namesSession } from '../../short-id.js';
 import type { AgentMessage } from '../../session/session-recorder.js';
 import { SessionStore } from '../../session/store.js';
 import { findSource, type SessionSource, type SessionState } from '../watching/session-source.js';
@@ -17,14 +18,17 @@ export interface TranscriptDeps {
   readonly watcher: WatchedSessions;
 }
 
-/** The one session of this repo whose id is `session` or starts with it. */
+/** The one session of this repo named by `session`: its id, or a prefix of its id or of its short id (what `status` prints). */
 function sessionByPrefix(states: readonly SessionState[], session: string): SessionState {
   const exact = states.find((state) => state.sessionId === session);
   if (exact) return exact;
-  const matching = states.filter((state) => state.sessionId.startsWith(session));
+  const matching = states.filter((state) => namesSession(session, state.sessionId));
   if (matching.length === 1) return matching[0]!;
   if (matching.length === 0)
-    throw new AiZenError('session', `no session of this repo has an id starting with ${session} (ai-zen-daemon sessions lists them)`);
+    throw new AiZenError(
+      'session',
+      `no session of this repo has an id or short id starting with ${session} (ai-zen-daemon sessions lists them)`,
+    );
   const some = matching
     .slice(0, 5)
     .map((state) => state.sessionId)
