@@ -13,6 +13,7 @@ import { SessionsReply } from '../../src/daemon/side-channels/status-schema.js';
 import { shortId } from '../../src/short-id.js';
 import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { claudeTranscripts, makeClaudeHome, runClaude, type ClaudeHome } from '../support/claude-client.js';
+import { startInteractiveClaude } from '../support/claude-interactive.js';
 import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 import { waitFor } from '../support/wait-for.js';
@@ -202,14 +203,15 @@ describe('issue 21 documents a successor can trust, with the real Claude Code cl
       },
       anthropicReply().text('Corrected.').usage({ input_tokens: 150_000, output_tokens: 10 }),
     );
-    const result = await runClaude('Fix the parser. Never add dependencies.', {
+    // A person at the terminal: a script's run (`claude -p`) keeps its answer and is never asked (issue 19 §7).
+    await using terminal = await startInteractiveClaude('Fix the parser. Never add dependencies.', {
       cwd: daemon.root,
       home: claude,
       baseURL: fake.baseURL,
-      allowedTools: ['Bash'],
+      args: ['--allowedTools', 'Bash'],
       env: daemon.env,
     });
-    expect(result.code, result.stderr).toBe(0);
+    await terminal.waitForScreen(/Corrected\./, { timeoutMs: 90_000 });
     expect(correction).toContain('does not pass ai-zen');
     expect(correction).toContain(`does not carry the user's rule "Never add dependencies."`);
     await committedCount(seen, 1, daemon);
@@ -219,5 +221,45 @@ describe('issue 21 documents a successor can trust, with the real Claude Code cl
     const [doc] = await handoffDocs(daemon.root);
     expect(section(await fs.readFile(path.join(daemon.root, doc!), 'utf8'), '⚠️')).toContain('Never add dependencies.');
     expect((await daemon.daemon(['handoffs'])).stdout).toContain('checked ✓');
+  }, 180_000);
+  test('issue 21 §3 a self document still failing after its one correction: the daemon writes its own (offline), recorded as a downgrade from self, checked ✓', async () => {
+    const { daemon, claude, seen } = await setup();
+    expect((await daemon.daemon(['install-hooks', 'claude'])).code).toBe(0);
+    const careless = `# Handoff\n\n${HANDOFF_SECTIONS.map((heading) => `## ${heading}\n\n${heading.includes('⚠️') ? 'None stated.' : 'The parser is fixed.'}\n`).join('\n')}`;
+    let target = '';
+    const corrections: string[] = [];
+    fake.enqueue(
+      anthropicReply().tool('Bash', { command: 'true' }).usage({ input_tokens: 20_000, output_tokens: 10 }),
+      anthropicReply().text('The parser is fixed.').usage({ input_tokens: 146_000, output_tokens: 10 }),
+      (request) => {
+        target = /write the handoff document with your Write tool to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
+        return anthropicReply()
+          .tool('Write', { file_path: target, content: careless })
+          .usage({ input_tokens: 147_000, output_tokens: 400 });
+      },
+      anthropicReply().text('Handoff written.').usage({ input_tokens: 148_000, output_tokens: 10 }),
+      (request) => {
+        corrections.push(request.lastUserText);
+        return anthropicReply().text('It is fine as it is.').usage({ input_tokens: 149_000, output_tokens: 10 });
+      },
+    );
+    // A person at the terminal: a script's run (`claude -p`) keeps its answer and is never asked (issue 19 §7).
+    await using terminal = await startInteractiveClaude('Fix the parser. Never add dependencies.', {
+      cwd: daemon.root,
+      home: claude,
+      baseURL: fake.baseURL,
+      args: ['--allowedTools', 'Bash'],
+      env: daemon.env,
+    });
+    await terminal.waitForScreen(/It is fine as it is\./, { timeoutMs: 90_000 });
+    expect(corrections).toHaveLength(1);
+    expect(corrections[0]).toContain(`does not carry the user's rule "Never add dependencies."`);
+    await committedCount(seen, 1, daemon);
+    const written = seen.filter((event) => event.name === 'handoff.written');
+    expect(written).toHaveLength(1);
+    expect(written[0]!.payload).toMatchObject({ executor: 'offline', checks: { sections: [], facts: [], files: [], commands: [] } });
+    const handoff = (await daemon.status()).handoffs.at(-1)!;
+    expect(handoff.downgrades).toEqual([{ from: 'self', reason: "the agent's document still failed the checks after one correction" }]);
+    expect(section(await fs.readFile(path.join(daemon.root, handoff.path), 'utf8'), '⚠️')).toContain('Never add dependencies.');
   }, 180_000);
 });
