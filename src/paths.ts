@@ -36,6 +36,14 @@ export function runFolder(env: Env = process.env): string {
   return path.join(aiZenHome(env), 'run');
 }
 
+/**
+ * The command every agent's hook runs (issue 20 §5): a small script at a place that does not move,
+ * which runs whichever ai-zen installed it last. The agents' settings name this, never a checkout.
+ */
+export function hookShimPath(env: Env = process.env): string {
+  return path.join(aiZenHome(env), 'bin', 'ai-zen-daemon');
+}
+
 export function userSkillPath(env: Env = process.env): string {
   return path.join(aiZenHome(env), 'skills', 'handoff', 'SKILL.md');
 }

@@ -4,7 +4,6 @@
 // it prints nothing and exits 0.
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import {
@@ -20,6 +19,8 @@ import { connectIpc } from '../ipc/client.js';
 import { socketPathFor } from '../ipc/socket-path.js';
 import { daemonRoot } from './daemon-client.js';
 import { packageVersion } from './daemon-start.js';
+import { keepOutOfGit } from './git-exclude.js';
+import { ensureHookShim, shellWord } from './hook-shim.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
 const AGENTS = ['claude', 'codex'] as const;
@@ -45,14 +46,12 @@ function checkAgent(agent: string): asserts agent is HookAgent {
     throw new AiZenError('usage', `unknown agent ${JSON.stringify(agent)} (known: ${AGENTS.join(', ')})`);
 }
 
-/** The command a hook runs: this very script, by absolute paths, so it works without a PATH entry. */
-function hookCommand(agent: HookAgent, event: ClaudeHookEvent | CodexHookEvent): string {
-  const script = fileURLToPath(new URL('./ai-zen-daemon.js', import.meta.url));
-  return `${shellWord(process.execPath)} ${shellWord(script)} hook ${agent} ${event}`;
-}
-
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+/**
+ * The command a hook runs: the stable shim under $AI_ZEN_HOME (hook-shim.ts), never this checkout's
+ * path, so a moved or upgraded ai-zen leaves every repo's hooks working (issue 20 §5).
+ */
+function hookCommand(shim: string, agent: HookAgent, event: ClaudeHookEvent | CodexHookEvent): string {
+  return `${shellWord(shim)} hook ${agent} ${event}`;
 }
 
 export function registerAgentHookCommands(program: Command, setup: CliSetup): void {
@@ -69,13 +68,19 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
       }
       if (flags.trust) throw new AiZenError('usage', '--trust is for codex (Claude Code runs the hooks of its settings as they are)');
       const root = await daemonRoot(setup.io.cwd, setup.io.env);
-      const result = await installClaudeHooks(root, (event) => hookCommand('claude', event));
+      const shim = await ensureHookShim(setup.io.env);
+      const result = await installClaudeHooks(root, (event) => hookCommand(shim, 'claude', event), setup.io.env);
       const where = path.relative(root, result.file);
+      const kept = await keepOutOfGit(root, where, setup.io.env);
       await writeOut(
         setup.io.stdout,
-        result.changed
+        (result.changed
           ? `ai-zen-daemon: hooks installed in ${where} (Stop, PreCompact, SessionStart), and the permission rule ${HANDOFF_PERMISSION} so Claude Code may write its handoff document there\n`
-          : `ai-zen-daemon: hooks already installed in ${where}\n`,
+          : `ai-zen-daemon: hooks already installed in ${where}\n`) +
+          (kept === 'excluded' ? `  ${where} is kept out of git (.git/info/exclude)\n` : '') +
+          (kept === 'tracked'
+            ? `  note: ${where} is tracked by git; its hooks name this machine's paths — consider git rm --cached ${where}\n`
+            : ''),
       );
     });
   program
@@ -95,7 +100,7 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
         return;
       }
       const root = await daemonRoot(setup.io.cwd, setup.io.env);
-      const result = await uninstallClaudeHooks(root);
+      const result = await uninstallClaudeHooks(root, setup.io.env);
       const where = path.relative(root, result.file);
       await writeOut(
         setup.io.stdout,
@@ -150,7 +155,8 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
 }
 
 async function installForCodex(setup: CliSetup, trust: boolean): Promise<void> {
-  const result = await installCodexHooks(setup.io.env, (event) => hookCommand('codex', event));
+  const shim = await ensureHookShim(setup.io.env);
+  const result = await installCodexHooks(setup.io.env, (event) => hookCommand(shim, 'codex', event));
   await writeOut(
     setup.io.stdout,
     result.changed

@@ -12,6 +12,8 @@ import { locateInsideRoot } from './confine.js';
 export interface WriteOptions {
   /** Fail with an error whose `code` is 'EEXIST' when the target already exists. */
   readonly exclusive?: boolean;
+  /** The file's permission bits, exactly (the umask does not narrow them); default 0644. */
+  readonly mode?: number;
 }
 
 const TEMP_SUFFIX = '.tmp';
@@ -56,10 +58,13 @@ export async function prepareWriteInside(root: string, target: string): Promise<
   return absolute;
 }
 
-async function writeTempFile(dir: string, target: string, data: string | Uint8Array): Promise<string> {
+/** A new temp file beside `target` holding `data`, synced; the caller renames or removes it. */
+export async function writeTempFile(dir: string, target: string, data: string | Uint8Array, mode?: number): Promise<string> {
   const temp = path.join(dir, tempFileName(target));
-  const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode ?? 0o644);
   try {
+    // The mode asked for, not what the umask leaves of it: a 0600 file rewritten stays 0600, and no wider.
+    if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(data);
     await handle.sync();
   } catch (error) {
@@ -101,7 +106,7 @@ export async function writeFileInside(
 ): Promise<string> {
   const absolute = await prepareWriteInside(root, target);
   const dir = path.dirname(absolute);
-  const temp = await writeTempFile(dir, absolute, data);
+  const temp = await writeTempFile(dir, absolute, data, options.mode);
   try {
     if (options.exclusive) {
       await createExclusive(temp, absolute, data);

@@ -1,7 +1,8 @@
 // The `hooks` object that Claude Code's settings and Codex's hooks.json share (X3, issue 10 §5):
 // `{ "<Event>": [{ "matcher"?: "…", "hooks": [{ "type": "command", "command": "…", "timeout": N }] }] }`.
 // ai-zen's entries are merged in after the user's own and recognised by their command alone, so
-// installing twice changes nothing and uninstalling removes ours and nothing else.
+// installing twice changes nothing and uninstalling removes ours and nothing else; a reinstall puts
+// ours back where they were, so no hook of the user's moves (Codex trusts a hook by its place).
 import { promises as fs } from 'node:fs';
 import { AiZenError } from '../../errors.js';
 
@@ -19,39 +20,94 @@ function commandOf(hook: unknown): string | null {
   return hook && typeof hook === 'object' && typeof (hook as Json).command === 'string' ? ((hook as Json).command as string) : null;
 }
 
-/** The hooks object without our entries; groups left empty by that are dropped, the user's stay as they were. */
-export function withoutOurHooks(hooks: unknown, isOurs: (command: string) => boolean): Json {
+/** How ours are taken out: Codex keeps a hook's trust by its place (`<event>:<group>:<hook>`), Claude Code by nothing. */
+export interface HookPlaces {
+  /**
+   * Keep every other group where it was (issue 22 §7): a group of ours that a user's group follows
+   * becomes an empty placeholder (`{"hooks": []}`) instead of going, so the user's hooks after it
+   * keep their place and Codex their trust; placeholders at the end are dropped, and the next install fills them.
+   */
+  readonly keepPositions?: boolean;
+}
+
+const isPlaceholder = (group: unknown) =>
+  !!group && typeof group === 'object' && Array.isArray((group as Json).hooks) && ((group as Json).hooks as unknown[]).length === 0;
+
+/** The hooks object without our entries; groups left empty by that are dropped (or held, see HookPlaces), the user's stay as they were. */
+export function withoutOurHooks(hooks: unknown, isOurs: (command: string) => boolean, places: HookPlaces = {}): Json {
   const next: Json = hooks && typeof hooks === 'object' && !Array.isArray(hooks) ? { ...(hooks as Json) } : {};
-  const ours = (hook: unknown) => {
-    const command = commandOf(hook);
-    return command !== null && isOurs(command);
-  };
   for (const [event, groups] of Object.entries(next)) {
     if (!Array.isArray(groups)) continue;
-    const kept = groups
-      .map((group: unknown) => {
-        if (!group || typeof group !== 'object' || !Array.isArray((group as Json).hooks)) return group;
-        const inner = ((group as Json).hooks as unknown[]).filter((hook) => !ours(hook));
-        if (inner.length === ((group as Json).hooks as unknown[]).length) return group;
-        return inner.length === 0 ? null : { ...(group as Json), hooks: inner };
-      })
-      .filter((group) => group !== null);
-    if (kept.length === 0) delete next[event];
-    else next[event] = kept;
+    const left = settle(
+      groups.map((group: unknown) => withoutOursIn(group, isOurs, places)),
+      places,
+    );
+    if (left.length === 0) delete next[event];
+    else next[event] = left;
   }
   return next;
 }
 
-/** The hooks object with ours appended (whatever of ours was there before replaced). */
-export function withOurHooks(hooks: unknown, ours: readonly OurHook[], isOurs: (command: string) => boolean): Json {
-  const next = withoutOurHooks(hooks, isOurs);
+const isOurHook = (hook: unknown, isOurs: (command: string) => boolean) => {
+  const command = commandOf(hook);
+  return command !== null && isOurs(command);
+};
+
+/** One group without our hooks: as it was, with fewer hooks, a placeholder, or null (gone). */
+function withoutOursIn(group: unknown, isOurs: (command: string) => boolean, places: HookPlaces): unknown {
+  if (!group || typeof group !== 'object' || !Array.isArray((group as Json).hooks)) return group;
+  const inner = ((group as Json).hooks as unknown[]).filter((hook) => !isOurHook(hook, isOurs));
+  if (inner.length === ((group as Json).hooks as unknown[]).length) return group;
+  if (inner.length > 0) return { ...(group as Json), hooks: inner };
+  return places.keepPositions ? { hooks: [] } : null;
+}
+
+/** Gone groups dropped; placeholders at the end too (nothing after them needs its place kept). */
+function settle(groups: unknown[], places: HookPlaces): unknown[] {
+  const left = groups.filter((group) => group !== null);
+  if (!places.keepPositions) return left;
+  let end = left.length;
+  while (end > 0 && isPlaceholder(left[end - 1])) end -= 1;
+  return left.slice(0, end);
+}
+
+/**
+ * The hooks object with ours in it, the user's untouched: each of ours replaces the one of ours
+ * already there, in its place; else it fills a placeholder left by an uninstall; else it goes at
+ * the end. Further copies of ours are taken out as withoutOurHooks does.
+ */
+export function withOurHooks(
+  hooks: unknown,
+  ours: readonly OurHook[],
+  isOurs: (command: string) => boolean,
+  places: HookPlaces = {},
+): Json {
+  const next: Json = hooks && typeof hooks === 'object' && !Array.isArray(hooks) ? { ...(hooks as Json) } : {};
   for (const hook of ours) {
     const groups = Array.isArray(next[hook.event]) ? [...(next[hook.event] as unknown[])] : [];
-    groups.push({
+    const mine: Json = {
       ...(hook.matcher === undefined ? {} : { matcher: hook.matcher }),
       hooks: [{ type: 'command', command: hook.command, timeout: hook.timeout }],
-    });
-    next[hook.event] = groups;
+    };
+    const holdsOurs = (group: unknown) =>
+      !!group &&
+      typeof group === 'object' &&
+      Array.isArray((group as Json).hooks) &&
+      ((group as Json).hooks as unknown[]).some((inner) => isOurHook(inner, isOurs));
+    let slot = groups.findIndex(holdsOurs);
+    if (slot < 0 && places.keepPositions) slot = groups.findIndex(isPlaceholder);
+    if (slot < 0) {
+      next[hook.event] = [...groups, mine];
+      continue;
+    }
+    // A user's hooks that shared our group stay in it, before ours; any other copy of ours goes.
+    const old = groups[slot] as Json;
+    const theirs = (old.hooks as unknown[]).filter((inner) => !isOurHook(inner, isOurs));
+    const placed = theirs.length === 0 ? mine : { ...old, hooks: [...theirs, ...(mine.hooks as unknown[])] };
+    next[hook.event] = settle(
+      groups.map((group, index) => (index === slot ? placed : withoutOursIn(group, isOurs, places))),
+      places,
+    );
   }
   return next;
 }
@@ -85,13 +141,25 @@ export async function readSettingsObject(file: string, shown: string = file): Pr
     if (code === 'ENOENT') return {};
     throw new AiZenError('config', `${shown} cannot be read (${code ?? String(error)}); nothing was changed`, { cause: error });
   }
+  return parseSettingsObject(text, shown);
+}
+
+/** A settings file that is not a JSON object (the user's to fix; a writer of its own may be halfway through it). */
+export class SettingsNotJson extends AiZenError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('config', message, options);
+  }
+}
+
+/** The text of a settings file as a JSON object, or the one clear line that says why not. */
+export function parseSettingsObject(text: string, shown: string): Json {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new AiZenError('config', `${shown} is not valid JSON; fix it first (nothing was changed)`, { cause: error });
+    throw new SettingsNotJson(`${shown} is not valid JSON; fix it first (nothing was changed)`, { cause: error });
   }
   if (!value || typeof value !== 'object' || Array.isArray(value))
-    throw new AiZenError('config', `${shown} is not a JSON object; fix it first (nothing was changed)`);
+    throw new SettingsNotJson(`${shown} is not a JSON object; fix it first (nothing was changed)`);
   return value as Json;
 }

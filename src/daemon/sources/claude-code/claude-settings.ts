@@ -2,10 +2,14 @@
 // and SessionStart, each running `ai-zen-daemon hook claude <event>`, and the one permission rule
 // Claude Code needs to let its Write tool create the handoff document without asking. Merged into
 // what is there (the user's own hooks and rules are never touched), idempotent; uninstall removes
-// only what is ours — recognised by the command's `hook claude` words and our exact rule.
+// only what is ours — recognised by the command's `hook claude` words, and the rule only when
+// ai-zen added it (a rule the user had stays).
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { writeFileInside } from '../../../fs/safe-write.js';
+import { hashRealPath } from '../../../lock/lock-names.js';
+import { aiZenHome, type Env } from '../../../paths.js';
 import { hasOurHook, readSettingsObject, type Json, withOurHooks, withoutOurHooks } from '../hook-groups.js';
+import { updateSettingsFile } from '../settings-file.js';
 
 export const HANDOFF_PERMISSION = 'Edit(.ai-zen/handoffs/**)';
 export const HOOK_EVENTS = ['Stop', 'PreCompact', 'SessionStart'] as const;
@@ -28,15 +32,15 @@ const readSettings = (root: string): Promise<Json> => readSettingsObject(claudeS
 
 const isOurs = (command: string) => MARK.test(command);
 
-/** The settings without our entries (groups left empty by that are dropped; the user's stay). */
-export function withoutOurs(settings: Json): Json {
+/** The settings without our hooks, and without the rule when it is ours to take (`ruleIsOurs`). */
+export function withoutOurs(settings: Json, ruleIsOurs = true): Json {
   const next: Json = { ...settings };
   if (next.hooks && typeof next.hooks === 'object') {
     const hooks = withoutOurHooks(next.hooks, isOurs);
     if (Object.keys(hooks).length === 0) delete next.hooks;
     else next.hooks = hooks;
   }
-  if (next.permissions && typeof next.permissions === 'object') {
+  if (ruleIsOurs && next.permissions && typeof next.permissions === 'object') {
     const permissions: Json = { ...(next.permissions as Json) };
     if (Array.isArray(permissions.allow)) {
       permissions.allow = (permissions.allow as unknown[]).filter((rule) => rule !== HANDOFF_PERMISSION);
@@ -48,11 +52,20 @@ export function withoutOurs(settings: Json): Json {
   return next;
 }
 
-/** The settings with our hooks and rule, whatever of ours was there before replaced. */
+export function hasHandoffRule(settings: Json): boolean {
+  const permissions = settings.permissions;
+  return (
+    !!permissions &&
+    typeof permissions === 'object' &&
+    Array.isArray((permissions as Json).allow) &&
+    ((permissions as Json).allow as unknown[]).includes(HANDOFF_PERMISSION)
+  );
+}
+
+/** The settings with our hooks (in place of ours, else after the user's) and the rule (added once, where the user had it if they did). */
 export function withOurs(settings: Json, command: (event: ClaudeHookEvent) => string): Json {
-  const next = withoutOurs(settings);
   const hooks = withOurHooks(
-    next.hooks,
+    settings.hooks,
     HOOK_EVENTS.map((event) => ({
       event,
       ...(MATCHERS[event] === undefined ? {} : { matcher: MATCHERS[event] }),
@@ -61,10 +74,11 @@ export function withOurs(settings: Json, command: (event: ClaudeHookEvent) => st
     })),
     isOurs,
   );
-  const permissions: Json = next.permissions && typeof next.permissions === 'object' ? { ...(next.permissions as Json) } : {};
+  if (hasHandoffRule(settings)) return { ...settings, hooks };
+  const permissions: Json = settings.permissions && typeof settings.permissions === 'object' ? { ...(settings.permissions as Json) } : {};
   const allow = Array.isArray(permissions.allow) ? [...(permissions.allow as unknown[])] : [];
   allow.push(HANDOFF_PERMISSION);
-  return { ...next, permissions: { ...permissions, allow }, hooks };
+  return { ...settings, permissions: { ...permissions, allow }, hooks };
 }
 
 export function hasOurHooks(settings: Json): boolean {
@@ -79,22 +93,52 @@ export async function claudeHooksInstalled(root: string): Promise<boolean> {
   }
 }
 
-/** Writes the merged settings (atomically, never through a symlink); returns what changed. */
+/**
+ * Whether ai-zen added the permission rule in this repo (a mark in `$AI_ZEN_HOME/claude-rules/`):
+ * a rule the user had before is theirs, and uninstall leaves it (issue 22, Low). Kept outside the
+ * settings file so Claude Code reads nothing of ours it does not know.
+ */
+function ruleMark(root: string, env: Env): string {
+  return path.join(aiZenHome(env), 'claude-rules', hashRealPath(root, 24));
+}
+
+/** Merges ours in (locked, compare-and-swap, mode kept: settings-file.ts); returns what changed. */
 export async function installClaudeHooks(
   root: string,
   command: (event: ClaudeHookEvent) => string,
+  env: Env,
 ): Promise<{ file: string; changed: boolean }> {
-  const before = await readSettings(root);
-  const after = withOurs(before, command);
-  const changed = JSON.stringify(before) !== JSON.stringify(after);
-  if (changed) await writeFileInside(root, SETTINGS, `${JSON.stringify(after, null, 2)}\n`);
-  return { file: claudeSettingsPath(root), changed };
+  let addedRule = false;
+  const result = await updateSettingsFile({
+    root,
+    name: SETTINGS,
+    shown: SETTINGS,
+    env,
+    change: (before) => {
+      addedRule = !hasHandoffRule(before);
+      return withOurs(before, command);
+    },
+  });
+  if (addedRule) {
+    await fs.mkdir(path.dirname(ruleMark(root, env)), { recursive: true, mode: 0o700 });
+    await fs.writeFile(ruleMark(root, env), `${root}\n`);
+  }
+  return result;
 }
 
-export async function uninstallClaudeHooks(root: string): Promise<{ file: string; changed: boolean }> {
-  const before = await readSettings(root);
-  const after = withoutOurs(before);
-  const changed = JSON.stringify(before) !== JSON.stringify(after);
-  if (changed) await writeFileInside(root, SETTINGS, `${JSON.stringify(after, null, 2)}\n`);
-  return { file: claudeSettingsPath(root), changed };
+export async function uninstallClaudeHooks(root: string, env: Env): Promise<{ file: string; changed: boolean }> {
+  const mark = ruleMark(root, env);
+  const ruleIsOurs = await fs.stat(mark).then(
+    () => true,
+    () => false,
+  );
+  const result = await updateSettingsFile({
+    root,
+    name: SETTINGS,
+    shown: SETTINGS,
+    env,
+    change: (before) => withoutOurs(before, ruleIsOurs),
+  });
+  await fs.rm(mark, { force: true });
+  return result;
 }

@@ -25,7 +25,7 @@ interface ListedEntry {
   readonly errors?: { readonly message?: string }[];
 }
 
-interface ListedHook {
+export interface ListedHook {
   readonly key: string;
   readonly command?: string;
   readonly sourcePath: string;
@@ -34,7 +34,28 @@ interface ListedHook {
 }
 
 /** Trusts ai-zen's hooks in the user's hooks.json; returns the keys newly trusted and those trusted before. */
-export async function trustOurCodexHooks(options: CodexHookTrustOptions): Promise<{ trusted: string[]; already: string[] }> {
+export function trustOurCodexHooks(options: CodexHookTrustOptions): Promise<{ trusted: string[]; already: string[] }> {
+  return trustCodexHooks(options, isOurCodexHook);
+}
+
+/** Every hook Codex sees from `cwd`, with its key and trust, as its /hooks screen lists them (doctor, tests). */
+export async function listCodexHooks(options: CodexHookTrustOptions): Promise<ListedHook[]> {
+  const server = startAppServer(options);
+  try {
+    await server.call('initialize', { clientInfo: { name: 'ai-zen', version: options.version } });
+    server.notify('initialized');
+    const listed = (await server.call('hooks/list', { cwds: [options.cwd] })) as { data?: ListedEntry[] };
+    return (listed.data ?? []).flatMap((entry) => entry.hooks ?? []);
+  } finally {
+    server.close();
+  }
+}
+
+/** Trusts the hooks of the user's hooks.json whose command `which` picks (ai-zen's only, but for a test acting as the user). */
+export async function trustCodexHooks(
+  options: CodexHookTrustOptions,
+  which: (command: string) => boolean,
+): Promise<{ trusted: string[]; already: string[] }> {
   const server = startAppServer(options);
   try {
     await server.call('initialize', { clientInfo: { name: 'ai-zen', version: options.version } });
@@ -46,11 +67,11 @@ export async function trustOurCodexHooks(options: CodexHookTrustOptions): Promis
       problems = (listed.data ?? []).flatMap((entry) => (entry.errors ?? []).map((error) => error.message ?? String(error)));
       return (listed.data ?? [])
         .flatMap((entry) => entry.hooks ?? [])
-        .filter((hook) => path.resolve(hook.sourcePath) === file && typeof hook.command === 'string' && isOurCodexHook(hook.command));
+        .filter((hook) => path.resolve(hook.sourcePath) === file && typeof hook.command === 'string' && which(hook.command));
     };
     const before = await ours();
     if (before.length === 0)
-      throw new Error(`Codex does not see ai-zen's hooks in ${file}${problems.length > 0 ? ` (Codex says: ${problems.join('; ')})` : ''}`);
+      throw new Error(`Codex does not see those hooks in ${file}${problems.length > 0 ? ` (Codex says: ${problems.join('; ')})` : ''}`);
     const untrusted = before.filter((hook) => hook.trustStatus !== 'trusted');
     if (untrusted.length > 0) {
       await server.call('config/batchWrite', {

@@ -5,15 +5,16 @@
 // has trusted, the file would sit in the repo with this machine's paths in it, and each repo's
 // hooks would need their own trust; in the user's file one trust covers every repo, and in a repo
 // without a running daemon the hook prints nothing. Merged into what is there, idempotent;
-// uninstall removes only ours (recognised by the command's `hook codex` words).
+// uninstall removes only ours (recognised by the command's `hook codex` words), and neither moves
+// a hook of the user's (Codex would call it modified and skip it).
 //
 // Codex runs a hook only once the user trusted it (checked with 0.171: an untrusted hook is skipped
 // without a word): `/hooks` in the Codex TUI, or `install-hooks codex --trust` (codex-hook-trust.ts).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { writeFileInside } from '../../../fs/safe-write.js';
 import { codexHomeFolder, type Env } from '../../../paths.js';
 import { hasOurHook, type Json, type OurHook, readSettingsObject, withOurHooks, withoutOurHooks } from '../hook-groups.js';
+import { updateSettingsFile } from '../settings-file.js';
 
 export const CODEX_HOOK_EVENTS = ['Stop', 'PreCompact', 'SessionStart'] as const;
 export type CodexHookEvent = (typeof CODEX_HOOK_EVENTS)[number];
@@ -35,32 +36,30 @@ function ourHooks(command: (event: CodexHookEvent) => string): OurHook[] {
   return CODEX_HOOK_EVENTS.map((event) => ({ event, command: command(event), timeout: TIMEOUTS[event] }));
 }
 
+/** Codex keeps a hook's trust by its place: ours come and go without moving the user's (issue 22 §7). */
+const PLACES = { keepPositions: true } as const;
+
 function withoutOurs(file: Json): Json {
   const next: Json = { ...file };
-  const hooks = withoutOurHooks(next.hooks, isOurCodexHook);
+  const hooks = withoutOurHooks(next.hooks, isOurCodexHook, PLACES);
   if (Object.keys(hooks).length === 0) delete next.hooks;
   else next.hooks = hooks;
   return next;
 }
 
-async function writeHooksFile(env: Env, before: Json, after: Json): Promise<{ file: string; changed: boolean }> {
-  const changed = JSON.stringify(before) !== JSON.stringify(after);
-  if (changed) {
-    const home = codexHomeFolder(env);
-    await fs.mkdir(home, { recursive: true, mode: 0o700 });
-    await writeFileInside(home, HOOKS_FILE, `${JSON.stringify(after, null, 2)}\n`);
-  }
-  return { file: codexHooksPath(env), changed };
+async function updateHooksFile(env: Env, change: (before: Json) => Json): Promise<{ file: string; changed: boolean }> {
+  const home = codexHomeFolder(env);
+  await fs.mkdir(home, { recursive: true, mode: 0o700 });
+  const result = await updateSettingsFile({ root: home, name: HOOKS_FILE, shown: codexHooksPath(env), env, change });
+  return { file: codexHooksPath(env), changed: result.changed };
 }
 
-export async function installCodexHooks(env: Env, command: (event: CodexHookEvent) => string): Promise<{ file: string; changed: boolean }> {
-  const before = await readHooksFile(env);
-  return writeHooksFile(env, before, { ...before, hooks: withOurHooks(before.hooks, ourHooks(command), isOurCodexHook) });
+export function installCodexHooks(env: Env, command: (event: CodexHookEvent) => string): Promise<{ file: string; changed: boolean }> {
+  return updateHooksFile(env, (before) => ({ ...before, hooks: withOurHooks(before.hooks, ourHooks(command), isOurCodexHook, PLACES) }));
 }
 
-export async function uninstallCodexHooks(env: Env): Promise<{ file: string; changed: boolean }> {
-  const before = await readHooksFile(env);
-  return writeHooksFile(env, before, withoutOurs(before));
+export function uninstallCodexHooks(env: Env): Promise<{ file: string; changed: boolean }> {
+  return updateHooksFile(env, withoutOurs);
 }
 
 /** Our Stop hook is in the user's hooks.json (whether Codex trusts it is another matter). */
