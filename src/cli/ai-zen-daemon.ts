@@ -4,6 +4,7 @@
 // No V8 flag is set here: the daemon process gets its own on its command line (daemon-node-options.ts).
 import { registerAgentHookCommands } from './daemon-agent-hooks.js';
 import { registerHandoffCommands } from './daemon-handoff.js';
+import { registerListCommand } from './daemon-list.js';
 import { registerQueryCommands } from './daemon-queries.js';
 import { packageVersion, registerStartCommand } from './daemon-start.js';
 import { registerStopCommand } from './daemon-stop.js';
@@ -24,6 +25,7 @@ const code = await runCli(process.argv.slice(2), {
     registerStartCommand,
     registerStopCommand,
     registerQueryCommands,
+    registerListCommand,
     registerHandoffCommands,
     registerAgentHookCommands,
     registerTrustCommands,

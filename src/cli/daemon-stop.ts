@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { StopReply } from '../daemon/side-channels/status-schema.js';
 import { AiZenError } from '../errors.js';
 import { daemonRoot, isDaemonRunning, requestDaemon } from './daemon-client.js';
+import { listDaemons } from './daemon-list.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
 /** Longer than the daemon's own shutdown deadline (30 s), which lets a running migration finish. */
@@ -13,16 +14,26 @@ export function registerStopCommand(program: Command, setup: CliSetup): void {
   program
     .command('stop')
     .description("stop this repo's daemon; returns once it has exited")
-    .action(async () => {
+    .option('--all', 'stop every running daemon of this user (those ai-zen-daemon ls lists)')
+    .action(async (options: { all?: boolean }) => {
       const { io } = setup;
-      const root = await daemonRoot(io.cwd, io.env);
-      const reply = await requestDaemon(root, io.env, 'stop', undefined, StopReply);
-      const deadline = Date.now() + STOP_DEADLINE_MS;
-      while (await isDaemonRunning(root, io.env)) {
-        if (Date.now() > deadline)
-          throw new AiZenError('daemon', `the daemon (pid ${reply.pid}) did not exit within ${STOP_DEADLINE_MS / 1000} s`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      if (options.all) {
+        const daemons = await listDaemons(io.env);
+        for (const daemon of daemons) await stopOne(daemon.repo, io, true);
+        if (daemons.length === 0) await writeOut(io.stdout, 'ai-zen-daemon: no daemon is running\n');
+        return;
       }
-      await writeOut(io.stdout, `ai-zen-daemon: stopped (pid ${reply.pid})\n`);
+      await stopOne(await daemonRoot(io.cwd, io.env), io, false);
     });
+}
+
+async function stopOne(root: string, io: CliSetup['io'], named: boolean): Promise<void> {
+  const reply = await requestDaemon(root, io.env, 'stop', undefined, StopReply);
+  const deadline = Date.now() + STOP_DEADLINE_MS;
+  while (await isDaemonRunning(root, io.env)) {
+    if (Date.now() > deadline)
+      throw new AiZenError('daemon', `the daemon (pid ${reply.pid}) did not exit within ${STOP_DEADLINE_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await writeOut(io.stdout, `ai-zen-daemon: stopped${named ? ` ${root}` : ''} (pid ${reply.pid})\n`);
 }
