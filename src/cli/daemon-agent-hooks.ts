@@ -133,7 +133,14 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
   const input = HookInput.safeParse(JSON.parse(await readInput(setup.io.stdin)));
   if (!input.success || !input.data.transcript_path) return null;
   const root = await daemonRoot(input.data.cwd ?? setup.io.cwd, setup.io.env);
-  const client = await connectIpc({ socketPath: socketPathFor(root, { env: setup.io.env }), repoRoot: root, timeoutMs: 2000 });
+  const client = await connectIpc({ socketPath: socketPathFor(root, { env: setup.io.env }), repoRoot: root, timeoutMs: 2000 }).catch(
+    (error: unknown) => {
+      // Unprotected is never silent (issue 20 §2): the session is told, once at its start, how to fix it.
+      if (event === 'SessionStart') return null;
+      throw error;
+    },
+  );
+  if (client === null) return unprotected(root);
   try {
     const reply = await client.request<{ output: Record<string, unknown> | null }>(
       'agent-hook',
@@ -152,6 +159,16 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+/** The one line of context a session gets at its start in a repo whose daemon is not running. */
+function unprotected(root: string): Record<string, unknown> {
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'SessionStart',
+      additionalContext: `ai-zen: this repo (${root}) is NOT protected — no ai-zen daemon runs here, so nothing hands this session over when its context fills up. Tell the user; the fix is: ai-zen-daemon start`,
+    },
+  };
 }
 
 async function installForCodex(setup: CliSetup, trust: boolean): Promise<void> {

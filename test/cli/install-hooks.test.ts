@@ -108,6 +108,21 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     expect(JSON.parse(lost.stdout).hookSpecificOutput.additionalContext).toContain('NOT protected');
   });
 
+  it('issue 20 §2 unprotected is never silent: in a repo with ai-zen’s hooks and no daemon, SessionStart adds one line of context naming the fix', async () => {
+    const input = JSON.stringify({ transcript_path: path.join(repo.root, 'x.jsonl'), cwd: repo.root, source: 'startup' });
+    for (const agent of ['claude', 'codex']) {
+      const result = await runCli(['hook', agent, 'SessionStart'], { cwd: repo.root, env, bin: DAEMON_BIN, input });
+      expect(result.code).toBe(0);
+      const context = JSON.parse(result.stdout).hookSpecificOutput.additionalContext as string;
+      expect(context).toContain('NOT protected');
+      expect(context).toContain('ai-zen-daemon start');
+      expect(context.split('\n')).toHaveLength(1);
+    }
+    // The other events stay silent without a daemon: a hook never gets in the agent's way.
+    const stop = await runCli(['hook', 'claude', 'Stop'], { cwd: repo.root, env, bin: DAEMON_BIN, input });
+    expect(stop).toMatchObject({ code: 0, stdout: '' });
+  });
+
   it('issue 22 §7 uninstall-hooks codex and a reinstall leave the user’s own Codex hooks trusted (a hook after ai-zen’s keeps its place)', async () => {
     const hooks = path.join(codexHome, 'hooks.json');
     const before = { type: 'command', command: '/usr/local/bin/their-check --before', timeout: 5 };
