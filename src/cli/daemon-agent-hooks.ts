@@ -18,7 +18,11 @@ import { AiZenError } from '../errors.js';
 import { connectIpc } from '../ipc/client.js';
 import { socketPathFor } from '../ipc/socket-path.js';
 import { daemonRoot } from './daemon-client.js';
-import { packageVersion } from './daemon-start.js';
+import { launchDaemon, packageVersion } from './daemon-start.js';
+import { isEnabled, setEnabled } from './enabled-repos.js';
+import { ensureGitignore } from './project-root.js';
+import { projectPaths } from '../paths.js';
+import { silentLogger } from '../log/logger.js';
 import { keepOutOfGit } from './git-exclude.js';
 import { ensureHookShim, shellWord } from './hook-shim.js';
 import { writeOut, type CliSetup } from './run-cli.js';
@@ -107,6 +111,25 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
         result.changed ? `ai-zen-daemon: ai-zen's hooks removed from ${where}\n` : `ai-zen-daemon: no ai-zen hooks in ${where}\n`,
       );
     });
+  for (const on of [true, false])
+    program
+      .command(on ? 'enable' : 'disable')
+      .option('--global', 'every repo, not just this one')
+      .description(
+        on
+          ? "an agent's session start in this repo (--global: any repo) brings its daemon up when none runs"
+          : 'undo enable (this repo, or with --global the every-repo setting)',
+      )
+      .action(async (flags: { global?: boolean }) => {
+        const root = flags.global ? null : await daemonRoot(setup.io.cwd, setup.io.env);
+        if (on) await ensureHookShim(setup.io.env);
+        const changed = await setEnabled(root, on, setup.io.env);
+        const what = root ?? 'every repo';
+        await writeOut(
+          setup.io.stdout,
+          `ai-zen-daemon: ${changed ? '' : 'already '}${on ? 'enabled' : 'disabled'} for ${what}${on ? " — an agent's session start brings the daemon up (with ai-zen's hooks installed: install-hooks claude|codex)" : ''}\n`,
+        );
+      });
   program
     .command('hook')
     .argument('<agent>', 'claude | codex')
@@ -140,7 +163,15 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
       throw error;
     },
   );
-  if (client === null) return unprotected(root);
+  if (client === null) {
+    // An enabled repo: this session's start brings its daemon up, detached, without waiting for it (issue 20 §1).
+    if (await isEnabled(root, setup.io.env)) {
+      await ensureGitignore(projectPaths(root), silentLogger());
+      launchDaemon(root, setup.io.env);
+      return null;
+    }
+    return unprotected(root);
+  }
   try {
     const reply = await client.request<{ output: Record<string, unknown> | null }>(
       'agent-hook',
@@ -166,7 +197,7 @@ function unprotected(root: string): Record<string, unknown> {
   return {
     hookSpecificOutput: {
       hookEventName: 'SessionStart',
-      additionalContext: `ai-zen: this repo (${root}) is NOT protected — no ai-zen daemon runs here, so nothing hands this session over when its context fills up. Tell the user; the fix is: ai-zen-daemon start`,
+      additionalContext: `ai-zen: this repo (${root}) is NOT protected — no ai-zen daemon runs here, so nothing hands this session over when its context fills up. Tell the user; the fix is: ai-zen-daemon start (or ai-zen-daemon enable, to start it with every session here)`,
     },
   };
 }

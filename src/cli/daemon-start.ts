@@ -63,23 +63,35 @@ async function runInForeground(root: string, env: Env, readableStderr: boolean):
   return new Promise<never>(() => {});
 }
 
-async function startDetached(root: string, env: Env): Promise<{ pid: number; socket: string; log: string }> {
-  if (await isDaemonRunning(root, env)) throw await alreadyRunning(root, env);
+/**
+ * Spawns the daemon of `root`, detached (its own session, output appended to daemon.out), and
+ * returns at once: `start` then waits for its answer; an agent's SessionStart hook in an enabled
+ * repo does not (issue 20 §1). A second one started meanwhile loses the daemon lock and exits.
+ */
+export function launchDaemon(
+  root: string,
+  env: Env,
+): { child: ReturnType<typeof startDetachedProcess>; outputFile: string; startedAt: number } {
   const outputFile = daemonOutputPath(root);
   fs.mkdirSync(path.dirname(outputFile), { recursive: true });
   const output = fs.openSync(outputFile, 'a');
   const startedAt = fs.fstatSync(output).size;
-  let child;
   try {
     // The V8 memory settings go on the daemon's own command line, never set after start-up (issue 13 item 7).
-    child = startDetachedProcess(process.execPath, [...DAEMON_NODE_OPTIONS, BIN, 'start', '--detached-child'], {
+    const child = startDetachedProcess(process.execPath, [...DAEMON_NODE_OPTIONS, BIN, 'start', '--detached-child'], {
       cwd: root,
       env,
       outputFd: output,
     });
+    return { child, outputFile, startedAt };
   } finally {
     fs.closeSync(output);
   }
+}
+
+async function startDetached(root: string, env: Env): Promise<{ pid: number; socket: string; log: string }> {
+  if (await isDaemonRunning(root, env)) throw await alreadyRunning(root, env);
+  const { child, outputFile, startedAt } = launchDaemon(root, env);
   let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   let spawnError: string | null = null;
   void child.ended.then((ended) => {

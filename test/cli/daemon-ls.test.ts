@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
 import { runCli } from '../support/run-cli.js';
+import { waitFor } from '../support/wait-for.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 describe('ai-zen-daemon ls and stop --all', { timeout: 120_000 }, () => {
@@ -41,5 +42,32 @@ describe('ai-zen-daemon ls and stop --all', { timeout: 120_000 }, () => {
     for (const [index, repo] of repos.entries()) expect(stopped.stdout).toContain(`stopped ${repo.root} (pid ${pids[index]})`);
     expect((await daemon(['ls'], elsewhere)).stdout).toBe('no ai-zen daemon is running\n');
     await fs.access(repos[0]!.root);
+  });
+
+  it('issue 20 §1 enable: an agent’s SessionStart hook in an enabled repo brings its daemon up, detached, without waiting for it, and ls lists it; disable undoes it', async () => {
+    repos.push(await makeTempRepo());
+    const repo = repos[0]!;
+    env = { AI_ZEN_HOME: repo.home, GIT_CONFIG_GLOBAL: path.join(repo.home, 'gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
+    const daemon = (args: string[], input?: string) =>
+      runCli(args, { cwd: repo.root, env, bin: DAEMON_BIN, timeoutMs: 60_000, ...(input === undefined ? {} : { input }) });
+    const input = JSON.stringify({ transcript_path: path.join(repo.root, 'x.jsonl'), cwd: repo.root, source: 'startup' });
+    const enabled = await daemon(['enable']);
+    expect(enabled.code, enabled.stderr).toBe(0);
+    expect(enabled.stdout).toContain(`enabled for ${repo.root}`);
+    const hook = await daemon(['hook', 'claude', 'SessionStart'], input);
+    expect(hook).toMatchObject({ code: 0, stdout: '' });
+    const listed = await waitFor(
+      async () => {
+        const { daemons } = JSON.parse((await daemon(['ls', '--json'])).stdout) as { daemons: { repo: string }[] };
+        return daemons.some((entry) => entry.repo === repo.root) ? daemons : null;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(listed).toHaveLength(1);
+    expect((await daemon(['stop'])).code).toBe(0);
+
+    expect((await daemon(['disable'])).stdout).toContain(`disabled for ${repo.root}`);
+    const after = await daemon(['hook', 'claude', 'SessionStart'], input);
+    expect(JSON.parse(after.stdout).hookSpecificOutput.additionalContext).toContain('NOT protected');
   });
 });
