@@ -46,7 +46,10 @@ async function setup(): Promise<{ daemon: DaemonRepo; claude: ClaudeHome; seen: 
   const claude = await makeClaudeHome(base);
   daemon = await makeDaemonRepo({
     env: { ...claude.env, ...bus.env, HOME: claude.home },
-    config: { agents: { 'claude-code': { graceSeconds: 0 } } },
+    // A 200k window, as these readings were written for (Claude Code's default model now has 1M).
+    config: { agents: { 'claude-code': { graceSeconds: 0, contextWindow: 200_000 } } },
+    // The project's config (its grace window) counts only in a trusted repo (T4).
+    trusted: true,
   });
   await daemon.start();
   const client = await daemon.connect();
