@@ -6,6 +6,7 @@
 //    against one whose folder is empty: those transcripts are never opened, so it must not be higher.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { resolveAgentsConfig } from '../dist/config/agents-config.js';
 import { EventBus } from '../dist/events.js';
 import { silentLogger } from '../dist/log/logger.js';
 import { createHandoffCommitter } from '../dist/daemon/committing/handoff-committer.js';
@@ -135,7 +136,8 @@ export async function benchAgents(options: AgentsBenchOptions): Promise<ItemResu
     const sessions = path.join(root, '.ai-zen', 'sessions');
     await fs.mkdir(slugFolder, { recursive: true });
     await fs.mkdir(sessions, { recursive: true });
-    const claudeConfig = { enabled: true, handoffAt: 70, warnAt: 60, contextWindow: null, graceSeconds: 120, selfDeadlineSeconds: 180 };
+    // The defaults a user gets (handoffAt 70, the model table), as the daemon resolves them.
+    const claudeConfig = resolveAgentsConfig(undefined, undefined)['claude-code'];
     const claude: Subject = {
       name: 'Claude Code transcript',
       folder: slugFolder,

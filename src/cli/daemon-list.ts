@@ -46,7 +46,7 @@ export async function listDaemons(env: Env, now: () => number = Date.now): Promi
         await client.close().catch(() => {});
       }
     } catch {
-      // A socket file left by a daemon that died answers nothing: not running (doctor reports it).
+      // A socket file left by a daemon that died answers nothing: not running.
       return null;
     }
   });

@@ -1,7 +1,7 @@
 // The stable hook command (issue 20 §5): `$AI_ZEN_HOME/bin/ai-zen-daemon`, a shell script that
 // runs this ai-zen. The agents' settings name the script, never the checkout or the global
 // install, so moving, re-cloning or upgrading ai-zen breaks no repo's hooks: whichever ai-zen runs
-// next (install-hooks, enable, start, doctor) points the script at itself. When the ai-zen it names
+// next (install-hooks, enable) points the script at itself. When the ai-zen it names
 // is gone, an `ai-zen-daemon` on the PATH takes over; when there is none, the hook still exits 0
 // (it never fails the agent) but a session's start is told that the repo is unprotected.
 import { promises as fs } from 'node:fs';
@@ -21,7 +21,7 @@ export function hookShimText(script: string, node: string): string {
   const lost = JSON.stringify({
     hookSpecificOutput: {
       hookEventName: 'SessionStart',
-      additionalContext: `ai-zen: this repo is NOT protected — ai-zen's hooks cannot find ai-zen (it was at ${script}). Reinstall ai-zen, then run: ai-zen-daemon doctor`,
+      additionalContext: `ai-zen: this repo is NOT protected — ai-zen's hooks cannot find ai-zen (it was at ${script}). Reinstall ai-zen, then run ai-zen-daemon enable (or install-hooks claude|codex) once to point the hooks at it`,
     },
   });
   return `#!/bin/sh
@@ -60,7 +60,7 @@ export async function ensureHookShim(env: Env): Promise<string> {
   return shim;
 }
 
-/** Whether the shim runs this ai-zen (doctor's question). */
+/** Whether the shim runs this ai-zen. */
 export async function hookShimState(env: Env): Promise<'current' | 'missing' | 'stale' | 'other'> {
   const current = await fs.readFile(hookShimPath(env), 'utf8').catch(() => null);
   if (current === null) return 'missing';

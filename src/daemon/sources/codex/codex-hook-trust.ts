@@ -38,7 +38,7 @@ export function trustOurCodexHooks(options: CodexHookTrustOptions): Promise<{ tr
   return trustCodexHooks(options, isOurCodexHook);
 }
 
-/** Every hook Codex sees from `cwd`, with its key and trust, as its /hooks screen lists them (doctor, tests). */
+/** Every hook Codex sees from `cwd`, with its key and trust, as its /hooks screen lists them (install-hooks --trust, tests). */
 export async function listCodexHooks(options: CodexHookTrustOptions): Promise<ListedHook[]> {
   const server = startAppServer(options);
   try {
