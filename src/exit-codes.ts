@@ -1,4 +1,4 @@
-// Every exit code of `ai-zen` and `ai-zen-daemon`, in one place (documented in the README's
+// Every exit code of `ai-zen` and `ai-zen-daemon`, in one place (documented in docs/contracts.md's
 // "Exit codes"). A leaf: anything may import it.
 
 /** Done. */

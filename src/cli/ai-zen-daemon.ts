@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `ai-zen-daemon` command (D1–D5): start/stop the per-repo daemon and ask it questions.
-// Exit codes: src/exit-codes.ts (all of them, documented in the README).
+// Exit codes: src/exit-codes.ts (all of them, documented in docs/contracts.md).
 // No V8 flag is set here: the daemon process gets its own on its command line (daemon-node-options.ts).
 import { registerAgentHookCommands } from './daemon-agent-hooks.js';
 import { registerHandoffCommands } from './daemon-handoff.js';

@@ -7,5 +7,5 @@
 // a minute or so later. A young generation capped at 1 MB keeps 1,000 idle sessions at ~70 MB
 // resident from the first seconds instead of ~88 MB (bench c), for a few more scavenges.
 // --max-semi-space-size is also allowed in NODE_OPTIONS, which is how `start --foreground` (run by
-// systemd or launchd, not spawned by us) gets it: see the README.
+// systemd or launchd, not spawned by us) gets it: see docs/daemon.md.
 export const DAEMON_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=1'];
