@@ -16,6 +16,20 @@ export interface ModelFacts {
   readonly compactsAt?: number;
 }
 
+/** What decides a watched session's window and thresholds, the same fields for every agent (from agents.<agent>). */
+export interface AgentWindowSettings {
+  /** handoffAt, warnAt (percent of the window), handoffAtTokens (absolute). */
+  readonly handoffAt: number;
+  readonly warnAt: number;
+  readonly handoffAtTokens: number | null;
+  /** agents.<agent>.contextWindow: the window for every model, over what the agent reports and the table. */
+  readonly contextWindow: number | null;
+  /** agents.<agent>.models: per model, over what the agent reports and the table. */
+  readonly models: Readonly<Record<string, ModelFacts>>;
+  /** Where the agent was seen compacting this model by itself (compaction-points.ts); null: never seen. */
+  readonly learnedPoint?: (model: string | null) => number | null;
+}
+
 export const ONE_MILLION = 1_000_000;
 
 /**

@@ -5,20 +5,10 @@
 // without the `[1m]`. The window then comes from the model table (config/agent-models.ts), the
 // user's `models` entries, the agent-wide `contextWindow`, and the readings themselves (one above
 // the table's window proves a 1M one).
-import { agentCompactsAt, agentWindow, type ModelFacts } from '../../../config/agent-models.js';
+import { type AgentWindowSettings, agentCompactsAt, agentWindow } from '../../../config/agent-models.js';
 import { sessionThresholds, type SessionThresholds } from '../../watching/session-source.js';
 
-export interface ClaudeWindowSettings {
-  readonly handoffAt: number;
-  readonly warnAt: number;
-  readonly handoffAtTokens: number | null;
-  /** agents.claude-code.contextWindow. */
-  readonly contextWindow: number | null;
-  /** agents.claude-code.models. */
-  readonly models: Readonly<Record<string, ModelFacts>>;
-  /** Where Claude was seen compacting this model by itself (compaction-points.ts); null: never seen. */
-  readonly learnedPoint?: (model: string | null) => number | null;
-}
+export type ClaudeWindowSettings = AgentWindowSettings;
 
 export function claudeWindow(model: string | null, largestReading: number, settings: ClaudeWindowSettings): number {
   return agentWindow('claude-code', model, { configured: settings.contextWindow, models: settings.models, largestReading }) ?? 200_000;

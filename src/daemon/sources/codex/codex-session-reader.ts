@@ -9,7 +9,7 @@
 import path from 'node:path';
 import type { IncrementalReaderOptions } from '../../watching/incremental-reader.js';
 import { createLineFoldReader, type LineFold } from '../../watching/line-fold-reader.js';
-import { agentCompactsAt, agentWindow, type ModelFacts } from '../../../config/agent-models.js';
+import { agentCompactsAt, agentWindow, type AgentWindowSettings } from '../../../config/agent-models.js';
 import { isOverThreshold, sessionThresholds, type SessionReader, type SessionState } from '../../watching/session-source.js';
 import { emptyCodexView, foldCodexLine, type CodexRolloutView } from './codex-rollout.js';
 import type { CodexOwnership } from './codex-rollout-folders.js';
@@ -27,18 +27,7 @@ export function codexViewOf(state: SessionState): CodexRolloutView | null {
   return typeof view === 'object' && view !== null ? (view as CodexRolloutView) : null;
 }
 
-export interface CodexReaderSettings {
-  /** agents.codex: handoffAt, warnAt (percent), handoffAtTokens. */
-  readonly handoffAt: number;
-  readonly warnAt: number;
-  readonly handoffAtTokens: number | null;
-  /** The window from config, over the one Codex reports. */
-  readonly contextWindow: number | null;
-  /** agents.codex.models: per model, over what Codex reports and the table. */
-  readonly models: Readonly<Record<string, ModelFacts>>;
-  /** Where Codex was seen compacting this model by itself (compaction-points.ts); null: never seen. */
-  readonly learnedPoint?: (model: string | null) => number | null;
-}
+export type CodexReaderSettings = AgentWindowSettings;
 
 export function codexState(
   file: string,
