@@ -7,12 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listCodexHooks, trustCodexHooks } from '../../src/daemon/sources/codex/codex-hook-trust.js';
+import { CODEX_BIN } from '../support/codex-client.js';
 import { runCli } from '../support/run-cli.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CODEX_BIN = path.join(ROOT, 'node_modules', '.bin', 'codex');
 const RULE = 'Edit(.ai-zen/handoffs/**)';
 
 describe('install-hooks: files kept as the user had them', { timeout: 120_000 }, () => {

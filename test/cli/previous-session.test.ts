@@ -168,7 +168,10 @@ describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () =
     await ok(['--continue', '-p', 'search the earlier session']);
     const slow = toolResult(each.fake.requests, 'call-slow');
     expect(slow).toMatch(/^no message matches .* in 1 earlier session/);
-    expect(slow).toMatch(/\[search stopped after \d+ ms \(its time budget\): searched [0-3] of \d+ messages; partial results/);
+    // Stopped part-way, however fast the machine: fewer messages searched than there are.
+    const stopped = /\[search stopped after \d+ ms \(its time budget\): searched (\d+) of (\d+) messages; partial results/.exec(slow);
+    expect(stopped, slow).not.toBeNull();
+    expect(Number(stopped![1])).toBeLessThan(Number(stopped![2]));
     expect(toolResult(each.fake.requests, 'call-huge')).toMatch(
       /^error: the regular expression is too large to search with \(\d{5} instructions once compiled, at most 2000\)/,
     );

@@ -5,19 +5,16 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
-import { codexExec, makeCodexHome, type CodexHome, type CodexRunOptions } from '../support/codex-client.js';
+import { CODEX_BIN, codexExec, makeCodexHome, type CodexHome, type CodexRunOptions } from '../support/codex-client.js';
 import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
 import { responsesReply, startFakeResponses, type FakeResponses, type RecordedResponsesRequest } from '../support/fake-responses.js';
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The npm package's `codex` launcher, as a user's PATH would have it. */
-const CODEX_BIN = path.join(ROOT, 'node_modules', '.bin', 'codex');
 /** The window Codex reports for gpt-5.5 (272k × 95%). */
 const WINDOW = 258_400;
 const tokens = (percent: number) => Math.round((WINDOW * percent) / 100);

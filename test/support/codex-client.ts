@@ -12,6 +12,8 @@ const pin = agentClientPin('codex');
 await ensureAgentClient(pin);
 /** The package's launcher: it finds the platform's native binary. */
 export const CODEX_LAUNCHER = path.join(installedPackage(pin), 'bin', 'codex.js');
+/** The `codex` command as a user's PATH would hold it (for AI_ZEN_CODEX_BIN: `install-hooks codex --trust` runs it). */
+export const CODEX_BIN = path.join(installedPackage(pin), '..', '..', '.bin', 'codex');
 
 export interface CodexHome {
   /** HOME for the client (outside /tmp-named helpers it warns about, harmless). */
