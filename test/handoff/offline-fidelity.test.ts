@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildOfflineDocument, MAX_REQUEST_QUOTE } from '../../src/handoff/executors/offline-document.js';
 import { ruleSentences } from '../../src/handoff/rule-sentences.js';
 import { documentSections } from '../../src/handoff/checks/document-sections.js';
+import { cleanFacts } from '../support/clean-facts.js';
 import { reply } from '../support/fake-openai.js';
 import { makeHarness, type Harness } from './harness.js';
 
@@ -62,25 +63,7 @@ describe('offline document fidelity (F1–F4, issue 12 §3)', () => {
   });
 
   it('F4 offline: a first step that cannot run here is left out', () => {
-    const facts = {
-      capturedAt: 'now',
-      root: '/r',
-      git: {
-        known: true as const,
-        value: {
-          branch: 'main',
-          head: null,
-          staged: [],
-          unstaged: [],
-          untracked: [],
-          upstream: null,
-          ahead: null,
-          behind: null,
-          operation: null,
-        },
-      },
-      ports: { known: false as const, why: 'n/a' },
-    };
+    const facts = cleanFacts('/r');
     const document = buildOfflineDocument({
       sections: ['💬 Breakpoint', '🔔 First steps'],
       messages: [],

@@ -10,30 +10,13 @@ import { portablePath, portableText } from '../../src/handoff/portable-paths.js'
 import { isRevoked, rulesOfDocument } from '../../src/handoff/previous-document.js';
 import { lastTurns, MAX_READ_BACK_BYTES, renderTurns, visibleTurns } from '../../src/handoff/visible-turns.js';
 import type { AgentMessage } from '../../src/session/session-recorder.js';
+import { cleanFacts } from '../support/clean-facts.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 
 const ROOT = '/home/ada/work/parser';
 const HOME = '/home/ada';
 const places = { root: ROOT, home: HOME };
-const facts = {
-  capturedAt: 'now',
-  root: ROOT,
-  git: {
-    known: true as const,
-    value: {
-      branch: 'main',
-      head: null,
-      staged: [],
-      unstaged: [],
-      untracked: [],
-      upstream: null,
-      ahead: null,
-      behind: null,
-      operation: null,
-    },
-  },
-  ports: { known: false as const, why: 'n/a' },
-};
+const facts = cleanFacts(ROOT);
 const user = (content: string): AgentMessage => ({ message: { role: 'user', content } });
 const assistant = (content: string, calls: { name: string; args: object }[] = []): AgentMessage => ({
   message: {
