@@ -25,8 +25,8 @@ export interface DaemonCore {
   readonly migrator: DaemonMigrator;
   /** Another agent's sessions: a handoff by hand (issue 19 §4) goes through the same runner as the automatic one. */
   readonly foreign: Pick<ForeignSessionsRunner, 'handOver' | 'actionFor'>;
-  /** Issue 21 §4: the document (and session) another agent's session was started from. */
-  readonly continued?: ContinuedSessions;
+  /** Issues 19 §5, 21 §4: the document (and session) another agent's session was started from, and its successor. */
+  readonly continued: ContinuedSessions;
   readonly isOwned: (file: string) => Promise<boolean>;
   readonly ready: () => boolean;
   readonly requestStop: (reason: string) => void;

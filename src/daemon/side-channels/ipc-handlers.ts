@@ -9,7 +9,6 @@ import type { Facts } from '../../probe/facts.js';
 import type { ExecutorName } from '../../session/format.js';
 import { SessionStore } from '../../session/store.js';
 import { relativeToRoot, type DaemonCore } from './daemon-core.js';
-import { createSuccessorLinks, type SuccessorLinks } from './successor-links.js';
 import { formatTokens } from './format-tokens.js';
 import type { HandoffRecord } from '../committing/handoff-committer.js';
 import type { SessionState } from '../watching/session-source.js';
@@ -21,10 +20,9 @@ import { usagePercent } from '../../usage-percent.js';
 export const STATUS_HANDOFFS = 10;
 
 export function createIpcHandlers(core: DaemonCore): IpcHandlers {
-  const links = createSuccessorLinks();
   return {
     async status(params) {
-      const [everySession, facts] = await Promise.all([sessionInfos(core, links), core.facts.get()]);
+      const [everySession, facts] = await Promise.all([sessionInfos(core), core.facts.get()]);
       // Issue 19 §5: a session handed off to its successor is folded out of the open list.
       const handedOff = everySession.filter((session) => session.state === 'handed-off');
       const sessions = params?.all === true ? everySession : everySession.filter((session) => session.state !== 'handed-off');
@@ -56,7 +54,7 @@ export function createIpcHandlers(core: DaemonCore): IpcHandlers {
       return status;
     },
     async sessions() {
-      return { sessions: await sessionInfos(core, links) };
+      return { sessions: await sessionInfos(core) };
     },
     async handoffs() {
       return { handoffs: core.committer.list().map(handoffInfo) };
@@ -247,7 +245,7 @@ function isClosed(core: DaemonCore, state: SessionState): boolean {
 /** Ownership probes (socket connects) in flight at once during status/sessions. */
 const OWNER_PROBES = 16;
 
-async function sessionInfos(core: DaemonCore, links: SuccessorLinks): Promise<SessionInfo[]> {
+async function sessionInfos(core: DaemonCore): Promise<SessionInfo[]> {
   // Another repo's transcript (its cwd is elsewhere) is not this repo's session.
   const states = core.watcher.states().filter((state) => !state.foreign);
   // Another agent's session is handed off once a later session started from its document.
@@ -255,7 +253,7 @@ async function sessionInfos(core: DaemonCore, links: SuccessorLinks): Promise<Se
     .list()
     .filter((record) => record.agent != null && record.agent !== 'ai-zen')
     .map((record) => ({ path: record.path, sessionId: record.sessionId, at: record.at }));
-  const successors = await links.find(states, documents).catch(() => new Map<string, string>());
+  const successors = await core.continued.successors(states, documents).catch(() => new Map<string, string>());
   // A few ownership probes at a time: one socket each, and thousands at once left ~21 MB more
   // resident after a status of 1,000 sessions (measured; 3.6 MB with 16 at a time).
   const infos = await mapLimited(states, OWNER_PROBES, (state) => sessionInfo(core, state, successors.get(state.sessionId) ?? null));
@@ -272,7 +270,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState, startedFromIt:
   const action = core.monitor.actionFor(state.file);
   const successor = core.monitor.successorCommandFor(state.file);
   const percent = promptTokens !== null && state.maxContextTokens !== null ? usagePercent(promptTokens, state.maxContextTokens) : null;
-  const previous = state.kind === 'ai-zen' ? undefined : await core.continued?.previousOf(state).catch(() => null);
+  const previous = state.kind === 'ai-zen' ? undefined : await core.continued.previousOf(state).catch(() => null);
   return {
     id: state.sessionId,
     file: relativeToRoot(core.root, state.file),
