@@ -69,6 +69,12 @@ export interface CheckTrustOptions {
    * is what applies; read here when omitted.
    */
   readonly projectConfig?: Buffer | null;
+  /**
+   * The project's handoff skill's bytes as the skill loader read them: judged instead of a second
+   * read, so that a swap between the loader's read and this check cannot pass off an unapproved
+   * skill (issue 22 low). Read here when omitted.
+   */
+  readonly projectSkill?: Buffer;
 }
 
 export async function checkTrust(root: string, env: Env = process.env, options: CheckTrustOptions = {}): Promise<TrustVerdict> {
@@ -123,6 +129,9 @@ async function readRecord(file: string): Promise<TrustRecord | null> {
   }
 }
 
+/** A skill is a few KiB of Markdown; a larger file (or a link to /dev/zero) is skipped unread. */
+export const SKILL_MAX_BYTES = 256 * 1024;
+
 /** How much of a hooks or skills folder is looked at: a hostile repo must not make the check endless. */
 const MAX_ENTRIES = 2000;
 /** In an entry: what could not be read (a link to a device, a FIFO, a file too large). */
@@ -147,7 +156,17 @@ export async function projectFingerprint(root: string, env: Env = process.env, o
   await walk(paths.hooks, '', hooks);
   // Skills go in under their own prefix, so a repo with hooks only keeps the fingerprint it had.
   const skills: string[] = [];
-  await walk(path.join(paths.aiZen, 'skills'), '', skills);
+  const skillsDir = path.join(paths.aiZen, 'skills');
+  const skill = await handoffSkillDigest(paths.projectSkill, options);
+  const seen = { handoff: false };
+  await walk(
+    skillsDir,
+    '',
+    skills,
+    skill === null ? undefined : { rel: path.relative(skillsDir, paths.projectSkill), sha256: skill, seen },
+  );
+  // Reached through a linked folder the walk does not enter: what the loader reads is judged all the same.
+  if (skill !== null && !seen.handoff) skills.push(`read\0handoff\0${skill}`);
   if (hooks.length > 0 || skills.length > 0) found = true;
   for (const entry of hooks.sort()) hash.update(entry).update('\n');
   for (const entry of skills.sort()) hash.update('skills\0').update(entry).update('\n');
@@ -167,7 +186,25 @@ async function readProjectConfig(file: string, env: Env): Promise<Buffer | strin
   return read.missing ? null : UNREADABLE;
 }
 
-async function walk(dir: string, relative: string, entries: string[]): Promise<void> {
+/** sha256 of the handoff skill as the loader reads it (through links, bounded), or null when it reads none. */
+async function handoffSkillDigest(file: string, options: CheckTrustOptions): Promise<string | null> {
+  let bytes = options.projectSkill;
+  if (bytes === undefined) {
+    const read = await readRegularFile(file, SKILL_MAX_BYTES);
+    if (!read.ok) return null;
+    bytes = read.bytes;
+  }
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The one file whose content is given (the skill the loader read) rather than read again. */
+interface KnownContent {
+  readonly rel: string;
+  readonly sha256: string;
+  readonly seen: { handoff: boolean };
+}
+
+async function walk(dir: string, relative: string, entries: string[], known?: KnownContent): Promise<void> {
   let names: string[];
   try {
     names = await fs.readdir(path.join(dir, relative));
@@ -186,19 +223,26 @@ async function walk(dir: string, relative: string, entries: string[]): Promise<v
     if (stat.isSymbolicLink()) {
       // What runs (or is read) is the target: a `git pull` that changes it must end the trust.
       const target = await fingerprintRegularFile(full);
-      const leadsTo = target ? `${target.executable ? 'x' : '-'}\0${target.sha256}` : UNREADABLE;
+      const sha256 = rel === known?.rel && target ? knownContent(known) : target?.sha256;
+      const leadsTo = target ? `${target.executable ? 'x' : '-'}\0${sha256}` : UNREADABLE;
       entries.push(`link\0${rel}\0${await fs.readlink(full).catch(() => UNREADABLE)}\0${leadsTo}`);
     } else if (stat.isDirectory()) {
       entries.push(`dir\0${rel}`);
-      await walk(dir, rel, entries);
+      await walk(dir, rel, entries, known);
     } else if (stat.isFile()) {
-      const content = await fingerprintRegularFile(full);
+      const content = rel === known?.rel ? { sha256: knownContent(known) } : await fingerprintRegularFile(full);
       const executable = (stat.mode & 0o111) !== 0 ? 'x' : '-';
       entries.push(`file\0${rel}\0${executable}\0${content === null ? UNREADABLE : content.sha256}`);
     } else {
       entries.push(`other\0${rel}`);
     }
   }
+}
+
+/** The same digest a fresh read of the same bytes gives: a trusted repo keeps its fingerprint. */
+function knownContent(known: KnownContent): string {
+  known.seen.handoff = true;
+  return known.sha256;
 }
 
 /** Written beside its final name and renamed into place: a reader sees the old record or the new. */

@@ -4,7 +4,7 @@
 // skill. The project's skill is a cloned repo's text going into a prompt that has `exec` and into
 // Claude Code's Stop reason: it is used only in a repo the user trusts (issue 22 §4).
 import type { Logger } from 'pino';
-import { allowsProjectChoices, checkTrust, TRUST_COMMAND } from '../config/trust.js';
+import { allowsProjectChoices, checkTrust, SKILL_MAX_BYTES, TRUST_COMMAND } from '../config/trust.js';
 import { readRegularFile } from '../fs/read-regular-file.js';
 import { bundledSkillPath, projectPaths, userSkillPath, type Env } from '../paths.js';
 import { bootstrapUserSkill } from './bootstrap-skill.js';
@@ -36,8 +36,8 @@ export interface LoadSkillOptions {
   readonly logger?: Logger;
 }
 
-/** A skill is a few KiB of Markdown; a larger file (or a link to /dev/zero) is skipped unread. */
-export const SKILL_MAX_BYTES = 256 * 1024;
+// The cap is the trust check's too: it reads the skill the same way when it is not handed the bytes.
+export { SKILL_MAX_BYTES };
 
 export function builtInSkill(skipped: HandoffSkill['skipped'] = []): HandoffSkill {
   const body = MINIMAL_TEMPLATE.trim();
@@ -74,7 +74,13 @@ export async function loadHandoffSkill(options: LoadSkillOptions = {}): Promise<
       skip(candidate, parsed.reason);
       continue;
     }
-    if (candidate.source === 'project' && options.projectRoot && !allowsProjectChoices(await checkTrust(options.projectRoot, env))) {
+    // Trust judges the very bytes read above, not a second read a swap could change in between.
+    const judged = { projectSkill: read.bytes };
+    if (
+      candidate.source === 'project' &&
+      options.projectRoot &&
+      !allowsProjectChoices(await checkTrust(options.projectRoot, env, judged))
+    ) {
       skip(candidate, `not used: this repo is not trusted, or its skill changed since you trusted it (trust it with: ${TRUST_COMMAND})`);
       continue;
     }
