@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../paths.js';
 import { chatAgentRequestChooser, chatOverflowChooser, runChat } from './chat-command.js';
+import { registerConfigCommand } from './config-command.js';
 import { registerHandoffCommands } from './handoff-command.js';
 import { handoffExtension } from './handoff-extension.js';
 import { registerPrintCommand } from './print-command.js';
@@ -14,7 +15,7 @@ import { registerSessionsCommand } from './sessions-command.js';
 const { version } = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
 
 const code = await runCli(process.argv.slice(2), {
-  registrars: [registerPrintCommand, registerHandoffCommands, registerSessionsCommand],
+  registrars: [registerPrintCommand, registerHandoffCommands, registerSessionsCommand, registerConfigCommand],
   extensions: [handoffExtension({ interactiveChooser: chatOverflowChooser, agentRequestChooser: chatAgentRequestChooser })],
   chat: runChat,
   version,

@@ -5,6 +5,7 @@
 // long before a 1M window is full); the lower of the two points wins.
 import { z } from 'zod';
 import type { ModelFacts } from './agent-models.js';
+import { chooseSetting, DEFAULT_SOURCE, type ConfigSource } from './config-sources.js';
 
 const Percent = z.number().gt(0).max(100);
 
@@ -56,25 +57,55 @@ export type AgentsConfig = Readonly<Record<ForeignAgentName, AgentConfig>>;
 
 export const AGENT_DEFAULTS = { handoffAt: 70, warnAt: 60 } as const;
 
-function resolveAgent(user: AgentConfigFile | undefined, project: AgentConfigFile | undefined): AgentConfig {
-  const merged = { ...user, ...project };
+/** Where the loader records each agent setting's source (`ai-zen config`). */
+export interface AgentSourcesRecord {
+  readonly sources: Record<string, ConfigSource>;
+  readonly user: ConfigSource;
+  readonly project: ConfigSource;
+}
+
+function resolveAgent(
+  name: ForeignAgentName,
+  user: AgentConfigFile | undefined,
+  project: AgentConfigFile | undefined,
+  record: AgentSourcesRecord | undefined,
+): AgentConfig {
+  const sources: Record<string, ConfigSource> = record?.sources ?? {};
+  const projectSource = record?.project ?? DEFAULT_SOURCE;
+  const userSource = record?.user ?? DEFAULT_SOURCE;
+  // The project's setting over the user's, field by field.
+  const choose = <K extends keyof AgentConfigFile, T>(field: K, fallback: T): NonNullable<AgentConfigFile[K]> | T =>
+    chooseSetting<NonNullable<AgentConfigFile[K]> | T>(
+      sources,
+      `agents.${name}.${field}`,
+      fallback,
+      [project?.[field] ?? undefined, projectSource],
+      [user?.[field] ?? undefined, userSource],
+    );
+  // Per model, the project's entry over the user's.
+  const models = { ...user?.models, ...project?.models };
+  for (const model of Object.keys(models))
+    sources[`agents.${name}.models.${model}`] = project?.models?.[model] !== undefined ? projectSource : userSource;
   return {
-    enabled: merged.enabled ?? true,
-    handoffAt: merged.handoffAt ?? AGENT_DEFAULTS.handoffAt,
-    warnAt: merged.warnAt ?? AGENT_DEFAULTS.warnAt,
-    handoffAtTokens: merged.handoffAtTokens ?? null,
-    contextWindow: merged.contextWindow ?? null,
-    // Per model, the project's entry over the user's.
-    models: { ...user?.models, ...project?.models },
-    graceSeconds: merged.graceSeconds ?? 120,
-    selfDeadlineSeconds: merged.selfDeadlineSeconds ?? 180,
+    enabled: choose('enabled', true),
+    handoffAt: choose('handoffAt', AGENT_DEFAULTS.handoffAt),
+    warnAt: choose('warnAt', AGENT_DEFAULTS.warnAt),
+    handoffAtTokens: choose('handoffAtTokens', null),
+    contextWindow: choose('contextWindow', null),
+    models,
+    graceSeconds: choose('graceSeconds', 120),
+    selfDeadlineSeconds: choose('selfDeadlineSeconds', 180),
   };
 }
 
-/** The project's settings win over the user's, field by field. */
-export function resolveAgentsConfig(user: AgentsConfigFile | undefined, project: AgentsConfigFile | undefined): AgentsConfig {
+/** The project's settings win over the user's, field by field; `record` collects where each came from. */
+export function resolveAgentsConfig(
+  user: AgentsConfigFile | undefined,
+  project: AgentsConfigFile | undefined,
+  record?: AgentSourcesRecord,
+): AgentsConfig {
   return {
-    'claude-code': resolveAgent(user?.['claude-code'], project?.['claude-code']),
-    codex: resolveAgent(user?.codex, project?.codex),
+    'claude-code': resolveAgent('claude-code', user?.['claude-code'], project?.['claude-code'], record),
+    codex: resolveAgent('codex', user?.codex, project?.codex, record),
   };
 }

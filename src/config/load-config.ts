@@ -8,6 +8,7 @@ import { projectPaths, userConfigPath, type Env } from '../paths.js';
 import type { ExecutorName } from '../session/format.js';
 import { resolveAgentsConfig, type AgentsConfig } from './agents-config.js';
 import { CONFIG_MAX_BYTES, ConfigFile } from './config-schema.js';
+import { chooseSetting, type Candidate, type ConfigSource, type IgnoredSetting } from './config-sources.js';
 import { defaultContextWindow } from './model-defaults.js';
 import { allowsProjectChoices, checkTrust, TRUST_COMMAND, type TrustVerdict } from './trust.js';
 
@@ -44,6 +45,10 @@ export interface Config {
   readonly trust: TrustVerdict;
   /** One line per project setting ignored because the project is not trusted (shown or logged). */
   readonly ignored: readonly string[];
+  /** The same, one entry per setting (`ai-zen config`). */
+  readonly ignoredSettings: readonly IgnoredSetting[];
+  /** Where each value came from, by dotted name (`model`, `daemon.commit`, `agents.codex.handoffAt`). */
+  readonly sources: Readonly<Record<string, ConfigSource>>;
   /**
    * T3: the untrusted project config names an endpoint. Nothing is sent anywhere then (no model is
    * configured); the CLI fails with this line, the daemon logs it and hands over offline.
@@ -97,67 +102,137 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
   // The environment's endpoint wins over the project's anyway; then the project's is only ignored.
   const refusedURL = chosen.includes('baseURL') && nonEmpty(env.OPENAI_BASE_URL) === undefined ? (project?.baseURL ?? null) : null;
   const ignored = chosen.filter((field) => field !== 'baseURL' || refusedURL === null);
-  const trusted =
+  const trusted: ConfigFile | null =
     chosen.length > 0 && project
       ? { ...project, model: undefined, executor: undefined, baseURL: undefined, agentMayMigrate: undefined }
       : project;
-  const fromFiles = { ...user, ...withoutUndefined(trusted), daemon: { ...user?.daemon, ...trusted?.daemon } };
+  // Each value is chosen with where it came from (issue 20 §5: `ai-zen config` shows these sources).
+  const sources: Record<string, ConfigSource> = {};
+  const userSource: ConfigSource = { kind: 'user', file: userFile };
+  const projectSource: ConfigSource = { kind: 'project', file: projectFile };
+  /** The files' value: the (trusted part of the) project's over the user's, field by field. */
+  const file = <T>(get: (config: ConfigFile) => T | undefined): Candidate<T> => {
+    const fromProject = trusted ? get(trusted) : undefined;
+    if (fromProject !== undefined) return [fromProject, projectSource];
+    return [user ? get(user) : undefined, userSource];
+  };
+  const fromEnv = (variable: string): Candidate<string> => [nonEmpty(env[variable]), { kind: 'env', variable }];
+  const choose = <T>(key: string, fallback: T, ...candidates: readonly Candidate<T>[]): T =>
+    chooseSetting(sources, key, fallback, ...candidates);
 
   const envBaseURL = nonEmpty(env.OPENAI_BASE_URL);
   if (envBaseURL !== undefined && !isHttpUrl(envBaseURL)) {
     throw new AiZenError('config', `OPENAI_BASE_URL: not an http(s) URL: ${envBaseURL}`);
   }
-  const model = nonEmpty(overrides.model) ?? nonEmpty(env.AI_ZEN_MODEL) ?? fromFiles.model ?? DEFAULT_MODEL;
-  const apiKey = nonEmpty(env.OPENAI_API_KEY) ?? fromFiles.apiKey ?? null;
-  const baseURL = envBaseURL ?? fromFiles.baseURL ?? null;
+  const model = choose<string>(
+    'model',
+    DEFAULT_MODEL,
+    [nonEmpty(overrides.model), { kind: 'flag', flag: '--model' }],
+    fromEnv('AI_ZEN_MODEL'),
+    file((config) => config.model),
+  );
+  const apiKey = choose<string | null>(
+    'apiKey',
+    null,
+    fromEnv('OPENAI_API_KEY'),
+    file((config) => config.apiKey),
+  );
+  const baseURL = choose<string | null>(
+    'baseURL',
+    null,
+    fromEnv('OPENAI_BASE_URL'),
+    file((config) => config.baseURL),
+  );
   const untrustedWhy = trust.state === 'changed' ? 'changed since you trusted it' : 'not trusted';
   const refusedEndpoint =
     refusedURL === null
       ? null
       : `${projectFile} chooses the endpoint ${refusedURL}, but this repo is ${untrustedWhy}: your API key and code are not sent there, and nothing is sent anywhere else instead (trust the repo with: ${TRUST_COMMAND})`;
+  const [commitValue, commitSource] = file((config) => config.daemon?.commit);
+  const [autoCommit, autoCommitSource] = file((config) => config.daemon?.autoCommit);
+  // `commit` when set; else `autoCommit: false` is the older spelling of `off`.
+  const commit = choose<CommitMode>(
+    'daemon.commit',
+    'branch',
+    [commitValue, commitSource],
+    [autoCommit === undefined ? undefined : autoCommit ? 'branch' : 'off', autoCommitSource],
+  );
   return {
     model,
     baseURL,
     apiKey,
-    maxContextTokens: fromFiles.maxContextTokens ?? defaultContextWindow(model),
+    maxContextTokens: choose(
+      'maxContextTokens',
+      defaultContextWindow(model),
+      file((config) => config.maxContextTokens),
+    ),
     modelConfigured: refusedEndpoint === null && (apiKey !== null || baseURL !== null),
-    executor: fromFiles.executor ?? DEFAULTS.executor,
-    execTimeoutMs: fromFiles.execTimeoutMs ?? DEFAULTS.execTimeoutMs,
-    execOutputLimit: fromFiles.execOutputLimit ?? DEFAULTS.execOutputLimit,
-    modelTimeoutMs: fromFiles.modelTimeoutMs ?? DEFAULTS.modelTimeoutMs,
+    executor: choose<ExecutorName>(
+      'executor',
+      DEFAULTS.executor,
+      file((config) => config.executor),
+    ),
+    execTimeoutMs: choose(
+      'execTimeoutMs',
+      DEFAULTS.execTimeoutMs,
+      file((config) => config.execTimeoutMs),
+    ),
+    execOutputLimit: choose(
+      'execOutputLimit',
+      DEFAULTS.execOutputLimit,
+      file((config) => config.execOutputLimit),
+    ),
+    modelTimeoutMs: choose(
+      'modelTimeoutMs',
+      DEFAULTS.modelTimeoutMs,
+      file((config) => config.modelTimeoutMs),
+    ),
     daemon: {
-      ...commitChoice(fromFiles.daemon),
-      notifications: fromFiles.daemon.notifications ?? true,
-      warnings: fromFiles.daemon.warnings ?? true,
+      commit,
+      autoCommit: commit !== 'off',
+      commitRef: choose(
+        'daemon.commitRef',
+        DEFAULT_COMMIT_REF,
+        file((config) => config.daemon?.commitRef),
+      ),
+      notifications: choose(
+        'daemon.notifications',
+        true,
+        file((config) => config.daemon?.notifications),
+      ),
+      warnings: choose(
+        'daemon.warnings',
+        true,
+        file((config) => config.daemon?.warnings),
+      ),
     },
-    agents: resolveAgentsConfig(user?.agents, project?.agents),
-    warnAt: fromFiles.warnAt ?? DEFAULT_WARN_AT,
-    agentMayMigrate: fromFiles.agentMayMigrate ?? false,
+    agents: resolveAgentsConfig(user?.agents, project?.agents, { sources, user: userSource, project: projectSource }),
+    warnAt: choose(
+      'warnAt',
+      DEFAULT_WARN_AT,
+      file((config) => config.warnAt),
+    ),
+    agentMayMigrate: choose(
+      'agentMayMigrate',
+      false,
+      file((config) => config.agentMayMigrate),
+    ),
     files,
     trust,
     ignored:
       ignored.length > 0
         ? [`${projectFile}: ${ignored.join(', ')} ignored: this repo is ${untrustedWhy} (trust it with: ${TRUST_COMMAND})`]
         : [],
+    ignoredSettings: chosen.map((key) => ({ key, file: projectFile, reason: `this repo is ${untrustedWhy}` })),
+    sources,
     refusedEndpoint,
   };
-}
-
-/** `commit` when set; else `autoCommit: false` is the older spelling of `off`. */
-function commitChoice(daemon: { autoCommit?: boolean; commit?: CommitMode; commitRef?: string }) {
-  const commit: CommitMode = daemon.commit ?? (daemon.autoCommit === false ? 'off' : 'branch');
-  return { commit, autoCommit: commit !== 'off', commitRef: daemon.commitRef ?? DEFAULT_COMMIT_REF };
 }
 
 /** Both paths name one file (same real path; false when either is missing). */
 async function sameFile(a: string, b: string): Promise<boolean> {
   const [left, right] = await Promise.all([fs.realpath(a).catch(() => null), fs.realpath(b).catch(() => null)]);
   return left !== null && left === right;
-}
-
-function withoutUndefined<T extends object>(value: T | null): Partial<T> {
-  if (!value) return {};
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }
 
 /** Reads and validates one config file; null when it does not exist. */

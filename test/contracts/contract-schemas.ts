@@ -11,6 +11,7 @@ import {
   FactsInfo,
   TranscriptReply,
 } from '../../src/daemon/side-channels/status-schema.js';
+import { ConfigReport } from '../../src/cli/config-command.js';
 import { HOOK_FOR_EVENT, type HookName } from '../../src/daemon/side-channels/hooks-runner.js';
 import { EventSchemas, type EventName } from '../../src/events.js';
 import { PROTOCOL_VERSION, Reply, RequestId, RequestParams, RequestType } from '../../src/ipc/protocol.js';
@@ -96,6 +97,13 @@ export const CONTRACTS: readonly Contract[] = [
     description:
       'The one JSON object (and a newline) a hook in .ai-zen/hooks/ reads on stdin. Source: src/daemon/side-channels/hooks-runner.ts, src/events.ts.',
     schema: HookInput,
+  },
+  {
+    file: 'config-report.v1.schema.json',
+    title: 'ai-zen config --json v1',
+    description:
+      'What `ai-zen config --json` prints: the effective settings of a repo, where each came from, and what an untrusted repo tried to set. Source: src/cli/config-command.ts.',
+    schema: ConfigReport,
   },
 ];
 
