@@ -6,6 +6,7 @@ import { registerAgentHookCommands } from './daemon-agent-hooks.js';
 import { registerHandoffCommands } from './daemon-handoff.js';
 import { registerListCommand } from './daemon-list.js';
 import { registerQueryCommands } from './daemon-queries.js';
+import { registerServiceCommand } from './daemon-service.js';
 import { packageVersion, registerStartCommand } from './daemon-start.js';
 import { registerStopCommand } from './daemon-stop.js';
 import { registerTrustCommands } from './daemon-trust.js';
@@ -29,6 +30,7 @@ const code = await runCli(process.argv.slice(2), {
     registerHandoffCommands,
     registerAgentHookCommands,
     registerTrustCommands,
+    registerServiceCommand,
   ],
 });
 process.exit(code);

@@ -11,13 +11,15 @@ import { daemonLogPath, daemonOutputPath } from '../daemon/process/daemon-logger
 import { DAEMON_NODE_OPTIONS } from '../daemon/process/daemon-node-options.js';
 import { EXIT_ALREADY_RUNNING } from '../exit-codes.js';
 import { StatusInfo } from '../daemon/side-channels/status-schema.js';
-import { AiZenError } from '../errors.js';
+import { AiZenError, describeError } from '../errors.js';
+import { mapLimited } from '../map-limited.js';
 import { connectIpc } from '../ipc/client.js';
 import { silentLogger } from '../log/logger.js';
 import { socketPathFor } from '../ipc/socket-path.js';
 import { packageRoot, projectPaths, type Env } from '../paths.js';
 import { startDetachedProcess } from '../run-process.js';
 import { daemonRoot, isDaemonRunning } from './daemon-client.js';
+import { readEnabled } from './enabled-repos.js';
 import { ensureGitignore } from './project-root.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
@@ -30,10 +32,20 @@ export function registerStartCommand(program: Command, setup: CliSetup): void {
     .command('start')
     .description('start the daemon for this repo (detached; returns once it answers)')
     .option('--foreground', 'stay in the foreground with readable logs on stderr (for systemd, launchd)')
+    .option(
+      '--enabled',
+      'start the daemon of every repo you enabled (ai-zen-daemon enable), from any folder: what service install runs at login',
+    )
     // The detached child: foreground without the readable copy on stderr (that goes to daemon.out).
     .addOption(new Option('--detached-child').hideHelp())
-    .action(async (options: { foreground?: boolean; detachedChild?: boolean }) => {
+    .action(async (options: { foreground?: boolean; detachedChild?: boolean; enabled?: boolean }) => {
       const { io } = setup;
+      if (options.enabled) {
+        if (options.foreground)
+          throw new AiZenError('usage', '--enabled starts several daemons, detached; it does not go with --foreground');
+        await startEnabled(setup);
+        return;
+      }
       const root = await daemonRoot(io.cwd, io.env);
       // Sessions and logs stay local (the daemon's own log included); handoffs/ is for committing.
       await ensureGitignore(projectPaths(root), silentLogger());
@@ -49,6 +61,37 @@ export function registerStartCommand(program: Command, setup: CliSetup): void {
         `ai-zen-daemon: started for ${root}\n  pid     ${started.pid}\n  socket  ${started.socket}\n  log     ${started.log}\n${trust}`,
       );
     });
+}
+
+/**
+ * `start --enabled` (issue 20 §3): every enabled repo's daemon that is not running yet, a few at a
+ * time. One repo that fails is one line on stderr and exit 1, after the others were started.
+ */
+async function startEnabled(setup: CliSetup): Promise<void> {
+  const { io } = setup;
+  const enabled = await readEnabled(io.env);
+  const results = await mapLimited(enabled.repos, 4, async (root): Promise<{ line: string; failed: boolean }> => {
+    try {
+      if (!(await fs.promises.stat(root).catch(() => null))?.isDirectory())
+        return { line: `${root}: no such folder any more (moved? run ai-zen-daemon enable in its new place)`, failed: true };
+      if (await isDaemonRunning(root, io.env)) return { line: `already running for ${root}`, failed: false };
+      await ensureGitignore(projectPaths(root), silentLogger());
+      const started = await startDetached(root, io.env);
+      return { line: `started for ${root} (pid ${started.pid})`, failed: false };
+    } catch (error) {
+      if (AiZenError.isInstance(error) && error.exitCode === EXIT_ALREADY_RUNNING)
+        return { line: `already running for ${root}`, failed: false };
+      return { line: `${root}: ${describeError(error)}`, failed: true };
+    }
+  });
+  const out = results.filter((result) => !result.failed).map((result) => `ai-zen-daemon: ${result.line}\n`);
+  if (enabled.repos.length === 0) out.push(`ai-zen-daemon: no repo is enabled (ai-zen-daemon enable in a repo adds it)\n`);
+  if (enabled.global)
+    out.push("ai-zen-daemon: enable --global is on: every other repo gets its daemon when an agent's session starts there\n");
+  await writeOut(io.stdout, out.join(''));
+  const failed = results.filter((result) => result.failed);
+  for (const result of failed) await writeOut(io.stderr, `ai-zen-daemon: ${result.line}\n`);
+  if (failed.length > 0) throw new AiZenError('daemon', `${failed.length} of ${enabled.repos.length} enabled repos did not start (above)`);
 }
 
 async function runInForeground(root: string, env: Env, readableStderr: boolean): Promise<never> {

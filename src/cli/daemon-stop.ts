@@ -5,6 +5,7 @@ import { StopReply } from '../daemon/side-channels/status-schema.js';
 import { AiZenError } from '../errors.js';
 import { daemonRoot, isDaemonRunning, requestDaemon } from './daemon-client.js';
 import { listDaemons } from './daemon-list.js';
+import { readEnabled } from './enabled-repos.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
 /** Longer than the daemon's own shutdown deadline (30 s), which lets a running migration finish. */
@@ -15,10 +16,13 @@ export function registerStopCommand(program: Command, setup: CliSetup): void {
     .command('stop')
     .description("stop this repo's daemon; returns once it has exited")
     .option('--all', 'stop every running daemon of this user (those ai-zen-daemon ls lists)')
-    .action(async (options: { all?: boolean }) => {
+    .option('--enabled', 'stop the running daemons of the repos you enabled (what the login service does at logout)')
+    .action(async (options: { all?: boolean; enabled?: boolean }) => {
       const { io } = setup;
-      if (options.all) {
-        const daemons = await listDaemons(io.env);
+      if (options.all || options.enabled) {
+        const enabled = options.all ? null : await readEnabled(io.env);
+        // With enable --global every repo is enabled: its daemons are all the service's to stop.
+        const daemons = (await listDaemons(io.env)).filter((daemon) => !enabled || enabled.global || enabled.repos.includes(daemon.repo));
         for (const daemon of daemons) await stopOne(daemon.repo, io, true);
         if (daemons.length === 0) await writeOut(io.stdout, 'ai-zen-daemon: no daemon is running\n');
         return;
