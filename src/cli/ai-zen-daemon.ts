@@ -5,6 +5,7 @@
 import { registerAgentHookCommands } from './daemon-agent-hooks.js';
 import { registerHandoffCommands } from './daemon-handoff.js';
 import { registerListCommand } from './daemon-list.js';
+import { registerMcpCommand } from './mcp/mcp-server.js';
 import { registerQueryCommands } from './daemon-queries.js';
 import { registerServiceCommand } from './daemon-service.js';
 import { packageVersion, registerStartCommand } from './daemon-start.js';
@@ -31,6 +32,7 @@ const code = await runCli(process.argv.slice(2), {
     registerAgentHookCommands,
     registerTrustCommands,
     registerServiceCommand,
+    registerMcpCommand,
   ],
 });
 process.exit(code);
