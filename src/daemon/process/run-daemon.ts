@@ -10,6 +10,7 @@ import { EXIT_ALREADY_RUNNING, EXIT_FORCED } from '../../exit-codes.js';
 import { forceExit } from './force-exit.js';
 import { keepProjectFiles, type ProjectKeeper } from './project-keeper.js';
 import { createShutdownCoordinator } from './shutdown-coordinator.js';
+import { passStartGate } from './start-gate.js';
 
 export interface RunDaemonOptions {
   /** Real path of the project root. */
@@ -38,6 +39,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
   const exit = options.exit ?? ((code: number) => (code === EXIT_FORCED ? forceExit() : process.exit(code)));
   const lock = await acquireLock(daemonLockName(root), { env });
   if (!lock) throw new AiZenError('daemon', `a daemon is already running for ${root}`, { exitCode: EXIT_ALREADY_RUNNING });
+  await passStartGate(env);
 
   let log;
   try {
