@@ -20,6 +20,7 @@ import { ConversationContext } from '../dist/session/conversation-context.js';
 import type { HandoffChecks } from '../dist/session/format.js';
 import { changedFiles, requestsOf, SCENARIOS, type Scenario } from './fidelity-scenarios.js';
 import { startScriptedModel, type ScriptedHandler, type ScriptedModel, type ScriptedRequest } from './scripted-model.js';
+import { renderNextActions, runNextActions } from './next-actions-bench.js';
 import { makeBenchProject, type BenchProject } from './temp-project.js';
 
 const MODEL = 'bench-model';
@@ -348,7 +349,12 @@ function sum(results: readonly DocumentResult[], key: keyof DocumentResult['reca
   );
 }
 
-function render(documents: readonly DocumentResult[], defects: readonly DefectResult[], seconds: number): string {
+function render(
+  documents: readonly DocumentResult[],
+  defects: readonly DefectResult[],
+  nextActions: readonly string[],
+  seconds: number,
+): string {
   const offline = documents.filter((result) => result.executor === 'offline');
   const scripted = documents.filter((result) => result.executor !== 'offline');
   const caught = defects.filter((result) => result.caught).length;
@@ -389,6 +395,7 @@ function render(documents: readonly DocumentResult[], defects: readonly DefectRe
     `| checks: false alarms on correct documents (${scripted.length} scripted + ${offline.length} offline) | ${falseAlarms} | | 0 | ${met(falseAlarms === 0)} |`,
     row('corrective turn/call: defects repaired', { found: repaired, total: defects.length }, '(no target)', null),
     '',
+    ...nextActions,
     '## Does summary shrink a long history to fit?',
     '',
     '| scenario | session file | transcript in the summary call | window |',
@@ -444,8 +451,10 @@ async function main(): Promise<void> {
     process.stderr.write(`fidelity: ${scenario.name}…\n`);
     await runScenario(scenario, documents, defects);
   }
+  process.stderr.write('fidelity: next-actions recall on the real clients’ transcripts…\n');
+  const nextActions = renderNextActions(await runNextActions());
   const out = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bench', 'FIDELITY.md');
-  await fs.writeFile(out, render(documents, defects, (Date.now() - started) / 1000));
+  await fs.writeFile(out, render(documents, defects, nextActions, (Date.now() - started) / 1000));
   process.stderr.write(`fidelity: wrote ${out}\n`);
 }
 
