@@ -3,6 +3,7 @@
 // Exit codes: src/exit-codes.ts (all of them, documented in docs/contracts.md).
 // No V8 flag is set here: the daemon process gets its own on its command line (daemon-node-options.ts).
 import { registerAgentHookCommands } from './daemon-agent-hooks.js';
+import { registerContinueCommand } from './daemon-continue.js';
 import { registerHandoffCommands } from './daemon-handoff.js';
 import { registerListCommand } from './daemon-list.js';
 import { registerMcpCommand } from './mcp/mcp-server.js';
@@ -33,6 +34,7 @@ const code = await runCli(process.argv.slice(2), {
     registerTrustCommands,
     registerServiceCommand,
     registerMcpCommand,
+    registerContinueCommand,
   ],
 });
 process.exit(code);

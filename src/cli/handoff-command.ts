@@ -13,6 +13,7 @@ import { terminalReview } from './review-document.js';
 import { openProject } from './open-project.js';
 import { describeChecks } from '../handoff/checks/describe-checks.js';
 import { writeOut, type CliSetup } from './run-cli.js';
+import { runUndo } from './undo-command.js';
 
 interface HandoffCommandOptions {
   readonly session?: string;
@@ -25,6 +26,8 @@ interface HandoffCommandOptions {
   readonly edit?: boolean;
   /** One JSON object on stdout, for scripts (issue 20 §7); nothing else is printed but errors. */
   readonly json?: boolean;
+  /** Issue 23 §4: `migrate --undo [session]` (true: no session named, the latest migration). */
+  readonly undo?: string | boolean;
 }
 
 /** What `--json` prints: the daemon's `handoff --json` reply and what this process knows besides. */
@@ -71,6 +74,10 @@ async function confirmMigration(io: CliSetup['io']): Promise<boolean> {
 }
 
 async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, setup: CliSetup): Promise<void> {
+  if (mode === 'migrate' && options.undo !== undefined) {
+    const named = typeof options.undo === 'string' ? options.undo : options.session;
+    return runUndo(named, { json: options.json === true }, setup);
+  }
   const executor = parseExecutor(options.executor);
   // S1: a goal that cannot be used is refused before anything is asked or opened.
   const goal = normaliseGoal(options.goal);
@@ -149,5 +156,9 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
     .option('--edit', 'once the document is written: continue, open it in $VISUAL/$EDITOR, or cancel (needs a terminal)')
     .option('--verbose', 'also show what it cost, and write the log to stderr')
     .option('--json', 'one JSON object on stdout (path, executor, session ids, checks, cost), for scripts')
+    .option(
+      '--undo [session]',
+      'reopen a migrated session (default: the latest migration) with its whole history; for a Claude Code or Codex session, print its resume command',
+    )
     .action((options: HandoffCommandOptions, command: Command) => runHandoff('migrate', withGlobals(options, command), setup));
 }

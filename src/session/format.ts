@@ -128,5 +128,26 @@ export const SkipLine = z.looseObject({
 });
 export type SkipLine = z.infer<typeof SkipLine>;
 
-export const SessionLine = z.discriminatedUnion('type', [HeaderLine, MessageLine, UsageLine, HandoffLine, MigratedLine, SkipLine]);
+/**
+ * Issue 23 §4: `ai-zen migrate --undo` reopened this migrated session: it is the live one again, its
+ * history whole; `from` is the successor it had migrated to, kept but no longer the latest. Written
+ * after the `migrated` line it cancels; read while the session is over its window, it declines that
+ * crossing as a `skip` does, so the daemon does not migrate straight back.
+ */
+export const ReopenedLine = z.looseObject({
+  type: z.literal('reopened'),
+  at: z.string(),
+  from: SessionId,
+});
+export type ReopenedLine = z.infer<typeof ReopenedLine>;
+
+export const SessionLine = z.discriminatedUnion('type', [
+  HeaderLine,
+  MessageLine,
+  UsageLine,
+  HandoffLine,
+  MigratedLine,
+  SkipLine,
+  ReopenedLine,
+]);
 export type SessionLine = z.infer<typeof SessionLine>;

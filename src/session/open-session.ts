@@ -198,7 +198,7 @@ function unfinishedMigrationOf(lines: readonly SessionLine[]): HandoffLine | nul
   let unfinished: HandoffLine | null = null;
   for (const line of lines) {
     if (line.type === 'handoff') unfinished = line.mode === 'migrate' ? line : null;
-    else if (line.type === 'message') unfinished = null;
+    else if (line.type === 'message' || line.type === 'reopened') unfinished = null;
   }
   return unfinished;
 }

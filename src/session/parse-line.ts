@@ -8,7 +8,7 @@ export type ParsedLine = { ok: true; line: SessionLine } | { ok: false; reason: 
 
 const compiledSessionLine = compiledOnFirstUse(SessionLine);
 
-const KNOWN_TYPES = new Set(['session', 'message', 'usage', 'handoff', 'migrated', 'skip']);
+const KNOWN_TYPES = new Set(['session', 'message', 'usage', 'handoff', 'migrated', 'skip', 'reopened']);
 
 export function parseSessionLine(text: string): ParsedLine {
   if (nestsDeeperThan(text)) return { ok: false, reason: `nested more than ${MAX_JSON_DEPTH} levels deep` };

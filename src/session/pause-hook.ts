@@ -21,7 +21,14 @@ export type MigrationStage = (typeof MIGRATION_STAGES)[number];
 export const HANDOFF_STAGES = ['after-document'] as const;
 export type HandoffStage = (typeof HANDOFF_STAGES)[number];
 
-export type PauseHook = (stage: MigrationStage | HandoffStage) => Promise<void>;
+/**
+ * Issue 23 §4, undoing a migration (undo-migration.ts):
+ * - `undo-after-pointer`: the latest pointer names the predecessor, whose `reopened` line is not written yet.
+ */
+export const UNDO_STAGES = ['undo-after-pointer'] as const;
+export type UndoStage = (typeof UNDO_STAGES)[number];
+
+export type PauseHook = (stage: MigrationStage | HandoffStage | UndoStage) => Promise<void>;
 
 /**
  * `AI_ZEN_TEST_PAUSE_AT=<stage>`: on reaching that stage, write its name to

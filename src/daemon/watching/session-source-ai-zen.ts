@@ -89,6 +89,11 @@ export function foldAiZenLine(state: SessionState, line: SessionLine, lineNumber
       };
     case 'migrated':
       return withOverflow({ ...state, closed: true, successorId: line.newId });
+    case 'reopened': {
+      // Issue 23 §4: open again; an undo of a migration is no request to migrate it straight back.
+      const next = withOverflow({ ...state, closed: false, successorId: null });
+      return next.overflowed ? { ...next, declined: { at: line.at, promptTokens: next.latestUsage?.prompt_tokens ?? 0 } } : next;
+    }
   }
 }
 
