@@ -12,6 +12,7 @@ import {
   uninstallClaudeHooks,
   type ClaudeHookEvent,
 } from '../daemon/sources/claude-code/claude-settings.js';
+import { installClaudeMcp, MCP_FILE, uninstallClaudeMcp } from '../daemon/sources/claude-code/claude-mcp.js';
 import { trustOurCodexHooks } from '../daemon/sources/codex/codex-hook-trust.js';
 import { installCodexHooks, uninstallCodexHooks, type CodexHookEvent } from '../daemon/sources/codex/codex-hooks.js';
 import { AiZenError } from '../errors.js';
@@ -76,6 +77,9 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
       const result = await installClaudeHooks(root, (event) => hookCommand(shim, 'claude', event), setup.io.env);
       const where = path.relative(root, result.file);
       const kept = await keepOutOfGit(root, where, setup.io.env);
+      // Issue 23 §3: the successor's way back to its predecessors, started through the same shim.
+      const mcp = await installClaudeMcp(root, shim, setup.io.env);
+      const mcpKept = mcp.taken ? null : await keepOutOfGit(root, MCP_FILE, setup.io.env);
       await writeOut(
         setup.io.stdout,
         (result.changed
@@ -84,7 +88,12 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
           (kept === 'excluded' ? `  ${where} is kept out of git (.git/info/exclude)\n` : '') +
           (kept === 'tracked'
             ? `  note: ${where} is tracked by git; its hooks name this machine's paths — consider git rm --cached ${where}\n`
-            : ''),
+            : '') +
+          (mcp.taken
+            ? `  note: ${MCP_FILE} already has an MCP server named ai-zen of yours: ai-zen-daemon mcp is not added\n`
+            : `  MCP server ai-zen (ai-zen-daemon mcp: handoffs, read_handoff, search_history, read_message) in ${MCP_FILE}${mcp.changed ? '' : ', already there'}\n`) +
+          (mcpKept === 'excluded' ? `  ${MCP_FILE} is kept out of git (.git/info/exclude)\n` : '') +
+          (mcpKept === 'tracked' ? `  note: ${MCP_FILE} is tracked by git; the ai-zen server in it names this machine's paths\n` : ''),
       );
     });
   program
@@ -104,6 +113,8 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
         return;
       }
       const root = await daemonRoot(setup.io.cwd, setup.io.env);
+      const mcp = await uninstallClaudeMcp(root, setup.io.env);
+      if (mcp.changed) await writeOut(setup.io.stdout, `ai-zen-daemon: the MCP server ai-zen removed from ${MCP_FILE}\n`);
       const result = await uninstallClaudeHooks(root, setup.io.env);
       const where = path.relative(root, result.file);
       await writeOut(

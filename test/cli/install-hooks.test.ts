@@ -59,14 +59,15 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     const mine = { permissions: { allow: ['Bash(npm test)', RULE, 'Read(**)'] } };
     await fs.writeFile(settingsFile(), JSON.stringify(mine));
     expect((await daemon(['install-hooks', 'claude'])).code).toBe(0);
-    expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8')).permissions.allow).toEqual(mine.permissions.allow);
+    // Issue 23 §3: and the rule that lets ai-zen's read-only MCP tools run.
+    expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8')).permissions.allow).toEqual([...mine.permissions.allow, 'mcp__ai-zen']);
     expect((await daemon(['uninstall-hooks', 'claude'])).code).toBe(0);
     expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8'))).toEqual(mine);
 
     // A rule ai-zen added is ai-zen's to take away.
     await fs.writeFile(settingsFile(), JSON.stringify({ permissions: { allow: ['Read(**)'] } }));
     expect((await daemon(['install-hooks', 'claude'])).code).toBe(0);
-    expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8')).permissions.allow).toEqual(['Read(**)', RULE]);
+    expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8')).permissions.allow).toEqual(['Read(**)', RULE, 'mcp__ai-zen']);
     expect((await daemon(['uninstall-hooks', 'claude'])).code).toBe(0);
     expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8'))).toEqual({ permissions: { allow: ['Read(**)'] } });
   });

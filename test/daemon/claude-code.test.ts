@@ -474,7 +474,7 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect(await fs.readFile(file, 'utf8')).toBe(once);
     const settings = JSON.parse(once);
     expect(settings.model).toBe('opus');
-    expect(settings.permissions.allow).toEqual(['Bash(npm test)', 'Edit(.ai-zen/handoffs/**)']);
+    expect(settings.permissions.allow).toEqual(['Bash(npm test)', 'Edit(.ai-zen/handoffs/**)', 'mcp__ai-zen']);
     expect(settings.hooks.Stop).toHaveLength(2);
     expect(Object.keys(settings.hooks).sort()).toEqual(['PreCompact', 'SessionStart', 'Stop']);
     await daemon.daemon(['uninstall-hooks', 'claude']);
