@@ -11,6 +11,7 @@ import { registerQueryCommands } from './daemon-queries.js';
 import { registerServiceCommand } from './daemon-service.js';
 import { packageVersion, registerStartCommand } from './daemon-start.js';
 import { registerStopCommand } from './daemon-stop.js';
+import { registerTopCommand } from './daemon-top.js';
 import { registerTrustCommands } from './daemon-trust.js';
 import { runCli } from './run-cli.js';
 
@@ -35,6 +36,7 @@ const code = await runCli(process.argv.slice(2), {
     registerServiceCommand,
     registerMcpCommand,
     registerContinueCommand,
+    registerTopCommand,
   ],
 });
 process.exit(code);

@@ -12,7 +12,7 @@ import { writeOut, type CliSetup } from './run-cli.js';
 import { shortId } from '../short-id.js';
 
 /** A self handoff is a full model turn (or two): give it time. */
-const HANDOFF_TIMEOUT_MS = 15 * 60_000;
+export const HANDOFF_TIMEOUT_MS = 15 * 60_000;
 
 export function registerHandoffCommands(program: Command, setup: CliSetup): void {
   for (const mode of ['handoff', 'migrate'] as const) {

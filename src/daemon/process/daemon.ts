@@ -34,6 +34,7 @@ import { SessionMonitor } from '../handover/session-monitor.js';
 import { createSessionSources } from '../sources/index.js';
 import { TranscriptWatchers } from '../watching/transcript-watchers.js';
 import { loadCompactionPoints } from '../watching/compaction-points.js';
+import { UsageHistory } from '../watching/usage-history.js';
 
 /** How long a handoff's notification waits for its commit before it goes out saying "committing…". */
 const COMMIT_WAIT_MS = 15_000;
@@ -145,11 +146,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     compactionPoints,
     logger: logger.child({ component: 'monitor' }),
   });
+  const usage = new UsageHistory(options.now);
   const watcher: TranscriptWatchers = new TranscriptWatchers({
     sources,
     logger: logger.child({ component: 'watcher' }),
     ...(options.reconcileIntervalMs ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
-    onUpdate: (update, info) => monitor.handle(update, info),
+    onUpdate: (update, info) => {
+      usage.record(update);
+      monitor.handle(update, info);
+    },
     onReconcile: () => monitor.recheckOwners((file) => watcher.state(file)),
   });
 
@@ -184,6 +189,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       sources,
       sessionOfDocument: (document) => committer.list().find((record) => record.path === document)?.sessionId ?? null,
     }),
+    usage,
     isOwned,
     ready: () => ready,
     requestStop: options.requestStop,

@@ -9,6 +9,7 @@ import type { ForeignSessionsRunner } from '../handover/foreign-sessions.js';
 import type { HandoffCommitter } from '../committing/handoff-committer.js';
 import type { SessionMonitor } from '../handover/session-monitor.js';
 import type { WatchedSessions } from '../watching/transcript-watchers.js';
+import type { UsageHistory } from '../watching/usage-history.js';
 
 export interface DaemonCore {
   readonly root: string;
@@ -27,6 +28,8 @@ export interface DaemonCore {
   readonly foreign: Pick<ForeignSessionsRunner, 'handOver' | 'actionFor'>;
   /** Issues 19 §5, 21 §4: the document (and session) another agent's session was started from, and its successor. */
   readonly continued: ContinuedSessions;
+  /** Issue 23 §1: each session's last readings (the sparkline of `ai-zen-daemon top`). */
+  readonly usage?: Pick<UsageHistory, 'readings'>;
   readonly isOwned: (file: string) => Promise<boolean>;
   readonly ready: () => boolean;
   readonly requestStop: (reason: string) => void;

@@ -295,6 +295,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState, startedFromIt:
     compactions: state.compactions ?? 0,
     lastCompactionAt: state.lastCompactionAt ?? null,
     successorCommand: successor,
+    usage: [...(core.usage?.readings(state.file) ?? [])],
     ...(previous !== undefined ? { previous } : {}),
   };
 }

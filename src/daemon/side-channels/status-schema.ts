@@ -50,6 +50,13 @@ export const SessionInfo = z.object({
    * it): that document and the session it was written for (null when this daemon did not see it).
    */
   previous: z.object({ path: z.string(), sessionId: z.string().nullable() }).nullable().optional(),
+  /**
+   * Issue 23 §1: the session's last readings since this daemon started, oldest first (a bounded
+   * ring): the share of the window, and whether the agent compacted or a handoff line came with it.
+   */
+  usage: z
+    .array(z.object({ at: z.string(), percent: z.number(), compacted: z.boolean().optional(), handoff: z.boolean().optional() }))
+    .optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
