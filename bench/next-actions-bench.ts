@@ -231,6 +231,8 @@ export function renderNextActions(report: NextActionsReport): string[] {
             .join(', ')
     }`,
     '',
+    'Before the offline document named the files a session only read (under 📁, issue 21 §6), the first run at a1db6e5 measured Claude Code at 66/68 (97.1%) seen: `docs/CONFIG.md`, read and never changed, was missed twice (Codex reads with `cat`, which the commands list names).',
+    '',
     '| client | session | cut after step | seen: files | commands | ports | new: files | commands | ports | document |',
     '|---|---|---|---|---|---|---|---|---|---|',
     ...report.cuts.map((cut) => {

@@ -150,6 +150,35 @@ export function toolActivity(messages: readonly AgentMessage[]): ToolActivity {
   return { files, commands };
 }
 
+/**
+ * Files the session's tools read and never changed, in the order first read (our own handoff turns
+ * excluded). ai-zen's `read` tool and the agents' read tools as their evidence readers name them
+ * (`read` with a `path`); a failed read is left out. A successor reads these again (issue 21 §6:
+ * the next steps of a real session touch them), so the document names them too.
+ */
+export function filesReadOnly(messages: readonly AgentMessage[]): string[] {
+  const failed = new Set<string>();
+  for (const entry of messages) {
+    const message = entry.message;
+    if (message.role === 'tool' && message.tool_call_id && /^(refused|error)\b/i.test(messageText(message).trim()))
+      failed.add(message.tool_call_id);
+  }
+  const read: string[] = [];
+  let inHandoffTurn = false;
+  for (const entry of messages) {
+    const message = entry.message;
+    if (message.role === 'user') inHandoffTurn = isHandoffInstruction(message);
+    if (inHandoffTurn || message.role !== 'assistant') continue;
+    for (const call of message.tool_calls ?? []) {
+      if (call.function.name !== 'read' || failed.has(call.id)) continue;
+      const file = parseArguments(call.function.arguments).path;
+      if (typeof file === 'string' && file !== '' && !read.includes(file)) read.push(file);
+    }
+  }
+  const changed = new Set(toolActivity(messages).files.map((file) => file.path));
+  return read.filter((file) => !changed.has(file));
+}
+
 /** Every real request of the user, in order (definitions and our own handoff instructions left out). */
 export function userRequests(messages: readonly AgentMessage[]): string[] {
   return messages

@@ -8,7 +8,7 @@ import type { Facts } from '../../probe/facts.js';
 import { portablePath, portableText, type PathPlaces } from '../portable-paths.js';
 import { continuedDocument, isRevoked, type PreviousDocument } from '../previous-document.js';
 import { ruleSentences } from '../rule-sentences.js';
-import { lastDelivery, lastUserRequest, toolActivity, userRequests, type ToolActivity } from '../transcript.js';
+import { filesReadOnly, lastDelivery, lastUserRequest, toolActivity, userRequests, type ToolActivity } from '../transcript.js';
 import { DEFAULT_LAST_TURNS } from '../visible-turns.js';
 
 type ContentKind = 'breakpoint' | 'goal' | 'state' | 'done' | 'not-done' | 'constraints' | 'file-index' | 'first-steps';
@@ -104,6 +104,23 @@ function filesList(activity: ToolActivity, places?: PathPlaces): string {
   return [...byPath].map(([file, tools]) => `- ${codeSpan(file)} — ${tools.join(', ')}`).join('\n');
 }
 
+/** Files read and never changed, listed under 📁 at most this many (the last ones read: the freshest context). */
+export const MAX_FILES_READ = 30;
+
+/** The files the session only read (issue 21 §6: its next steps read them again), newest last, bounded. */
+function readList(messages: readonly AgentMessage[], places?: PathPlaces): string[] {
+  const read = filesReadOnly(messages).map((file) => (places ? portablePath(file, places) : file));
+  if (read.length === 0) return [];
+  const shown = read.slice(-MAX_FILES_READ);
+  const more = read.length - shown.length;
+  return [
+    '',
+    `Read, not changed (${read.length}${more > 0 ? `; the last ${shown.length}` : ''}):`,
+    '',
+    ...shown.map((file) => `- ${codeSpan(file)}`),
+  ];
+}
+
 /** Each distinct command once, in the order first run, with every exit status it had (so none is lost in a long session). */
 function commandsList(activity: ToolActivity): string {
   if (activity.commands.length === 0) return 'No command was run in this session.';
@@ -189,7 +206,7 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
         return `Towards the next goal (see the goal section):\n\n${quote(input.goal)}\n\nWhat else remains is not known: no model was available to judge it.`;
       return 'Not known: no model was available to judge what remains. Start from the last request above.';
     case 'file-index': {
-      const lines = [filesList(activity, input.places)];
+      const lines = [filesList(activity, input.places), ...readList(input.messages, input.places)];
       if (input.facts.git.known) {
         const git = input.facts.git.value;
         const dirty = [

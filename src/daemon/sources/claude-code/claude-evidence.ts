@@ -1,7 +1,7 @@
 // A Claude Code transcript as the messages ai-zen's offline and summary executors read (X3): the
 // user's own words (not tool results, not the harness's meta lines, not hook feedback), the
 // assistant's text, and its tool calls under ai-zen's tool names — Write/Edit/MultiEdit/NotebookEdit
-// as write/edit/batch_edit with a `path`, Bash as exec with its `command` and a result that ends in
+// as write/edit/batch_edit with a `path`, Read as read with its `path`, Bash as exec with its `command` and a result that ends in
 // `[exit code N]`. Read once, when a handoff starts; the transcript is only ever read.
 import { promises as fs } from 'node:fs';
 import type { AgentMessage } from '../../../session/session-recorder.js';
@@ -135,6 +135,10 @@ function toolCall(use: ToolUse, bashCalls: Set<string>): NonNullable<ChatMessage
   const file = FILE_TOOLS[use.name];
   if (file && typeof use.input[file.key] === 'string') {
     return { id: use.id, type: 'function', function: { name: file.tool, arguments: JSON.stringify({ path: use.input[file.key] }) } };
+  }
+  // Read as ai-zen's `read`: the document names the files a session read, not only those it changed.
+  if (use.name === 'Read' && typeof use.input.file_path === 'string') {
+    return { id: use.id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: use.input.file_path }) } };
   }
   if (use.name === 'Bash' && typeof use.input.command === 'string') {
     bashCalls.add(use.id);
