@@ -77,6 +77,37 @@ describe('issue 22 low: one clear line where ai-zen cannot work', () => {
     },
   );
 
+  it('issue 22 low a config.json that is not JSON (the project’s, then the user’s): ai-zen and ai-zen-daemon start name the file in one line, never "unexpected error", and a log they point at exists', async () => {
+    repo = await makeTempRepo();
+    const env = { AI_ZEN_HOME: repo.home, XDG_RUNTIME_DIR: path.join(repo.home, 'run') };
+    const projectConfig = path.join(repo.root, '.ai-zen', 'config.json');
+    const userConfig = path.join(repo.home, 'config.json');
+    await fs.mkdir(path.dirname(projectConfig), { recursive: true });
+    for (const [broken, other] of [
+      [projectConfig, null],
+      [userConfig, projectConfig],
+    ] as const) {
+      if (other) await fs.rm(other);
+      await fs.writeFile(broken, '{ "model": ');
+      for (const [bin, args] of [
+        [CLI_PATH, ['-p', 'hello']],
+        [DAEMON_BIN, ['start']],
+      ] as const) {
+        const result = await runCli(args, { cwd: repo.root, env, bin });
+        const name = path.basename(bin, '.js');
+        expect(result.code, `${name} with ${broken}`).toBe(1);
+        expect(
+          result.stderr.split('\n').filter((line) => line !== ''),
+          result.stderr,
+        ).toHaveLength(1);
+        expect(result.stderr).toMatch(new RegExp(`^${name}: .*${broken.replaceAll('.', '\\.')}: not valid JSON`));
+        expect(result.stderr).not.toMatch(/unexpected error/i);
+        const log = /\(see (\S+)\)/.exec(result.stderr)?.[1];
+        if (log !== undefined) await expect(fs.access(log), `the log ${log}`).resolves.toBeUndefined();
+      }
+    }
+  });
+
   it('issue 22 low install-hooks on a settings file that is not JSON: the line names the file, not "unexpected error" and a log', async () => {
     repo = await makeTempRepo();
     const codexHome = path.join(repo.home, 'codex-home');
