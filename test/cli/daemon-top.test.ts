@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import { shortId } from '../../src/short-id.js';
-import { DAEMON_BIN, makeDaemonRepo, type DaemonRepo } from '../daemon/daemon-harness.js';
+import { DAEMON_BIN, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from '../daemon/daemon-harness.js';
 import { runCli } from '../support/run-cli.js';
 import { startTmux, type TmuxSession } from '../support/tmux.js';
 import { waitFor } from '../support/wait-for.js';
@@ -135,6 +135,60 @@ describe('issue 23 §1 ai-zen-daemon top', { timeout: 180_000 }, () => {
     expect(await term.waitForExit()).toBe(0);
     // The alternate screen is gone: the pane shows what it showed before top, not top.
     expect(await term.capture()).not.toContain('ai-zen top');
+  });
+
+  it('issue 23 §1 o opens the last document in $PAGER and top takes the screen back after it', async () => {
+    const { daemon: repo, session } = await setup();
+    const short = shortId(session.id);
+    const handedOff = await repo.daemon(['handoff', short]);
+    expect(handedOff.code, handedOff.stderr).toBe(0);
+    // The "pager" copies what it was given: proof of which file it opened.
+    const opened = path.join(repo.repo.home, 'opened');
+    await fs.mkdir(opened);
+    term = await startTmux({
+      command: [process.execPath, DAEMON_BIN, 'top'],
+      cwd: repo.root,
+      env: { ...repo.env, PAGER: `cp -t ${opened}` },
+      width: 120,
+      height: 20,
+    });
+    await term.waitForScreen(new RegExp(`${short}.*handed off`));
+    await term.sendKeys('o');
+    await waitFor(async () => (await fs.readdir(opened)).length === 1, { timeoutMs: 15_000, message: 'the pager to open the document' });
+    expect(await fs.readdir(opened)).toEqual([path.basename(handedOff.stdout.split('\n')[0]!)]);
+    await term.waitForScreen(/ai-zen top/);
+    await term.sendKeys('q');
+    expect(await term.waitForExit()).toBe(0);
+  });
+
+  it('issue 23 §1 --all: the sessions of every running daemon of the user, each under its repo', async () => {
+    const first = await makeDaemonRepo();
+    daemon = first;
+    const second = await makeDaemonRepo({ env: { AI_ZEN_HOME: first.env.AI_ZEN_HOME!, XDG_RUNTIME_DIR: first.env.XDG_RUNTIME_DIR! } });
+    try {
+      const ids = [sessionId(1), sessionId(2)];
+      for (const [index, repo] of [first, second].entries()) {
+        await repo.start();
+        await repo.writeSession(ids[index]!, { maxContextTokens: 1000 });
+        await repo.appendLines(ids[index]!, usageLine(100 * (index + 3)));
+        await waitFor(async () => (await repo.status()).sessions.some((info) => info.percent === 10 * (index + 3)), {
+          timeoutMs: 30_000,
+          message: 'the session in status',
+        });
+      }
+      const all = await runCli(['top', '--all'], { cwd: path.dirname(first.root), env: first.env, bin: DAEMON_BIN, timeoutMs: 30_000 });
+      expect(all.stderr).toBe('');
+      expect(all.code).toBe(0);
+      expect(all.stdout).toContain('2 daemons');
+      const lines = all.stdout.split('\n');
+      for (const [index, repo] of [first, second].entries()) {
+        const heading = lines.indexOf(repo.root);
+        expect(heading).toBeGreaterThan(0);
+        expect(lines[heading + 1]).toMatch(new RegExp(`^ {2}ai-zen\\s+${shortId(ids[index]!)}\\s.*${10 * (index + 3)}%`));
+      }
+    } finally {
+      await second.cleanup();
+    }
   });
 
   it('issue 23 §1 not a terminal: top prints one snapshot without colours and ends; without a daemon, one line and exit 1', async () => {
