@@ -4,6 +4,7 @@
 // No V8 flag is set here: the daemon process gets its own on its command line (daemon-node-options.ts).
 import { registerAgentHookCommands } from './daemon-agent-hooks.js';
 import { registerContinueCommand } from './daemon-continue.js';
+import { registerDoctorCommand } from './daemon-doctor.js';
 import { registerHandoffCommands } from './daemon-handoff.js';
 import { registerListCommand } from './daemon-list.js';
 import { registerMcpCommand } from './mcp/mcp-server.js';
@@ -37,6 +38,7 @@ const code = await runCli(process.argv.slice(2), {
     registerMcpCommand,
     registerContinueCommand,
     registerTopCommand,
+    registerDoctorCommand,
   ],
 });
 process.exit(code);
