@@ -5,9 +5,30 @@
 // `migrated` line); Claude Code's and Codex's transcripts only say it in the successor's first
 // request, read once per transcript and kept. The one owner of that reading: the status's
 // "handed off → successor" and a successor's `previous` come from the same answer.
+import { promises as fs } from 'node:fs';
 import { previousDocumentPath } from '../../handoff/previous-document.js';
+import { parseSessionText } from '../../session/store.js';
 import { userRequests } from '../../handoff/transcript.js';
 import { findSource, type SessionSource, type SessionState } from '../watching/session-source.js';
+
+/** What an ai-zen breakpoint message holds: a handoff document's project-relative path, nothing else (R4). */
+const BREAKPOINT_PATH = /^\.ai-zen\/handoffs\/[A-Za-z0-9._-]+\.md$/;
+/** The definitions and the breakpoint come first in an ai-zen session file: its head is enough. */
+const AI_ZEN_HEAD_BYTES = 256 * 1024;
+
+async function readHead(file: string): Promise<string | null> {
+  const handle = await fs.open(file, 'r').catch(() => null);
+  if (!handle) return null;
+  try {
+    const buffer = Buffer.alloc(AI_ZEN_HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, AI_ZEN_HEAD_BYTES, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
 
 /** A session started this long before a document was written cannot have been started from it. */
 const CLOCK_SLACK_MS = 60_000;
@@ -40,6 +61,7 @@ export function createContinuedSessions(options: {
   const known = new Map<string, string | null>();
 
   async function documentOf(state: SessionState): Promise<string | null> {
+    if (state.kind === 'ai-zen') return aiZenBreakpoint(state);
     const source = findSource(options.sources, state.file);
     if (!source?.handover) return null;
     const path = known.get(state.file);
@@ -48,6 +70,25 @@ export function createContinuedSessions(options: {
     // No request yet: asked again later (the first request decides, and it never changes).
     if (!messages || userRequests(messages).length === 0) return null;
     const named = previousDocumentPath(messages);
+    known.set(state.file, named);
+    return named;
+  }
+
+  /**
+   * Issue 23 §4: an ai-zen session started from another agent's document (`ai-zen-daemon continue
+   * --in ai-zen`) holds, as a migration's successor does, one breakpoint message: the document's path.
+   */
+  async function aiZenBreakpoint(state: SessionState): Promise<string | null> {
+    const path = known.get(state.file);
+    if (path !== undefined) return path;
+    const head = await readHead(state.file);
+    if (head === null) return null;
+    const first = parseSessionText(head)
+      .lines.map((entry) => entry.line)
+      .find((line) => line.type === 'message' && line.definition !== true);
+    if (first === undefined) return null;
+    const content = first.type === 'message' && first.message.role === 'user' ? first.message.content : null;
+    const named = typeof content === 'string' && BREAKPOINT_PATH.test(content) ? content : null;
     known.set(state.file, named);
     return named;
   }
@@ -66,7 +107,7 @@ export function createContinuedSessions(options: {
       const started = (state: SessionState) => (state.startedAt ? Date.parse(state.startedAt) : Number.NaN);
       // Only sessions that could have started from one of the documents are read at all.
       const candidates = states
-        .filter((state) => state.kind !== 'ai-zen' && !state.foreign && !(started(state) < earliest - CLOCK_SLACK_MS))
+        .filter((state) => !state.foreign && !(started(state) < earliest - CLOCK_SLACK_MS))
         .sort((a, b) => (started(a) || 0) - (started(b) || 0));
       for (const candidate of candidates) {
         const path = await documentOf(candidate).catch(() => null);
