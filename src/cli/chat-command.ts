@@ -6,6 +6,7 @@ import { AiZenError } from '../errors.js';
 import type { ExecutorName } from '../session/format.js';
 import { ChatSession } from './chat/chat-session.js';
 import { colorsWanted, createStyle } from './chat/style.js';
+import { startDaemonAlongside } from './daemon-autostart.js';
 import { projectHandoff, type ProjectHandoff } from './handoff-extension.js';
 import { openProject, type OpenProject } from './open-project.js';
 import { runPrint } from './print-command.js';
@@ -45,6 +46,8 @@ export async function runChat(options: RootOptions, setup: CliSetup): Promise<vo
     extensions: setup.extensions,
     interactive: true,
   });
+  // An enabled repo's daemon comes up with the chat (issue 20 §1), alongside it: the chat does not wait.
+  const daemonStart = startDaemonAlongside(project.root, io.env, project.logger);
   try {
     let handoff: ProjectHandoff | null = null;
     try {
@@ -66,6 +69,7 @@ export async function runChat(options: RootOptions, setup: CliSetup): Promise<vo
     await chat.run();
     project.logger.info({ sessionId: project.context.currentId }, 'chat ended');
   } finally {
+    await daemonStart;
     await project.close();
   }
 }

@@ -18,12 +18,10 @@ import { installCodexHooks, uninstallCodexHooks, type CodexHookEvent } from '../
 import { AiZenError } from '../errors.js';
 import { connectIpc } from '../ipc/client.js';
 import { socketPathFor } from '../ipc/socket-path.js';
+import { startDaemonIfEnabled } from './daemon-autostart.js';
 import { daemonRoot } from './daemon-client.js';
-import { launchDaemon, packageVersion } from './daemon-start.js';
-import { isEnabled, setEnabled } from './enabled-repos.js';
-import { ensureGitignore } from './project-root.js';
-import { projectPaths } from '../paths.js';
-import { silentLogger } from '../log/logger.js';
+import { packageVersion } from './daemon-start.js';
+import { setEnabled } from './enabled-repos.js';
 import { keepOutOfGit } from './git-exclude.js';
 import { ensureHookShim, shellWord } from './hook-shim.js';
 import { writeOut, type CliSetup } from './run-cli.js';
@@ -176,12 +174,7 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
   );
   if (client === null) {
     // An enabled repo: this session's start brings its daemon up, detached, without waiting for it (issue 20 §1).
-    if (await isEnabled(root, setup.io.env)) {
-      await ensureGitignore(projectPaths(root), silentLogger());
-      launchDaemon(root, setup.io.env);
-      return null;
-    }
-    return unprotected(root);
+    return (await startDaemonIfEnabled(root, setup.io.env)) === 'not-enabled' ? unprotected(root) : null;
   }
   try {
     const reply = await client.request<{ output: Record<string, unknown> | null }>(

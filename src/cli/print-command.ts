@@ -5,6 +5,7 @@
 // turn otherwise.
 import type { Command } from 'commander';
 import { AiZenError } from '../errors.js';
+import { startDaemonAlongside } from './daemon-autostart.js';
 import { openProject, type OpenProject } from './open-project.js';
 import { writeOut, type CliSetup, type RootOptions } from './run-cli.js';
 
@@ -48,6 +49,8 @@ export async function runPrint(prompt: string, options: RootOptions, setup: CliS
     extensions: setup.extensions,
     interactive: false,
   });
+  // An enabled repo's daemon comes up with this session (issue 20 §1), never holding the turn up.
+  const daemonStart = startDaemonAlongside(project.root, setup.io.env, project.logger);
   const stopOnSignal = onInterrupt(project);
   try {
     const result = await project.agent.send(prompt);
@@ -60,6 +63,7 @@ export async function runPrint(prompt: string, options: RootOptions, setup: CliS
     throw error;
   } finally {
     stopOnSignal();
+    await daemonStart;
     await project.close();
   }
 }
