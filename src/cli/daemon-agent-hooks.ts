@@ -15,6 +15,7 @@ import {
 import { installClaudeMcp, MCP_FILE, uninstallClaudeMcp } from '../daemon/sources/claude-code/claude-mcp.js';
 import { trustOurCodexHooks } from '../daemon/sources/codex/codex-hook-trust.js';
 import { installCodexHooks, uninstallCodexHooks, type CodexHookEvent } from '../daemon/sources/codex/codex-hooks.js';
+import { installCodexMcp, uninstallCodexMcp } from '../daemon/sources/codex/codex-mcp.js';
 import { AiZenError } from '../errors.js';
 import { connectIpc } from '../ipc/client.js';
 import { socketPathFor } from '../ipc/socket-path.js';
@@ -101,6 +102,8 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
     .action(async (agent: string) => {
       checkAgent(agent);
       if (agent === 'codex') {
+        const mcp = await uninstallCodexMcp(setup.io.env);
+        if (mcp.changed) await writeOut(setup.io.stdout, `ai-zen-daemon: the MCP server ai-zen removed from ${mcp.file}\n`);
         const result = await uninstallCodexHooks(setup.io.env);
         await writeOut(
           setup.io.stdout,
@@ -215,7 +218,13 @@ async function installForCodex(setup: CliSetup, trust: boolean): Promise<void> {
       ? `ai-zen-daemon: hooks installed in ${result.file} (Stop, PreCompact, SessionStart), for Codex sessions in every repo (in a repo without a running daemon they do nothing)\n`
       : `ai-zen-daemon: hooks already installed in ${result.file}\n`,
   );
-  const lines: string[] = [];
+  // Issue 23 §3: the successor's way back to its predecessors, in Codex's own config.
+  const mcp = await installCodexMcp(shim, setup.io.env);
+  const lines: string[] = [
+    mcp.taken
+      ? `  note: ${mcp.file} already has an MCP server named ai-zen of yours: ai-zen-daemon mcp is not added`
+      : `  MCP server ai-zen (ai-zen-daemon mcp: handoffs, read_handoff, search_history, read_message) in ${mcp.file}${mcp.changed ? '' : ', already there'}`,
+  ];
   if (trust) {
     const codex = setup.io.env.AI_ZEN_CODEX_BIN || 'codex';
     const trusted = await trustOurCodexHooks({ codex, cwd: setup.io.cwd, env: setup.io.env, version: packageVersion() }).catch(

@@ -56,4 +56,35 @@ describe('issue 23 §3 the MCP server registered by install-hooks', { timeout: 1
     expect((await daemon(['uninstall-hooks', 'claude'])).code).toBe(0);
     expect(JSON.parse(await fs.readFile(mcpFile(), 'utf8'))).toEqual(mine);
   });
+
+  it('issue 23 §3: install-hooks codex adds [mcp_servers.ai-zen] (the shim, mcp) to Codex’s config.toml after the user’s settings; uninstall-hooks codex gives back the file as it was', async () => {
+    const codexHome = path.join(repo.home, 'codex');
+    await fs.mkdir(codexHome, { recursive: true });
+    const config = path.join(codexHome, 'config.toml');
+    const theirs = 'model = "gpt-5.5"\n\n[mcp_servers.docs]\ncommand = "docs-server"\n';
+    await fs.writeFile(config, theirs, { mode: 0o600 });
+    await fs.chmod(config, 0o600);
+    const run = (args: string[]) =>
+      runCli(args, { cwd: repo.root, env: { ...env, CODEX_HOME: codexHome }, bin: DAEMON_BIN, timeoutMs: 60_000 });
+    const installed = await run(['install-hooks', 'codex']);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stdout).toContain(`MCP server ai-zen (ai-zen-daemon mcp`);
+    const written = await fs.readFile(config, 'utf8');
+    expect(written.startsWith(theirs)).toBe(true);
+    expect(written).toContain(
+      `[mcp_servers.ai-zen]\ncommand = ${JSON.stringify(path.join(repo.home, 'bin', 'ai-zen-daemon'))}\nargs = ["mcp"]\n`,
+    );
+    expect((await fs.stat(config)).mode & 0o777).toBe(0o600);
+    expect((await run(['install-hooks', 'codex'])).stdout).toContain('already there');
+    expect(await fs.readFile(config, 'utf8')).toBe(written);
+    expect((await run(['uninstall-hooks', 'codex'])).code).toBe(0);
+    expect(await fs.readFile(config, 'utf8')).toBe(theirs);
+
+    // A table of the user's named ai-zen is theirs.
+    const mine = `${theirs}\n[mcp_servers.ai-zen]\ncommand = "my-own"\n`;
+    await fs.writeFile(config, mine);
+    expect((await run(['install-hooks', 'codex'])).stdout).toContain('already has an MCP server named ai-zen of yours');
+    expect((await run(['uninstall-hooks', 'codex'])).code).toBe(0);
+    expect(await fs.readFile(config, 'utf8')).toBe(mine);
+  });
 });

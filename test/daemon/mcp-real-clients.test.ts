@@ -7,19 +7,23 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shortId } from '../../src/short-id.js';
 import { claudeTranscripts, makeClaudeHome, runClaude } from '../support/claude-client.js';
+import { codexExec, listRollouts, makeCodexHome } from '../support/codex-client.js';
 import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
+import { responsesReply, startFakeResponses, type FakeResponses } from '../support/fake-responses.js';
 import { waitFor } from '../support/wait-for.js';
 import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 describe('issue 23 §3 ai-zen-daemon mcp with the real clients', { timeout: 240_000 }, () => {
   let daemon: DaemonRepo | undefined;
   let anthropic: FakeAnthropic | undefined;
+  let responses: FakeResponses | undefined;
   let base: string | undefined;
   afterEach(async () => {
     await daemon?.cleanup();
     await anthropic?.close();
+    await responses?.close();
     if (base) await fs.rm(base, { recursive: true, force: true });
-    daemon = anthropic = base = undefined;
+    daemon = anthropic = responses = base = undefined;
   });
 
   it('issue 23 §3: install-hooks claude registers the MCP server; a Claude Code successor calls search_history and its transcript shows what its predecessor did', async () => {
@@ -77,5 +81,73 @@ describe('issue 23 §3 ai-zen-daemon mcp with the real clients', { timeout: 240_
     expect(shown).toContain(`predecessors of session ${shortId(path.basename(successor, '.jsonl'))} (claude-code)`);
     expect(shown).toContain('Fix ticket QX-7781: the config parser drops comments');
     expect(shown).toContain(shortId(id));
+  });
+
+  it('issue 23 §3: install-hooks codex registers the MCP server in config.toml; a Codex successor calls search_history and its rollout shows what its predecessor did', async () => {
+    responses = await startFakeResponses();
+    daemon = await makeDaemonRepo();
+    // A model of Codex's catalog gets MCP tools behind tool_search; one it does not know is offered them at once.
+    const codex = await makeCodexHome(path.dirname(daemon.root), { baseURL: responses.baseURL, model: 'ai-zen-test-model' });
+    (daemon.env as Record<string, string>).CODEX_HOME = codex.codexHome;
+    const installed = await daemon.daemon(['install-hooks', 'codex']);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stdout).toContain('MCP server ai-zen');
+    await daemon.start();
+
+    responses.enqueue(responsesReply().text('The parser lives in src/parse.ts.').usage({ input_tokens: 30_000, output_tokens: 20 }));
+    const first = await codexExec('Fix ticket QX-7781: the config parser drops comments', {
+      cwd: daemon.root,
+      home: codex,
+      env: { ...daemon.env },
+    });
+    expect(first.code, first.stderr).toBe(0);
+    const [rollout] = await listRollouts(codex);
+    const listed = await waitFor(
+      async () => (await daemon!.status()).sessions.find((session) => session.agent === 'codex' && session.promptTokens !== null) ?? null,
+      { timeoutMs: 45_000, message: 'the Codex session in status' },
+    );
+    const handedOff = await daemon.daemon(['handoff', shortId(listed.id)]);
+    expect(handedOff.code, handedOff.stderr).toBe(0);
+    const next = handedOff.stdout.trimEnd().split('\n')[2]!;
+    const prompt = /^ {2}continue with: codex "((?:[^"\\]|\\.)*)"$/.exec(next)![1]!.replace(/\\(["$`\\])/g, '$1');
+
+    // The successor's first request offers ai-zen's tools: the model calls search_history, then answers.
+    let toolNames: string[] = [];
+    let called = false;
+    let waits = 0;
+    responses.handle((request) => {
+      if (called) return undefined;
+      toolNames = (request.body?.tools ?? []).map((tool: { name?: string }) => String(tool.name ?? ''));
+      // Codex offers an MCP server's tools as one namespace (mcp__ai_zen); a call names it.
+      const ours = (request.body?.tools ?? []).find((tool: { name?: string }) => tool.name === 'mcp__ai_zen') as
+        | { tools?: { name?: string }[] }
+        | undefined;
+      const search = ours?.tools?.some((tool) => tool.name === 'search_history') ? 'search_history' : undefined;
+      // Codex may ask before the server has answered its tools/list: a harmless turn, and ask again.
+      if (!search) {
+        waits += 1;
+        return waits < 10 ? responsesReply().exec('sleep 1').usage({ input_tokens: 9_000, output_tokens: 10 }) : undefined;
+      }
+      called = true;
+      return responsesReply()
+        .callIn('mcp__ai_zen', search, { search: 'QX-\\d+', regex: true })
+        .usage({ input_tokens: 9_000, output_tokens: 10 });
+    });
+    responses.enqueue(responsesReply().text('Found the ticket.').usage({ input_tokens: 9_500, output_tokens: 10 }));
+    const second = await codexExec(prompt, { cwd: daemon.root, home: codex, env: { ...daemon.env }, timeoutMs: 90_000 });
+    expect(second.code, second.stderr).toBe(0);
+    expect(
+      called,
+      `tools offered: ${toolNames.join(', ')}\n${second.stderr.slice(-3000)}\n${await fs.readFile(path.join(codex.codexHome, 'config.toml'), 'utf8')}`,
+    ).toBe(true);
+    const successor = (await listRollouts(codex)).find((file) => file !== rollout)!;
+    const text = await fs.readFile(successor, 'utf8');
+    const outputs = text
+      .split('\n')
+      .filter((line) => line.includes('function_call_output') || line.includes('mcp_tool_call'))
+      .join('\n');
+    expect(outputs).toContain('Fix ticket QX-7781: the config parser drops comments');
+    expect(outputs).toContain('(codex)');
+    expect(outputs).toContain(shortId(listed.id));
   });
 });

@@ -37,7 +37,7 @@ export interface RecordedResponsesRequest {
 
 type OutputItemSpec =
   | { readonly kind: 'message'; readonly text: string }
-  | { readonly kind: 'function'; readonly name: string; readonly arguments: string }
+  | { readonly kind: 'function'; readonly name: string; readonly arguments: string; readonly namespace?: string }
   | { readonly kind: 'custom'; readonly name: string; readonly input: string };
 
 let itemCounter = 0;
@@ -58,6 +58,12 @@ export class ResponsesReplyBuilder {
   /** A function call; `args` is sent as given when a string, else JSON-encoded. */
   call(name: string, args: unknown): this {
     this.items.push({ kind: 'function', name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
+    return this;
+  }
+
+  /** A call of a tool the request offered inside a namespace (Codex offers an MCP server's tools as `mcp__<server>`). */
+  callIn(namespace: string, name: string, args: unknown): this {
+    this.items.push({ kind: 'function', name, namespace, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
     return this;
   }
 
@@ -235,6 +241,7 @@ function outputItem(spec: OutputItemSpec, counter: number): Record<string, unkno
         id: `fc_fake_${counter}`,
         call_id: `call_fake_${counter}`,
         name: spec.name,
+        ...(spec.namespace !== undefined ? { namespace: spec.namespace } : {}),
         arguments: spec.arguments,
         status: 'completed',
       };

@@ -23,7 +23,8 @@ import { predecessorChain } from './predecessor-chain.js';
 const CHAIN_ANSWER_CHARACTERS = 12_000;
 
 export interface McpContext {
-  readonly root: string;
+  /** The repo; an error when the server was started outside one (every tool answers with it). */
+  readonly root: string | AiZenError;
   readonly env: Env;
   /** How long one search may run (previous_session's budget unless told). */
   readonly searchBudgetMs?: number;
@@ -58,10 +59,15 @@ function readMessageHints(body: string): string {
   return body.replace(/\{"read": (\d+), "session": "([A-Za-z0-9_-]+)"/g, 'read_message {"index": $1, "session": "$2"');
 }
 
-export function createMcpServer(context: McpContext): McpServer {
+export function createMcpServer(given: McpContext): McpServer {
   const server = new McpServer({ name: 'ai-zen', version: packageVersion() });
+  const inRepo = (): { root: string; env: Env; searchBudgetMs?: number } => {
+    if (given.root instanceof AiZenError) throw given.root;
+    return { ...given, root: given.root };
+  };
 
   async function runChain(from: string | undefined, args: PreviousSessionArgs): Promise<string> {
+    const context = inRepo();
     const chain = await predecessorChain(context, from);
     const label = `the predecessors of session ${shortId(chain.start.id)} (${chain.start.agent ?? chain.start.source}):\n`;
     // previous_session bounds characters; 16 KB is bytes. Text that is mostly multi-byte is asked
@@ -92,7 +98,7 @@ export function createMcpServer(context: McpContext): McpServer {
       inputSchema: {},
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    () => answer(() => listHandoffs(context)),
+    () => answer(() => listHandoffs(inRepo())),
   );
 
   server.registerTool(
@@ -106,7 +112,7 @@ export function createMcpServer(context: McpContext): McpServer {
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => answer(() => readHandoff(context, args.path, args.offset ?? 0)),
+    (args) => answer(() => readHandoff(inRepo(), args.path, args.offset ?? 0)),
   );
 
   server.registerTool(
@@ -164,9 +170,14 @@ export function registerMcpCommand(program: Command, setup: CliSetup): void {
       "a stdio MCP server for Claude Code and Codex: this repo's handoff documents, and a read-only search of the sessions a successor continues from",
     )
     .action(async () => {
-      const root = await daemonRoot(setup.io.cwd, setup.io.env).catch((error: unknown) => {
-        throw new AiZenError('usage', `ai-zen-daemon mcp runs in a git repo: ${error instanceof Error ? error.message : String(error)}`);
-      });
+      // Codex starts it in every folder it runs in: outside a repo it still starts, and each tool says why it has nothing.
+      const root = await daemonRoot(setup.io.cwd, setup.io.env).catch(
+        (error: unknown) =>
+          new AiZenError(
+            'usage',
+            `ai-zen reads a git repo's history, and ${setup.io.cwd} is not in one (${error instanceof Error ? error.message : String(error)})`,
+          ),
+      );
       const budget = Number(setup.io.env.AI_ZEN_MCP_SEARCH_BUDGET_MS);
       const server = createMcpServer({ root, env: setup.io.env, ...(budget > 0 ? { searchBudgetMs: budget } : {}) });
       const transport = new StdioServerTransport(
