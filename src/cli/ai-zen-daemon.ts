@@ -13,6 +13,7 @@ import { registerServiceCommand } from './daemon-service.js';
 import { packageVersion, registerStartCommand } from './daemon-start.js';
 import { registerStopCommand } from './daemon-stop.js';
 import { registerTopCommand } from './daemon-top.js';
+import { registerStatuslineCommand } from './statusline.js';
 import { registerTrustCommands } from './daemon-trust.js';
 import { runCli } from './run-cli.js';
 
@@ -39,6 +40,7 @@ const code = await runCli(process.argv.slice(2), {
     registerContinueCommand,
     registerTopCommand,
     registerDoctorCommand,
+    registerStatuslineCommand,
   ],
 });
 process.exit(code);

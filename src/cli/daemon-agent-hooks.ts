@@ -13,6 +13,11 @@ import {
   type ClaudeHookEvent,
 } from '../daemon/sources/claude-code/claude-settings.js';
 import { installClaudeMcp, MCP_FILE, uninstallClaudeMcp } from '../daemon/sources/claude-code/claude-mcp.js';
+import {
+  installClaudeStatusLine,
+  type StatusLineInstall,
+  uninstallClaudeStatusLine,
+} from '../daemon/sources/claude-code/claude-statusline.js';
 import { trustOurCodexHooks } from '../daemon/sources/codex/codex-hook-trust.js';
 import { installCodexHooks, uninstallCodexHooks, type CodexHookEvent } from '../daemon/sources/codex/codex-hooks.js';
 import { installCodexMcp, uninstallCodexMcp } from '../daemon/sources/codex/codex-mcp.js';
@@ -94,6 +99,10 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
           (mcpKept === 'excluded' ? `  ${MCP_FILE} is kept out of git (.git/info/exclude)\n` : '') +
           (mcpKept === 'tracked' ? `  note: ${MCP_FILE} is tracked by git; the ai-zen server in it names this machine's paths\n` : ''),
       );
+      await writeOut(
+        setup.io.stdout,
+        statusLineNote(await installClaudeStatusLine(root, `${shellWord(shim)} statusline`, setup.io.env), shim),
+      );
     });
   program
     .command('uninstall-hooks')
@@ -122,6 +131,8 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
         setup.io.stdout,
         result.changed ? `ai-zen-daemon: ai-zen's hooks removed from ${where}\n` : `ai-zen-daemon: no ai-zen hooks in ${where}\n`,
       );
+      const statusLine = await uninstallClaudeStatusLine(root, setup.io.env);
+      if (statusLine.changed) await writeOut(setup.io.stdout, `ai-zen-daemon: ai-zen's statusline removed from ${where}\n`);
     });
   for (const on of [true, false])
     program
@@ -197,6 +208,18 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
   } finally {
     await client.close().catch(() => {});
   }
+}
+
+/** What install-hooks claude says of the statusline (issue 23 §2): installed, or the user's left as it is and how to chain it. */
+function statusLineNote(result: StatusLineInstall, shim: string): string {
+  if (result.state === 'installed')
+    return `ai-zen-daemon: statusline installed in ${result.file} (context %, where ai-zen hands off, where Claude compacts, the last document)\n`;
+  if (result.state !== 'theirs') return `ai-zen-daemon: statusline already installed in ${result.file}\n`;
+  if (result.chained) return `ai-zen-daemon: your statusline in ${result.file} already shows ai-zen's line (--chain)\n`;
+  return (
+    `ai-zen-daemon: your statusline in ${result.file} is left as it is; to show ai-zen's line after it, set its command to:\n` +
+    `  ${shellWord(shim)} statusline --chain ${shellWord(result.command)}\n`
+  );
 }
 
 /** The one line of context a session gets at its start in a repo whose daemon is not running. */

@@ -30,8 +30,11 @@ export function hookShimText(script: string, node: string): string {
 script=${shellWord(script)}
 node=${shellWord(node)}
 if [ -f "$script" ]; then
-  if [ -x "$node" ]; then exec "$node" "$script" "$@"; fi
-  exec node "$script" "$@"
+  # Claude Code's statusline runs on every refresh: its lean entry, not the whole CLI (issue 23 §2).
+  lean="\${script%/*}/ai-zen-statusline.js"
+  if [ "$1" = statusline ] && [ -f "$lean" ]; then shift; set -- "$lean" "$@"; else set -- "$script" "$@"; fi
+  if [ -x "$node" ]; then exec "$node" "$@"; fi
+  exec node "$@"
 fi
 found=$(command -v ai-zen-daemon 2>/dev/null)
 if [ -n "$found" ] && [ ! "$found" -ef "$0" ]; then exec "$found" "$@"; fi
@@ -40,6 +43,7 @@ cat >/dev/null 2>&1
 if [ "$1" = hook ] && [ "$3" = SessionStart ]; then
   printf '%s\\n' ${shellWord(lost)}
 fi
+if [ "$1" = statusline ]; then echo 'ai-zen: not found (reinstall it)'; fi
 exit 0
 `;
 }

@@ -26,6 +26,7 @@ export const RequestType = z.enum([
   'subscribe',
   'agent-hook',
   'transcript',
+  'statusline',
 ]);
 export type RequestType = z.infer<typeof RequestType>;
 
@@ -79,6 +80,23 @@ export const RequestParams = {
         .max(128)
         .regex(/^[A-Za-z0-9_-]+$/),
       last: z.number().int().min(1).max(200).optional(),
+    })
+    .strict(),
+  /**
+   * Issue 23 §2: Claude Code's statusline (`ai-zen-daemon statusline`) hands over its exact reading
+   * of a session's window and asks for the thresholds and the last document to show beside it.
+   */
+  statusline: z
+    .object({
+      agent: z.literal('claude-code'),
+      sessionId: z.string().min(1).max(256).optional(),
+      transcriptPath: z.string().min(1).max(4096).optional(),
+      model: z.string().min(1).max(256).optional(),
+      /** Claude's own `context_window.used_percentage`, or the same computed from its token counts. */
+      usedPercent: z.number().min(0).max(10_000).optional(),
+      contextWindowSize: z.number().int().positive().optional(),
+      /** The prompt's tokens (input + cache creation + cache read) of the latest request. */
+      promptTokens: z.number().int().min(0).optional(),
     })
     .strict(),
 } as const satisfies Record<RequestType, z.ZodType>;

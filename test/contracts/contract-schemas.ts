@@ -10,6 +10,7 @@ import {
   StopReply,
   FactsInfo,
   TranscriptReply,
+  StatuslineReply,
 } from '../../src/daemon/side-channels/status-schema.js';
 import { ConfigReport } from '../../src/cli/config-command.js';
 import { HOOK_FOR_EVENT, type HookName } from '../../src/daemon/side-channels/hooks-runner.js';
@@ -49,6 +50,7 @@ export const IpcResults = z.object({
   migrate: HandoffReply,
   stop: StopReply,
   transcript: TranscriptReply,
+  statusline: StatuslineReply,
 });
 
 interface Contract {

@@ -23,6 +23,7 @@ import { keepHandoffsOutOfStatus } from '../committing/commit-to-ref.js';
 import { createHooksRunner } from '../side-channels/hooks-runner.js';
 import type { DaemonCore } from '../side-channels/daemon-core.js';
 import { createIpcHandlers } from '../side-channels/ipc-handlers.js';
+import { answerStatusline } from '../side-channels/statusline-answer.js';
 import { answerTranscript } from '../side-channels/transcript-answer.js';
 import { createContinuedSessions } from '../handover/continued-sessions.js';
 import { cleanLeftovers } from './leftover-cleanup.js';
@@ -202,6 +203,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       ...createIpcHandlers(core),
       'agent-hook': (params) => answerAgentHook(params),
       transcript: (params) => answerTranscript(params, { paths, sources, watcher }),
+      // Issue 23 §2: Claude Code's statusline hands over its reading and asks what to show beside it.
+      statusline: async (params) => {
+        const claude = config.agents['claude-code'];
+        return answerStatusline(params, {
+          stateOf: (file) => watcher.state(file),
+          documents: () => committer.list(),
+          settings: { ...claude, learnedPoint: (model) => compactionPoints.pointFor('claude-code', model) },
+        });
+      },
     },
     logger: logger.child({ component: 'ipc' }),
     lock: options.lock,

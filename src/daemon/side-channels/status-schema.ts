@@ -174,3 +174,18 @@ export const TranscriptReply = z.object({
   turns: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string() })),
 });
 export type TranscriptReply = z.infer<typeof TranscriptReply>;
+
+/** Issue 23 §2: what Claude Code's statusline shows beside its own reading of the window. */
+export const StatuslineReply = z.object({
+  /** Percent of the window where the daemon hands the session off; null: not known. */
+  handoffAt: z.number().nullable(),
+  /** Percent where the agent compacts by itself (learned, else the model table); null: not known. */
+  compactsAt: z.number().nullable(),
+  /** compactsAt was learned from this agent's own compactions. */
+  compactsAtLearned: z.boolean(),
+  /** When the latest handoff document of this session (else of the repo) was written; null: none. */
+  lastDocumentAt: z.string().nullable(),
+  /** Whether lastDocumentAt is this session's (false: the repo's latest, another session's). */
+  lastDocumentOfSession: z.boolean(),
+});
+export type StatuslineReply = z.infer<typeof StatuslineReply>;

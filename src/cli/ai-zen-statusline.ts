@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// The lean entry of `ai-zen-daemon statusline` (issue 23 §2): the stable shim runs this file for
+// `statusline`, so Claude Code's every statusline refresh loads only statusline.ts and the little it
+// imports, not the whole CLI (commander, zod, the agent: over a second of cold start on a loaded
+// machine, where this is within a few tens of ms of a bare `node`; bench/RESULTS-statusline.md).
+// Its arguments are those after `statusline`: only `--chain <command>`. It always exits 0.
+import { runStatusline } from './statusline.js';
+
+function chainOf(args: readonly string[]): { chain?: string; unknown: string[] } {
+  let chain: string | undefined;
+  const unknown: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const argument = args[index]!;
+    if (argument === '--chain' && index + 1 < args.length) chain = args[++index];
+    else if (argument.startsWith('--chain=')) chain = argument.slice('--chain='.length);
+    else unknown.push(argument);
+  }
+  return chain === undefined ? { unknown } : { chain, unknown };
+}
+
+const { chain, unknown } = chainOf(process.argv.slice(2));
+// Said on stderr for a person trying the command; the line still prints (the statusline never fails).
+if (unknown.length > 0)
+  process.stderr.write(`ai-zen-daemon statusline: ignored ${unknown.join(' ')} (it takes only --chain '<command>')\n`);
+await runStatusline(chain === undefined ? {} : { chain }, {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+});
+process.exit(0);

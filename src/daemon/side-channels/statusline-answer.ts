@@ -1,0 +1,48 @@
+// Issue 23 §2: the answer to Claude Code's statusline (`ai-zen-daemon statusline`): where the daemon
+// hands this session off, where Claude compacts it by itself (learned, else the table), and when
+// its last handoff document was written (else the repo's). The statusline brings its own exact
+// reading of the window; the thresholds follow that reading's window when the watcher has not read
+// the transcript yet (a session that has just started, or one outside the watched folders).
+import type { AgentWindowSettings } from '../../config/agent-models.js';
+import { agentCompactsAt } from '../../config/agent-models.js';
+import type { RequestParams } from '../../ipc/protocol.js';
+import type { HandoffRecord } from '../committing/handoff-committer.js';
+import { sessionThresholds, type SessionThresholds } from '../watching/session-source.js';
+import type { StatuslineReply } from './status-schema.js';
+
+export interface StatuslineDeps {
+  /** The watcher's state of a transcript (its thresholds once read). */
+  readonly stateOf: (file: string) => { readonly sessionId: string; readonly thresholds?: SessionThresholds } | null;
+  readonly documents: () => readonly HandoffRecord[];
+  /** config.agents['claude-code'] and what was learned of where Claude compacts. */
+  readonly settings: AgentWindowSettings;
+}
+
+export function answerStatusline(params: RequestParams<'statusline'>, deps: StatuslineDeps): StatuslineReply {
+  const state = params.transcriptPath ? deps.stateOf(params.transcriptPath) : null;
+  const thresholds = state?.thresholds ?? fromReading(params, deps.settings);
+  const sessionId = params.sessionId ?? state?.sessionId ?? null;
+  const documents = deps.documents();
+  const own = sessionId === null ? undefined : documents.findLast((record) => record.sessionId === sessionId);
+  const latest = own ?? documents.at(-1);
+  return {
+    handoffAt: thresholds.handoffAt,
+    compactsAt: thresholds.compactsAt,
+    compactsAtLearned: thresholds.compactsAtLearned === true,
+    lastDocumentAt: latest?.at ?? null,
+    lastDocumentOfSession: own !== undefined,
+  };
+}
+
+function fromReading(params: RequestParams<'statusline'>, settings: AgentWindowSettings): SessionThresholds {
+  const model = params.model ?? null;
+  const learned = settings.learnedPoint?.(model) ?? null;
+  return sessionThresholds({
+    handoffAt: settings.handoffAt,
+    warnAt: settings.warnAt,
+    compactsAt: agentCompactsAt('claude-code', model, settings.models, learned),
+    compactsAtLearned: learned !== null,
+    handoffAtTokens: settings.handoffAtTokens,
+    window: settings.contextWindow ?? params.contextWindowSize ?? null,
+  });
+}
