@@ -1,7 +1,8 @@
 // What `ai-zen-daemon top` shows, asked of each daemon (issue 23 §1): one connection per daemon,
 // subscribed to its events (a handoff, a compaction, an overflow redraws at once), asked for its
 // sessions and handoffs. A reading of a session's context is no event (one per turn would fill
-// daemon.log and every hook), so the live view also asks again at an interval.
+// daemon.log and every hook), so the live view also asks again at an interval — for the sessions
+// only: the handoffs change with an event, and are asked again only after one.
 import { HandoffsReply, SessionsReply } from '../daemon/side-channels/status-schema.js';
 import { describeError } from '../errors.js';
 import type { IpcClient } from '../ipc/client.js';
@@ -24,6 +25,10 @@ export interface TopFeed {
  */
 export function createTopFeed(options: { readonly repo: string | null; readonly env: Env; readonly onEvent: () => void }): TopFeed {
   const clients = new Map<string, IpcClient>();
+  /** Each daemon's handoffs as last asked; dropped by any event of that daemon. */
+  const handoffsOf = new Map<string, TopDaemon['handoffs']>();
+  /** Events seen (any daemon's): handoffs asked before the latest event are not kept. */
+  let events = 0;
   let first = true;
 
   async function clientOf(repo: string): Promise<IpcClient> {
@@ -33,19 +38,28 @@ export function createTopFeed(options: { readonly repo: string | null; readonly 
     clients.set(repo, client);
     void client.closed.then(() => {
       if (clients.get(repo) === client) clients.delete(repo);
+      handoffsOf.delete(repo);
       options.onEvent();
     });
-    await client.subscribe(() => options.onEvent());
+    await client.subscribe(() => {
+      events += 1;
+      handoffsOf.delete(repo);
+      options.onEvent();
+    });
     return client;
   }
 
   async function readOne(repo: string): Promise<TopDaemon> {
     const client = await clientOf(repo);
+    const known = handoffsOf.get(repo);
+    const seen = events;
     const [sessions, handoffs] = await Promise.all([
       client.request('sessions', undefined, { timeoutMs: REQUEST_TIMEOUT_MS }),
-      client.request('handoffs', undefined, { timeoutMs: REQUEST_TIMEOUT_MS }),
+      known ??
+        client.request('handoffs', undefined, { timeoutMs: REQUEST_TIMEOUT_MS }).then((reply) => HandoffsReply.parse(reply).handoffs),
     ]);
-    return { repo, sessions: SessionsReply.parse(sessions).sessions, handoffs: HandoffsReply.parse(handoffs).handoffs };
+    if (!known && seen === events && clients.get(repo) === client) handoffsOf.set(repo, handoffs);
+    return { repo, sessions: SessionsReply.parse(sessions).sessions, handoffs };
   }
 
   return {
@@ -66,6 +80,7 @@ export function createTopFeed(options: { readonly repo: string | null; readonly 
     async close() {
       const open = [...clients.values()];
       clients.clear();
+      handoffsOf.clear();
       await Promise.all(open.map((client) => client.close().catch(() => {})));
     },
   };
