@@ -1,12 +1,14 @@
 // Issue 23 §4: `ai-zen-daemon continue <session> --in ai-zen` and `ai-zen migrate --undo`, the built
 // CLIs spawned as real processes in a real temp git repo, with the fake model server.
+import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionLine } from '../../src/session/format.js';
 import { contentText, reply } from '../support/fake-openai.js';
 import { freshRepoAndModel } from '../support/repo-and-model.js';
-import { runCli } from '../support/run-cli.js';
+import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
 import { shortId } from '../../src/short-id.js';
 
@@ -181,5 +183,43 @@ describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
     expect(unknown.stderr).toContain('no session "feedface"');
+  });
+
+  it('issue 23 §4: a kill -9 in the middle of an undo (pointer switched, no reopened line yet) leaves the migration in effect; undo again finishes it with the history whole', async () => {
+    each.fake.enqueue(reply().text('One.'));
+    await ok(cli(['-p', 'first question']));
+    const old = await latest();
+    const doc = (await ok(cli(['migrate', '--yes', '--executor', 'offline']))).trim();
+    const successor = await latest();
+
+    const pausedAt = path.join(each.repo.home, 'paused-at');
+    const child = spawn(process.execPath, [CLI_PATH, 'migrate', '--undo'], {
+      cwd: each.repo.root,
+      env: { ...process.env, ...env(), AI_ZEN_TEST_PAUSE_AT: 'undo-after-pointer', AI_ZEN_TEST_PAUSE_FILE: pausedAt },
+      stdio: 'ignore',
+    });
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await waitFor(() => fs.readFile(pausedAt, 'utf8').catch(() => null), {
+        timeoutMs: 30_000,
+        message: 'the undo paused after the pointer',
+      });
+    } finally {
+      child.kill('SIGKILL');
+      await gone;
+    }
+    // The pointer names the old session, which still ends with its migrated line: --continue follows it.
+    expect(await latest()).toBe(old);
+    expect((await lines(old)).at(-1)).toMatchObject({ type: 'migrated', newId: successor });
+    each.fake.enqueue(reply().text('In the successor.'));
+    await ok(cli(['--continue', '-p', 'where am I']));
+    const users = (request: { messages: { role: string; content: unknown }[] }) =>
+      request.messages.filter((message) => message.role === 'user').map((message) => contentText(message.content));
+    expect(users(each.fake.requests.at(-1)!)).toEqual([doc, 'where am I']);
+
+    await ok(cli(['migrate', '--undo']));
+    each.fake.enqueue(reply().text('Back.'));
+    await ok(cli(['--continue', '-p', 'and now']));
+    expect(users(each.fake.requests.at(-1)!)).toEqual(['first question', 'and now']);
   });
 });
