@@ -78,7 +78,10 @@ describe('issue 23 §3 ai-zen-daemon mcp with the real clients', { timeout: 240_
     expect(results).toHaveLength(1);
     const shown = JSON.stringify(results[0]!.content);
     expect(results[0]!.is_error ?? false, shown).toBe(false);
-    expect(shown).toContain(`predecessors of session ${shortId(path.basename(successor, '.jsonl'))} (claude-code)`);
+    // The server knows its caller: the Claude Code process that started it names its session.
+    expect(shown).toContain(
+      `predecessors of session ${shortId(path.basename(successor, '.jsonl'))} (claude-code, the session that started this server)`,
+    );
     expect(shown).toContain('Fix ticket QX-7781: the config parser drops comments');
     expect(shown).toContain(shortId(id));
   });
@@ -147,7 +150,7 @@ describe('issue 23 §3 ai-zen-daemon mcp with the real clients', { timeout: 240_
       .filter((line) => line.includes('function_call_output') || line.includes('mcp_tool_call'))
       .join('\n');
     expect(outputs).toContain('Fix ticket QX-7781: the config parser drops comments');
-    expect(outputs).toContain('(codex)');
+    expect(outputs).toContain('(codex, the latest session that continues another)');
     expect(outputs).toContain(shortId(listed.id));
   });
 });

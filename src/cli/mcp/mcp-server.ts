@@ -69,7 +69,10 @@ export function createMcpServer(given: McpContext): McpServer {
   async function runChain(from: string | undefined, args: PreviousSessionArgs): Promise<string> {
     const context = inRepo();
     const chain = await predecessorChain(context, from);
-    const label = `the predecessors of session ${shortId(chain.start.id)} (${chain.start.agent ?? chain.start.source}):\n`;
+    const how = { given: '', caller: ', the session that started this server', latest: ', the latest session that continues another' }[
+      chain.chosenBy
+    ];
+    const label = `the predecessors of session ${shortId(chain.start.id)} (${chain.start.agent ?? chain.start.source}${how}):\n`;
     // previous_session bounds characters; 16 KB is bytes. Text that is mostly multi-byte is asked
     // for again with fewer characters, so its own read-on hint (with the offset) survives the cut.
     let limit = CHAIN_ANSWER_CHARACTERS;

@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PreviousSessionOptions, SessionReader } from '../../agent/tools/previous-session.js';
 import { loadConfig } from '../../config/load-config.js';
+import { claudeSessionsDir } from '../../daemon/sources/claude-code/claude-paths.js';
 import { createSessionSources } from '../../daemon/sources/index.js';
 import { SessionsReply, type SessionInfo } from '../../daemon/side-channels/status-schema.js';
 import { findSource, type SessionSource } from '../../daemon/watching/session-source.js';
@@ -25,6 +26,8 @@ const DOC_SHORT_ID = /(?:^|\/)\d{8}-\d{6}-([A-Za-z0-9_-]{8})(?:-[1-9]\d{0,3})?\.
 export interface PredecessorChain {
   /** The session whose predecessors are read (the successor asking). */
   readonly start: SessionInfo;
+  /** How the start was chosen: named by the caller, the Claude Code session that started this server, or the latest successor. */
+  readonly chosenBy: 'given' | 'caller' | 'latest';
   /** What previous_session's search and read go through: the chain's sessions as ai-zen sessions. */
   readonly reader: SessionReader;
   readonly previousId: PreviousSessionOptions['previousId'];
@@ -36,9 +39,9 @@ export interface ChainContext {
 }
 
 /**
- * The chain that starts at `session` (an id or a prefix of it; default: the session of this repo
- * written to last that continues another — the successor asking, as a running session is the one
- * writing its transcript now).
+ * The chain that starts at `session` (an id or a prefix of it; default: the Claude Code session
+ * that started this server, else the session of this repo written to last that continues another —
+ * the successor asking, as a running session is the one writing its transcript now).
  */
 export async function predecessorChain(context: ChainContext, session: string | undefined): Promise<PredecessorChain> {
   const { sessions } = await requestDaemon(context.root, context.env, 'sessions', undefined, SessionsReply);
@@ -72,7 +75,8 @@ export async function predecessorChain(context: ChainContext, session: string | 
     return named.length === 1 ? named[0]!.id : null;
   }
 
-  const start = session === undefined ? await latestContinuing(sessions, predecessorOf) : named(sessions, session);
+  const caller = session === undefined ? await claudeCaller(context.env, sessions) : null;
+  const start = session !== undefined ? named(sessions, session) : (caller ?? (await latestContinuing(sessions, predecessorOf)));
   const previous = await predecessorOf(start);
   const predecessors = new Map<string, string | null>();
 
@@ -97,7 +101,22 @@ export async function predecessorChain(context: ChainContext, session: string | 
       return { header, lines };
     },
   };
-  return { start, reader, previousId: () => previous };
+  const chosenBy = session !== undefined ? 'given' : caller ? 'caller' : 'latest';
+  return { start, chosenBy, reader, previousId: () => previous };
+}
+
+/**
+ * The Claude Code session that started this server: its process (our parent: the shim execs node)
+ * names its session in `sessions/<pid>.json` while it runs. Null for any other caller.
+ */
+async function claudeCaller(env: Env, sessions: readonly SessionInfo[]): Promise<SessionInfo | null> {
+  const file = path.join(claudeSessionsDir(env), `${process.ppid}.json`);
+  const record = await fs
+    .readFile(file, 'utf8')
+    .then((text) => JSON.parse(text) as { sessionId?: unknown })
+    .catch(() => null);
+  const id = record && typeof record.sessionId === 'string' ? record.sessionId : null;
+  return sessions.find((info) => info.id === id && (info.agent ?? info.source) === 'claude-code') ?? null;
 }
 
 /** The session `given` names: its id, or a unique prefix of its id or short id. */
