@@ -1,0 +1,129 @@
+// Issue 22 low: `install-hooks claude` lost concurrent user edits to `.claude/settings.local.json`.
+// The attack: a child process (an editor, Claude Code itself) rewrites the file again and again,
+// each time adding a key of its own to what it read — in place one time, by rename the next — while
+// install-hooks and uninstall-hooks run in a loop. No key the editor wrote may go missing.
+import { spawn, spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hasOurHooks, installClaudeHooks, uninstallClaudeHooks } from '../../src/daemon/sources/claude-code/claude-settings.js';
+import { DAEMON_BIN } from '../daemon/daemon-harness.js';
+import { runCli } from '../support/run-cli.js';
+import { waitFor } from '../support/wait-for.js';
+
+/**
+ * The editor: argv = file, ready file, stop file, most edits. Edits until the stop file appears or
+ * it made that many (the file grows by a key each); prints
+ * {"written":n,"unseen":[keys it once read the file without, after writing them]}.
+ */
+const EDITOR = `
+const fs = require('node:fs');
+const [file, ready, stop, most] = process.argv.slice(1);
+const mine = [];
+const unseen = new Set();
+function read() {
+  for (;;) {
+    if (fs.existsSync(stop)) return null;
+    try { return JSON.parse(fs.readFileSync(file, 'utf8')); }
+    catch (error) { if (error.code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error; }
+  }
+}
+fs.writeFileSync(ready, '');
+for (let i = 0; i < Number(most) && !fs.existsSync(stop); i += 1) {
+  const settings = read();
+  if (settings === null) break;
+  for (const key of mine) if (!(key in settings)) unseen.add(key);
+  const key = 'user-' + i;
+  settings[key] = i;
+  mine.push(key);
+  const text = JSON.stringify(settings, null, 2) + '\\n';
+  if (i % 2 === 0) fs.writeFileSync(file, text);
+  else { const temp = file + '.editor-tmp'; fs.writeFileSync(temp, text); fs.renameSync(temp, file); }
+}
+process.stdout.write(JSON.stringify({ written: mine.length, unseen: [...unseen] }));
+`;
+
+describe('install-hooks claude against a concurrent editor (issue 22 low)', { timeout: 600_000 }, () => {
+  let base: string;
+  let root: string;
+  let env: Record<string, string>;
+  const settingsFile = () => path.join(root, '.claude', 'settings.local.json');
+  const command = (event: string) => `/x/ai-zen-daemon hook claude ${event}`;
+
+  beforeEach(async () => {
+    base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-settings-race-')));
+    root = path.join(base, 'repo');
+    env = { AI_ZEN_HOME: path.join(base, 'home') };
+    await fs.mkdir(path.join(root, '.claude'), { recursive: true });
+    spawnSync('git', ['init', '-q', root]);
+    await fs.writeFile(settingsFile(), JSON.stringify({ permissions: { allow: ['Edit(.ai-zen/handoffs/**)', 'Read(**)'] } }));
+  });
+  afterEach(async () => {
+    await fs.rm(base, { recursive: true, force: true });
+  });
+
+  /** Runs `step` in a loop while the editor makes its edits (at most `rounds` steps); returns the editor's account, the steps run and the keys missing at the end. */
+  async function race(edits: number, rounds: number, step: (round: number) => Promise<unknown>) {
+    const ready = path.join(base, 'editor-ready');
+    const stop = path.join(base, 'editor-stop');
+    const child = spawn(process.execPath, ['-e', EDITOR, settingsFile(), ready, stop, String(edits)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    let running = true;
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve)).finally(() => (running = false));
+    let steps = 0;
+    try {
+      // Started once the editor is: every step races its edits.
+      await waitFor(() => fs.stat(ready).catch(() => null), { timeoutMs: 60_000, intervalMs: 5, message: 'the editor started' });
+      while (running && steps < rounds) await step(steps++);
+    } finally {
+      await fs.writeFile(stop, '');
+    }
+    expect(await exited).toBe(0);
+    const editor = JSON.parse(out) as { written: number; unseen: string[] };
+    const final = JSON.parse(await fs.readFile(settingsFile(), 'utf8')) as Record<string, unknown>;
+    const missing = Array.from({ length: editor.written }, (_, i) => `user-${i}`).filter((key) => !(key in final));
+    return { ...editor, steps, missing };
+  }
+
+  it('issue 22 low install and uninstall in a loop while an editor adds its own keys (in place and by rename): no edit of the editor is lost, the user’s rule stays', async () => {
+    const edits = Number(process.env.AI_ZEN_SETTINGS_RACE_EDITS ?? 4000);
+    const result = await race(edits, Number.POSITIVE_INFINITY, (round) =>
+      round % 2 === 0 ? installClaudeHooks(root, command, env) : uninstallClaudeHooks(root, env),
+    );
+    // The measure for the report: lost = missing at the end; unseen = read back without it for a moment (restored since).
+    console.log(
+      `settings race: ${result.steps} install/uninstall runs, ${result.written} edits: lost ${result.missing.length} [${result.missing.join(' ')}], unseen for a moment ${result.unseen.length}`,
+    );
+    expect(result.steps).toBeGreaterThanOrEqual(20);
+    expect(result.missing).toEqual([]);
+    // The user's own rule (there before ai-zen's first install) survives every install and uninstall.
+    await uninstallClaudeHooks(root, env);
+    const after = JSON.parse(await fs.readFile(settingsFile(), 'utf8')) as { permissions: { allow: string[] } };
+    expect(after.permissions.allow).toEqual(['Edit(.ai-zen/handoffs/**)', 'Read(**)']);
+    expect(
+      hasOurHooks(await installClaudeHooks(root, command, env).then(async () => JSON.parse(await fs.readFile(settingsFile(), 'utf8')))),
+    ).toBe(true);
+  });
+
+  it('issue 22 low the CLI: ai-zen-daemon install-hooks / uninstall-hooks claude spawned in a loop while the editor runs lose no edit', async () => {
+    const cliEnv = { ...env, GIT_CONFIG_GLOBAL: path.join(base, 'gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
+    const result = await race(3000, 20, async (round) => {
+      const run = await runCli([round % 2 === 0 ? 'install-hooks' : 'uninstall-hooks', 'claude'], {
+        cwd: root,
+        env: cliEnv,
+        bin: DAEMON_BIN,
+        timeoutMs: 60_000,
+      });
+      expect(run.code, run.stderr).toBe(0);
+    });
+    console.log(
+      `settings race (CLI): ${result.steps} runs, ${result.written} edits: lost ${result.missing.length}, unseen for a moment ${result.unseen.length}`,
+    );
+    expect(result.steps).toBeGreaterThanOrEqual(2);
+    expect(result.missing).toEqual([]);
+  });
+});
