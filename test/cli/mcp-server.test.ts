@@ -173,6 +173,20 @@ describe('issue 23 §3 ai-zen-daemon mcp over the MCP SDK client', () => {
     expect(search.isError).toBe(true);
     expect(textOf(search)).toContain('ai-zen-daemon start');
   }, 60_000);
+
+  it('issue 23 §3: a repo whose .ai-zen/handoffs is a link to a folder elsewhere does not get that folder read', async () => {
+    repo = await makeDaemonRepo();
+    const elsewhere = path.join(path.dirname(repo.root), 'elsewhere');
+    await fs.mkdir(elsewhere, { recursive: true });
+    await fs.writeFile(path.join(elsewhere, '20261202-100000-00000001.md'), 'private notes');
+    await fs.mkdir(path.join(repo.root, '.ai-zen'), { recursive: true });
+    await fs.symlink(elsewhere, path.join(repo.root, '.ai-zen', 'handoffs'));
+    const client = await connect(repo);
+    const result = await client.callTool({ name: 'read_handoff', arguments: { path: '.ai-zen/handoffs/20261202-100000-00000001.md' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('leads outside this repo');
+    expect(textOf(result)).not.toContain('private notes');
+  }, 60_000);
 });
 
 async function snapshot(root: string): Promise<Record<string, string>> {

@@ -51,6 +51,9 @@ export async function readHandoff(context: DocumentsContext, given: string, offs
   const realFolder = await fs.realpath(folder).catch(() => null);
   const real = await fs.realpath(path.join(folder, name)).catch(() => null);
   if (realFolder === null || real === null) throw new ToolFailure(`no handoff document ${name} in .ai-zen/handoffs`);
+  // A repo whose .ai-zen or handoffs folder is a link elsewhere does not get that elsewhere read.
+  if (realFolder !== path.join(await fs.realpath(context.root), '.ai-zen', 'handoffs'))
+    throw new ToolFailure('.ai-zen/handoffs leads outside this repo: not read');
   if (!isInside(realFolder, real) || path.dirname(real) !== realFolder)
     throw new ToolFailure(`${name} leads outside .ai-zen/handoffs: not read`);
   const read = await readRegularFile(real, MAX_DOCUMENT_BYTES);
