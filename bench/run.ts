@@ -1,4 +1,4 @@
-// `npm run bench`: runs the daemon benchmark (issue 4 §Benchmark, items a–e; issue 9 §8: f; issue 13 §9: g) and writes
+// `npm run bench`: runs the daemon benchmark (issue 4 §Benchmark, items a–e; issue 9 §8: f; issue 13 §9: g; issue 23 §2: s, the statusline) and writes
 // bench/RESULTS.md. Never part of `npm test`. `--quick` shrinks sizes and counts for a smoke run
 // (printed to stdout unless --out is given, so it never overwrites the real results);
 // `--only b,d` runs some items. Progress goes to stderr.
@@ -14,12 +14,13 @@ import { benchIdle } from './idle-bench.js';
 import { benchLatency } from './latency-bench.js';
 import { describeMachine } from './machine.js';
 import { benchReader } from './reader-bench.js';
+import { benchStatusline } from './statusline-bench.js';
 import { benchSubscriber } from './subscriber-bench.js';
 import { renderResults } from './render-results.js';
 import { notRun, type ItemResult } from './results.js';
 
 type ItemId = ItemResult['id'];
-const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'x'];
+const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'x', 's'];
 const TITLES: Record<ItemId, string> = {
   a: '(a) Overflow detection latency',
   b: '(b) Incremental reader: bytes read and time per append',
@@ -29,6 +30,7 @@ const TITLES: Record<ItemId, string> = {
   f: '(f) How long a handoff commit holds the user’s index.lock',
   g: '(g) Overflow at an IPC subscriber of the real daemon process',
   x: '(x) X3: Claude Code transcripts cost what ai-zen sessions cost',
+  s: '(s) Claude Code statusline: spawn to exit (issue 23 §2)',
 };
 
 interface Arguments {
@@ -51,7 +53,7 @@ function parseArguments(argv: readonly string[]): Arguments {
         throw new Error(`--only takes items from ${ALL.join(',')}, got ${JSON.stringify(argv[index] ?? '')}`);
       only = list as ItemId[];
     } else if (argument === '--out') out = argv[++index] ?? null;
-    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f,g,x, --out FILE`);
+    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f,g,x,s, --out FILE`);
   }
   return { quick, only, out };
 }
@@ -94,6 +96,8 @@ async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
         idleMs: quick ? 10_000 : 20_000,
         log,
       });
+    case 's':
+      return benchStatusline({ daemonBin, rounds: quick ? 11 : 41, log });
   }
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The lean entry of `ai-zen-daemon statusline` (issue 23 §2): the stable shim runs this file for
 // `statusline`, so Claude Code's every statusline refresh loads only statusline.ts and the little it
-// imports, not the whole CLI (commander, zod, the agent: over a second of cold start on a loaded
-// machine, where this is within a few tens of ms of a bare `node`; bench/RESULTS-statusline.md).
+// imports, not the whole CLI (commander, zod, …: bench item (s) measured the full CLI's median at
+// ~5× this one's on a loaded 2-core machine; bench/RESULTS-statusline.md).
 // Its arguments are those after `statusline`: only `--chain <command>`. It always exits 0.
 import { runStatusline } from './statusline.js';
 
