@@ -39,9 +39,19 @@ function withoutBlock(text: string): string {
   if (end < 0) return text;
   let after = end + END.length;
   if (text[after] === '\n') after += 1;
+  // Codex appends tables of its own at the end of the file — the trust of the user's hooks,
+  // `[hooks.state."…"]` — so after our table and before our closing line: only our table goes, what
+  // Codex put in the block stays (else uninstall-hooks codex took the user's hook trust along; issue 22 §7).
+  const kept: string[] = [];
+  let ours = false;
+  for (const line of text.slice(start + BEGIN.length, end).split('\n')) {
+    if (/^\s*\[/.test(line)) ours = TABLE.test(line);
+    if (!ours) kept.push(line);
+  }
+  const theirs = kept.join('\n').replace(/^\n+|\n+$/g, '');
   // The blank line install put before the block goes too.
   const before = text.slice(0, start).replace(/\n\n$/, '\n');
-  return before + text.slice(after);
+  return before + (theirs === '' ? '' : `${theirs}\n`) + text.slice(after);
 }
 
 async function readConfig(env: Env): Promise<{ text: string; mode: number }> {
