@@ -2,7 +2,8 @@
 // never named by a `handoff` line, never scanned) and orphan successor sessions (written, never
 // pointed to by a `migrated` line) for good. Here the real CLI is killed at each step of
 // `ai-zen migrate`, in a loop over one project, and the next start — the CLI or the daemon, in
-// turn — leaves no orphan of either kind, and the old session whole.
+// turn — leaves no orphan of either kind, and the old session whole. The daemon's own kills:
+// test/daemon/orphan-kill-daemon.test.ts.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,8 @@ import { waitFor } from '../support/wait-for.js';
 import { makeDaemonRepo, type DaemonRepo } from '../daemon/daemon-harness.js';
 import { orphans } from './orphans.js';
 
+const ROUNDS = Number(process.env.AI_ZEN_ORPHAN_CLI_ROUNDS ?? 3);
+
 let daemon: DaemonRepo | null = null;
 let fake: FakeOpenAI | null = null;
 afterEach(async () => {
@@ -24,7 +27,7 @@ afterEach(async () => {
 });
 
 describe('issue 22 kill -9 mid-migration leaves no orphan for good', () => {
-  it('issue 22 kill -9 of the CLI at each step of a migration (document written, each write of the migration): the next start, CLI or daemon, leaves no orphan document nor orphan successor session, and no history is lost', async () => {
+  it(`issue 22 kill -9 of the CLI at each step of a migration (document written, each write of the migration), ${ROUNDS} times over: the next start, CLI or daemon, leaves no orphan document nor orphan successor session, and no history is lost`, async () => {
     fake = await startFakeOpenAI();
     daemon = await makeDaemonRepo({ env: { OPENAI_API_KEY: 'sk-test-orphans', OPENAI_BASE_URL: fake.baseURL } });
     const { root, env } = daemon;
@@ -34,7 +37,9 @@ describe('issue 22 kill -9 mid-migration leaves no orphan for good', () => {
     const pauseFile = path.join(root, '..', 'paused-at');
     let cleanedBy = 0;
 
-    for (const [index, stage] of [...HANDOFF_STAGES, ...MIGRATION_STAGES].entries()) {
+    const stages = [...HANDOFF_STAGES, ...MIGRATION_STAGES];
+    // Every step, ROUNDS times over: 18 kills by default.
+    for (const [index, stage] of Array.from({ length: ROUNDS * stages.length }, (_, n) => stages[n % stages.length]!).entries()) {
       await fs.rm(pauseFile, { force: true });
       const child = spawn(process.execPath, [CLI_PATH, 'migrate', '--yes', '--executor', 'offline'], {
         cwd: root,
@@ -85,5 +90,5 @@ describe('issue 22 kill -9 mid-migration leaves no orphan for good', () => {
     ).join('\n');
     expect(all).toContain('start the work');
     for (const stage of [HANDOFF_STAGES[0], MIGRATION_STAGES[1], MIGRATION_STAGES[3]]) expect(all).toContain(`carry on after ${stage}`);
-  }, 240_000);
+  }, 1_200_000);
 });
