@@ -120,31 +120,18 @@ export function exitCodeOf(result: string): number | null {
  * whose result says it was refused or failed is left out of the files: it changed nothing.
  */
 export function toolActivity(messages: readonly AgentMessage[]): ToolActivity {
-  const results = new Map<string, string>();
-  for (const entry of messages) {
-    if (entry.message.role === 'tool' && entry.message.tool_call_id) results.set(entry.message.tool_call_id, messageText(entry.message));
-  }
   const files: FileActivity[] = [];
   const commands: CommandActivity[] = [];
-  let inHandoffTurn = false;
-  for (const entry of messages) {
-    const message = entry.message;
-    if (message.role === 'user') inHandoffTurn = isHandoffInstruction(message);
-    if (inHandoffTurn || message.role !== 'assistant') continue;
-    for (const call of message.tool_calls ?? []) {
-      const name = call.function.name;
-      const args = parseArguments(call.function.arguments);
-      const result = results.get(call.id) ?? '';
-      if (name === 'exec' && typeof args.command === 'string') {
-        commands.push({ command: args.command, exitCode: exitCodeOf(result) });
-        continue;
-      }
-      const keys = FILE_TOOLS[name];
-      if (!keys || /^(refused|error)\b/i.test(result.trim())) continue;
-      for (const key of keys) {
-        const value = args[key];
-        if (typeof value === 'string') files.push({ tool: name, path: value });
-      }
+  for (const { name, args, result } of sessionToolCalls(messages)) {
+    if (name === 'exec' && typeof args.command === 'string') {
+      commands.push({ command: args.command, exitCode: exitCodeOf(result) });
+      continue;
+    }
+    const keys = FILE_TOOLS[name];
+    if (!keys || failedResult(result)) continue;
+    for (const key of keys) {
+      const value = args[key];
+      if (typeof value === 'string') files.push({ tool: name, path: value });
     }
   }
   return { files, commands };
@@ -157,26 +144,33 @@ export function toolActivity(messages: readonly AgentMessage[]): ToolActivity {
  * the next steps of a real session touch them), so the document names them too.
  */
 export function filesReadOnly(messages: readonly AgentMessage[]): string[] {
-  const failed = new Set<string>();
-  for (const entry of messages) {
-    const message = entry.message;
-    if (message.role === 'tool' && message.tool_call_id && /^(refused|error)\b/i.test(messageText(message).trim()))
-      failed.add(message.tool_call_id);
-  }
   const read: string[] = [];
+  for (const { name, args, result } of sessionToolCalls(messages)) {
+    if (name !== 'read' || failedResult(result)) continue;
+    const file = args.path;
+    if (typeof file === 'string' && file !== '' && !read.includes(file)) read.push(file);
+  }
+  const changed = new Set(toolActivity(messages).files.map((file) => file.path));
+  return read.filter((file) => !changed.has(file));
+}
+
+const failedResult = (result: string) => /^(refused|error)\b/i.test(result.trim());
+
+/** The session's own tool calls, in order, each with its arguments and its result: our handoff turns are not the session's work. */
+function* sessionToolCalls(messages: readonly AgentMessage[]): Generator<{ name: string; args: Record<string, unknown>; result: string }> {
+  const results = new Map<string, string>();
+  for (const entry of messages) {
+    if (entry.message.role === 'tool' && entry.message.tool_call_id) results.set(entry.message.tool_call_id, messageText(entry.message));
+  }
   let inHandoffTurn = false;
   for (const entry of messages) {
     const message = entry.message;
     if (message.role === 'user') inHandoffTurn = isHandoffInstruction(message);
     if (inHandoffTurn || message.role !== 'assistant') continue;
     for (const call of message.tool_calls ?? []) {
-      if (call.function.name !== 'read' || failed.has(call.id)) continue;
-      const file = parseArguments(call.function.arguments).path;
-      if (typeof file === 'string' && file !== '' && !read.includes(file)) read.push(file);
+      yield { name: call.function.name, args: parseArguments(call.function.arguments), result: results.get(call.id) ?? '' };
     }
   }
-  const changed = new Set(toolActivity(messages).files.map((file) => file.path));
-  return read.filter((file) => !changed.has(file));
 }
 
 /** Every real request of the user, in order (definitions and our own handoff instructions left out). */
