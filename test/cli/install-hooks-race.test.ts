@@ -44,6 +44,9 @@ for (let i = 0; i < Number(most) && !fs.existsSync(stop); i += 1) {
 process.stdout.write(JSON.stringify({ written: mine.length, unseen: [...unseen] }));
 `;
 
+/** ai-zen's one-line answer when a settings file outlasts every compare-and-swap round. */
+const KEPT_CHANGING = /kept changing while ai-zen wrote it; nothing more was changed/;
+
 describe('install-hooks claude against a concurrent editor (issue 22 low)', { timeout: 600_000 }, () => {
   let base: string;
   let root: string;
@@ -91,14 +94,22 @@ describe('install-hooks claude against a concurrent editor (issue 22 low)', { ti
 
   it('issue 22 low install and uninstall in a loop while an editor adds its own keys (in place and by rename): no edit of the editor is lost, the user’s rule stays', async () => {
     const edits = Number(process.env.AI_ZEN_SETTINGS_RACE_EDITS ?? 4000);
+    // A file rewritten every few ms may outlast every compare-and-swap round: then ai-zen says so and
+    // changes nothing more (the user runs it again). That is a right answer too; losing an edit never is.
+    let refused = 0;
     const result = await race(edits, Number.POSITIVE_INFINITY, (round) =>
-      round % 2 === 0 ? installClaudeHooks(root, command, env) : uninstallClaudeHooks(root, env),
+      (round % 2 === 0 ? installClaudeHooks(root, command, env) : uninstallClaudeHooks(root, env)).catch((error: unknown) => {
+        if (!(error instanceof Error) || !KEPT_CHANGING.test(error.message)) throw error;
+        refused += 1;
+      }),
     );
     // The measure for the report: lost = missing at the end; unseen = read back without it for a moment (restored since).
     console.log(
-      `settings race: ${result.steps} install/uninstall runs, ${result.written} edits: lost ${result.missing.length} [${result.missing.join(' ')}], unseen for a moment ${result.unseen.length}`,
+      `settings race: ${result.steps} install/uninstall runs (${refused} refused: kept changing), ${result.written} edits: lost ${result.missing.length} [${result.missing.join(' ')}], unseen for a moment ${result.unseen.length}`,
     );
-    expect(result.steps).toBeGreaterThanOrEqual(20);
+    // Each run raced the editor (a refusal runs all its rounds first, so there are fewer runs then); one at least got through.
+    expect(result.steps).toBeGreaterThanOrEqual(4);
+    expect(refused).toBeLessThan(result.steps);
     expect(result.missing).toEqual([]);
     // The user's own rule (there before ai-zen's first install) survives every install and uninstall.
     await uninstallClaudeHooks(root, env);
@@ -118,7 +129,8 @@ describe('install-hooks claude against a concurrent editor (issue 22 low)', { ti
         bin: DAEMON_BIN,
         timeoutMs: 60_000,
       });
-      expect(run.code, run.stderr).toBe(0);
+      // Done, or refused in one line because the file kept changing (nothing more changed: run it again).
+      if (run.code !== 0) expect(run.stderr).toMatch(new RegExp(`^ai-zen-daemon: [^\\n]*${KEPT_CHANGING.source}[^\\n]*\\n?$`));
     });
     console.log(
       `settings race (CLI): ${result.steps} runs, ${result.written} edits: lost ${result.missing.length}, unseen for a moment ${result.unseen.length}`,
