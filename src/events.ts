@@ -22,7 +22,7 @@ export const EventSchemas = {
   /** S5: a session's context reached its warning threshold (once per crossing; re-armed below it). */
   'session.warned': z.object({
     sessionId: z.string(),
-    /** 'ai-zen', 'claude-code', 'codex'. */
+    /** 'ai-zen', or a watched agent's name (config/agent-names.ts): 'claude-code', 'codex', … */
     agent: z.string(),
     /** Whole percent of the window reached (rounded down). */
     percent: z.number(),

@@ -21,6 +21,8 @@ import {
 import { trustOurCodexHooks } from '../daemon/sources/codex/codex-hook-trust.js';
 import { installCodexHooks, uninstallCodexHooks, type CodexHookEvent } from '../daemon/sources/codex/codex-hooks.js';
 import { installCodexMcp, uninstallCodexMcp } from '../daemon/sources/codex/codex-mcp.js';
+import { type AgentHooks, HOOK_EVENTS, type HookEvent } from '../daemon/sources/agent-module.js';
+import { AGENT_MODULES, agentModule } from '../daemon/sources/index.js';
 import { AiZenError } from '../errors.js';
 import { connectIpc } from '../ipc/client.js';
 import { socketPathFor } from '../ipc/socket-path.js';
@@ -32,10 +34,8 @@ import { keepOutOfGit } from './git-exclude.js';
 import { ensureHookShim, shellWord } from './hook-shim.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
-const AGENTS = ['claude', 'codex'] as const;
-type HookAgent = (typeof AGENTS)[number];
-/** The daemon's name for each agent (its session source). */
-const SOURCE_KIND: Record<HookAgent, 'claude-code' | 'codex'> = { claude: 'claude-code', codex: 'codex' };
+/** Claude Code's and Codex's hooks have their own install code below; every other agent's comes with its module. */
+const AGENTS = ['claude', 'codex', ...AGENT_MODULES.filter((agent) => agent.hooks !== undefined).map((agent) => agent.word)];
 /** What a hook reads on stdin at most (a Claude hook input is a few hundred bytes). */
 const MAX_INPUT_BYTES = 1024 * 1024;
 /** Under the hook's own timeout in the settings (60 s): the answer or nothing. */
@@ -50,27 +50,32 @@ const HookInput = z.looseObject({
   source: z.string().optional(),
 });
 
-function checkAgent(agent: string): asserts agent is HookAgent {
-  if (!(AGENTS as readonly string[]).includes(agent))
-    throw new AiZenError('usage', `unknown agent ${JSON.stringify(agent)} (known: ${AGENTS.join(', ')})`);
+function checkAgent(agent: string): void {
+  if (!AGENTS.includes(agent)) throw new AiZenError('usage', `unknown agent ${JSON.stringify(agent)} (known: ${AGENTS.join(', ')})`);
 }
 
 /**
  * The command a hook runs: the stable shim under $AI_ZEN_HOME (hook-shim.ts), never this checkout's
  * path, so a moved or upgraded ai-zen leaves every repo's hooks working (issue 20 §5).
  */
-function hookCommand(shim: string, agent: HookAgent, event: ClaudeHookEvent | CodexHookEvent): string {
+function hookCommand(shim: string, agent: string, event: ClaudeHookEvent | CodexHookEvent | HookEvent): string {
   return `${shellWord(shim)} hook ${agent} ${event}`;
 }
 
 export function registerAgentHookCommands(program: Command, setup: CliSetup): void {
   program
     .command('install-hooks')
-    .argument('<agent>', 'claude | codex')
+    .argument('<agent>', AGENTS.join(' | '))
     .option('--trust', "codex: trust ai-zen's hooks (and only those) through Codex's own app-server, as /hooks in Codex would")
     .description("add ai-zen's hooks (Stop, PreCompact, SessionStart) to the agent's settings")
     .action(async (agent: string, flags: { trust?: boolean }) => {
       checkAgent(agent);
+      const generic = agentModule(agent)?.hooks;
+      if (agent !== 'claude' && agent !== 'codex' && generic) {
+        if (flags.trust) throw new AiZenError('usage', '--trust is for codex');
+        await installGeneric(setup, agent, generic);
+        return;
+      }
       if (agent === 'codex') {
         await installForCodex(setup, flags.trust === true);
         return;
@@ -106,10 +111,22 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
     });
   program
     .command('uninstall-hooks')
-    .argument('<agent>', 'claude | codex')
+    .argument('<agent>', AGENTS.join(' | '))
     .description("remove ai-zen's hooks (and only those) from the agent's settings")
     .action(async (agent: string) => {
       checkAgent(agent);
+      const generic = agentModule(agent)?.hooks;
+      if (agent !== 'claude' && agent !== 'codex' && generic) {
+        const root = await daemonRoot(setup.io.cwd, setup.io.env);
+        const result = await generic.uninstall({ root, env: setup.io.env });
+        await writeOut(
+          setup.io.stdout,
+          result.changed
+            ? `ai-zen-daemon: ai-zen's hooks removed from ${result.file}\n`
+            : `ai-zen-daemon: no ai-zen hooks in ${result.file}\n`,
+        );
+        return;
+      }
       if (agent === 'codex') {
         const mcp = await uninstallCodexMcp(setup.io.env);
         if (mcp.changed) await writeOut(setup.io.stdout, `ai-zen-daemon: the MCP server ai-zen removed from ${mcp.file}\n`);
@@ -155,7 +172,7 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
       });
   program
     .command('hook')
-    .argument('<agent>', 'claude | codex')
+    .argument('<agent>', AGENTS.join(' | '))
     .argument('<event>', 'Stop | PreCompact | SessionStart')
     .description('run by the agent as its hook (reads the hook JSON on stdin); never fails the agent')
     .action(async (agent: string, event: string) => {
@@ -174,10 +191,14 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
 }
 
 async function answerHook(agent: string, event: string, setup: CliSetup): Promise<Record<string, unknown> | null> {
-  if (!(AGENTS as readonly string[]).includes(agent) || (event !== 'Stop' && event !== 'PreCompact' && event !== 'SessionStart'))
-    return null;
-  const input = HookInput.safeParse(JSON.parse(await readInput(setup.io.stdin)));
+  const module = agentModule(agent);
+  if (!AGENTS.includes(agent) || module === null || !isHookEvent(event)) return null;
+  const raw: unknown = JSON.parse(await readInput(setup.io.stdin));
+  const read = module.hooks?.readInput ? module.hooks.readInput(raw) : null;
+  const input = HookInput.safeParse(module.hooks?.readInput ? (read ?? {}) : raw);
   if (!input.success || !input.data.transcript_path) return null;
+  const shaped = (output: Record<string, unknown> | null): Record<string, unknown> | null =>
+    output && module.hooks?.writeOutput ? module.hooks.writeOutput(event, output) : output;
   const root = await daemonRoot(input.data.cwd ?? setup.io.cwd, setup.io.env);
   const client = await connectIpc({ socketPath: socketPathFor(root, { env: setup.io.env }), repoRoot: root, timeoutMs: 2000 }).catch(
     (error: unknown) => {
@@ -188,13 +209,13 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
   );
   if (client === null) {
     // An enabled repo: this session's start brings its daemon up, detached, without waiting for it (issue 20 §1).
-    return (await startDaemonIfEnabled(root, setup.io.env)) === 'not-enabled' ? unprotected(root) : null;
+    return shaped((await startDaemonIfEnabled(root, setup.io.env)) === 'not-enabled' ? unprotected(root) : null);
   }
   try {
     const reply = await client.request<{ output: Record<string, unknown> | null }>(
       'agent-hook',
       {
-        agent: SOURCE_KIND[agent as HookAgent],
+        agent: module.name,
         event,
         transcriptPath: input.data.transcript_path,
         ...(input.data.session_id ? { sessionId: input.data.session_id } : {}),
@@ -204,7 +225,7 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
       },
       { timeoutMs: HOOK_ANSWER_MS },
     );
-    return reply && typeof reply === 'object' && reply.output && typeof reply.output === 'object' ? reply.output : null;
+    return shaped(reply && typeof reply === 'object' && reply.output && typeof reply.output === 'object' ? reply.output : null);
   } finally {
     await client.close().catch(() => {});
   }
@@ -230,6 +251,27 @@ function unprotected(root: string): Record<string, unknown> {
       additionalContext: `ai-zen: this repo (${root}) is NOT protected — no ai-zen daemon runs here, so nothing hands this session over when its context fills up. Tell the user; the fix is: ai-zen-daemon start (or ai-zen-daemon enable, to start it with every session here)`,
     },
   };
+}
+
+function isHookEvent(event: string): event is HookEvent {
+  return (HOOK_EVENTS as readonly string[]).includes(event);
+}
+
+/** install-hooks <agent> for an agent whose module brings its hooks (issue 24). */
+async function installGeneric(setup: CliSetup, word: string, hooks: AgentHooks): Promise<void> {
+  const root = await daemonRoot(setup.io.cwd, setup.io.env);
+  const shim = await ensureHookShim(setup.io.env);
+  const result = await hooks.install({ root, env: setup.io.env, command: (event) => hookCommand(shim, word, event) });
+  const inRepo = !path.relative(root, result.file).startsWith('..') && !path.isAbsolute(path.relative(root, result.file));
+  const where = inRepo ? path.relative(root, result.file) : result.file;
+  const kept = inRepo ? await keepOutOfGit(root, where, setup.io.env) : null;
+  const lines = [
+    result.changed ? `ai-zen-daemon: hooks installed in ${where}` : `ai-zen-daemon: hooks already installed in ${where}`,
+    ...(kept === 'excluded' ? [`  ${where} is kept out of git (.git/info/exclude)`] : []),
+    ...(kept === 'tracked' ? [`  note: ${where} is tracked by git; its hooks name this machine's paths`] : []),
+    ...(result.notes ?? []),
+  ];
+  await writeOut(setup.io.stdout, `${lines.join('\n')}\n`);
 }
 
 async function installForCodex(setup: CliSetup, trust: boolean): Promise<void> {

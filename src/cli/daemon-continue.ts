@@ -1,10 +1,11 @@
-// Issue 23 §4: `ai-zen-daemon continue <session> --in claude|codex|ai-zen [-- client args]` starts
+// Issue 23 §4: `ai-zen-daemon continue <session> --in claude|codex|…|ai-zen [-- client args]` starts
 // a session's successor in the agent of the person's choice, from the session's handoff document,
 // and hands the terminal to it; `--print` prints the command instead. The first prompt names the
 // document first and shows it when it is small (successor-start.ts).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Command, Option } from 'commander';
+import { AGENT_MODULES, agentModule } from '../daemon/sources/index.js';
 import { AiZenError } from '../errors.js';
 import { SessionRef } from '../ipc/protocol.js';
 import { runInteractive } from '../run-process.js';
@@ -12,10 +13,13 @@ import { shortId } from '../short-id.js';
 import { daemonRoot } from './daemon-client.js';
 import { knownSessions, resolveNamedSession } from './other-agent-sessions.js';
 import { writeOut, type CliSetup } from './run-cli.js';
-import { type ClientName, commandLine, documentToShow, latestDocument, onPath, successorPrompt } from './successor-start.js';
+import { commandLine, documentToShow, latestDocument, onPath, successorPrompt } from './successor-start.js';
+
+/** ai-zen's own, and every watched agent that can start a session from a first prompt. */
+const CLIENTS = ['ai-zen', ...AGENT_MODULES.filter((agent) => agent.startArgs !== undefined).map((agent) => agent.word)];
 
 interface ContinueOptions {
-  readonly in: ClientName;
+  readonly in: string;
   readonly print?: boolean;
 }
 
@@ -23,9 +27,9 @@ export function registerContinueCommand(program: Command, setup: CliSetup): void
   program
     .command('continue <session> [client-args...]')
     .description(
-      "start a session's successor in claude, codex or ai-zen from its handoff document, on this terminal (args after -- go to the client)",
+      `start a session's successor in ${CLIENTS.join(', ')} from its handoff document, on this terminal (args after -- go to the client)`,
     )
-    .addOption(new Option('--in <agent>', 'the agent to continue in').choices(['claude', 'codex', 'ai-zen']).makeOptionMandatory())
+    .addOption(new Option('--in <agent>', 'the agent to continue in').choices(CLIENTS).makeOptionMandatory())
     .option('--print', 'print the command instead of running it (for ai-zen the successor session is made first)')
     .action(async (given: string, clientArgs: string[], options: ContinueOptions) => {
       const { io } = setup;
@@ -53,8 +57,10 @@ export function registerContinueCommand(program: Command, setup: CliSetup): void
         file = process.execPath;
         args = [path.join(path.dirname(fileURLToPath(import.meta.url)), 'ai-zen.js'), ...args];
       } else {
+        const client = agentModule(options.in);
+        if (client?.startArgs === undefined) throw new AiZenError('usage', `cannot continue in ${JSON.stringify(options.in)}`);
         const prompt = successorPrompt(doc, await documentToShow(root, doc));
-        args = [...clientArgs, prompt];
+        args = [...client.startArgs(prompt, clientArgs)];
         shown = commandLine(options.in, args);
         if (!options.print) {
           const found = await onPath(options.in, io.env);

@@ -1,18 +1,20 @@
 // Issue 23 §4: the sessions of this repo a command can name — ai-zen's own (its session files) and
-// Claude Code's and Codex's (the daemon's `sessions`, which watches them; without a daemon, Claude
+// every watched agent's (the daemon's `sessions`, which watches them; without a daemon, Claude
 // Code's transcript folder of this repo, read by name only) — resolved as `ai-zen-daemon handoff
 // <prefix>` resolves them: the whole id, or a unique prefix of the id or of its short id.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { isWatchedAgent, type WatchedAgent } from '../config/agent-names.js';
 import { SessionsReply } from '../daemon/side-channels/status-schema.js';
 import { claudeProjectsDir, mayHoldSessionsOf } from '../daemon/sources/claude-code/claude-paths.js';
+import { agentModule } from '../daemon/sources/index.js';
 import { AiZenError } from '../errors.js';
 import { projectPaths, type Env } from '../paths.js';
 import { SessionStore } from '../session/store.js';
 import { namesSession, shortId } from '../short-id.js';
 import { isDaemonRunning, requestDaemon } from './daemon-client.js';
 
-export type AgentKind = 'ai-zen' | 'claude-code' | 'codex';
+export type AgentKind = 'ai-zen' | WatchedAgent;
 
 export interface NamedSession {
   readonly id: string;
@@ -28,7 +30,7 @@ export interface KnownSessions {
 const CLAUDE_TRANSCRIPT = /^([0-9a-fA-F][0-9a-fA-F-]{7,63})\.jsonl$/;
 
 function agentOf(name: string | undefined): AgentKind | null {
-  return name === 'ai-zen' || name === 'claude-code' || name === 'codex' ? name : null;
+  return name === 'ai-zen' || isWatchedAgent(name) ? name : null;
 }
 
 /** Claude Code's transcripts of this repo, by file name (no daemon to ask). */
@@ -80,7 +82,5 @@ export function resolveNamedSession(given: string, known: KnownSessions, root: s
 
 /** The command that reopens another agent's session with its whole history. */
 export function resumeCommand(session: NamedSession): string | null {
-  if (session.agent === 'claude-code') return `claude --resume ${session.id}`;
-  if (session.agent === 'codex') return `codex resume ${session.id}`;
-  return null;
+  return session.agent === 'ai-zen' ? null : (agentModule(session.agent)?.resumeCommand(session.id) ?? null);
 }

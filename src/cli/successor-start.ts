@@ -14,8 +14,6 @@ import type { KnownSessions, NamedSession } from './other-agent-sessions.js';
 /** A document up to this size is shown in the first prompt; a bigger one is named only (issue 21: first steps print at most 16 KB). */
 export const SHOWN_DOCUMENT_BYTES = 16 * 1024;
 
-export type ClientName = 'claude' | 'codex' | 'ai-zen';
-
 const DOC_NAME = /^\d{8}-\d{6}-([A-Za-z0-9][A-Za-z0-9_-]{0,7})(?:-(\d+))?\.md$/;
 
 /** The latest handoff document of a session, project-relative; null when it has none. */

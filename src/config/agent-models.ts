@@ -5,9 +5,10 @@
 // table per model in config: `"agents": {"claude-code": {"models": {"claude-opus-6": {"contextWindow": 1000000}}}}`.
 // What a transcript says beats the table (Codex's `model_context_window`; a Claude reading above
 // the table's window proves the larger one); the table beats a guess.
+import type { WatchedAgent } from './agent-names.js';
 
 /** The agents whose models the table knows (config `agents.<name>`). */
-export type ModelAgent = 'claude-code' | 'codex';
+export type ModelAgent = WatchedAgent;
 
 export interface ModelFacts {
   /** The window in tokens. */

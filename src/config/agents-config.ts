@@ -1,10 +1,11 @@
 // Per-agent settings for the sessions of other agents the daemon watches (X3, issue 10 §3):
-// `"agents": {"claude-code": {...}, "codex": {...}}`. handoffAt leaves room before the agent's own
+// `"agents": {"claude-code": {...}, "codex": {...}, …}` (one key per agent of agent-names.ts). handoffAt leaves room before the agent's own
 // compaction (Claude Code ~73% of the window, Codex ~95%; learned from the compactions the daemon
 // sees, issue 19 §2); warnAt comes before it. handoffAtTokens is an absolute trigger (quality drops
 // long before a 1M window is full); the lower of the two points wins.
 import { z } from 'zod';
 import type { ModelFacts } from './agent-models.js';
+import { WATCHED_AGENTS, type WatchedAgent } from './agent-names.js';
 import { chooseSetting, DEFAULT_SOURCE, type ConfigSource } from './config-sources.js';
 
 const Percent = z.number().gt(0).max(100);
@@ -34,13 +35,15 @@ export const AgentConfigFile = z.strictObject({
 });
 export type AgentConfigFile = z.infer<typeof AgentConfigFile>;
 
-export const AgentsConfigFile = z.strictObject({
-  'claude-code': AgentConfigFile.optional(),
-  codex: AgentConfigFile.optional(),
-});
+/** `agents.<name>` for every watched agent (agent-names.ts); any other key is refused as a typo. */
+export const AgentsConfigFile = z.strictObject(
+  Object.fromEntries(WATCHED_AGENTS.map((name) => [name, AgentConfigFile.optional()])) as {
+    [K in WatchedAgent]: z.ZodOptional<typeof AgentConfigFile>;
+  },
+);
 export type AgentsConfigFile = z.infer<typeof AgentsConfigFile>;
 
-export type ForeignAgentName = keyof AgentsConfigFile;
+export type ForeignAgentName = WatchedAgent;
 
 export interface AgentConfig {
   readonly enabled: boolean;
@@ -104,8 +107,8 @@ export function resolveAgentsConfig(
   project: AgentsConfigFile | undefined,
   record?: AgentSourcesRecord,
 ): AgentsConfig {
-  return {
-    'claude-code': resolveAgent('claude-code', user?.['claude-code'], project?.['claude-code'], record),
-    codex: resolveAgent('codex', user?.codex, project?.codex, record),
-  };
+  return Object.fromEntries(WATCHED_AGENTS.map((name) => [name, resolveAgent(name, user?.[name], project?.[name], record)])) as Record<
+    WatchedAgent,
+    AgentConfig
+  >;
 }

@@ -2,6 +2,7 @@
 // one UTF-8 JSON object followed by a form feed ('\f', node-ipc's delimiter; JSON.stringify never
 // emits a raw one). Requests carry an id that the reply repeats; events are pushed to subscribers.
 import { z } from 'zod';
+import { WATCHED_AGENTS } from '../config/agent-names.js';
 import { EventSchemas, eventSchema, type AnyEvent, type EventName } from '../events.js';
 import { ExecutorName } from '../session/format.js';
 
@@ -62,7 +63,7 @@ export const RequestParams = {
   /** X3: another agent's hook (`ai-zen-daemon hook claude|codex <event>`) asks what to answer. */
   'agent-hook': z
     .object({
-      agent: z.enum(['claude-code', 'codex']),
+      agent: z.enum(WATCHED_AGENTS),
       event: z.enum(['Stop', 'PreCompact', 'SessionStart']),
       transcriptPath: z.string().min(1).max(4096),
       sessionId: z.string().max(256).optional(),

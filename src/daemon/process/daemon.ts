@@ -1,6 +1,7 @@
 // The daemon's composition root (D1–D5): the leaves, wired once. The caller (run-daemon.ts) holds
 // the daemon lock and passes it in: the IPC server refuses to serve without it.
 import path from 'node:path';
+import { isWatchedAgent } from '../../config/agent-names.js';
 import { loadConfig } from '../../config/load-config.js';
 import { allowsProjectChoices, checkTrust, describeTrust } from '../../config/trust.js';
 import { EventBus, type AnyEvent } from '../../events.js';
@@ -130,7 +131,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     notice: (title, body) => void notifier.notify({ title, body }).catch(() => {}),
     graceMs: config.agents['claude-code'].graceSeconds * 1000,
     // Each agent's own grace window (the guard is shared).
-    graceMsFor: (agent) => (agent === 'claude-code' || agent === 'codex' ? config.agents[agent].graceSeconds * 1000 : undefined),
+    graceMsFor: (agent) => (isWatchedAgent(agent) ? config.agents[agent].graceSeconds * 1000 : undefined),
     selfDeadlineMs: config.agents['claude-code'].selfDeadlineSeconds * 1000,
     summary: () => foreignSummaryExecutor(config, logger.child({ component: 'model' })),
     ...(options.now ? { now: options.now } : {}),

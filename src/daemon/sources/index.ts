@@ -1,12 +1,22 @@
-// The agents whose sessions the daemon watches. Each agent is one folder here (its transcript
-// folders, its fold, its evidence, its successor command) and one line below.
+// The agents whose sessions the daemon watches: ai-zen's own, and one line per other agent below.
+// Each of those is one folder here (its transcript folders, its fold, its evidence, its successor
+// command, its hooks) exporting an AgentModule (agent-module.ts); its name is in
+// config/agent-names.ts and its models in config/agent-models.ts.
 import type { Config } from '../../config/load-config.js';
 import type { Env, ProjectPaths } from '../../paths.js';
+import type { CompactionPoints } from '../watching/compaction-points.js';
 import { fixedFolder, type WatchedSource } from '../watching/session-source.js';
 import { createAiZenSessionSource } from '../watching/session-source-ai-zen.js';
-import { createClaudeCodeSource } from './claude-code/claude-source.js';
-import { createCodexSessionSource } from './codex/codex-source.js';
-import type { CompactionPoints } from '../watching/compaction-points.js';
+import type { AgentModule } from './agent-module.js';
+import { claudeAgent } from './claude-code/claude-agent.js';
+import { codexAgent } from './codex/codex-agent.js';
+
+export const AGENT_MODULES: readonly AgentModule[] = [claudeAgent, codexAgent];
+
+/** The module of an agent by its config name ('claude-code') or the word people type ('claude'). */
+export function agentModule(nameOrWord: string): AgentModule | null {
+  return AGENT_MODULES.find((agent) => agent.name === nameOrWord || agent.word === nameOrWord) ?? null;
+}
 
 export interface SourceContext {
   /** Real path of the project root. */
@@ -20,15 +30,12 @@ export interface SourceContext {
 
 export function createSessionSources(context: SourceContext): WatchedSource[] {
   const sources: WatchedSource[] = [{ ...createAiZenSessionSource(), folders: fixedFolder(context.paths.sessions, true) }];
-  const claude = context.config.agents['claude-code'];
-  if (claude.enabled) sources.push(createClaudeCodeSource({ root: context.root, env: context.env, config: claude, ...learned(context) }));
-  if (context.config.agents.codex.enabled)
+  for (const agent of AGENT_MODULES) {
+    const config = context.config.agents[agent.name];
+    if (!config.enabled) continue;
     sources.push(
-      createCodexSessionSource({ root: context.root, env: context.env, agent: context.config.agents.codex, ...learned(context) }),
+      agent.createSource({ root: context.root, env: context.env, config, ...(context.learned ? { learned: context.learned } : {}) }),
     );
+  }
   return sources;
-}
-
-function learned(context: SourceContext): { learned?: Pick<CompactionPoints, 'pointFor'> } {
-  return context.learned ? { learned: context.learned } : {};
 }

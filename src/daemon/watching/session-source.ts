@@ -5,13 +5,14 @@
 // the offline document, the command that starts the successor). The watcher, the monitor and the
 // status only see this interface: a new agent is one folder under `sources/` and a line in
 // `sources/index.ts`.
+import type { WatchedAgent } from '../../config/agent-names.js';
 import type { DocPath } from '../../handoff/doc-path.js';
 import type { AgentMessage } from '../../session/session-recorder.js';
 import type { HandoffChecks, Usage } from '../../session/format.js';
 import type { FileStamp, ReadOptions, ResetReason } from './incremental-reader.js';
 
 /** Which agent wrote a transcript. */
-export type AgentName = 'ai-zen' | 'claude-code' | 'codex';
+export type AgentName = 'ai-zen' | WatchedAgent;
 export type SessionSourceKind = AgentName;
 
 /** A handoff line as a session source reports it. */
