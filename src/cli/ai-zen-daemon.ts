@@ -7,7 +7,7 @@ import { registerContinueCommand } from './daemon-continue.js';
 import { registerDoctorCommand } from './daemon-doctor.js';
 import { registerHandoffCommands } from './daemon-handoff.js';
 import { registerListCommand } from './daemon-list.js';
-import { registerMcpCommand } from './mcp/mcp-server.js';
+import { registerMcpCommand } from './mcp/mcp-command.js';
 import { registerQueryCommands } from './daemon-queries.js';
 import { registerServiceCommand } from './daemon-service.js';
 import { packageVersion, registerStartCommand } from './daemon-start.js';

@@ -6,7 +6,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Command } from 'commander';
 import { z } from 'zod';
 import { createPreviousSessionTool } from '../../agent/tools/previous-session.js';
 import { AiZenError } from '../../errors.js';
@@ -166,33 +165,27 @@ export function createMcpServer(given: McpContext): McpServer {
   return server;
 }
 
-export function registerMcpCommand(program: Command, setup: CliSetup): void {
-  program
-    .command('mcp')
-    .description(
-      "a stdio MCP server for Claude Code and Codex: this repo's handoff documents, and a read-only search of the sessions a successor continues from",
-    )
-    .action(async () => {
-      // Codex starts it in every folder it runs in: outside a repo it still starts, and each tool says why it has nothing.
-      const root = await daemonRoot(setup.io.cwd, setup.io.env).catch(
-        (error: unknown) =>
-          new AiZenError(
-            'usage',
-            `ai-zen reads a git repo's history, and ${setup.io.cwd} is not in one (${error instanceof Error ? error.message : String(error)})`,
-          ),
-      );
-      const budget = Number(setup.io.env.AI_ZEN_MCP_SEARCH_BUDGET_MS);
-      const server = createMcpServer({ root, env: setup.io.env, ...(budget > 0 ? { searchBudgetMs: budget } : {}) });
-      const transport = new StdioServerTransport(
-        setup.io.stdin as unknown as import('node:stream').Readable,
-        setup.io.stdout as unknown as import('node:stream').Writable,
-      );
-      await server.connect(transport);
-      await new Promise<void>((resolve) => {
-        server.server.onclose = () => resolve();
-        // The client went away (stdin closed): the server ends with it.
-        setup.io.stdin.on('end', () => resolve());
-      });
-      await server.close().catch(() => {});
-    });
+/** `ai-zen-daemon mcp`'s work (mcp-command.ts registers it): serves until the client goes away. */
+export async function serveMcp(setup: CliSetup): Promise<void> {
+  // Codex starts it in every folder it runs in: outside a repo it still starts, and each tool says why it has nothing.
+  const root = await daemonRoot(setup.io.cwd, setup.io.env).catch(
+    (error: unknown) =>
+      new AiZenError(
+        'usage',
+        `ai-zen reads a git repo's history, and ${setup.io.cwd} is not in one (${error instanceof Error ? error.message : String(error)})`,
+      ),
+  );
+  const budget = Number(setup.io.env.AI_ZEN_MCP_SEARCH_BUDGET_MS);
+  const server = createMcpServer({ root, env: setup.io.env, ...(budget > 0 ? { searchBudgetMs: budget } : {}) });
+  const transport = new StdioServerTransport(
+    setup.io.stdin as unknown as import('node:stream').Readable,
+    setup.io.stdout as unknown as import('node:stream').Writable,
+  );
+  await server.connect(transport);
+  await new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+    // The client went away (stdin closed): the server ends with it.
+    setup.io.stdin.on('end', () => resolve());
+  });
+  await server.close().catch(() => {});
 }
