@@ -62,12 +62,25 @@ export const MODEL_TABLE: Readonly<Record<ModelAgent, Readonly<Record<string, Mo
     o3: { contextWindow: 190_000 },
     'o4-mini': { contextWindow: 190_000 },
   },
+  // Qwen Code states the window in every reply (`contextWindowSize`): the table is the fallback
+  // before the first one, Qwen's own (0.24.4) for its models; it compacts at 85% of a large window.
+  'qwen-code': {
+    qwen: { contextWindow: 262_144 },
+    'qwen3.': { contextWindow: ONE_MILLION },
+    'qwen3-coder-plus': { contextWindow: ONE_MILLION },
+    'qwen3-coder-flash': { contextWindow: ONE_MILLION },
+    'coder-model': { contextWindow: ONE_MILLION },
+  },
 };
 
 /** The agent's window when the model is unknown (Claude: 200k, the smaller: handing off early is safe). */
-export const AGENT_DEFAULT_WINDOW: Readonly<Record<ModelAgent, number | null>> = { 'claude-code': 200_000, codex: null };
+export const AGENT_DEFAULT_WINDOW: Readonly<Record<ModelAgent, number | null>> = {
+  'claude-code': 200_000,
+  codex: null,
+  'qwen-code': 200_000,
+};
 /** Where the agent compacts by itself, in percent of the window, until the daemon has seen it do so. */
-export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = { 'claude-code': 73, codex: 95 };
+export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = { 'claude-code': 73, codex: 95, 'qwen-code': 85 };
 
 const ONE_M_SUFFIX = /\[1m\]$/i;
 

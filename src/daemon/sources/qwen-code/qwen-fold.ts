@@ -1,0 +1,139 @@
+// One Qwen Code transcript line folded into the session state (X3, issue 24), pure. The transcript
+// is Claude-shaped JSONL (uuid, parentUuid, sessionId, timestamp, type, cwd on every line) with
+// Gemini-shaped messages (`message.parts`). Usage is measured as Qwen measures it: its context is
+// the last reply's `usageMetadata.promptTokenCount` (its lastPromptTokenCount; the whole prompt,
+// cached tokens included — the OpenAI `prompt_tokens` it was given), falling back to
+// `totalTokenCount` as Qwen does. Each assistant line carries `contextWindowSize`, the window Qwen
+// itself uses (qwen-window.ts). A `system` line with subtype `chat_compression` is Qwen compacting
+// (`systemPayload.info`: originalTokenCount before, `triggerReason` "manual" for /compress). The
+// first `cwd` decides whether the session is this repo's. Qwen's transcript does not say whether
+// a person or a script (`qwen -p`) runs the turn, so `scripted` is never set.
+import path from 'node:path';
+import { z } from 'zod';
+import { compiledOnFirstUse } from '../../../compiled-schema.js';
+import { belongsToRepo } from '../../../probe/innermost-repo.js';
+import type { RawLine } from '../../watching/incremental-reader.js';
+import { parseJsonLine } from '../../watching/line-fold-reader.js';
+import { isOverThreshold, type SessionState } from '../../watching/session-source.js';
+import { qwenThresholds, qwenWindow, type QwenWindowSettings } from './qwen-window.js';
+
+const Count = z.number().int().nonnegative().max(100_000_000);
+
+const QwenUsage = compiledOnFirstUse(
+  z.looseObject({
+    promptTokenCount: Count.nullish(),
+    candidatesTokenCount: Count.nullish(),
+    thoughtsTokenCount: Count.nullish(),
+    totalTokenCount: Count.nullish(),
+    cachedContentTokenCount: Count.nullish(),
+  }),
+);
+
+const QwenLine = compiledOnFirstUse(
+  z.looseObject({
+    type: z.string(),
+    subtype: z.string().optional(),
+    sessionId: z.string().optional(),
+    cwd: z.string().optional(),
+    timestamp: z.string().optional(),
+    model: z.string().max(200).optional(),
+    contextWindowSize: z.number().int().positive().max(100_000_000).optional(),
+    // Read field by field below: a payload of a shape not known here must not cost the line.
+    usageMetadata: z.unknown().optional(),
+    systemPayload: z.unknown().optional(),
+  }),
+);
+
+export interface QwenFoldOptions extends QwenWindowSettings {
+  /** Real path of the repo. */
+  readonly root: string;
+}
+
+/** What the fold keeps besides the shared fields (in SessionState.details). */
+export type QwenDetails = {
+  /** The window Qwen reported last (null: no reply yet). */
+  readonly reportedWindow: number | null;
+  readonly readings: number;
+};
+
+export function emptyQwenState(file: string, options: QwenFoldOptions): SessionState {
+  const window = qwenWindow(null, null, options);
+  const details: QwenDetails = { reportedWindow: null, readings: 0 };
+  return {
+    kind: 'qwen-code',
+    file,
+    sessionId: path.basename(file, '.jsonl'),
+    model: null,
+    maxContextTokens: window,
+    latestUsage: null,
+    closed: false,
+    successorId: null,
+    overflowed: false,
+    messageCount: 0,
+    lastHandoff: null,
+    skippedCount: 0,
+    details,
+    thresholds: qwenThresholds(null, window, options),
+    compactions: 0,
+    lastCompactionAt: null,
+    cwd: null,
+    foreign: false,
+    startedAt: null,
+    firstReadingTokens: null,
+  };
+}
+
+export function qwenDetails(state: SessionState): QwenDetails {
+  return state.details as unknown as QwenDetails;
+}
+
+export function foldQwenLine(state: SessionState, raw: RawLine, options: QwenFoldOptions): SessionState | string {
+  const value = parseJsonLine(raw.text);
+  if (value === undefined) return 'not JSON';
+  const parsed = QwenLine().safeParse(value);
+  if (!parsed.success) return 'not a Qwen Code transcript line';
+  const line = parsed.data;
+  let next = state;
+  if (next.startedAt === null && line.timestamp) next = { ...next, startedAt: line.timestamp };
+  if (next.cwd === null && line.cwd) next = { ...next, cwd: line.cwd, foreign: !belongsToRepo(options.root, line.cwd) };
+
+  if (line.type === 'system' && line.subtype === 'chat_compression') {
+    const info = asRecord(asRecord(line.systemPayload)?.info);
+    const lastCompaction = {
+      at: line.timestamp ?? null,
+      preTokens: Count.safeParse(info?.originalTokenCount).data ?? null,
+      trigger: typeof info?.triggerReason === 'string' ? info.triggerReason.slice(0, 40) : null,
+    };
+    return { ...next, compactions: (next.compactions ?? 0) + 1, lastCompactionAt: line.timestamp ?? null, lastCompaction };
+  }
+  if (line.type === 'user') return { ...next, messageCount: next.messageCount + 1 };
+  if (line.type !== 'assistant') return next;
+  next = { ...next, messageCount: next.messageCount + 1 };
+  if (line.usageMetadata === undefined) return next;
+  const usage = QwenUsage().safeParse(line.usageMetadata);
+  if (!usage.success)
+    return `a usage Qwen Code would not write (${usage.error.issues[0]?.path.join('.') ?? '?'}: ${usage.error.issues[0]?.message ?? '?'})`;
+  const prompt = usage.data.promptTokenCount ?? 0;
+  // Qwen's own rule: the prompt's count, else the total (a provider that reports only that).
+  const reading = prompt > 0 ? prompt : (usage.data.totalTokenCount ?? 0);
+  if (reading === 0) return next;
+  const output = (usage.data.candidatesTokenCount ?? 0) + (usage.data.thoughtsTokenCount ?? 0);
+  const model = line.model ?? next.model;
+  const details = qwenDetails(next);
+  const reported = line.contextWindowSize ?? details.reportedWindow;
+  const window = qwenWindow(model, reported, options);
+  const updated: SessionState = {
+    ...next,
+    model,
+    maxContextTokens: window,
+    thresholds: qwenThresholds(model, window, options),
+    latestUsage: { prompt_tokens: reading, completion_tokens: output, total_tokens: reading + output },
+    firstReadingTokens: next.firstReadingTokens ?? reading,
+    details: { reportedWindow: reported, readings: details.readings + 1 } satisfies QwenDetails,
+  };
+  return { ...updated, overflowed: isOverThreshold(updated) };
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
