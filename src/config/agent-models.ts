@@ -71,6 +71,21 @@ export const MODEL_TABLE: Readonly<Record<ModelAgent, Readonly<Record<string, Mo
     'qwen3-coder-flash': { contextWindow: ONE_MILLION },
     'coder-model': { contextWindow: ONE_MILLION },
   },
+  // pi names a model `provider/model` (its `--model` syntax); its own catalog (pi-ai 0.73) gives these
+  // windows. Its default is the first provider with a key: anthropic/claude-opus-4-7, openai/gpt-5.4, …
+  pi: {
+    'anthropic/claude-': { contextWindow: 200_000 },
+    'anthropic/claude-opus-4-6': { contextWindow: ONE_MILLION },
+    'anthropic/claude-opus-4-7': { contextWindow: ONE_MILLION },
+    'anthropic/claude-sonnet-4-6': { contextWindow: ONE_MILLION },
+    'openai/gpt-5': { contextWindow: 400_000 },
+    'openai/gpt-5.4': { contextWindow: 272_000 },
+    'openai/gpt-5.5': { contextWindow: 272_000 },
+    'openai/gpt-4.1': { contextWindow: 1_047_576 },
+    'openai-codex/gpt-5': { contextWindow: 272_000 },
+    'google/gemini-': { contextWindow: 1_048_576 },
+    'deepseek/deepseek-v4': { contextWindow: ONE_MILLION },
+  },
 };
 
 /** The agent's window when the model is unknown (Claude: 200k, the smaller: handing off early is safe). */
@@ -78,9 +93,10 @@ export const AGENT_DEFAULT_WINDOW: Readonly<Record<ModelAgent, number | null>> =
   'claude-code': 200_000,
   codex: null,
   'qwen-code': 200_000,
+  pi: 128_000,
 };
 /** Where the agent compacts by itself, in percent of the window, until the daemon has seen it do so. */
-export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = { 'claude-code': 73, codex: 95, 'qwen-code': 85 };
+export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = { 'claude-code': 73, codex: 95, 'qwen-code': 85, pi: 87 };
 
 const ONE_M_SUFFIX = /\[1m\]$/i;
 

@@ -76,6 +76,7 @@ export async function makeDaemonRepo(
     GIT_CONFIG_GLOBAL: path.join(repo.home, 'gitconfig'),
     // Never the machine's own Codex rollouts (X3): a test that drives Codex passes its own.
     CODEX_HOME: path.join(repo.home, 'codex-home'),
+    PI_CODING_AGENT_DIR: path.join(repo.home, 'pi-agent'),
     QWEN_HOME: path.join(repo.home, 'qwen-home'),
     ...options.env,
   };

@@ -11,8 +11,9 @@ import type { AgentModule } from './agent-module.js';
 import { claudeAgent } from './claude-code/claude-agent.js';
 import { codexAgent } from './codex/codex-agent.js';
 import { qwenAgent } from './qwen-code/qwen-agent.js';
+import { piAgent } from './pi/pi-agent.js';
 
-export const AGENT_MODULES: readonly AgentModule[] = [claudeAgent, codexAgent, qwenAgent];
+export const AGENT_MODULES: readonly AgentModule[] = [claudeAgent, codexAgent, qwenAgent, piAgent];
 
 /** The module of an agent by its config name ('claude-code') or the word people type ('claude'). */
 export function agentModule(nameOrWord: string): AgentModule | null {

@@ -1,0 +1,225 @@
+// One line of a pi session file folded into the session state (X3), pure. Measured as pi measures
+// itself (its footer and `ctx.getContextUsage()`, 0.73): the last assistant message that was neither
+// aborted nor an error gives the reading — `usage.totalTokens`, or input + output + cacheRead +
+// cacheWrite when that is 0 — and every message after it adds pi's own estimate (characters / 4;
+// an image 1,200 tokens). After a `compaction` line pi counts nothing until the next reply: the
+// reading is cleared (and so is the crossing) until then. The header line (`type: session`) names
+// the working directory, which decides whether the session is this repo's.
+import { z } from 'zod';
+import type { RawLine } from '../../watching/incremental-reader.js';
+import { parseJsonLine } from '../../watching/line-fold-reader.js';
+import { isOverThreshold, type SessionState } from '../../watching/session-source.js';
+import { compiledOnFirstUse } from '../../../compiled-schema.js';
+import { belongsToRepo } from '../../../probe/innermost-repo.js';
+import { piSessionIdFromName } from './pi-paths.js';
+import { piModelName, piThresholds, piWindow, type PiWindowSettings } from './pi-window.js';
+
+const Count = z.number().int().nonnegative().max(100_000_000);
+const Name = z.string().min(1).max(200);
+
+const PiUsage = compiledOnFirstUse(
+  z.looseObject({
+    input: Count,
+    output: Count,
+    cacheRead: Count.optional(),
+    cacheWrite: Count.optional(),
+    totalTokens: Count.optional(),
+  }),
+);
+
+const PiLine = compiledOnFirstUse(
+  z.looseObject({
+    type: z.string(),
+    timestamp: z.string().max(64).optional(),
+    cwd: z.string().max(4096).optional(),
+    provider: Name.optional(),
+    modelId: Name.optional(),
+    tokensBefore: z.unknown().optional(),
+    fromHook: z.unknown().optional(),
+    // Read field by field below: a message of a shape not known here must not cost the line.
+    message: z.unknown().optional(),
+  }),
+);
+
+export interface PiFoldOptions extends PiWindowSettings {
+  /** Real path of the repo. */
+  readonly root: string;
+}
+
+/** What the fold keeps besides the shared fields (in SessionState.details). */
+export type PiDetails = {
+  /** The last reply's reading, and pi's estimate of the messages since (null: none since the last compaction). */
+  readonly usageTokens: number | null;
+  readonly trailingTokens: number;
+  readonly readings: number;
+};
+
+export function emptyPiState(file: string, options: PiFoldOptions): SessionState {
+  const window = piWindow(null, options);
+  const details: PiDetails = { usageTokens: null, trailingTokens: 0, readings: 0 };
+  return {
+    kind: 'pi',
+    file,
+    sessionId: piSessionIdFromName(file),
+    model: null,
+    maxContextTokens: window,
+    latestUsage: null,
+    closed: false,
+    successorId: null,
+    overflowed: false,
+    messageCount: 0,
+    lastHandoff: null,
+    skippedCount: 0,
+    details,
+    thresholds: piThresholds(null, window, options),
+    compactions: 0,
+    lastCompactionAt: null,
+    cwd: null,
+    foreign: false,
+    startedAt: null,
+    firstReadingTokens: null,
+  };
+}
+
+export function piDetails(state: SessionState): PiDetails {
+  return state.details as unknown as PiDetails;
+}
+
+export function foldPiLine(state: SessionState, raw: RawLine, options: PiFoldOptions): SessionState | string {
+  const value = parseJsonLine(raw.text);
+  if (value === undefined) return 'not JSON';
+  const parsed = PiLine().safeParse(value);
+  if (!parsed.success) return 'not a pi session line';
+  const line = parsed.data;
+  const details = piDetails(state);
+  switch (line.type) {
+    case 'session': {
+      if (state.cwd !== null || !line.cwd) return state;
+      return {
+        ...state,
+        cwd: line.cwd,
+        foreign: !belongsToRepo(options.root, line.cwd),
+        startedAt: line.timestamp ?? state.startedAt ?? null,
+      };
+    }
+    case 'model_change':
+      return line.modelId ? withModel(state, piModelName(line.provider, line.modelId), options) : state;
+    case 'compaction': {
+      const lastCompaction = {
+        at: line.timestamp ?? null,
+        preTokens: Count.safeParse(line.tokensBefore).data ?? null,
+        trigger: line.fromHook === true ? 'extension' : null,
+      };
+      const cleared: SessionState = {
+        ...state,
+        latestUsage: null,
+        compactions: (state.compactions ?? 0) + 1,
+        lastCompactionAt: line.timestamp ?? null,
+        lastCompaction,
+        details: { ...details, usageTokens: null, trailingTokens: 0 } satisfies PiDetails,
+      };
+      return { ...cleared, overflowed: isOverThreshold(cleared) };
+    }
+    case 'custom_message':
+    case 'branch_summary':
+      return withTrailing(state, estimateTokens({ role: line.type === 'branch_summary' ? 'branchSummary' : 'custom', ...asRecord(value) }));
+    case 'message':
+      return foldMessage(state, asRecord(line.message), options);
+    default:
+      return state;
+  }
+}
+
+function foldMessage(state: SessionState, message: Record<string, unknown> | null, options: PiFoldOptions): SessionState | string {
+  if (message === null) return 'a message line without its message';
+  const role = message.role;
+  const counted = role === 'user' || role === 'assistant' ? { ...state, messageCount: state.messageCount + 1 } : state;
+  const usable = role === 'assistant' && message.stopReason !== 'aborted' && message.stopReason !== 'error' && message.usage !== undefined;
+  if (!usable) return withTrailing(counted, estimateTokens(message));
+  const usage = PiUsage().safeParse(message.usage);
+  if (!usage.success)
+    return `a usage pi would not write (${usage.error.issues[0]?.path.join('.') ?? '?'}: ${usage.error.issues[0]?.message ?? '?'})`;
+  const { input, output, cacheRead = 0, cacheWrite = 0, totalTokens = 0 } = usage.data;
+  const reading = totalTokens || input + output + cacheRead + cacheWrite;
+  // pi trusts no reading of 0 after a compaction (its context is unknown until a real one).
+  if (reading === 0) return withTrailing(counted, estimateTokens(message));
+  const model =
+    typeof message.model === 'string' && Name.safeParse(message.model).success
+      ? piModelName(typeof message.provider === 'string' ? message.provider : undefined, message.model)
+      : counted.model;
+  const modelled = model === counted.model ? counted : withModel(counted, model!, options);
+  const details = piDetails(modelled);
+  const updated: SessionState = {
+    ...modelled,
+    latestUsage: { prompt_tokens: reading, completion_tokens: output, total_tokens: reading },
+    firstReadingTokens: modelled.firstReadingTokens ?? reading,
+    details: { usageTokens: reading, trailingTokens: 0, readings: details.readings + 1 } satisfies PiDetails,
+  };
+  return { ...updated, overflowed: isOverThreshold(updated) };
+}
+
+/** A message after the last reading: pi adds its estimate to the reading (none before the first reading, or after a compaction). */
+function withTrailing(state: SessionState, tokens: number): SessionState {
+  const details = piDetails(state);
+  if (details.usageTokens === null || tokens === 0 || state.latestUsage === null) return state;
+  const trailingTokens = details.trailingTokens + tokens;
+  const total = details.usageTokens + trailingTokens;
+  const updated: SessionState = {
+    ...state,
+    latestUsage: { ...state.latestUsage, prompt_tokens: total, total_tokens: total },
+    details: { ...details, trailingTokens } satisfies PiDetails,
+  };
+  return { ...updated, overflowed: isOverThreshold(updated) };
+}
+
+function withModel(state: SessionState, model: string, options: PiFoldOptions): SessionState {
+  if (model === state.model) return state;
+  const window = piWindow(model, options);
+  const updated = { ...state, model, maxContextTokens: window, thresholds: piThresholds(model, window, options) };
+  return { ...updated, overflowed: isOverThreshold(updated) };
+}
+
+/** pi's own estimate of a message (compaction.ts `estimateTokens`, 0.73): characters / 4, rounded up. */
+export function estimateTokens(message: Record<string, unknown>): number {
+  let chars = 0;
+  const blocks = (content: unknown, images: boolean): void => {
+    if (typeof content === 'string') chars += content.length;
+    else if (Array.isArray(content))
+      for (const block of content as Record<string, unknown>[]) {
+        if (block?.type === 'text' && typeof block.text === 'string') chars += block.text.length;
+        if (images && block?.type === 'image') chars += 4800;
+      }
+  };
+  switch (message.role) {
+    case 'user':
+      blocks(message.content, false);
+      break;
+    case 'assistant':
+      if (Array.isArray(message.content))
+        for (const block of message.content as Record<string, unknown>[]) {
+          if (block?.type === 'text' && typeof block.text === 'string') chars += block.text.length;
+          else if (block?.type === 'thinking' && typeof block.thinking === 'string') chars += block.thinking.length;
+          else if (block?.type === 'toolCall' && typeof block.name === 'string')
+            chars += block.name.length + (JSON.stringify(block.arguments ?? null)?.length ?? 0);
+        }
+      break;
+    case 'custom':
+    case 'toolResult':
+      blocks(message.content, true);
+      break;
+    case 'bashExecution':
+      chars = String(message.command ?? '').length + String(message.output ?? '').length;
+      break;
+    case 'branchSummary':
+    case 'compactionSummary':
+      chars = String(message.summary ?? '').length;
+      break;
+    default:
+      return 0;
+  }
+  return Math.ceil(chars / 4);
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
