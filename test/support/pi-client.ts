@@ -92,3 +92,55 @@ export async function listPiSessions(home: PiHome): Promise<string[]> {
       if (name.endsWith('.jsonl')) found.push(path.join(home.sessions, folder, name));
   return found.sort((a, b) => path.basename(a).localeCompare(path.basename(b)));
 }
+
+export interface PiRpc {
+  /** Sends a prompt as a person typing it (pi's RPC `prompt` command). */
+  prompt(message: string): void;
+  /** Every event pi printed so far (JSON lines on stdout). */
+  readonly events: readonly Record<string, unknown>[];
+  readonly stderr: () => string;
+  /** Ends pi as a terminal's close would (stdin closed, SIGTERM) and waits for it (SIGKILL past the deadline). */
+  close(timeoutMs?: number): Promise<number | null>;
+}
+
+/**
+ * `pi --mode rpc`: pi as a person runs it (its extensions see a UI, `ctx.hasUI`), driven over its
+ * JSON protocol on stdin/stdout, records split on `\n` only (rpc.md).
+ */
+export function startPiRpc(args: readonly string[], options: PiRunOptions): PiRpc {
+  const child = spawn(process.execPath, [PI_CLI, '--mode', 'rpc', ...args], {
+    cwd: options.cwd,
+    env: piEnv(options.home, options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const events: Record<string, unknown>[] = [];
+  let buffered = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString('utf8');
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      const record = buffered.slice(0, end).replace(/\r$/, '');
+      buffered = buffered.slice(end + 1);
+      try {
+        events.push(JSON.parse(record) as Record<string, unknown>);
+      } catch {
+        // not a protocol record
+      }
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return {
+    prompt: (message) => child.stdin.write(`${JSON.stringify({ type: 'prompt', message })}\n`),
+    events,
+    stderr: () => stderr,
+    async close(timeoutMs = 15_000) {
+      child.stdin.end();
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
