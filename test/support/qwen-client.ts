@@ -84,7 +84,7 @@ export function qwenEnv(options: Pick<RunQwenOptions, 'home' | 'baseURL' | 'mode
 /** `qwen "<prompt>"` (one-shot) in `cwd`, tools allowed (--yolo); a run past `timeoutMs` is killed and rejects. */
 export function runQwen(prompt: string, options: RunQwenOptions): Promise<QwenResult> {
   const args = [QWEN_ENTRY, '--auth-type', 'openai', '--yolo', ...(options.args ?? []), prompt];
-  const timeoutMs = options.timeoutMs ?? 90_000;
+  const timeoutMs = options.timeoutMs ?? 180_000;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: options.cwd, env: qwenEnv(options), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
