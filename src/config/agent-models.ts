@@ -86,6 +86,9 @@ export const MODEL_TABLE: Readonly<Record<ModelAgent, Readonly<Record<string, Mo
     'google/gemini-': { contextWindow: 1_048_576 },
     'deepseek/deepseek-v4': { contextWindow: ONE_MILLION },
   },
+  // Copilot CLI states its prompt budget (`maxPromptTokens`) with every model call; the table is for
+  // before the first one (measured with 1.0.102 over its BYOK providers). It compacts at 95% of it.
+  copilot: { 'claude-sonnet-4.5': { contextWindow: 168_000 }, 'gpt-5.4': { contextWindow: 922_000 } },
 };
 
 /** The agent's window when the model is unknown (Claude: 200k, the smaller: handing off early is safe). */
@@ -94,9 +97,16 @@ export const AGENT_DEFAULT_WINDOW: Readonly<Record<ModelAgent, number | null>> =
   codex: null,
   'qwen-code': 200_000,
   pi: 128_000,
+  copilot: null,
 };
 /** Where the agent compacts by itself, in percent of the window, until the daemon has seen it do so. */
-export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = { 'claude-code': 73, codex: 95, 'qwen-code': 85, pi: 87 };
+export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = {
+  'claude-code': 73,
+  codex: 95,
+  'qwen-code': 85,
+  pi: 87,
+  copilot: 95,
+};
 
 const ONE_M_SUFFIX = /\[1m\]$/i;
 

@@ -1,0 +1,112 @@
+// A Copilot CLI transcript as ai-zen messages, for the offline and summary executors (X3): the
+// user's own words (`user.message` content, never the harness's transformed prompt), the assistant's
+// text, each shell command as an `exec` call whose result ends in `[exit code N]`, and each file its
+// edit tools changed as a `write` / `edit` / `rm` call (paths relative to the repo). Subagents'
+// events are left out (their work reaches the main conversation as the task tool's result). The
+// transcript is read once, start to end, and never written.
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { ChatMessage } from '../../../session/format.js';
+import type { AgentMessage } from '../../../session/session-recorder.js';
+import { asRecord, eventTypeOf } from './copilot-events.js';
+
+const WANTED = new Set(['user.message', 'assistant.message', 'tool.execution_start', 'tool.execution_complete']);
+const SHELL_TOOLS = new Set(['bash', 'powershell', 'shell']);
+/** File tools by name, and what ai-zen calls the change (`str_replace_editor`'s command decides for it). */
+const FILE_TOOLS: Readonly<Record<string, 'write' | 'edit'>> = {
+  create: 'write',
+  write: 'write',
+  edit: 'edit',
+  str_replace: 'edit',
+  insert: 'edit',
+};
+
+export async function readCopilotEvidence(file: string, root: string): Promise<AgentMessage[]> {
+  const messages: AgentMessage[] = [];
+  const started = new Map<string, { name: string; args: Record<string, unknown> }>();
+  let callCounter = 0;
+  const relative = (changed: string) => {
+    const inside = path.relative(root, path.resolve(root, changed));
+    return inside !== '' && !inside.startsWith('..') && !path.isAbsolute(inside) ? inside : changed;
+  };
+  const toolCall = (name: string, args: Record<string, unknown>, result: string) => {
+    const id = `copilot_call_${++callCounter}`;
+    messages.push({
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+      },
+    });
+    messages.push({ message: { role: 'tool', tool_call_id: id, content: result } });
+  };
+  const text = (role: 'user' | 'assistant', content: unknown) => {
+    if (typeof content === 'string' && content.trim() !== '') messages.push({ message: { role, content } satisfies ChatMessage });
+  };
+  const completed = (call: { name: string; args: Record<string, unknown> }, data: Record<string, unknown>) => {
+    const ok = data.success === true;
+    if (SHELL_TOOLS.has(call.name)) {
+      const command = call.args.command;
+      if (typeof command !== 'string') return;
+      const exitCode = asRecord(data.shellExecution)?.exitCode ?? asRecord(asRecord(data.toolTelemetry)?.metrics)?.exit_code;
+      toolCall('exec', { command }, typeof exitCode === 'number' ? `[exit code ${exitCode}]` : ok ? '[exit code 0]' : '[failed]');
+      return;
+    }
+    const result = ok ? 'ok' : 'error: the edit did not apply';
+    for (const change of fileChanges(call)) toolCall(change.kind, { path: relative(change.path) }, result);
+  };
+
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const line of lines) {
+    const type = eventTypeOf(line);
+    if (type === null || !WANTED.has(type)) continue;
+    let event: Record<string, unknown> | null;
+    try {
+      event = asRecord(JSON.parse(line));
+    } catch {
+      continue;
+    }
+    if (!event || typeof event.agentId === 'string') continue;
+    const data = asRecord(event.data) ?? {};
+    switch (type) {
+      case 'user.message':
+        text('user', data.content);
+        break;
+      case 'assistant.message':
+        text('assistant', data.content);
+        break;
+      case 'tool.execution_start':
+        if (typeof data.toolCallId === 'string' && typeof data.toolName === 'string')
+          started.set(data.toolCallId, { name: data.toolName, args: asRecord(data.arguments) ?? { input: data.arguments } });
+        break;
+      case 'tool.execution_complete': {
+        const call = typeof data.toolCallId === 'string' ? started.get(data.toolCallId) : undefined;
+        if (call) completed(call, data);
+        break;
+      }
+    }
+  }
+  return messages;
+}
+
+/** The files one edit tool call names: its `path`, or each file of an apply_patch patch. */
+function fileChanges(call: { name: string; args: Record<string, unknown> }): { kind: 'write' | 'edit' | 'rm'; path: string }[] {
+  const patch = typeof call.args.input === 'string' ? call.args.input : typeof call.args.patch === 'string' ? call.args.patch : null;
+  if (call.name === 'apply_patch' && patch !== null) {
+    const changes: { kind: 'write' | 'edit' | 'rm'; path: string }[] = [];
+    for (const match of patch.matchAll(/^\*\*\* (Add|Update|Delete) File: (.+)$/gm)) {
+      changes.push({ kind: match[1] === 'Add' ? 'write' : match[1] === 'Delete' ? 'rm' : 'edit', path: match[2]!.trim() });
+    }
+    return changes;
+  }
+  const target = call.args.path;
+  if (typeof target !== 'string') return [];
+  if (call.name === 'str_replace_editor') {
+    const command = call.args.command;
+    if (command === 'create') return [{ kind: 'write', path: target }];
+    return command === 'str_replace' || command === 'insert' ? [{ kind: 'edit', path: target }] : [];
+  }
+  const kind = FILE_TOOLS[call.name];
+  return kind ? [{ kind, path: target }] : [];
+}
