@@ -1,0 +1,150 @@
+// Issue 24 §3 for Qwen Code: `ai-zen-daemon install-hooks qwen` / `uninstall-hooks qwen` in the
+// project's own `.qwen/settings.json`, and the hooks at work in the real client
+// (`@qwen-code/qwen-code` 0.24.4, offline against the fake OpenAI-compatible server, a temp HOME) with
+// a real daemon: the Stop hook has Qwen write its own document (self), which the daemon verifies,
+// commits and adopts; the SessionStart hook names it to the next session.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AnyEvent } from '../../src/events.js';
+import { type FakeOpenAI, type RecordedRequest, reply, startFakeOpenAI } from '../support/fake-openai.js';
+import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { makeQwenHome, QWEN_DEFAULT_WINDOW, runQwen } from '../support/qwen-client.js';
+import { waitFor } from '../support/wait-for.js';
+import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+
+const MARK = '[ai-zen handoff]';
+const PINNED_MODEL = 'qwen3-max';
+const share = (percent: number) => Math.round((QWEN_DEFAULT_WINDOW * percent) / 100);
+const isMain = (request: RecordedRequest) => JSON.stringify(request.messages[0]?.content ?? '').includes('You are Qwen Code');
+const stepOf = (request: RecordedRequest) => request.messages.filter((message) => message?.role === 'assistant').length;
+
+describe('issue 24 Qwen Code hooks (install-hooks qwen)', { timeout: 300_000 }, () => {
+  let daemon: DaemonRepo | undefined;
+  let fake: FakeOpenAI | undefined;
+  afterEach(async (context) => {
+    if (process.env.X3_DEBUG && context.task.result?.state === 'fail' && daemon)
+      console.log(await fs.readFile(path.join(daemon.root, '.ai-zen', 'logs', 'daemon.log'), 'utf8').catch(() => 'no log'));
+    await daemon?.cleanup();
+    await fake?.close();
+    daemon = fake = undefined;
+  });
+
+  it('issue 24 qwen: install-hooks qwen merges Stop, PreCompact and SessionStart into the project’s .qwen/settings.json (the user’s hooks and settings stay, the mode too, kept out of git), is idempotent, and uninstall-hooks qwen removes only ours; a broken file is one line and left alone', async () => {
+    daemon = await makeDaemonRepo();
+    const file = path.join(daemon.root, '.qwen', 'settings.json');
+    await fs.mkdir(path.dirname(file));
+    const theirs = { type: 'command', command: '/usr/local/bin/their-linter --stop', timeout: 5 };
+    const mine = { model: { name: 'qwen3-coder-plus' }, hooks: { Stop: [{ hooks: [theirs] }] } };
+    await fs.writeFile(file, JSON.stringify(mine, null, 2));
+    await fs.chmod(file, 0o640);
+
+    const installed = await daemon.daemon(['install-hooks', 'qwen']);
+    expect(installed.stderr).toBe('');
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toContain('hooks installed in .qwen/settings.json');
+    expect(installed.stdout).toContain('kept out of git');
+    const after = JSON.parse(await fs.readFile(file, 'utf8'));
+    expect(after.model).toEqual(mine.model);
+    expect(after.hooks.Stop[0]).toEqual({ hooks: [theirs] });
+    for (const event of ['Stop', 'PreCompact', 'SessionStart'])
+      expect(JSON.stringify(after.hooks[event])).toMatch(new RegExp(`hook qwen ${event}"`));
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o640);
+    expect((await daemon.repo.git('status', '--porcelain')).trim()).toBe('');
+    const again = await daemon.daemon(['install-hooks', 'qwen']);
+    expect(again.stdout).toContain('hooks already installed');
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual(after);
+
+    const removed = await daemon.daemon(['uninstall-hooks', 'qwen']);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toContain("ai-zen's hooks removed");
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual(mine);
+    expect((await fs.stat(file)).mode & 0o777).toBe(0o640);
+    expect((await daemon.daemon(['uninstall-hooks', 'qwen'])).stdout).toContain('no ai-zen hooks');
+
+    await fs.writeFile(file, '{ not json');
+    const broken = await daemon.daemon(['install-hooks', 'qwen']);
+    expect(broken.code).not.toBe(0);
+    expect(broken.stderr.trim().split('\n')).toHaveLength(1);
+    expect(broken.stderr).not.toMatch(/\n\s+at /);
+    expect(await fs.readFile(file, 'utf8')).toBe('{ not json');
+  });
+
+  it('issue 24 qwen: with the hooks installed, a session crossing handoffAt writes its own document (self): the Stop hook blocks with the path and the skill, Qwen writes the file with write_file, the daemon verifies, commits and adopts it; SessionStart names it to the next session, on a pinned model', async () => {
+    fake = await startFakeOpenAI();
+    daemon = await makeDaemonRepo({ config: { agents: { 'qwen-code': { graceSeconds: 0 } } } });
+    const qwen = await makeQwenHome(path.dirname(daemon.root));
+    Object.assign(daemon.env, qwen.env);
+    expect((await daemon.daemon(['install-hooks', 'qwen'])).code).toBe(0);
+    await daemon.start();
+    const events: AnyEvent[] = [];
+    const client = await daemon.connect();
+    await client.subscribe((event: AnyEvent) => events.push(event));
+
+    const request = 'add a --verbose flag to the CLI';
+    let askedWith = '';
+    fake.handle((received) => {
+      if (!isMain(received)) return reply().text('ok').usage({ prompt_tokens: 10, completion_tokens: 1 });
+      const all = JSON.stringify(received.messages);
+      if (all.includes('the newest handoff document of this repo'))
+        return reply().text('Reading it.').usage({ prompt_tokens: 12_000, completion_tokens: 5 });
+      if (all.includes(MARK) && !askedWith) {
+        // The model, given the Stop hook's reason, writes the document at the path it names.
+        askedWith = all;
+        const target = /write the handoff document with your write_file tool to exactly this path: (\S+?\.md)/.exec(
+          all.replace(/\\n/g, '\n'),
+        )![1]!;
+        const body = HANDOFF_SECTIONS.map(
+          (heading) =>
+            `## ${heading}\n\n${heading.startsWith('💬') ? `> ${request}\n\nWritten by Qwen itself.` : 'The flag parser is in src/cli.ts; the flag is not wired yet.'}\n`,
+        ).join('\n');
+        return reply()
+          .tool('write_file', { file_path: target, content: `# Handoff\n\n${body}` })
+          .usage({ prompt_tokens: share(73), completion_tokens: 400 });
+      }
+      if (askedWith)
+        return reply()
+          .text('The handoff document is written.')
+          .usage({ prompt_tokens: share(74), completion_tokens: 10 });
+      // Under the threshold first (a session first seen above it waits for more), then across.
+      if (stepOf(received) === 0)
+        return reply()
+          .tool('run_shell_command', { command: 'ls', description: 'look' })
+          .usage({ prompt_tokens: share(30), completion_tokens: 20 });
+      return reply()
+        .text('The flag parser is in src/cli.ts.')
+        .usage({ prompt_tokens: share(72), completion_tokens: 20 });
+    });
+    // The hooks find the daemon's socket (AI_ZEN_HOME, XDG_RUNTIME_DIR) as a user's shell would.
+    const hookEnv = { AI_ZEN_HOME: daemon.env.AI_ZEN_HOME!, XDG_RUNTIME_DIR: daemon.env.XDG_RUNTIME_DIR! };
+    const result = await runQwen(request, { cwd: daemon.root, home: qwen, baseURL: fake.baseURL, env: hookEnv });
+    expect(result.code, result.stderr).toBe(0);
+    expect(askedWith).toContain('--- handoff skill ---');
+    expect(askedWith).toContain('qwen -i');
+
+    const committed = await waitFor(async () => (await daemon!.status()).handoffs.find((entry) => entry.state === 'committed'), {
+      timeoutMs: 90_000,
+      message: 'the committed handoff',
+    });
+    expect(committed).toMatchObject({ agent: 'qwen-code', executor: 'self' });
+    expect(committed.checks).toEqual({ sections: [], facts: [], files: [], commands: [] });
+    const doc = await fs.readFile(path.join(daemon.root, committed.path), 'utf8');
+    expect(doc).toContain('Written by Qwen itself.');
+    expect(doc).toContain(`> ${request}`);
+    expect((await daemon.repo.git('show', '--name-only', '--format=', committed.commit!)).trim()).toBe(committed.path);
+    expect(events.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ agent: 'qwen-code', executor: 'self' });
+
+    // The next session, on a pinned model: its SessionStart hook names the newest document.
+    const next = await runQwen('continue the work', {
+      cwd: daemon.root,
+      home: qwen,
+      baseURL: fake.baseURL,
+      model: PINNED_MODEL,
+      env: hookEnv,
+    });
+    expect(next.code, next.stderr).toBe(0);
+    const successor = fake.requests.filter(isMain).at(-1)!;
+    expect(successor.body.model).toBe(PINNED_MODEL);
+    expect(JSON.stringify(successor.messages)).toContain(`the newest handoff document of this repo is ${committed.path}`);
+  });
+});
