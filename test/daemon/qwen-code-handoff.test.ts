@@ -170,7 +170,7 @@ describe('issue 24 Qwen Code sessions handed over, with the real client', { time
     const printed = await daemon.daemon(['continue', shortId(below.id), '--in', 'qwen', '--print']);
     expect(printed.stderr).toBe('');
     expect(printed.code).toBe(0);
-    expect(printed.stdout).toMatch(new RegExp(`^qwen -i 'Read the handoff document ${escape(docPath!)} first`));
+    expect(printed.stdout).toMatch(new RegExp(`^qwen -i 'Read the handoff document ${escapeRegExp(docPath!)} first`));
 
     // The transcripts are exactly as Qwen wrote them.
     for (const [file, digest] of before) expect(await sha(file), file).toBe(digest);
@@ -179,4 +179,4 @@ describe('issue 24 Qwen Code sessions handed over, with the real client', { time
 
 /** A document's section, from its `## <marker>` heading to the next heading. */
 const section = (doc: string, marker: string) => (doc.split(`\n## ${marker}`)[1] ?? '').split('\n## ')[0]!;
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
