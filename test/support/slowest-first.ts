@@ -1,0 +1,63 @@
+// The order vitest starts test files in: the slowest first, so that no long file starts last and
+// leaves the other workers idle while it runs alone. Vitest orders by the durations it cached on an
+// earlier run, but CI runs a clean clone (no cache: it falls back to file size, and a 500-line file
+// of unit tests took 3 s where a 200-line one that drives a real client took 60). So the files known
+// to be slow come first, slowest first; every other file keeps vitest's own order after them.
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Seconds each file took in CI's JSON report (2026-12-04, sum 2171 s over 141 files), for every file
+ * over ~25 s. Only the order matters: a file missing here, or a figure that drifted, costs a little
+ * wall time, never a test.
+ */
+const CI_SECONDS: Readonly<Record<string, number>> = {
+  'test/daemon/claude-code.test.ts': 154,
+  'test/daemon/x3-codex.test.ts': 112,
+  'test/daemon/x3-codex-hooks.test.ts': 94,
+  'test/daemon/daemon-overflow.test.ts': 74,
+  'test/cli/handoff-cli.test.ts': 66,
+  'test/cli/continue-undo.test.ts': 61,
+  'test/daemon/trusted-documents-claude.test.ts': 59,
+  'test/cli/statusline.test.ts': 59,
+  'test/daemon/hardening.test.ts': 52,
+  'test/daemon/trust-commit.test.ts': 48,
+  'test/daemon/orphan-kill-daemon.test.ts': 47,
+  'test/daemon/x3-foreign-summary.test.ts': 46,
+  'test/daemon/trust.test.ts': 45,
+  'test/daemon/daemon-lifecycle.test.ts': 44,
+  'test/cli/doctor.test.ts': 44,
+  'test/daemon/claude-windows.test.ts': 43,
+  'test/daemon/continue-other-agents.test.ts': 41,
+  'test/cli/previous-session.test.ts': 41,
+  'test/daemon/mcp-real-clients.test.ts': 40,
+  'test/cli/daemon-top.test.ts': 37,
+  'test/cli/install-hooks.test.ts': 35,
+  'test/daemon/x3-codex-summary.test.ts': 34,
+  'test/cli/print-mode.test.ts': 33,
+  'test/daemon/commit-while-user-works.test.ts': 33,
+  'test/daemon/x3-handoff-by-hand.test.ts': 33,
+  'test/daemon/commit-modes.test.ts': 30,
+  'test/cli/cli-habits.test.ts': 30,
+  'test/daemon/daemon-commands.test.ts': 30,
+  'test/session/orphan-kill.test.ts': 30,
+  'test/daemon/commit-handoff.test.ts': 29,
+  'test/cli/service.test.ts': 28,
+  'test/package/global-install.test.ts': 28,
+  'test/cli/install-hooks-race.test.ts': 27,
+  'test/cli/enable-real-clients.test.ts': 26,
+};
+
+export class SlowestFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const ordered = await super.sort(files);
+    const seconds = (file: TestSpecification) => {
+      const relative = file.moduleId
+        .slice(file.project.config.root.length)
+        .replace(/^[\\/]/, '')
+        .replaceAll('\\', '/');
+      return CI_SECONDS[relative] ?? 0;
+    };
+    // Array.prototype.sort is stable: files with no figure keep vitest's order among themselves.
+    return ordered.sort((a, b) => seconds(b) - seconds(a));
+  }
+}
