@@ -89,6 +89,9 @@ export const MODEL_TABLE: Readonly<Record<ModelAgent, Readonly<Record<string, Mo
   // Copilot CLI states its prompt budget (`maxPromptTokens`) with every model call; the table is for
   // before the first one (measured with 1.0.102 over its BYOK providers). It compacts at 95% of it.
   copilot: { 'claude-sonnet-4.5': { contextWindow: 168_000 }, 'gpt-5.4': { contextWindow: 922_000 } },
+  // Gemini CLI 0.61 (its tokenLimit): 1,048,576 for every Gemini model, 256k for Gemma 4; it
+  // compresses its history at 50% of the window (model.compressionThreshold, default 0.5).
+  gemini: { 'gemini-': { contextWindow: 1_048_576 }, 'gemma-4': { contextWindow: 256_000 } },
 };
 
 /** The agent's window when the model is unknown (Claude: 200k, the smaller: handing off early is safe). */
@@ -98,6 +101,7 @@ export const AGENT_DEFAULT_WINDOW: Readonly<Record<ModelAgent, number | null>> =
   'qwen-code': 200_000,
   pi: 128_000,
   copilot: null,
+  gemini: 1_048_576,
 };
 /** Where the agent compacts by itself, in percent of the window, until the daemon has seen it do so. */
 export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = {
@@ -106,6 +110,7 @@ export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = {
   'qwen-code': 85,
   pi: 87,
   copilot: 95,
+  gemini: 50,
 };
 
 const ONE_M_SUFFIX = /\[1m\]$/i;

@@ -78,6 +78,7 @@ export async function makeDaemonRepo(
     CODEX_HOME: path.join(repo.home, 'codex-home'),
     PI_CODING_AGENT_DIR: path.join(repo.home, 'pi-agent'),
     QWEN_HOME: path.join(repo.home, 'qwen-home'),
+    GEMINI_CLI_HOME: path.join(repo.home, 'gemini-home'),
     ...options.env,
   };
   if (options.config) {

@@ -13,8 +13,9 @@ import { codexAgent } from './codex/codex-agent.js';
 import { qwenAgent } from './qwen-code/qwen-agent.js';
 import { piAgent } from './pi/pi-agent.js';
 import { copilotAgent } from './copilot/copilot-agent.js';
+import { geminiAgent } from './gemini/gemini-agent.js';
 
-export const AGENT_MODULES: readonly AgentModule[] = [claudeAgent, codexAgent, qwenAgent, piAgent, copilotAgent];
+export const AGENT_MODULES: readonly AgentModule[] = [claudeAgent, codexAgent, qwenAgent, piAgent, copilotAgent, geminiAgent];
 
 /** The module of an agent by its config name ('claude-code') or the word people type ('claude'). */
 export function agentModule(nameOrWord: string): AgentModule | null {

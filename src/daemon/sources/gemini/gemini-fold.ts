@@ -1,0 +1,168 @@
+// One Gemini CLI session line folded into the session state (X3, issue 24), pure. The file
+// (checked with 0.61) is a first metadata line (`sessionId`, `projectHash`, `startTime`, `kind`),
+// then message records (`id`, `type` user | gemini | info | error | warning, `content`, and on a
+// reply `tokens` and `model`), `$set` patches of the conversation (`messages` replaces them all,
+// `lastUpdated`, …) and `$rewindTo` (messages dropped from an id on). A message is written again
+// under the same id when it changes (its tool calls and their results): it counts once. Context is
+// measured as the client measures it — the "% used" it shows is the last reply's promptTokenCount
+// over the model's window — and that count is the reply's `tokens.input` (cached tokens included).
+import path from 'node:path';
+import { z } from 'zod';
+import { compiledOnFirstUse } from '../../../compiled-schema.js';
+import type { RawLine } from '../../watching/incremental-reader.js';
+import { parseJsonLine } from '../../watching/line-fold-reader.js';
+import { isOverThreshold, type SessionState } from '../../watching/session-source.js';
+import { idPartOfName } from './gemini-paths.js';
+import { geminiThresholds, geminiWindow, type GeminiWindowSettings } from './gemini-window.js';
+
+const Count = z.number().int().nonnegative().max(100_000_000);
+
+const Tokens = compiledOnFirstUse(z.looseObject({ input: Count, output: Count.optional(), total: Count.optional() }));
+
+const Message = compiledOnFirstUse(
+  z.looseObject({
+    id: z.string().max(200),
+    type: z.string().max(40),
+    timestamp: z.string().max(60).optional(),
+    model: z.string().max(200).optional(),
+    content: z.unknown().optional(),
+    tokens: z.unknown().optional(),
+  }),
+);
+type Message = z.infer<ReturnType<typeof Message>>;
+
+export interface GeminiFoldOptions extends GeminiWindowSettings {
+  /** The project root the session's folder names (its `.project_root`), when known. */
+  readonly projectRoot?: string | null;
+  /** Whether that root is this repo's (or a folder inside it that is no nested repo of its own). */
+  readonly ours?: boolean;
+}
+
+/** What the fold keeps besides the shared fields (in SessionState.details). */
+export type GeminiDetails = {
+  readonly lastMessageId: string | null;
+  /** Readings seen (replies with tokens). */
+  readonly readings: number;
+  /** The metadata line's `projectHash` (the client's hash of the project root). */
+  readonly projectHash: string | null;
+};
+
+export function emptyGeminiState(file: string, options: GeminiFoldOptions): SessionState {
+  const window = geminiWindow(null, options);
+  const details: GeminiDetails = { lastMessageId: null, readings: 0, projectHash: null };
+  return {
+    kind: 'gemini',
+    file,
+    // Until the metadata line names it whole: the part the file name carries.
+    sessionId: idPartOfName(file) || path.basename(file, '.jsonl'),
+    model: null,
+    maxContextTokens: window,
+    latestUsage: null,
+    closed: false,
+    successorId: null,
+    overflowed: false,
+    messageCount: 0,
+    lastHandoff: null,
+    skippedCount: 0,
+    details,
+    thresholds: geminiThresholds(null, window, options),
+    compactions: 0,
+    lastCompactionAt: null,
+    cwd: options.projectRoot ?? null,
+    foreign: options.ours === false,
+    startedAt: null,
+    firstReadingTokens: null,
+  };
+}
+
+export function geminiDetails(state: SessionState): GeminiDetails {
+  return state.details as unknown as GeminiDetails;
+}
+
+export function foldGeminiLine(state: SessionState, raw: RawLine, options: GeminiFoldOptions): SessionState | string {
+  const value = parseJsonLine(raw.text);
+  if (value === undefined) return 'not JSON';
+  const line = asRecord(value);
+  if (!line) return 'not a Gemini CLI session line';
+  if (typeof line.sessionId === 'string' && typeof line.projectHash === 'string') return withMetadata(state, line);
+  if (typeof line.$rewindTo === 'string') return state;
+  const patch = asRecord(line.$set);
+  if (patch) return Array.isArray(patch.messages) ? withMessages(state, patch.messages, options) : state;
+  if (typeof line.id !== 'string') return state;
+  const parsed = Message().safeParse(line);
+  if (!parsed.success) return `a message Gemini CLI would not write (${parsed.error.issues[0]?.path.join('.') ?? '?'})`;
+  return withMessage(state, parsed.data, options);
+}
+
+/** T2: a session's identity is its file name; the metadata's id must be the one the name begins. */
+function withMetadata(state: SessionState, line: Record<string, unknown>): SessionState {
+  const id = String(line.sessionId);
+  const named = idPartOfName(state.file);
+  if (named === '' || !id.startsWith(named) || id.length > 200)
+    return { ...state, refusedBecause: `its metadata names session ${id.slice(0, 80)}, not the file name's ${named}` };
+  const startedAt = typeof line.startTime === 'string' ? line.startTime.slice(0, 60) : state.startedAt;
+  const details: GeminiDetails = { ...geminiDetails(state), projectHash: String(line.projectHash).slice(0, 128) };
+  return { ...state, sessionId: id, startedAt: state.startedAt ?? startedAt ?? null, details };
+}
+
+/** `$set.messages`: the conversation as a whole (the start, a resume): counted and measured from scratch. */
+function withMessages(state: SessionState, messages: readonly unknown[], options: GeminiFoldOptions): SessionState {
+  let next: SessionState = { ...state, messageCount: 0, details: { ...geminiDetails(state), lastMessageId: null } };
+  for (const entry of messages) {
+    const parsed = Message().safeParse(entry);
+    if (!parsed.success) continue;
+    const folded = withMessage(next, parsed.data, options);
+    if (typeof folded !== 'string') next = folded;
+  }
+  return next;
+}
+
+function withMessage(state: SessionState, message: Message, options: GeminiFoldOptions): SessionState | string {
+  const details = geminiDetails(state);
+  const again = message.id === details.lastMessageId;
+  let next: SessionState = state;
+  if (next.startedAt === null && message.timestamp) next = { ...next, startedAt: message.timestamp };
+  if (!again && (message.type === 'gemini' || (message.type === 'user' && hasUserText(message.content))))
+    next = { ...next, messageCount: next.messageCount + 1 };
+  next = { ...next, details: { ...geminiDetails(next), lastMessageId: message.id } };
+  if (message.type !== 'gemini' || message.tokens === undefined) return next;
+  const tokens = Tokens().safeParse(message.tokens);
+  if (!tokens.success) return `tokens Gemini CLI would not write (${tokens.error.issues[0]?.path.join('.') ?? '?'})`;
+  const reading = tokens.data.input;
+  const output = tokens.data.output ?? 0;
+  const model = message.model ?? next.model;
+  const window = geminiWindow(model, options);
+  const updated: SessionState = {
+    ...next,
+    model,
+    maxContextTokens: window,
+    thresholds: geminiThresholds(model, window, options),
+    latestUsage: { prompt_tokens: reading, completion_tokens: output, total_tokens: tokens.data.total ?? reading + output },
+    firstReadingTokens: next.firstReadingTokens ?? reading,
+    details: { ...geminiDetails(next), readings: geminiDetails(next).readings + (again ? 0 : 1) },
+  };
+  return { ...updated, overflowed: isOverThreshold(updated) };
+}
+
+/** A user record with the person's words in it (not only function responses, not the client's `<session_context>`). */
+function hasUserText(content: unknown): boolean {
+  return userWords(content) !== '';
+}
+
+/** The person's words in a user record's content: its text parts, less what the client itself adds. */
+export function userWords(content: unknown): string {
+  const texts =
+    typeof content === 'string'
+      ? [content]
+      : Array.isArray(content)
+        ? content.map((part) => asRecord(part)?.text).filter((text): text is string => typeof text === 'string')
+        : [];
+  return texts
+    .filter((text) => !/^\s*<(session_context|hook_context)>/.test(text))
+    .join('\n')
+    .trim();
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}

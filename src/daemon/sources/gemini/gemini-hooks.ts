@@ -1,0 +1,103 @@
+// ai-zen's hooks for Gemini CLI (X3, issue 24), in the project's own `.gemini/settings.json` — the
+// file where Gemini reads a workspace's hooks, in the same `hooks` shape as Claude Code's — and
+// only there: ai-zen's three events on Gemini's own (checked with 0.61):
+// - Stop is AfterAgent: it runs when the agent has finished a turn, with `stop_hook_active` when
+//   the turn was the answer to a block; `{"decision": "block", "reason"}` makes the agent go on
+//   with the reason as its next prompt — the self executor's way in, as Claude Code's Stop.
+// - PreCompact is PreCompress — but only `trigger: "manual"` (`/compress`). Gemini fires PreCompress
+//   with "auto" at the start of EVERY turn, before it checks whether the history is big enough to
+//   compress, so an "auto" one says nothing about a compression coming; it is not passed on (it
+//   would also land in the middle of the agent writing its own document). The daemon hands over
+//   before Gemini's own compression point instead (50% of the window; handoffAt stays 3 below).
+// - SessionStart is SessionStart (`hookSpecificOutput.additionalContext` reaches the model).
+// Gemini gives a hook milliseconds (`timeout`), and runs a project's hooks only in a folder the user
+// trusts (its folder trust); an untrusted folder skips them without a word, so the daemon counts on
+// a session's hook only once one has reached it (selfHooksMustAnswer). Merged into what is there,
+// idempotent; uninstall removes only ours (recognised by the command's `hook gemini` words), the
+// file's mode kept (settings-file.ts).
+import path from 'node:path';
+import type { AgentHooks, HookEvent, HookInput } from '../agent-module.js';
+import { hasOurHook, type Json, type OurHook, readSettingsObject, withOurHooks, withoutOurHooks } from '../hook-groups.js';
+import { updateSettingsFile } from '../settings-file.js';
+
+const SETTINGS = path.join('.gemini', 'settings.json');
+/** What marks a hook command as ours. */
+const MARK = / hook gemini (Stop|PreCompact|SessionStart)$/;
+const isOurs = (command: string) => MARK.test(command);
+
+/** Gemini's event for each of ai-zen's, and the milliseconds it gives the hook (PreCompact writes the offline document within it). */
+const EVENTS: Readonly<Record<HookEvent, { readonly event: string; readonly timeout: number }>> = {
+  Stop: { event: 'AfterAgent', timeout: 60_000 },
+  PreCompact: { event: 'PreCompress', timeout: 60_000 },
+  SessionStart: { event: 'SessionStart', timeout: 10_000 },
+};
+
+export function geminiSettingsPath(root: string): string {
+  return path.join(root, SETTINGS);
+}
+
+function ourHooks(command: (event: HookEvent) => string): OurHook[] {
+  return (Object.keys(EVENTS) as HookEvent[]).map((event) => ({
+    event: EVENTS[event].event,
+    command: command(event),
+    timeout: EVENTS[event].timeout,
+  }));
+}
+
+function withoutOurs(settings: Json): Json {
+  const next: Json = { ...settings };
+  const hooks = withoutOurHooks(next.hooks, isOurs);
+  if (Object.keys(hooks).length === 0) delete next.hooks;
+  else next.hooks = hooks;
+  return next;
+}
+
+/** Our AfterAgent hook is in the project's settings (whether Gemini trusts the folder is another matter). */
+export async function geminiHooksInstalled(root: string): Promise<boolean> {
+  try {
+    return hasOurHook((await readSettingsObject(geminiSettingsPath(root), SETTINGS)).hooks, EVENTS.Stop.event, isOurs);
+  } catch {
+    return false;
+  }
+}
+
+/** Gemini's hook stdin in ai-zen's terms; null for what is not ai-zen's to answer (PreCompress "auto", see above). */
+export function readGeminiHookInput(raw: unknown): HookInput | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+  const input = raw as Record<string, unknown>;
+  const text = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
+  const event = text('hook_event_name');
+  if (event === 'PreCompress' && text('trigger') !== 'manual') return null;
+  const transcript = text('transcript_path');
+  if (transcript === undefined) return null;
+  return {
+    transcript_path: transcript,
+    ...(text('session_id') !== undefined ? { session_id: text('session_id')! } : {}),
+    ...(text('cwd') !== undefined ? { cwd: text('cwd')! } : {}),
+    ...(typeof input.stop_hook_active === 'boolean' ? { stop_hook_active: input.stop_hook_active } : {}),
+    ...(event === 'PreCompress' ? { trigger: 'manual' } : {}),
+    ...(text('source') !== undefined ? { source: text('source')! } : {}),
+  };
+}
+
+export const geminiHooks: AgentHooks = {
+  async install({ root, env, command }) {
+    const result = await updateSettingsFile({
+      root,
+      name: SETTINGS,
+      shown: SETTINGS,
+      env,
+      change: (before) => ({ ...before, hooks: withOurHooks(before.hooks, ourHooks(command), isOurs) }),
+    });
+    return {
+      ...result,
+      notes: [
+        '  AfterAgent (Stop), PreCompress (/compress only) and SessionStart; Gemini runs a project’s hooks only in a folder you trust',
+      ],
+    };
+  },
+  uninstall: ({ root, env }) => updateSettingsFile({ root, name: SETTINGS, shown: SETTINGS, env, change: withoutOurs }),
+  readInput: readGeminiHookInput,
+  // Gemini reads the answer in Claude Code's shape: `decision`/`reason`, `hookSpecificOutput.additionalContext`.
+  writeOutput: (_event, output) => output,
+};
