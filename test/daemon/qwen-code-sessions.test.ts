@@ -1,22 +1,37 @@
-// Issue 24 §2 and §4 with the real Qwen Code client (`@qwen-code/qwen-code` 0.24.4) offline against the
-// fake OpenAI-compatible server, while a real daemon watches: a session crossing agents.qwen-code.handoffAt
-// on Qwen's default model and one on a pinned model are handed over (offline document, committed alone,
-// the successor command named), a third is handed off by hand by its id prefix, no transcript is
-// written, and `continue --in qwen --print` names the successor. The three runs go at once.
+// Issue 24 §1, §2 and §4 with the real Qwen Code client (`@qwen-code/qwen-code` 0.24.4) offline against
+// the fake OpenAI-compatible server, in a temp repo and a temp HOME, while a real daemon watches the
+// transcripts the client itself writes under ~/.qwen/projects/<slug>/chats/. Four runs at once, shared by
+// both tests: one in another repo, one on Qwen's default model and one on a pinned model that cross
+// agents.qwen-code.handoffAt (the pinned one waits, below it, until the first is committed), and one
+// that stays below and is handed off by hand.
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load-config.js';
+import { createQwenCodeSource } from '../../src/daemon/sources/qwen-code/qwen-source.js';
+import type { SessionInfo } from '../../src/daemon/side-channels/status-schema.js';
+import { connectIpc } from '../../src/ipc/client.js';
 import { shortId } from '../../src/short-id.js';
-import { type FakeOpenAI, type RecordedRequest, reply, startFakeOpenAI } from '../support/fake-openai.js';
+import { type FakeOpenAI, type FakeUsage, type RecordedRequest, reply, startFakeOpenAI } from '../support/fake-openai.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
-import { makeQwenHome, QWEN_DEFAULT_MODEL, QWEN_DEFAULT_WINDOW, type QwenHome, qwenTranscripts, runQwen } from '../support/qwen-client.js';
+import {
+  makeQwenHome,
+  QWEN_DEFAULT_MODEL,
+  QWEN_DEFAULT_WINDOW,
+  type QwenHome,
+  type QwenResult,
+  qwenTranscripts,
+  runQwen,
+} from '../support/qwen-client.js';
 import { waitFor } from '../support/wait-for.js';
 import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 const PINNED_MODEL = 'qwen3-max';
 const PINNED_WINDOW = 262_144;
 const share = (window: number, percent: number) => Math.round((window * percent) / 100);
+/** The session that stays below the threshold: 20% of the default model's window. */
+const BELOW = 200_000;
 
 const sha = async (file: string) =>
   createHash('sha256')
@@ -28,10 +43,13 @@ const isMain = (request: RecordedRequest) => JSON.stringify(request.messages[0]?
 /** How many replies of this session the request already carries: the step of the scripted turn. */
 const stepOf = (request: RecordedRequest) => request.messages.filter((message) => message?.role === 'assistant').length;
 
-describe('issue 24 Qwen Code sessions handed over, with the real client', { timeout: 300_000 }, () => {
+describe('issue 24 Qwen Code sessions, with the real client', { timeout: 300_000 }, () => {
   let fake: FakeOpenAI;
   let daemon: DaemonRepo;
   let qwen: QwenHome;
+  let elsewhere: string;
+  let running: Promise<QwenResult[]>;
+  let otherRepoRun: Promise<QwenResult>;
   let releaseSecond!: () => void;
   const firstCommitted = new Promise<void>((resolve) => (releaseSecond = resolve));
 
@@ -72,26 +90,105 @@ describe('issue 24 Qwen Code sessions handed over, with the real client', { time
           .text('The flag parser is in src/cli.ts.')
           .usage({ prompt_tokens: share(PINNED_WINDOW, 72), completion_tokens: 20 });
       }
+      // Below the threshold: 200k of which 150k cached (Qwen's prompt count holds them: never added twice).
       if (asked.includes('find where the config is parsed'))
         return reply()
           .text('The parser is in src/parse.ts.')
-          .usage({ prompt_tokens: share(QWEN_DEFAULT_WINDOW, 20), completion_tokens: 20 });
+          .usage({ prompt_tokens: BELOW, completion_tokens: 20, prompt_tokens_details: { cached_tokens: 150_000 } } as FakeUsage);
+      if (asked.includes('work elsewhere'))
+        return reply()
+          .text('other repo')
+          .usage({ prompt_tokens: share(QWEN_DEFAULT_WINDOW, 80), completion_tokens: 5 });
       return undefined;
     });
-  }, 300_000);
-  afterAll(async () => {
-    await daemon?.cleanup();
-    await fake?.close();
-  });
-
-  it('issue 24 qwen: sessions crossing handoffAt on the default and on a pinned model get an offline document with the nine sections, committed alone, naming `qwen -i` as the successor; `handoff <prefix>` hands off a third; no transcript changes; `continue --in qwen --print` starts the successor from the document', async () => {
+    elsewhere = path.join(path.dirname(daemon.root), 'elsewhere');
+    await fs.mkdir(elsewhere);
     await daemon.start();
     const options = { cwd: daemon.root, home: qwen, baseURL: fake.baseURL };
-    const running = Promise.all([
+    running = Promise.all([
       runQwen('add a hello page under docs/', options),
       runQwen('fix the flag parser', { ...options, model: PINNED_MODEL }),
       runQwen('find where the config is parsed', options),
     ]);
+    otherRepoRun = runQwen('work elsewhere', { ...options, cwd: elsewhere });
+    // Never left waiting: a failed test must not hold the pinned run's reply.
+    running.catch(() => {});
+    otherRepoRun.catch(() => {});
+  }, 300_000);
+  afterAll(async () => {
+    releaseSecond();
+    await Promise.all([running?.catch(() => {}), otherRepoRun?.catch(() => {})]);
+    await daemon?.cleanup();
+    await fake?.close();
+  });
+
+  it('issue 24 qwen: Qwen Code sessions of this repo are listed by status, status --json and sessions over IPC with the context Qwen counts (cached tokens inside) and the window it reports, on its default model and on a pinned one; a session of another repo is neither listed nor watched', async () => {
+    const qwenSessions = async () => (await daemon.status()).sessions.filter((session) => session.agent === 'qwen-code');
+    // The pinned session waits at its first reading until a document is committed: both are listed meanwhile.
+    const listed = await waitFor(
+      async () => {
+        const sessions = await qwenSessions();
+        return sessions.some((session) => session.promptTokens === BELOW) &&
+          sessions.some((session) => session.promptTokens === share(PINNED_WINDOW, 30))
+          ? sessions
+          : null;
+      },
+      { timeoutMs: 150_000, message: 'the Qwen Code sessions below the threshold listed with their readings' },
+    );
+    const below = listed.find((session) => session.promptTokens === BELOW)!;
+    const pinned = listed.find((session) => session.promptTokens === share(PINNED_WINDOW, 30))!;
+    expect(below).toMatchObject({
+      model: QWEN_DEFAULT_MODEL,
+      maxContextTokens: QWEN_DEFAULT_WINDOW,
+      percent: 20,
+      handoffAt: 70,
+      compactsAt: 85,
+      overflowed: false,
+      owner: 'none',
+    });
+    expect(pinned).toMatchObject({
+      model: PINNED_MODEL,
+      maxContextTokens: PINNED_WINDOW,
+      percent: Math.floor((share(PINNED_WINDOW, 30) * 100) / PINNED_WINDOW),
+      handoffAt: 70,
+      compactsAt: 85,
+    });
+    for (const session of [below, pinned]) {
+      expect(session.transcript).toMatch(/\/\.qwen\/projects\/[^/]+\/chats\/[0-9a-f-]+\.jsonl$/);
+      expect(path.basename(session.transcript!, '.jsonl')).toBe(session.id);
+    }
+    // The same over IPC (`sessions`) and in the plain status a person reads.
+    const client = await connectIpc({ socketPath: daemon.socketPath, repoRoot: daemon.root, timeoutMs: 5000 });
+    try {
+      const answer = await client.request<{ sessions: SessionInfo[] }>('sessions', {});
+      const overIpc = answer.sessions.find((session) => session.id === below.id);
+      expect(overIpc).toMatchObject({ agent: 'qwen-code', promptTokens: BELOW, maxContextTokens: QWEN_DEFAULT_WINDOW, percent: 20 });
+    } finally {
+      await client.close();
+    }
+    const plain = await daemon.daemon(['status']);
+    expect(plain.code).toBe(0);
+    const line = plain.stdout.split('\n').find((text) => text.includes(shortId(below.id)));
+    expect(line).toContain(' 20% ');
+    expect(line).toContain('qwen-code (hands off at 70%, compacts itself at ~85%)');
+    expect(line).toContain(QWEN_DEFAULT_MODEL);
+
+    // Another repo's session: never listed, and its folder is not among those the source watches.
+    const otherRun = await otherRepoRun;
+    expect(otherRun.code, otherRun.stderr).toBe(0);
+    const other = (await qwenTranscripts(qwen)).find((file) => file.includes(`${path.sep}${qwenSlugOf(elsewhere)}${path.sep}`));
+    expect(other).toBeDefined();
+    const source = createQwenCodeSource({
+      root: daemon.root,
+      env: daemon.env,
+      config: (await loadConfig({ root: daemon.root, env: daemon.env })).agents['qwen-code'],
+    });
+    const { folders } = await source.folders.list();
+    expect(folders).toEqual([path.dirname(below.transcript!)]);
+    expect((await qwenSessions()).map((session) => session.transcript)).not.toContain(other);
+  });
+
+  it('issue 24 qwen: sessions crossing handoffAt on the default and on a pinned model get an offline document with the nine sections, committed alone, naming `qwen -i` as the successor; `handoff <prefix>` hands off a third; no transcript changes; `continue --in qwen --print` starts the successor from the document', async () => {
     try {
       await waitFor(async () => (await daemon.status()).handoffs.some((entry) => entry.state === 'committed'), {
         timeoutMs: 150_000,
@@ -102,7 +199,7 @@ describe('issue 24 Qwen Code sessions handed over, with the real client', { time
     }
     const runs = await running;
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
-    const transcripts = await qwenTranscripts(qwen);
+    const transcripts = (await qwenTranscripts(qwen)).filter((file) => !file.includes(`${path.sep}${qwenSlugOf(elsewhere)}${path.sep}`));
     expect(transcripts).toHaveLength(3);
     const before = new Map(await Promise.all(transcripts.map(async (file) => [file, await sha(file)] as const)));
 
@@ -116,7 +213,7 @@ describe('issue 24 Qwen Code sessions handed over, with the real client', { time
     const byTokens = (tokens: number) => sessions.find((session) => session.promptTokens === tokens)!;
     const crossedDefault = byTokens(share(QWEN_DEFAULT_WINDOW, 72));
     const crossedPinned = byTokens(share(PINNED_WINDOW, 72));
-    const below = byTokens(share(QWEN_DEFAULT_WINDOW, 20));
+    const below = byTokens(BELOW);
     expect(crossedDefault).toMatchObject({ model: QWEN_DEFAULT_MODEL, maxContextTokens: QWEN_DEFAULT_WINDOW, percent: 72 });
     expect(crossedPinned).toMatchObject({ model: PINNED_MODEL, maxContextTokens: PINNED_WINDOW, percent: 72 });
 
@@ -180,3 +277,4 @@ describe('issue 24 Qwen Code sessions handed over, with the real client', { time
 /** A document's section, from its `## <marker>` heading to the next heading. */
 const section = (doc: string, marker: string) => (doc.split(`\n## ${marker}`)[1] ?? '').split('\n## ')[0]!;
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const qwenSlugOf = (folder: string) => folder.replace(/[^a-zA-Z0-9]/g, '-');
