@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { agentClientPin, clientFolder, ensureAgentClient, installedPackage } from './agent-clients.js';
+import { startTmux, type TmuxSession } from './tmux.js';
 
 const pin = agentClientPin('copilot');
 await ensureAgentClient(pin);
@@ -142,4 +143,21 @@ export async function listCopilotTranscripts(home: CopilotHome): Promise<string[
       files.push(file);
   }
   return files.sort();
+}
+
+/**
+ * `copilot -i <prompt>` at a terminal (a private tmux server), as a person runs it: an interactive
+ * session, not a script's. COPILOT_ALLOW_ALL=true allows every tool and trusts the folder (so its
+ * hooks run) without the first-run questions.
+ */
+export async function startInteractiveCopilot(prompt: string, options: Omit<CopilotRunOptions, 'timeoutMs'>): Promise<TmuxSession> {
+  // The folder trusted beforehand, as its first-run question would leave it: only then are the repo's hooks loaded.
+  await fs.writeFile(path.join(options.home.copilotHome, 'settings.json'), JSON.stringify({ trustedFolders: [options.cwd] }));
+  return startTmux({
+    command: [COPILOT_BIN, '-i', prompt],
+    cwd: options.cwd,
+    env: { ...copilotEnv(options), COPILOT_ALLOW_ALL: 'true', TERM: 'xterm-256color' },
+    width: 160,
+    height: 50,
+  });
 }

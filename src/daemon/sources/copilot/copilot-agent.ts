@@ -1,7 +1,11 @@
 // GitHub Copilot CLI as an agent ai-zen watches (agent-module.ts): `install-hooks copilot`,
 // `continue --in copilot`, `hook copilot <event>`. Its hooks take Claude Code's input and answer
-// as they are (copilot-hooks.ts), so no translation is needed either way.
-import type { AgentModule } from '../agent-module.js';
+// as they are (copilot-hooks.ts), but for one field: its SessionStart input names the session and
+// not its transcript, which is where the session's id says (so the daemon knows this session's
+// hooks run, and lets its Stop hook take the crossing).
+import path from 'node:path';
+import type { AgentModule, HookInput } from '../agent-module.js';
+import { copilotSessionState, EVENTS_FILE, isSessionId } from './copilot-paths.js';
 import { installCopilotHooks, uninstallCopilotHooks } from './copilot-hooks.js';
 import { createCopilotSessionSource } from './copilot-source.js';
 
@@ -11,8 +15,18 @@ export const copilotAgent: AgentModule = {
   word: 'copilot',
   createSource: createCopilotSessionSource,
   resumeCommand: (sessionId) => `copilot --resume=${sessionId}`,
-  // `-i`: an interactive session that starts with the prompt (`-p` in clientArgs runs it as a script).
-  startArgs: (prompt, clientArgs) =>
-    clientArgs.includes('-p') || clientArgs.includes('--prompt') ? [...clientArgs, prompt] : [...clientArgs, '-i', prompt],
-  hooks: { install: installCopilotHooks, uninstall: uninstallCopilotHooks },
+  // `-i`: an interactive session that starts with the prompt; with `-p` among the client's arguments, a script's run of it.
+  startArgs: (prompt, clientArgs) => {
+    const rest = clientArgs.filter((arg) => arg !== '-p' && arg !== '--prompt');
+    return rest.length < clientArgs.length ? [...rest, '-p', prompt] : [...clientArgs, '-i', prompt];
+  },
+  hooks: { install: installCopilotHooks, uninstall: uninstallCopilotHooks, readInput: (raw) => copilotHookInput(raw, process.env) },
 };
+
+/** The hook's stdin in ai-zen's terms; `env` is the hook's own, which Copilot passed on (its COPILOT_HOME). */
+export function copilotHookInput(raw: unknown, env: Readonly<Record<string, string | undefined>>): HookInput | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+  const input = raw as HookInput;
+  if (input.transcript_path !== undefined || typeof input.session_id !== 'string' || !isSessionId(input.session_id)) return input;
+  return { ...input, transcript_path: path.join(copilotSessionState(env), input.session_id, EVENTS_FILE) };
+}
