@@ -63,6 +63,9 @@ describe('issue 24 Qwen Code sessions, with the real client', { timeout: 300_000
       if (!isMain(request)) return reply().text('ok').usage({ prompt_tokens: 10, completion_tokens: 1 });
       const asked = JSON.stringify(request.messages);
       const step = stepOf(request);
+      // A successor started from a document (its text quotes the earlier requests): answered first.
+      if (asked.includes('Read the handoff document'))
+        return reply().text('Reading the handoff document.').usage({ prompt_tokens: 12_000, completion_tokens: 5 });
       // Default model: a write and a command at 30%, then the reply that crosses 70% of its 1M window.
       if (asked.includes('add a hello page under docs/')) {
         if (step === 0)
@@ -188,7 +191,7 @@ describe('issue 24 Qwen Code sessions, with the real client', { timeout: 300_000
     expect((await qwenSessions()).map((session) => session.transcript)).not.toContain(other);
   });
 
-  it('issue 24 qwen: sessions crossing handoffAt on the default and on a pinned model get an offline document with the nine sections, committed alone, naming `qwen -i` as the successor; `handoff <prefix>` hands off a third; no transcript changes; `continue --in qwen --print` starts the successor from the document', async () => {
+  it('issue 24 qwen: sessions crossing handoffAt on the default and on a pinned model get an offline document with the nine sections, committed alone, naming `qwen -i` as the successor; `handoff <prefix>` hands off a third; no transcript changes; `continue --in qwen --print` names the successor, whose prompt given to the real client starts a session the daemon links as continuing the handed-off one', async () => {
     try {
       await waitFor(async () => (await daemon.status()).handoffs.some((entry) => entry.state === 'committed'), {
         timeoutMs: 150_000,
@@ -268,6 +271,21 @@ describe('issue 24 Qwen Code sessions, with the real client', { timeout: 300_000
     expect(printed.stderr).toBe('');
     expect(printed.code).toBe(0);
     expect(printed.stdout).toMatch(new RegExp(`^qwen -i 'Read the handoff document ${escapeRegExp(docPath!)} first`));
+    // That prompt, given to the real client (one-shot here, on the pinned model: `-i` wants a terminal),
+    // starts a fresh session from the document, which the daemon links to the one it continues.
+    const prompt = /^qwen -i '([\s\S]*)'\n$/.exec(printed.stdout)![1]!.replace(/'\\''/g, "'");
+    expect(prompt).toContain('The parser is in src/parse.ts.');
+    const successorRun = await runQwen(prompt, { cwd: daemon.root, home: qwen, baseURL: fake.baseURL, model: PINNED_MODEL });
+    expect(successorRun.code, successorRun.stderr).toBe(0);
+    const successor = await waitFor(
+      async () => (await daemon.status()).sessions.find((session) => session.agent === 'qwen-code' && session.previous?.path === docPath),
+      { timeoutMs: 60_000, message: 'the successor session listed as continuing from the document' },
+    );
+    expect(successor.previous).toEqual({ path: docPath, sessionId: below.id });
+    expect(successor.model).toBe(PINNED_MODEL);
+    // The one it continues is handed off → it (folded out of the open list; `status --all` shows it).
+    const all = (await daemon.daemon(['status', '--all'])).stdout.split('\n');
+    expect(all.find((line) => line.includes(`${shortId(below.id)}  `))).toContain(`handed off → ${shortId(successor.id)}`);
 
     // The transcripts are exactly as Qwen wrote them.
     for (const [file, digest] of before) expect(await sha(file), file).toBe(digest);
