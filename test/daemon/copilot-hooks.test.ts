@@ -132,6 +132,8 @@ describe('issue 24 Copilot CLI hooks (install-hooks copilot)', { timeout: 180_00
       { timeoutMs: 60_000, message: 'the offline document of the script’s session' },
     );
     expect(offline.executor).not.toBe('self');
+    // Its SessionStart hook named the newest document to the model.
+    expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain(`the newest handoff document of this repo is ${committed.path}`);
     expect(await handoffDocs(daemon.root)).toHaveLength(2);
   });
 });
