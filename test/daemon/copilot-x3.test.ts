@@ -36,12 +36,15 @@ interface Model {
   readonly name: string;
   /** The prompt budget the client states for the model (maxPromptTokens, 1.0.102). */
   readonly window: number;
+  /** Also the parts that do not depend on the model (another repo's session, a handoff by hand): on one model only, to keep the file cheap. */
+  readonly all: boolean;
   start(): Promise<{ provider: CopilotProvider; enqueue(turn: Turn): void; lastUserTexts(): string[]; close(): Promise<void> }>;
 }
 
 const anthropicModel: Model = {
   name: DEFAULT_MODEL,
   window: 168_000,
+  all: true,
   async start() {
     const fake: FakeAnthropic = await startFakeAnthropic();
     return {
@@ -63,6 +66,7 @@ const anthropicModel: Model = {
 const openaiModel: Model = {
   name: PINNED_MODEL,
   window: 922_000,
+  all: false,
   async start() {
     const fake: FakeOpenAI = await startFakeOpenAI();
     return {
@@ -110,11 +114,13 @@ describe.each([anthropicModel, openaiModel])(
       const copilotSessions = async () => (await daemon!.status()).sessions.filter((session) => session.agent === 'copilot');
 
       // Another repo's session (a repo of its own beside this one): never listed.
-      const elsewhere = path.join(path.dirname(daemon.root), 'elsewhere');
-      await fs.mkdir(elsewhere);
-      await daemon.repo.git('init', '-q', elsewhere);
-      fake.enqueue({ text: 'other repo', context: tokens(80), output: 10 });
-      expect((await run('work elsewhere', elsewhere)).code).toBe(0);
+      if (model.all) {
+        const elsewhere = path.join(path.dirname(daemon.root), 'elsewhere');
+        await fs.mkdir(elsewhere);
+        await daemon.repo.git('init', '-q', elsewhere);
+        fake.enqueue({ text: 'other repo', context: tokens(80), output: 10 });
+        expect((await run('work elsewhere', elsewhere)).code).toBe(0);
+      }
 
       // 40% of the window, the reply held until the test has seen the session live.
       let release!: () => void;
@@ -174,14 +180,16 @@ describe.each([anthropicModel, openaiModel])(
       expect(handoff.successorCommand).toMatch(/^copilot -i "Read the handoff document \.ai-zen\/handoffs\/.+\.md first/);
       expect((await copilotSessions())[0]!.successorCommand).toBe(handoff.successorCommand);
 
-      // By hand, by the id's first characters.
-      const byHand = await daemon.daemon(['handoff', session.id.slice(0, 6)], { timeoutMs: 60_000 });
-      expect(byHand.stderr).toBe('');
-      expect(byHand.code).toBe(0);
-      await waitFor(async () => (await daemon!.status()).handoffs.filter((entry) => entry.state === 'committed').length === 2, {
-        timeoutMs: 60_000,
-        message: 'the handoff by hand committed',
-      });
+      if (model.all) {
+        // By hand, by the id's first characters.
+        const byHand = await daemon.daemon(['handoff', session.id.slice(0, 6)], { timeoutMs: 60_000 });
+        expect(byHand.stderr).toBe('');
+        expect(byHand.code).toBe(0);
+        await waitFor(async () => (await daemon!.status()).handoffs.filter((entry) => entry.state === 'committed').length === 2, {
+          timeoutMs: 60_000,
+          message: 'the handoff by hand committed',
+        });
+      }
       // The transcript is only ever read.
       expect(await sha256(transcript!)).toBe(before);
       // The other repo's session was never listed, and the successor's prompt is this session's last request.
