@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
+import { HANDOFF_INSTRUCTION_MARK } from '../../../handoff/transcript.js';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
 import { isOverThreshold, type SessionState } from '../../watching/session-source.js';
@@ -149,7 +150,7 @@ function hasUserText(content: unknown): boolean {
   return userWords(content) !== '';
 }
 
-/** The person's words in a user record's content: its text parts, less what the client itself adds. */
+/** The person's words in a user record's content: its text parts, less what the client adds and ai-zen's own hook reasons (a block's reason is the next prompt). */
 export function userWords(content: unknown): string {
   const texts =
     typeof content === 'string'
@@ -158,7 +159,7 @@ export function userWords(content: unknown): string {
         ? content.map((part) => asRecord(part)?.text).filter((text): text is string => typeof text === 'string')
         : [];
   return texts
-    .filter((text) => !/^\s*<(session_context|hook_context)>/.test(text))
+    .filter((text) => !/^\s*<(session_context|hook_context)>/.test(text) && !text.trimStart().startsWith(HANDOFF_INSTRUCTION_MARK))
     .join('\n')
     .trim();
 }

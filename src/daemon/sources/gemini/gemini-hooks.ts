@@ -15,7 +15,9 @@
 // a session's hook only once one has reached it (selfHooksMustAnswer). Merged into what is there,
 // idempotent; uninstall removes only ours (recognised by the command's `hook gemini` words), the
 // file's mode kept (settings-file.ts).
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
+import { HANDOFF_INSTRUCTION_MARK } from '../../../handoff/transcript.js';
 import type { AgentHooks, HookEvent, HookInput } from '../agent-module.js';
 import { hasOurHook, type Json, type OurHook, readSettingsObject, withOurHooks, withoutOurHooks } from '../hook-groups.js';
 import { updateSettingsFile } from '../settings-file.js';
@@ -74,10 +76,76 @@ export function readGeminiHookInput(raw: unknown): HookInput | null {
     transcript_path: transcript,
     ...(text('session_id') !== undefined ? { session_id: text('session_id')! } : {}),
     ...(text('cwd') !== undefined ? { cwd: text('cwd')! } : {}),
-    ...(typeof input.stop_hook_active === 'boolean' ? { stop_hook_active: input.stop_hook_active } : {}),
+    ...(stopHookActive(input, transcript)
+      ? { stop_hook_active: true }
+      : typeof input.stop_hook_active === 'boolean'
+        ? { stop_hook_active: false }
+        : {}),
     ...(event === 'PreCompress' ? { trigger: 'manual' } : {}),
     ...(text('source') !== undefined ? { source: text('source')! } : {}),
   };
+}
+
+/** How much of the transcript's end is read to find the request the turn answered. */
+const TAIL_BYTES = 256 * 1024;
+
+/**
+ * Whether this AfterAgent ends the turn that answered ai-zen's block (Claude Code's
+ * `stop_hook_active`). Gemini says so only while that turn makes no tool call: once the agent has
+ * run a tool (its write_file of the document) the turn goes on as a new request, the flag is false
+ * again and `prompt` is the person's first request. What the turn answered is in the transcript:
+ * the last user message with words in it is ai-zen's reason, which starts with the handoff mark.
+ * Read, never written; only its end.
+ */
+function stopHookActive(input: Record<string, unknown>, transcript: string): boolean {
+  if (input.stop_hook_active === true) return true;
+  if (input.hook_event_name !== 'AfterAgent' || !isGeminiTranscriptPath(transcript)) return false;
+  const lines = readTail(transcript).split('\n').reverse();
+  for (const text of lines) {
+    let line: unknown;
+    try {
+      line = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    const record = line as { type?: unknown; content?: unknown };
+    if (typeof line !== 'object' || line === null || record.type !== 'user') continue;
+    const words = userText(record.content);
+    if (words !== '') return words.trimStart().startsWith(HANDOFF_INSTRUCTION_MARK);
+  }
+  return false;
+}
+
+function isGeminiTranscriptPath(file: string): boolean {
+  return path.isAbsolute(file) && /^session-.+\.jsonl$/.test(path.basename(file)) && path.basename(path.dirname(file)) === 'chats';
+}
+
+function readTail(file: string): string {
+  let handle: number | null = null;
+  try {
+    handle = openSync(file, 'r');
+    const size = fstatSync(handle).size;
+    const length = Math.min(size, TAIL_BYTES);
+    const buffer = Buffer.alloc(length);
+    readSync(handle, buffer, 0, length, size - length);
+    return buffer.toString('utf8');
+  } catch {
+    return '';
+  } finally {
+    if (handle !== null) closeSync(handle);
+  }
+}
+
+function userText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part) =>
+      typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
+        ? (part as { text: string }).text
+        : '',
+    )
+    .join('');
 }
 
 export const geminiHooks: AgentHooks = {
