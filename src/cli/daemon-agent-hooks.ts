@@ -48,6 +48,7 @@ const HookInput = z.looseObject({
   stop_hook_active: z.boolean().optional(),
   trigger: z.string().optional(),
   source: z.string().optional(),
+  scripted: z.boolean().optional(),
 });
 
 function checkAgent(agent: string): void {
@@ -222,6 +223,7 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
         ...(input.data.stop_hook_active !== undefined ? { stopHookActive: input.data.stop_hook_active } : {}),
         ...(input.data.trigger ? { trigger: input.data.trigger } : {}),
         ...(input.data.source ? { source: input.data.source } : {}),
+        ...(input.data.scripted ? { scripted: true } : {}),
       },
       { timeoutMs: HOOK_ANSWER_MS },
     );

@@ -70,6 +70,8 @@ export const RequestParams = {
       stopHookActive: z.boolean().optional(),
       trigger: z.string().max(64).optional(),
       source: z.string().max(64).optional(),
+      /** The hook says a script runs the session (pi -p), where the transcript cannot (issue 19 §7). */
+      scripted: z.boolean().optional(),
     })
     .strict(),
   /** Issue 21 §1: the last turns a person saw of any agent's session, by its id or a prefix of it; bounded in bytes. */

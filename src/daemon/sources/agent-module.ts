@@ -31,6 +31,8 @@ export interface HookInput {
   readonly stop_hook_active?: boolean;
   readonly trigger?: string;
   readonly source?: string;
+  /** A script runs the session (`pi -p`): said by the hook where the agent's transcript does not say it (issue 19 §7). */
+  readonly scripted?: boolean;
 }
 
 export interface AgentHooks {

@@ -6,8 +6,9 @@
 // `{decision: "block", reason}`, it sends the reason as the person's next message (a follow-up), so
 // pi writes its own handoff document and stops again (stop_hook_active). It is named in the
 // project's own `.pi/settings.json` (`extensions`), merged into what is there: uninstall removes
-// that entry and nothing else; the file keeps its mode. In print and JSON mode (`pi -p`) the
-// extension asks nothing on Stop: a script's last reply is its output (issue 19 §7).
+// that entry and nothing else; the file keeps its mode. In print and JSON mode (`pi -p`: no UI) its
+// Stop says `scripted`, which pi's session file does not say: the daemon writes the document itself
+// and the script keeps its last reply as its output (issue 19 §7).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { writeFileInside } from '../../../fs/safe-write.js';
@@ -82,10 +83,10 @@ export default function aiZenHooks(pi) {
   pi.on('agent_end', async (_event, ctx) => {
     const active = asked;
     asked = false;
-    if (!ctx.hasUI) return;
-    const hook = input(ctx, 'Stop', { stop_hook_active: active });
+    // A script (pi -p): the daemon writes the document itself; its last reply stays the script's output.
+    const hook = input(ctx, 'Stop', ctx.hasUI ? { stop_hook_active: active } : { stop_hook_active: false, scripted: true });
     const answer = hook && (await ask('Stop', hook));
-    if (answer?.decision === 'block' && typeof answer.reason === 'string') {
+    if (ctx.hasUI && answer?.decision === 'block' && typeof answer.reason === 'string') {
       asked = true;
       pi.sendUserMessage(answer.reason, { deliverAs: 'followUp' });
     }
