@@ -1,0 +1,71 @@
+// Issue 24 §3 for GitHub Copilot CLI on the pinned model (gpt-5.4 over its OpenAI provider; the
+// default model's run is in copilot-hooks): at a terminal, past handoffAt, its Stop hook has Copilot
+// write the document itself (self), and the daemon verifies, adopts and commits it.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeCopilotHome, PINNED_MODEL, startInteractiveCopilot } from '../support/copilot-client.js';
+import { type FakeOpenAI, reply, startFakeOpenAI } from '../support/fake-openai.js';
+import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import type { TmuxSession } from '../support/tmux.js';
+import { waitFor } from '../support/wait-for.js';
+import { type DaemonRepo, makeDaemonRepo } from './daemon-harness.js';
+
+/** The prompt budget Copilot states for gpt-5.4. */
+const WINDOW = 922_000;
+const tokens = (percent: number) => Math.round((WINDOW * percent) / 100);
+
+describe('issue 24 Copilot CLI writes its own document on the pinned model', { timeout: 180_000 }, () => {
+  let daemon: DaemonRepo | undefined;
+  let fake: FakeOpenAI | undefined;
+  let terminal: TmuxSession | undefined;
+  afterEach(async () => {
+    await terminal?.kill();
+    await daemon?.cleanup();
+    await fake?.close();
+  });
+
+  it('issue 24 copilot: at a terminal on gpt-5.4, its Stop hook past handoffAt has Copilot write the document itself (self); the daemon verifies, adopts and commits it', async () => {
+    fake = await startFakeOpenAI();
+    daemon = await makeDaemonRepo({ config: { agents: { copilot: { graceSeconds: 0 } } } });
+    const home = await makeCopilotHome(path.dirname(daemon.root));
+    (daemon.env as Record<string, string>).COPILOT_HOME = home.copilotHome;
+    expect((await daemon.daemon(['install-hooks', 'copilot'])).code).toBe(0);
+    await daemon.start();
+    const request = 'rename the config loader';
+    let askedWith = '';
+    fake.handle((received) => {
+      const text = JSON.stringify(received.messages);
+      const docPath = /exactly this path \(relative to the repo root\): (\.ai-zen\/handoffs\/[^\s"\\]+\.md)/.exec(text)?.[1];
+      if (!docPath || askedWith) return undefined;
+      askedWith = text;
+      const body = HANDOFF_SECTIONS.map(
+        (heading) =>
+          `## ${heading}\n\n${heading.startsWith('💬') ? `> ${request}\n\nWritten by Copilot on gpt-5.4.` : 'Renamed in src/config.ts only.'}\n`,
+      ).join('\n');
+      const command = `mkdir -p "$(dirname '${docPath}')" && cat > '${docPath}' <<'AIZEN_DOC'\n# Handoff\n\n${body}AIZEN_DOC`;
+      return reply()
+        .tool('bash', { command, description: 'write the handoff document' })
+        .usage({ prompt_tokens: tokens(73), completion_tokens: 400 });
+    });
+    fake.enqueue(
+      reply()
+        .text('Renamed it in src/config.ts.')
+        .usage({ prompt_tokens: tokens(72), completion_tokens: 50 }),
+      reply()
+        .text('The handoff document is written.')
+        .usage({ prompt_tokens: tokens(74), completion_tokens: 20 }),
+    );
+    const provider = { type: 'openai', baseURL: fake.baseURL, model: PINNED_MODEL } as const;
+    const env = { AI_ZEN_HOME: daemon.env.AI_ZEN_HOME!, XDG_RUNTIME_DIR: daemon.env.XDG_RUNTIME_DIR! };
+    terminal = await startInteractiveCopilot(request, { cwd: daemon.root, home, provider, env });
+    const committed = await waitFor(async () => (await daemon!.status()).handoffs.find((entry) => entry.state === 'committed'), {
+      timeoutMs: 120_000,
+      message: 'the committed handoff',
+    });
+    expect(askedWith).toContain('--- handoff skill ---');
+    expect(committed).toMatchObject({ agent: 'copilot', executor: 'self' });
+    expect(await fs.readFile(path.join(daemon.root, committed.path), 'utf8')).toContain('Written by Copilot on gpt-5.4.');
+    expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(committed.path);
+  });
+});
