@@ -32,12 +32,7 @@ const Message = compiledOnFirstUse(
 );
 type Message = z.infer<ReturnType<typeof Message>>;
 
-export interface GeminiFoldOptions extends GeminiWindowSettings {
-  /** The project root the session's folder names (its `.project_root`), when known. */
-  readonly projectRoot?: string | null;
-  /** Whether that root is this repo's (or a folder inside it that is no nested repo of its own). */
-  readonly ours?: boolean;
-}
+export type GeminiFoldOptions = GeminiWindowSettings;
 
 /** What the fold keeps besides the shared fields (in SessionState.details). */
 export type GeminiDetails = {
@@ -69,8 +64,9 @@ export function emptyGeminiState(file: string, options: GeminiFoldOptions): Sess
     thresholds: geminiThresholds(null, window, options),
     compactions: 0,
     lastCompactionAt: null,
-    cwd: options.projectRoot ?? null,
-    foreign: options.ours === false,
+    // Set by the source from the project folder's `.project_root` (the transcript never names it).
+    cwd: null,
+    foreign: false,
     startedAt: null,
     firstReadingTokens: null,
   };

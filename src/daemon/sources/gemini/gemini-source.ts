@@ -5,12 +5,13 @@
 // history at 50% — and continued by a fresh `gemini`. Whether a `gemini` process has a session open
 // is not known: the client holds no lock and writes no pid file (0.61), so `status` never shows one
 // live.
+import { belongsToRepo } from '../../../probe/innermost-repo.js';
 import type { AgentSourceContext } from '../agent-module.js';
 import { createLineFoldReader } from '../../watching/line-fold-reader.js';
 import type { WatchedSource } from '../../watching/session-source.js';
 import { readGeminiEvidence } from './gemini-evidence.js';
 import { emptyGeminiState, foldGeminiLine, type GeminiFoldOptions } from './gemini-fold.js';
-import { geminiFolders, projectIsRepos } from './gemini-folders.js';
+import { geminiFolders, projectRootOf } from './gemini-folders.js';
 import { geminiHooksInstalled } from './gemini-hooks.js';
 import { geminiTmpDir, isGeminiTranscript, projectFolderOf } from './gemini-paths.js';
 
@@ -30,16 +31,24 @@ export function createGeminiSource(context: AgentSourceContext): WatchedSource {
     label: 'Gemini CLI',
     folders: geminiFolders(tmpDir, context.root),
     matches: (file) => isGeminiTranscript(file, tmpDir),
-    createReader: (file) =>
-      createLineFoldReader(
+    createReader: (file) => {
+      // The transcript never names its folder: the project folder's `.project_root` says whose it is, and is the session's cwd.
+      let projectRoot: string | null = null;
+      return createLineFoldReader(
         file,
         {
           empty: (name) => emptyGeminiState(name, fold),
-          fold: (state, raw) => foldGeminiLine(state, raw, fold),
+          fold: (state, raw) =>
+            foldGeminiLine(state.cwd === null && projectRoot !== null ? { ...state, cwd: projectRoot } : state, raw, fold),
         },
-        // The transcript never names its folder: the project folder's `.project_root` says whose it is.
-        { decideOwner: () => projectIsRepos(projectFolderOf(file), context.root) },
-      ),
+        {
+          decideOwner: async () => {
+            projectRoot = await projectRootOf(projectFolderOf(file));
+            return projectRoot === null ? null : belongsToRepo(context.root, projectRoot);
+          },
+        },
+      );
+    },
     handover: {
       readEvidence: (file) => readGeminiEvidence(file, context.root),
       successorCommand: geminiSuccessorCommand,
