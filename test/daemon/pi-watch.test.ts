@@ -192,4 +192,31 @@ describe('issue 24 pi sessions, with the real client', { timeout: 120_000 }, () 
     expect(await sha(file!)).toBe(before);
     expect(await sha(pinned)).toBe(pinnedBefore);
   });
+
+  it('issue 24 pi compacting by itself (past the window less its reserve, pinned 200k model) is recorded: its compaction line counted in status, the context unknown until the next reply (as pi’s getContextUsage says after a compaction)', async () => {
+    // The daemon stays out of the way: only pi's own compaction happens.
+    await setUp({ handoffAt: 100, models: { [PINNED]: { compactsAt: 100 } } });
+    await daemon.start();
+    // 190k of 200k: over 200k − 16,384, so pi compacts after the turn (its summary request has no tools).
+    fake.enqueue(anthropicReply().text('Read everything.').usage({ input_tokens: 189_000, output_tokens: 1_000 }));
+    const result = await run('read the whole tree', daemon.root, PINNED);
+    expect(result.code, result.stderr).toBe(0);
+    const [file] = await listPiSessions(pi);
+    const lines = (await fs.readFile(file!, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; tokensBefore?: number });
+    expect(lines.filter((line) => line.type === 'compaction')).toHaveLength(1);
+    const session = await waitFor(
+      async () => {
+        const listed = await piSession(file!);
+        return listed?.compactions === 1 ? listed : null;
+      },
+      { timeoutMs: 30_000, message: 'the compaction in status' },
+    );
+    expect(session.promptTokens).toBeNull();
+    expect(session.lastCompactionAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect((await measured()).at(-1)).toMatchObject({ model: PINNED });
+    expect(await handoffDocs(daemon.root)).toEqual([]);
+  });
 });
