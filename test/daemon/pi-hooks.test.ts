@@ -67,15 +67,17 @@ describe('issue 24 pi hooks (install-hooks pi), with the real client', { timeout
     expect((await daemon.daemon(['uninstall-hooks', 'pi'])).stdout).toContain('no ai-zen hooks');
   });
 
-  it('issue 24 pi writes its own document (self): at the threshold its Stop (agent_end) gets the path and the skill, pi writes the file with its write tool, the daemon verifies, adopts and commits it', async () => {
+  it('issue 24 pi writes its own document (self), live while it runs: at the threshold its Stop (agent_end) gets the path and the skill, pi writes the file with its write tool, the daemon verifies, adopts and commits it', async () => {
     expect((await daemon.daemon(['install-hooks', 'pi'])).code).toBe(0);
     await daemon.start();
     const request = 'add a --verbose flag to the CLI';
     let askedWith = '';
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
     fake.enqueue(
       // Under the threshold first (a session first seen above it would wait 10 more points), then across.
       anthropicReply().tool('bash', { command: 'ls' }).usage({ input_tokens: 20_000, output_tokens: 20 }),
-      anthropicReply().text('The flag parser is in src/cli.ts.').usage({ input_tokens: 120_000, output_tokens: 50 }),
+      anthropicReply().text('The flag parser is in src/cli.ts.').until(gate).usage({ input_tokens: 120_000, output_tokens: 50 }),
       (received) => {
         // The model, given the Stop hook's reason as the next message, writes the document where it says.
         askedWith = received.lastUserText;
@@ -97,6 +99,15 @@ describe('issue 24 pi hooks (install-hooks pi), with the real client', { timeout
     });
     try {
       running.prompt(request);
+      // Running (its second reply held until then): the session is live — pi holds no lock; its process in the session's folder says so.
+      try {
+        await waitFor(async () => (await daemon.status()).sessions.find((session) => session.agent === 'pi')?.owner === 'live', {
+          timeoutMs: 60_000,
+          message: 'the running pi session shown live',
+        });
+      } finally {
+        release();
+      }
       const committed = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), {
         timeoutMs: 60_000,
         message: 'the committed handoff',
@@ -118,5 +129,6 @@ describe('issue 24 pi hooks (install-hooks pi), with the real client', { timeout
     } finally {
       await running.close();
     }
+    expect((await daemon.status()).sessions.find((session) => session.agent === 'pi')?.owner).toBe('none');
   });
 });

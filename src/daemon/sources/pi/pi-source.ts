@@ -8,6 +8,7 @@ import { createLineFoldReader } from '../../watching/line-fold-reader.js';
 import type { WatchedSource } from '../../watching/session-source.js';
 import { readPiEvidence } from './pi-evidence.js';
 import { piExtensionInstalled } from './pi-extension.js';
+import { isPiSessionLive } from './pi-liveness.js';
 import { emptyPiState, foldPiLine, type PiFoldOptions } from './pi-fold.js';
 import { readPiOwnSettings } from './pi-own-settings.js';
 import { isPiTranscript, mayHoldSessionsOf, piAgentDir, piSessionsDir } from './pi-paths.js';
@@ -34,6 +35,7 @@ export function createPiSource(context: AgentSourceContext): WatchedSource {
         empty: (name) => emptyPiState(name, fold),
         fold: (state, raw) => foldPiLine(state, raw, fold),
       }),
+    isLive: (file) => isPiSessionLive(file),
     folders: {
       create: false,
       async list() {

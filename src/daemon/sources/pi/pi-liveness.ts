@@ -1,0 +1,59 @@
+// Is a pi session running? pi holds no lock and keeps no file open between its writes (0.73), so on
+// Linux it is read from /proc: a process running pi (its `dist/cli.js`, or a `pi` binary) whose
+// working directory is the session's (the header's `cwd`), and the session is the newest one of its
+// folder — pi writes to the session it runs, and an older one reopened with `--session` is the newest
+// again from its next line. Without /proc (macOS) nothing is known: not live.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
+/** The header is the first line; a few KB hold it. */
+const HEAD_BYTES = 16 * 1024;
+const PI_COMMAND = /(?:pi-coding-agent\/dist\/cli\.js|(?:^|\/)pi)$/;
+
+export async function isPiSessionLive(file: string, proc = '/proc'): Promise<boolean> {
+  const cwd = await headerCwd(file);
+  if (cwd === null || !(await isNewestOfFolder(file))) return false;
+  let pids: string[];
+  try {
+    pids = (await fs.readdir(proc)).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return false;
+  }
+  for (const pid of pids) {
+    // Another user's process, or one that just ended: not ours to see.
+    const where = await fs.readlink(path.join(proc, pid, 'cwd')).catch(() => null);
+    if (where !== cwd) continue;
+    const command = await fs.readFile(path.join(proc, pid, 'cmdline'), 'utf8').catch(() => '');
+    if (command.split('\0').some((arg) => PI_COMMAND.test(arg))) return true;
+  }
+  return false;
+}
+
+async function headerCwd(file: string): Promise<string | null> {
+  const handle = await fs.open(file, 'r').catch(() => null);
+  if (!handle) return null;
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
+    const first = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0] ?? '';
+    const header = JSON.parse(first) as { type?: unknown; cwd?: unknown };
+    return header.type === 'session' && typeof header.cwd === 'string' && path.isAbsolute(header.cwd) ? header.cwd : null;
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function isNewestOfFolder(file: string): Promise<boolean> {
+  const folder = path.dirname(file);
+  const names = (await fs.readdir(folder).catch(() => [] as string[])).filter((name) => name.endsWith('.jsonl'));
+  const stamps = await Promise.all(
+    names.map(async (name) => ({ name, mtime: (await fs.stat(path.join(folder, name)).catch(() => null))?.mtimeMs ?? 0 })),
+  );
+  const newest = stamps.reduce<{ name: string; mtime: number } | null>(
+    (best, entry) => (best === null || entry.mtime > best.mtime ? entry : best),
+    null,
+  );
+  return newest?.name === path.basename(file);
+}
