@@ -12,6 +12,7 @@ import type { AgentConfig } from '../../src/config/agents-config.js';
 import { conversation, geminiSessionMessages } from '../../src/daemon/sources/gemini/gemini-evidence.js';
 import { readGeminiHookInput } from '../../src/daemon/sources/gemini/gemini-hooks.js';
 import { createGeminiSource } from '../../src/daemon/sources/gemini/gemini-source.js';
+import { previousDocumentPath } from '../../src/handoff/previous-document.js';
 
 const CONFIG: AgentConfig = {
   enabled: true,
@@ -221,5 +222,23 @@ describe('issue 24 X3 gemini: what Gemini CLI 0.61 writes, read as the daemon re
     expect(results[3]).toMatch(/\[exit code 0\]$/);
     expect(messages.at(-1)).toEqual({ role: 'assistant', content: 'The flag is wired; one test fails.' });
     expect(JSON.stringify(messages)).not.toContain('abandoned');
+  });
+
+  test('issue 24 X3 gemini: a successor’s first prompt, with the SessionStart hook’s context Gemini prepends in the same text part, names the document it continues from', () => {
+    const lines = [
+      meta(),
+      { $set: { messages: [context] } },
+      user(
+        'u1',
+        '<hook_context>ai-zen: the newest handoff document of this repo is .ai-zen/handoffs/x.md.</hook_context>\n\nRead the handoff document .ai-zen/handoffs/20261204-084500-3d57ac63.md first.',
+      ),
+      reply('g1', 1000, { content: 'Reading it.' }),
+    ].map((line) => JSON.stringify(line));
+    const messages = geminiSessionMessages(conversation(lines), root);
+    expect(messages[0]!.message).toEqual({
+      role: 'user',
+      content: 'Read the handoff document .ai-zen/handoffs/20261204-084500-3d57ac63.md first.',
+    });
+    expect(previousDocumentPath(messages)).toBe('.ai-zen/handoffs/20261204-084500-3d57ac63.md');
   });
 });

@@ -174,5 +174,12 @@ describe('issue 24 X3 gemini hooks (install-hooks gemini), with the real client'
       expect(first.lastUserText).toContain(committed.path);
       expect(sent).toContain(`the newest handoff document of this repo is ${committed.path}`);
       expect(sent).not.toContain(request);
+      // The daemon links them: the new session continues from the document, written for the first one.
+      const continued = await waitFor(
+        async () => (await repo.status()).sessions.find((entry) => entry.agent === 'gemini' && entry.previous?.path === committed.path),
+        { timeoutMs: 60_000, message: 'the successor listed as continuing from the document' },
+      );
+      expect(continued.previous).toEqual({ path: committed.path, sessionId: session!.id });
+      expect(continued.id).not.toBe(session!.id);
     });
 });

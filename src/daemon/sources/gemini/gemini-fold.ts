@@ -14,6 +14,7 @@ import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
 import { isOverThreshold, type SessionState } from '../../watching/session-source.js';
 import { idPartOfName } from './gemini-paths.js';
+import { userTexts } from './gemini-user-text.js';
 import { geminiThresholds, geminiWindow, type GeminiWindowSettings } from './gemini-window.js';
 
 const Count = z.number().int().nonnegative().max(100_000_000);
@@ -146,18 +147,11 @@ function hasUserText(content: unknown): boolean {
   return userWords(content) !== '';
 }
 
-/** The person's words in a user record's content: its text parts, less what the client adds and ai-zen's own hook reasons (a block's reason is the next prompt). */
+/** The person's words in a user record's content: less the client's blocks and ai-zen's own hook reasons (a block's reason is the next prompt). */
 export function userWords(content: unknown): string {
-  const texts =
-    typeof content === 'string'
-      ? [content]
-      : Array.isArray(content)
-        ? content.map((part) => asRecord(part)?.text).filter((text): text is string => typeof text === 'string')
-        : [];
-  return texts
-    .filter((text) => !/^\s*<(session_context|hook_context)>/.test(text) && !text.trimStart().startsWith(HANDOFF_INSTRUCTION_MARK))
-    .join('\n')
-    .trim();
+  return userTexts(content)
+    .filter((text) => !text.startsWith(HANDOFF_INSTRUCTION_MARK))
+    .join('\n');
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {

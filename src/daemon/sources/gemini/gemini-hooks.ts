@@ -21,6 +21,7 @@ import { HANDOFF_INSTRUCTION_MARK } from '../../../handoff/transcript.js';
 import type { AgentHooks, HookEvent, HookInput } from '../agent-module.js';
 import { hasOurHook, type Json, type OurHook, readSettingsObject, withOurHooks, withoutOurHooks } from '../hook-groups.js';
 import { updateSettingsFile } from '../settings-file.js';
+import { userTexts } from './gemini-user-text.js';
 
 const SETTINGS = path.join('.gemini', 'settings.json');
 /** What marks a hook command as ours. */
@@ -110,8 +111,8 @@ function stopHookActive(input: Record<string, unknown>, transcript: string): boo
     }
     const record = line as { type?: unknown; content?: unknown };
     if (typeof line !== 'object' || line === null || record.type !== 'user') continue;
-    const words = userText(record.content);
-    if (words !== '') return words.trimStart().startsWith(HANDOFF_INSTRUCTION_MARK);
+    const words = userTexts(record.content);
+    if (words.length > 0) return words.some((text) => text.startsWith(HANDOFF_INSTRUCTION_MARK));
   }
   return false;
 }
@@ -134,18 +135,6 @@ function readTail(file: string): string {
   } finally {
     if (handle !== null) closeSync(handle);
   }
-}
-
-function userText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part) =>
-      typeof part === 'object' && part !== null && typeof (part as { text?: unknown }).text === 'string'
-        ? (part as { text: string }).text
-        : '',
-    )
-    .join('');
 }
 
 export const geminiHooks: AgentHooks = {
