@@ -195,7 +195,7 @@ async function answerHook(agent: string, event: string, setup: CliSetup): Promis
   const module = agentModule(agent);
   if (!AGENTS.includes(agent) || module === null || !isHookEvent(event)) return null;
   const raw: unknown = JSON.parse(await readInput(setup.io.stdin));
-  const read = module.hooks?.readInput ? module.hooks.readInput(raw) : null;
+  const read = module.hooks?.readInput ? await module.hooks.readInput(raw) : null;
   const input = HookInput.safeParse(module.hooks?.readInput ? (read ?? {}) : raw);
   if (!input.success || !input.data.transcript_path) return null;
   const shaped = (output: Record<string, unknown> | null): Record<string, unknown> | null =>

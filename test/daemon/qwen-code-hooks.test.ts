@@ -1,20 +1,22 @@
 // Issue 24 §3 for Qwen Code: `ai-zen-daemon install-hooks qwen` / `uninstall-hooks qwen` in the
 // project's own `.qwen/settings.json`, and the hooks at work in the real client
 // (`@qwen-code/qwen-code` 0.24.4, offline against the fake OpenAI-compatible server, a temp HOME) with
-// a real daemon: the Stop hook has Qwen write its own document (self), which the daemon verifies,
-// commits and adopts; the SessionStart hook names it to the next session.
+// a real daemon: at a terminal (`qwen -i`, registered as running) the Stop hook has Qwen write its own
+// document (self), which the daemon verifies, commits and adopts, and the SessionStart hook names it to
+// the next session; a one-shot `qwen "…"` (a script's run) keeps its answer and the daemon writes it.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
 import { type FakeOpenAI, type RecordedRequest, reply, startFakeOpenAI } from '../support/fake-openai.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
-import { makeQwenHome, QWEN_DEFAULT_WINDOW, runQwen } from '../support/qwen-client.js';
+import { makeQwenHome, QWEN_DEFAULT_WINDOW, type QwenHome, runQwen, startInteractiveQwen } from '../support/qwen-client.js';
 import { waitFor } from '../support/wait-for.js';
-import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 const MARK = '[ai-zen handoff]';
 const PINNED_MODEL = 'qwen3-max';
+const PINNED_WINDOW = 262_144;
 const share = (percent: number) => Math.round((QWEN_DEFAULT_WINDOW * percent) / 100);
 const isMain = (request: RecordedRequest) => JSON.stringify(request.messages[0]?.content ?? '').includes('You are Qwen Code');
 const stepOf = (request: RecordedRequest) => request.messages.filter((message) => message?.role === 'assistant').length;
@@ -24,7 +26,10 @@ describe('issue 24 Qwen Code hooks (install-hooks qwen)', { timeout: 300_000 }, 
   let fake: FakeOpenAI | undefined;
   afterEach(async (context) => {
     if (process.env.X3_DEBUG && context.task.result?.state === 'fail' && daemon)
-      console.log(await fs.readFile(path.join(daemon.root, '.ai-zen', 'logs', 'daemon.log'), 'utf8').catch(() => 'no log'));
+      console.log(
+        await fs.readFile(path.join(daemon.root, '.ai-zen', 'logs', 'daemon.log'), 'utf8').catch(() => 'no log'),
+        await fs.readFile(path.join(path.dirname(daemon.root), 'hook-debug.log'), 'utf8').catch(() => 'no hook debug log'),
+      );
     await daemon?.cleanup();
     await fake?.close();
     daemon = fake = undefined;
@@ -70,24 +75,52 @@ describe('issue 24 Qwen Code hooks (install-hooks qwen)', { timeout: 300_000 }, 
     expect(await fs.readFile(file, 'utf8')).toBe('{ not json');
   });
 
-  it('issue 24 qwen: with the hooks installed, a session crossing handoffAt writes its own document (self): the Stop hook blocks with the path and the skill, Qwen writes the file with write_file, the daemon verifies, commits and adopts it; SessionStart names it to the next session, on a pinned model', async () => {
-    fake = await startFakeOpenAI();
-    daemon = await makeDaemonRepo({ config: { agents: { 'qwen-code': { graceSeconds: 0 } } } });
-    const qwen = await makeQwenHome(path.dirname(daemon.root));
-    Object.assign(daemon.env, qwen.env);
-    expect((await daemon.daemon(['install-hooks', 'qwen'])).code).toBe(0);
-    await daemon.start();
+  /** A daemon watching a repo whose .qwen/settings.json has ai-zen's hooks, and a Qwen home for the client. */
+  async function withHooks(): Promise<{
+    repo: DaemonRepo;
+    server: FakeOpenAI;
+    qwen: QwenHome;
+    events: AnyEvent[];
+    hookEnv: Record<string, string>;
+  }> {
+    const server = await startFakeOpenAI();
+    fake = server;
+    const repo = await makeDaemonRepo({ config: { agents: { 'qwen-code': { graceSeconds: 0 } } } });
+    daemon = repo;
+    const qwen = await makeQwenHome(path.dirname(repo.root));
+    Object.assign(repo.env, qwen.env);
+    expect((await repo.daemon(['install-hooks', 'qwen'])).code).toBe(0);
+    await repo.start();
     const events: AnyEvent[] = [];
-    const client = await daemon.connect();
+    const client = await repo.connect();
     await client.subscribe((event: AnyEvent) => events.push(event));
+    // The hooks find the daemon's socket (AI_ZEN_HOME, XDG_RUNTIME_DIR) as a user's shell would.
+    const hookEnv = {
+      AI_ZEN_HOME: repo.env.AI_ZEN_HOME!,
+      XDG_RUNTIME_DIR: repo.env.XDG_RUNTIME_DIR!,
+      AI_ZEN_HOOK_DEBUG: path.join(path.dirname(repo.root), 'hook-debug.log'),
+    };
+    return { repo, server, qwen, events, hookEnv };
+  }
 
+  it('issue 24 qwen: with the hooks installed, a session at the terminal crossing handoffAt writes its own document (self): the Stop hook blocks with the path and the skill, Qwen writes it with write_file, the daemon verifies, commits and adopts it; the next session, one-shot on a pinned model, is told of it by SessionStart, and crossing too keeps its answer (a script’s run: the daemon writes that document itself before qwen exits)', async () => {
+    const { repo: daemon, server: fake, qwen, events, hookEnv } = await withHooks();
     const request = 'add a --verbose flag to the CLI';
+    const script = 'wire the --quiet flag too';
     let askedWith = '';
     fake.handle((received) => {
       if (!isMain(received)) return reply().text('ok').usage({ prompt_tokens: 10, completion_tokens: 1 });
       const all = JSON.stringify(received.messages);
-      if (all.includes('the newest handoff document of this repo'))
-        return reply().text('Reading it.').usage({ prompt_tokens: 12_000, completion_tokens: 5 });
+      // The one-shot run on the pinned model: under the threshold, then across (262,144 window).
+      if (all.includes(script)) {
+        if (stepOf(received) === 0)
+          return reply()
+            .tool('run_shell_command', { command: 'ls', description: 'look' })
+            .usage({ prompt_tokens: Math.round(PINNED_WINDOW * 0.3), completion_tokens: 20 });
+        return reply()
+          .text('The --quiet flag is wired too.')
+          .usage({ prompt_tokens: Math.round(PINNED_WINDOW * 0.72), completion_tokens: 20 });
+      }
       if (all.includes(MARK) && !askedWith) {
         // The model, given the Stop hook's reason, writes the document at the path it names.
         askedWith = all;
@@ -115,14 +148,17 @@ describe('issue 24 Qwen Code hooks (install-hooks qwen)', { timeout: 300_000 }, 
         .text('The flag parser is in src/cli.ts.')
         .usage({ prompt_tokens: share(72), completion_tokens: 20 });
     });
-    // The hooks find the daemon's socket (AI_ZEN_HOME, XDG_RUNTIME_DIR) as a user's shell would.
-    const hookEnv = { AI_ZEN_HOME: daemon.env.AI_ZEN_HOME!, XDG_RUNTIME_DIR: daemon.env.XDG_RUNTIME_DIR! };
-    const result = await runQwen(request, { cwd: daemon.root, home: qwen, baseURL: fake.baseURL, env: hookEnv });
-    expect(result.code, result.stderr).toBe(0);
+    // A person at the terminal: `qwen -i`, registered in ~/.qwen/sessions/ while it runs (shown live).
+    await using terminal = await startInteractiveQwen(request, { cwd: daemon.root, home: qwen, baseURL: fake.baseURL, env: hookEnv });
+    await waitFor(
+      async () => (await daemon.status()).sessions.some((session) => session.agent === 'qwen-code' && session.owner === 'live'),
+      { timeoutMs: 120_000, message: 'the Qwen session at the terminal shown live' },
+    );
+    await terminal.waitForScreen(/The handoff document is written\./, { timeoutMs: 150_000 });
     expect(askedWith).toContain('--- handoff skill ---');
     expect(askedWith).toContain('qwen -i');
 
-    const committed = await waitFor(async () => (await daemon!.status()).handoffs.find((entry) => entry.state === 'committed'), {
+    const committed = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), {
       timeoutMs: 90_000,
       message: 'the committed handoff',
     });
@@ -134,17 +170,25 @@ describe('issue 24 Qwen Code hooks (install-hooks qwen)', { timeout: 300_000 }, 
     expect((await daemon.repo.git('show', '--name-only', '--format=', committed.commit!)).trim()).toBe(committed.path);
     expect(events.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ agent: 'qwen-code', executor: 'self' });
 
-    // The next session, on a pinned model: its SessionStart hook names the newest document.
-    const next = await runQwen('continue the work', {
-      cwd: daemon.root,
-      home: qwen,
-      baseURL: fake.baseURL,
-      model: PINNED_MODEL,
-      env: hookEnv,
-    });
-    expect(next.code, next.stderr).toBe(0);
-    const successor = fake.requests.filter(isMain).at(-1)!;
-    expect(successor.body.model).toBe(PINNED_MODEL);
-    expect(JSON.stringify(successor.messages)).toContain(`the newest handoff document of this repo is ${committed.path}`);
+    // The next session, a script's one-shot run on a pinned model: SessionStart names the newest document …
+    const asked = fake.requests.length;
+    const result = await runQwen(script, { cwd: daemon.root, home: qwen, baseURL: fake.baseURL, model: PINNED_MODEL, env: hookEnv });
+    expect(result.code, result.stderr).toBe(0);
+    // (The session at the terminal is still open: only this run's requests.)
+    const first = fake.requests.slice(asked).find((received) => isMain(received) && JSON.stringify(received.messages).includes(script))!;
+    expect(first.body.model).toBe(PINNED_MODEL);
+    expect(JSON.stringify(first.messages)).toContain(`the newest handoff document of this repo is ${committed.path}`);
+    // … and, crossing in turn, keeps its answer: the Stop hook does not block, the daemon wrote the document before qwen went on.
+    expect(result.stdout.trim()).toBe('The --quiet flag is wired too.');
+    const ofScript = fake.requests.slice(asked).filter((received) => JSON.stringify(received.messages).includes(script));
+    expect(ofScript.some((received) => JSON.stringify(received.messages).includes(MARK))).toBe(false);
+    const second = (await handoffDocs(daemon.root)).find((name) => name !== committed.path);
+    expect(second).toBeDefined();
+    expect(await fs.readFile(path.join(daemon.root, second!), 'utf8')).toContain(script);
+    const offline = await waitFor(
+      async () => (await daemon.status()).handoffs.find((entry) => entry.path === second && entry.state === 'committed'),
+      { timeoutMs: 60_000, message: 'the script’s handoff committed' },
+    );
+    expect(offline).toMatchObject({ agent: 'qwen-code', executor: 'offline' });
   });
 });

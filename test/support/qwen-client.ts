@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { agentClientPin, ensureAgentClient, installedPackage } from './agent-clients.js';
+import { startTmux, type TmuxSession } from './tmux.js';
 
 const pin = agentClientPin('qwen-code');
 await ensureAgentClient(pin);
@@ -115,4 +116,19 @@ export async function qwenTranscripts(home: QwenHome): Promise<string[]> {
     for (const name of await fs.readdir(chats).catch(() => [] as string[])) if (name.endsWith('.jsonl')) files.push(path.join(chats, name));
   }
   return files.sort();
+}
+
+/**
+ * `qwen -i "<prompt>"` at a terminal (a private tmux server, tmux.ts), as a person runs it: the prompt
+ * is its first turn and the session stays open (and registered in ~/.qwen/sessions/<pid>.json) until
+ * the test ends it. Tools run without asking (--yolo), as in runQwen.
+ */
+export function startInteractiveQwen(prompt: string, options: RunQwenOptions): Promise<TmuxSession> {
+  return startTmux({
+    command: [process.execPath, QWEN_ENTRY, '--auth-type', 'openai', '--yolo', ...(options.args ?? []), '-i', prompt],
+    cwd: options.cwd,
+    env: { ...qwenEnv(options), TERM: 'xterm-256color' },
+    width: 140,
+    height: 50,
+  });
 }

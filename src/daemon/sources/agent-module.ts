@@ -44,8 +44,11 @@ export interface AgentHooks {
   }): Promise<{ readonly file: string; readonly changed: boolean; readonly notes?: readonly string[] }>;
   /** Removes ai-zen's hooks, and only those. */
   uninstall(input: { readonly root: string; readonly env: Env }): Promise<{ readonly file: string; readonly changed: boolean }>;
-  /** The agent's hook stdin in ai-zen's terms (default: Claude Code's shape, as it is); null: not a hook input to answer. */
-  readInput?(raw: unknown): HookInput | null;
+  /**
+   * The agent's hook stdin in ai-zen's terms (default: Claude Code's shape, as it is); null: not a hook
+   * input to answer. It may wait (in the hook's process) for what the agent has yet to write (Qwen Code).
+   */
+  readInput?(raw: unknown): HookInput | null | Promise<HookInput | null>;
   /** The daemon's answer (Claude Code's shape: `{decision: 'block', reason}`, `hookSpecificOutput`) as this agent's hook must print it. */
   writeOutput?(event: HookEvent, output: Record<string, unknown>): Record<string, unknown> | null;
 }

@@ -3,6 +3,7 @@
 // fresh `qwen -i "<prompt>"` to continue from a document (the session stays interactive after
 // that first prompt), and its Claude-shaped hooks in the project's `.qwen/settings.json`.
 import type { AgentModule } from '../agent-module.js';
+import { readQwenHookInput } from './qwen-hook-input.js';
 import { installQwenHooks, uninstallQwenHooks } from './qwen-hooks.js';
 import { createQwenCodeSource } from './qwen-source.js';
 
@@ -13,5 +14,5 @@ export const qwenAgent: AgentModule = {
   createSource: createQwenCodeSource,
   resumeCommand: (sessionId) => `qwen --resume ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, '-i', prompt],
-  hooks: { install: installQwenHooks, uninstall: uninstallQwenHooks },
+  hooks: { install: installQwenHooks, uninstall: uninstallQwenHooks, readInput: (raw) => readQwenHookInput(raw) },
 };

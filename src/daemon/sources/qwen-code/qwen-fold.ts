@@ -7,7 +7,7 @@
 // itself uses (qwen-window.ts). A `system` line with subtype `chat_compression` is Qwen compacting
 // (`systemPayload.info`: originalTokenCount before, `triggerReason` "manual" for /compress). The
 // first `cwd` decides whether the session is this repo's. Qwen's transcript does not say whether
-// a person or a script (`qwen -p`) runs the turn, so `scripted` is never set.
+// a person or a script (a one-shot `qwen "…"`) runs the turn: qwen-scripted.ts asks Qwen's registry.
 import path from 'node:path';
 import { z } from 'zod';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';

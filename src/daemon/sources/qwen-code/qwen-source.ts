@@ -12,6 +12,7 @@ import { isClaudeSessionLive } from '../claude-code/claude-liveness.js';
 import { readQwenEvidence } from './qwen-evidence.js';
 import { emptyQwenState, foldQwenLine, type QwenFoldOptions } from './qwen-fold.js';
 import { qwenHooksInstalled } from './qwen-hooks.js';
+import { scriptedByRegistry } from './qwen-scripted.js';
 import { isQwenTranscript, mayHoldSessionsOf, qwenProjectsDir, qwenSessionsRegistry } from './qwen-paths.js';
 
 export function createQwenCodeSource(context: AgentSourceContext): WatchedSource {
@@ -32,10 +33,13 @@ export function createQwenCodeSource(context: AgentSourceContext): WatchedSource
     label: 'Qwen Code',
     matches: (file) => isQwenTranscript(file, projects),
     createReader: (file) =>
-      createLineFoldReader(file, {
-        empty: (name) => emptyQwenState(name, fold),
-        fold: (state, raw) => foldQwenLine(state, raw, fold),
-      }),
+      scriptedByRegistry(
+        createLineFoldReader(file, {
+          empty: (name) => emptyQwenState(name, fold),
+          fold: (state, raw) => foldQwenLine(state, raw, fold),
+        }),
+        () => isClaudeSessionLive(registry, path.basename(file, '.jsonl')),
+      ),
     isLive: (file) => isClaudeSessionLive(registry, path.basename(file, '.jsonl')),
     folders: {
       create: false,
