@@ -181,5 +181,8 @@ describe('issue 24 X3 gemini hooks (install-hooks gemini), with the real client'
       );
       expect(continued.previous).toEqual({ path: committed.path, sessionId: session!.id });
       expect(continued.id).not.toBe(session!.id);
+      // The one it continues is handed off → it (folded out of the open list; `status --all` shows it).
+      const all = (await repo.daemon(['status', '--all'])).stdout.split('\n');
+      expect(all.find((line) => line.includes(`${shortId(session!.id)}  `))).toContain(`handed off → ${shortId(continued.id)}`);
     });
 });
