@@ -3,7 +3,7 @@
 // (§1), names no path of this machine (§2), carries its verdict (§3), and a successor started from
 // it is linked to it and keeps its rules (§4); a self document that fails the checks is sent back
 // once, naming what is wrong (§3).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -224,6 +224,59 @@ describe('issue 21 documents a successor can trust, with the real Claude Code cl
     const [doc] = await handoffDocs(daemon.root);
     expect(section(await fs.readFile(path.join(daemon.root, doc!), 'utf8'), '⚠️')).toContain('Never add dependencies.');
     expect((await daemon.daemon(['handoffs'])).stdout).toContain('checked ✓');
+  }, 180_000);
+  test('F2 a self document is checked against the facts it was given: another session’s handoff committed while the agent writes (HEAD moved on) does not fail it', async () => {
+    const { daemon, claude, seen } = await setup();
+    expect((await daemon.daemon(['install-hooks', 'claude'])).code).toBe(0);
+    let given = '';
+    fake.enqueue(
+      anthropicReply().tool('Bash', { command: 'true' }).usage({ input_tokens: 20_000, output_tokens: 10 }),
+      anthropicReply().text('The parser is fixed.').usage({ input_tokens: 146_000, output_tokens: 10 }),
+      (request) => {
+        const target =
+          /write the handoff document with your Write tool to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
+        given = /- Commit: `([0-9a-f]{7,40})`/.exec(request.allText)?.[1] ?? 'missing';
+        // Another session's handoff lands while this agent writes its own: HEAD moves past the facts it was given.
+        execFileSync(
+          'git',
+          [
+            '-c',
+            'user.name=other',
+            '-c',
+            'user.email=other@example.com',
+            'commit',
+            '-q',
+            '--allow-empty',
+            '-m',
+            'handoff: another session',
+          ],
+          {
+            cwd: daemon.root,
+          },
+        );
+        const document = `# Handoff\n\n${HANDOFF_SECTIONS.map((heading, index) => `## ${heading}\n\n${index === 2 ? `- Commit: \`${given}\`\n- The parser is fixed.` : 'The user asked to fix the parser; it is fixed. Never add dependencies.'}\n`).join('\n')}`;
+        return anthropicReply()
+          .tool('Write', { file_path: target, content: document })
+          .usage({ input_tokens: 147_000, output_tokens: 400 });
+      },
+      anthropicReply().text('Handoff written.').usage({ input_tokens: 148_000, output_tokens: 10 }),
+    );
+    await using terminal = await startInteractiveClaude('Fix the parser. Never add dependencies.', {
+      cwd: daemon.root,
+      home: claude,
+      baseURL: fake.baseURL,
+      args: ['--allowedTools', 'Bash'],
+      env: daemon.env,
+    });
+    await terminal.waitForScreen(/Handoff written\./, { timeoutMs: 90_000 });
+    await committedCount(seen, 1, daemon);
+    expect(given).toMatch(/^[0-9a-f]{7,40}$/);
+    const head = execFileSync('git', ['log', '-3', '--format=%H %s'], { cwd: daemon.root, encoding: 'utf8' });
+    expect(head).toContain('handoff: another session');
+    expect(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: daemon.root, encoding: 'utf8' }).startsWith(given)).toBe(false);
+    const written = seen.filter((event) => event.name === 'handoff.written');
+    expect(written).toHaveLength(1);
+    expect(written[0]!.payload).toMatchObject({ executor: 'self', checks: { sections: [], facts: [], files: [], commands: [] } });
   }, 180_000);
   test('issue 21 §3 a self document still failing after its one correction: the daemon writes its own (offline), recorded as a downgrade from self, checked ✓', async () => {
     const { daemon, claude, seen } = await setup();

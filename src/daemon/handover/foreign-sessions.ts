@@ -23,7 +23,7 @@ import { verifyDocument } from '../../handoff/verify-doc.js';
 import { writeFileInside } from '../../fs/safe-write.js';
 import { homeFolder, type Env, type ProjectPaths } from '../../paths.js';
 import type { AgentMessage } from '../../session/session-recorder.js';
-import type { FactsProvider } from '../../probe/facts.js';
+import type { Facts, FactsProvider } from '../../probe/facts.js';
 import type { ExecutorName, HandoffChecks, HandoffCost } from '../../session/format.js';
 import { renderFacts } from '../../probe/render-facts.js';
 import type { HandoffCommitter } from '../committing/handoff-committer.js';
@@ -79,6 +79,8 @@ interface Entry {
   awaitingSelf: boolean;
   /** The document the agent was asked to write. */
   selfDoc: DocPath | null;
+  /** The facts the agent was given for it: its document is checked against these (F2), whatever HEAD did since. */
+  selfFacts: Facts | null;
   /** The offline fallback when the agent does not take it or does not write it in time. */
   fallback: NodeJS.Timeout | null;
   /** The loop guard held this crossing back: a new reading has it judged again. */
@@ -111,7 +113,7 @@ export interface ForeignSessionsRunner extends ForeignSessions {
   /** The crossing of this transcript is judged (the Stop hook waits for it after reading the transcript up to date). */
   settle(file: string): Promise<void>;
   /** The agent's Stop hook may take this crossing: returns the document path it is to write, or null. */
-  claimForSelf(file: string): Promise<{ doc: DocPath; successorCommand: string; state: SessionState } | null>;
+  claimForSelf(file: string): Promise<{ doc: DocPath; successorCommand: string; state: SessionState; facts: Facts } | null>;
   /**
    * The agent was asked and stops again (or is about to compact): adopt its document, or fall back
    * now (`offline`: no model call, within a hook's time limit). False: no document was asked for.
@@ -156,6 +158,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
           evaluation: null,
           awaitingSelf: false,
           selfDoc: null,
+          selfFacts: null,
           fallback: null,
           heldBack: false,
           corrected: false,
@@ -192,7 +195,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     if (!state || !source?.handover || !entry.selfDoc) return false;
     if (documented.has(file)) return true;
     // Issue 21 §3: the agent's own document is checked as every other; one that fails is not adopted.
-    const checks = await checksOf(file, source, entry.selfDoc).catch(() => null);
+    const checks = await checksOf(file, source, entry.selfDoc, undefined, entry.selfFacts ?? undefined).catch(() => null);
     if (checks && !checksPassed(checks)) {
       options.logger.info({ file, problems: allProblems(checks) }, "the agent's own document fails the checks; not adopted");
       return false;
@@ -364,7 +367,9 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
           await writeFileInside(options.root, doc.relative, document);
         }
         // Issue 21 §3: every document is checked, whoever wrote it; the verdict goes with it (`handoffs`, `status`, the notification).
-        const checks = await checksOf(file, source, doc, messages).catch(() => null);
+        // Checked against the facts captured for this document (F2), not the facts by then: another
+        // session's handoff committed meanwhile moves HEAD, and this document is not wrong for that.
+        const checks = await checksOf(file, source, doc, messages, facts).catch(() => null);
         const result = await announce(
           file,
           state,
@@ -455,11 +460,17 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     return commandProblems(command, localCommandEnvironment(options.root)).length === 0;
   }
 
-  /** F1–F4 of a document against the transcript's evidence (files, rules, carried rules) and the facts now. */
-  async function checksOf(file: string, source: SessionSource, doc: DocPath, read?: readonly AgentMessage[]): Promise<HandoffChecks> {
+  /** F1–F4 of a document against the transcript's evidence (files, rules, carried rules) and the facts it was written from (else the facts now). */
+  async function checksOf(
+    file: string,
+    source: SessionSource,
+    doc: DocPath,
+    read?: readonly AgentMessage[],
+    captured?: Facts,
+  ): Promise<HandoffChecks> {
     const [messages, facts, skill] = await Promise.all([
       read ?? source.handover!.readEvidence(file),
-      options.facts.capture(),
+      captured ?? options.facts.capture(),
       loadHandoffSkill({ projectRoot: options.paths.root, env: options.env }),
     ]);
     const previous = await readPreviousDocument(options.root, messages);
@@ -501,6 +512,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
           evaluation: null,
           awaitingSelf: false,
           selfDoc: null,
+          selfFacts: null,
           heldBack: false,
           corrected: false,
         });
@@ -521,12 +533,13 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       const source = findSource(options.sources, file);
       if (!entry?.awaitingSelf || entry.selfDoc || !state || !source?.handover || documented.has(file)) return null;
       // Named, not created: Claude's Write tool refuses to overwrite a file it has not read.
-      const doc = await freeDocPath(options.root, state.sessionId, now());
+      const [doc, facts] = await Promise.all([freeDocPath(options.root, state.sessionId, now()), options.facts.capture()]);
       entry.selfDoc = doc;
+      entry.selfFacts = facts;
       entry.action = `waiting for ${labelOf(source)} to write ${doc.relative} (self)`;
       options.events.emit('handoff.started', { sessionId: state.sessionId, mode: 'handoff', executor: 'self' });
       fallbackAfter(file, entry, 'the agent did not write its document in time');
-      return { doc, successorCommand: source.handover.successorCommand(doc.relative), state };
+      return { doc, successorCommand: source.handover.successorCommand(doc.relative), state, facts };
     },
     async finishSelf(file, how = {}) {
       const entry = entries.get(file);
@@ -557,7 +570,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       const source = findSource(options.sources, file);
       if (!entry?.selfDoc || entry.corrected || documented.has(file) || !source?.handover) return null;
       if (!(await verifyDocument(options.root, entry.selfDoc)).ok) return null;
-      const checks = await checksOf(file, source, entry.selfDoc).catch(() => null);
+      const checks = await checksOf(file, source, entry.selfDoc, undefined, entry.selfFacts ?? undefined).catch(() => null);
       if (!checks || checksPassed(checks)) return null;
       entry.corrected = true;
       entry.action = `asked ${labelOf(source)} to correct ${entry.selfDoc.relative} (self)`;

@@ -75,7 +75,9 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
   }
   const claim = await deps.foreign.claimForSelf(file);
   if (!claim) return { output: null };
-  const [skill, facts] = await Promise.all([loadHandoffSkill({ projectRoot: deps.paths.root, env: deps.env }), deps.facts.capture()]);
+  // The facts the daemon captured with the claim: the document is checked against the same ones (F2).
+  const { facts } = claim;
+  const skill = await loadHandoffSkill({ projectRoot: deps.paths.root, env: deps.env });
   const percent =
     claim.state.latestUsage && claim.state.maxContextTokens
       ? usagePercent(claim.state.latestUsage.prompt_tokens, claim.state.maxContextTokens)
