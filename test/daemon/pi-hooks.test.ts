@@ -8,9 +8,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
-import { makePiHome, type PiHome, startPiRpc } from '../support/pi-client.js';
+import { makePiHome, type PiHome, runPi, startPiRpc } from '../support/pi-client.js';
 import { waitFor } from '../support/wait-for.js';
-import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 const MARK = '[ai-zen handoff]';
 
@@ -130,5 +130,41 @@ describe('issue 24 pi hooks (install-hooks pi), with the real client', { timeout
       await running.close();
     }
     expect((await daemon.status()).sessions.find((session) => session.agent === 'pi')?.owner).toBe('none');
+  });
+
+  it('issue 24 pi -p (a script) crossing with the hooks installed keeps its answer: stdout is the model’s last reply, pi is not asked to write, and the daemon has written the document (offline) before pi exits, pinned model; a fresh session’s SessionStart names that document to the model', async () => {
+    expect((await daemon.daemon(['install-hooks', 'pi'])).code).toBe(0);
+    await daemon.start();
+    fake.enqueue(
+      anthropicReply().tool('bash', { command: 'ls' }).usage({ input_tokens: 20_000, output_tokens: 20 }),
+      anthropicReply().text('The --verbose flag is wired; 2 tests added.').usage({ input_tokens: 120_000, output_tokens: 50 }),
+    );
+    const before = fake.requests.length;
+    const result = await runPi(['--model', 'anthropic/claude-sonnet-4-5', '-p', 'add a --verbose flag to the CLI'], {
+      cwd: daemon.root,
+      home: pi,
+      env: { AI_ZEN_HOME: daemon.env.AI_ZEN_HOME!, XDG_RUNTIME_DIR: daemon.env.XDG_RUNTIME_DIR!, AI_ZEN_HOOK_DEBUG: debugLog },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe('The --verbose flag is wired; 2 tests added.');
+    expect(fake.requests.slice(before).some((request) => request.allText.includes(MARK))).toBe(false);
+    // The Stop hook waited for the daemon's document: it is there when the script goes on.
+    const [doc] = await handoffDocs(daemon.root);
+    expect(doc).toBeDefined();
+    const committed = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), {
+      timeoutMs: 45_000,
+      message: 'the committed handoff',
+    });
+    expect(committed).toMatchObject({ agent: 'pi', executor: 'offline' });
+
+    // A fresh session's start: its SessionStart names the newest document to the model.
+    fake.enqueue(anthropicReply().text('Reading it.').usage({ input_tokens: 9_000, output_tokens: 10 }));
+    const fresh = await runPi(['-p', 'what next?'], {
+      cwd: daemon.root,
+      home: pi,
+      env: { AI_ZEN_HOME: daemon.env.AI_ZEN_HOME!, XDG_RUNTIME_DIR: daemon.env.XDG_RUNTIME_DIR!, AI_ZEN_HOOK_DEBUG: debugLog },
+    });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    expect(fake.requests.at(-1)!.allText).toContain(`the newest handoff document of this repo is ${committed.path}`);
   });
 });

@@ -28,6 +28,8 @@ export interface AgentHookRequest {
   readonly stopHookActive?: boolean;
   readonly trigger?: string;
   readonly source?: string;
+  /** The hook says a script runs the session, where the transcript does not (pi's extension in print mode). */
+  readonly scripted?: boolean;
 }
 
 export interface AgentHookDeps {
@@ -69,7 +71,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
     await deps.foreign.finishSelf(file);
     return { output: null };
   }
-  if (deps.watcher.state(file)?.scripted) {
+  if (request.scripted || deps.watcher.state(file)?.scripted) {
     await deps.foreign.handOverForScript(file);
     return { output: null };
   }
