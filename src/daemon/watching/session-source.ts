@@ -264,3 +264,39 @@ export function isOverThreshold(
   if (atTokens != null && tokens >= atTokens) return true;
   return state.maxContextTokens !== null && tokens * 100 >= state.thresholds.handoffAt * state.maxContextTokens;
 }
+
+/**
+ * Another agent's session before its first line: nothing read, nothing measured yet, its window and
+ * thresholds those of an unknown model. Each agent's fold starts from this.
+ */
+export function emptyAgentState(input: {
+  readonly kind: SessionSourceKind;
+  readonly file: string;
+  readonly sessionId: string;
+  readonly window: number | null;
+  readonly thresholds: SessionThresholds;
+  readonly details: object;
+}): SessionState {
+  return {
+    kind: input.kind,
+    file: input.file,
+    sessionId: input.sessionId,
+    model: null,
+    maxContextTokens: input.window,
+    latestUsage: null,
+    closed: false,
+    successorId: null,
+    overflowed: false,
+    messageCount: 0,
+    lastHandoff: null,
+    skippedCount: 0,
+    details: input.details as Readonly<Record<string, unknown>>,
+    thresholds: input.thresholds,
+    compactions: 0,
+    lastCompactionAt: null,
+    cwd: null,
+    foreign: false,
+    startedAt: null,
+    firstReadingTokens: null,
+  };
+}

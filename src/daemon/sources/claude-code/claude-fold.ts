@@ -12,7 +12,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { isOverThreshold, type SessionState } from '../../watching/session-source.js';
+import { emptyAgentState, isOverThreshold, type SessionState } from '../../watching/session-source.js';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
 import { belongsToRepo } from '../../../probe/innermost-repo.js';
 import { claudeThresholds, claudeWindow, type ClaudeWindowSettings } from './claude-window.js';
@@ -68,28 +68,14 @@ export type ClaudeDetails = {
 export function emptyClaudeState(file: string, options: ClaudeFoldOptions): SessionState {
   const window = claudeWindow(null, 0, options);
   const details: ClaudeDetails = { lastMessageId: null, readings: 0, largestReading: 0 };
-  return {
+  return emptyAgentState({
     kind: 'claude-code',
     file,
     sessionId: path.basename(file, '.jsonl'),
-    model: null,
-    maxContextTokens: window,
-    latestUsage: null,
-    closed: false,
-    successorId: null,
-    overflowed: false,
-    messageCount: 0,
-    lastHandoff: null,
-    skippedCount: 0,
-    details,
+    window,
     thresholds: claudeThresholds(null, window, options),
-    compactions: 0,
-    lastCompactionAt: null,
-    cwd: null,
-    foreign: false,
-    startedAt: null,
-    firstReadingTokens: null,
-  };
+    details,
+  });
 }
 
 export function claudeDetails(state: SessionState): ClaudeDetails {

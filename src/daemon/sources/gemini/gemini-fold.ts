@@ -12,7 +12,7 @@ import { compiledOnFirstUse } from '../../../compiled-schema.js';
 import { HANDOFF_INSTRUCTION_MARK } from '../../../handoff/transcript.js';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { isOverThreshold, type SessionState } from '../../watching/session-source.js';
+import { emptyAgentState, isOverThreshold, type SessionState } from '../../watching/session-source.js';
 import { idPartOfName } from './gemini-paths.js';
 import { userTexts } from './gemini-user-text.js';
 import { geminiThresholds, geminiWindow, type GeminiWindowSettings } from './gemini-window.js';
@@ -47,30 +47,16 @@ export type GeminiDetails = {
 export function emptyGeminiState(file: string, options: GeminiFoldOptions): SessionState {
   const window = geminiWindow(null, options);
   const details: GeminiDetails = { lastMessageId: null, readings: 0, projectHash: null };
-  return {
+  // Until the metadata line names it whole: the part the file name carries.
+  // cwd: set by the source from the project folder's `.project_root` (the transcript never names it).
+  return emptyAgentState({
     kind: 'gemini',
     file,
-    // Until the metadata line names it whole: the part the file name carries.
     sessionId: idPartOfName(file) || path.basename(file, '.jsonl'),
-    model: null,
-    maxContextTokens: window,
-    latestUsage: null,
-    closed: false,
-    successorId: null,
-    overflowed: false,
-    messageCount: 0,
-    lastHandoff: null,
-    skippedCount: 0,
-    details,
+    window,
     thresholds: geminiThresholds(null, window, options),
-    compactions: 0,
-    lastCompactionAt: null,
-    // Set by the source from the project folder's `.project_root` (the transcript never names it).
-    cwd: null,
-    foreign: false,
-    startedAt: null,
-    firstReadingTokens: null,
-  };
+    details,
+  });
 }
 
 export function geminiDetails(state: SessionState): GeminiDetails {

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { isOverThreshold, type SessionState } from '../../watching/session-source.js';
+import { emptyAgentState, isOverThreshold, type SessionState } from '../../watching/session-source.js';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
 import { belongsToRepo } from '../../../probe/innermost-repo.js';
 import { piSessionIdFromName } from './pi-paths.js';
@@ -57,28 +57,14 @@ export type PiDetails = {
 export function emptyPiState(file: string, options: PiFoldOptions): SessionState {
   const window = piWindow(null, options);
   const details: PiDetails = { usageTokens: null, trailingTokens: 0, readings: 0 };
-  return {
+  return emptyAgentState({
     kind: 'pi',
     file,
     sessionId: piSessionIdFromName(file),
-    model: null,
-    maxContextTokens: window,
-    latestUsage: null,
-    closed: false,
-    successorId: null,
-    overflowed: false,
-    messageCount: 0,
-    lastHandoff: null,
-    skippedCount: 0,
-    details,
+    window,
     thresholds: piThresholds(null, window, options),
-    compactions: 0,
-    lastCompactionAt: null,
-    cwd: null,
-    foreign: false,
-    startedAt: null,
-    firstReadingTokens: null,
-  };
+    details,
+  });
 }
 
 export function piDetails(state: SessionState): PiDetails {

@@ -14,7 +14,7 @@ import { compiledOnFirstUse } from '../../../compiled-schema.js';
 import { belongsToRepo } from '../../../probe/innermost-repo.js';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { isOverThreshold, type SessionState } from '../../watching/session-source.js';
+import { emptyAgentState, isOverThreshold, type SessionState } from '../../watching/session-source.js';
 import { qwenThresholds, qwenWindow, type QwenWindowSettings } from './qwen-window.js';
 
 const Count = z.number().int().nonnegative().max(100_000_000);
@@ -59,28 +59,14 @@ export type QwenDetails = {
 export function emptyQwenState(file: string, options: QwenFoldOptions): SessionState {
   const window = qwenWindow(null, null, options);
   const details: QwenDetails = { reportedWindow: null, readings: 0 };
-  return {
+  return emptyAgentState({
     kind: 'qwen-code',
     file,
     sessionId: path.basename(file, '.jsonl'),
-    model: null,
-    maxContextTokens: window,
-    latestUsage: null,
-    closed: false,
-    successorId: null,
-    overflowed: false,
-    messageCount: 0,
-    lastHandoff: null,
-    skippedCount: 0,
-    details,
+    window,
     thresholds: qwenThresholds(null, window, options),
-    compactions: 0,
-    lastCompactionAt: null,
-    cwd: null,
-    foreign: false,
-    startedAt: null,
-    firstReadingTokens: null,
-  };
+    details,
+  });
 }
 
 export function qwenDetails(state: SessionState): QwenDetails {
