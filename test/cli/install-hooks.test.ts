@@ -54,6 +54,32 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     expect(await mode(hooks)).toBe(0o640);
   });
 
+  it('issue 22 Low a crash between the two steps of the settings swap (file taken aside, ours not yet in) loses nothing: the next install-hooks puts the user’s file back first', async () => {
+    await fs.mkdir(path.dirname(settingsFile()), { recursive: true });
+    // What a kill -9 leaves between the rename aside and the link: the user's file under the aside name, the path empty.
+    const aside = `${settingsFile()}.ai-zen-aside`;
+    await fs.writeFile(aside, JSON.stringify({ env: { ANTHROPIC_API_KEY: 'sk-ant-secret' }, permissions: { allow: ['Read(**)'] } }), {
+      mode: 0o600,
+    });
+    await fs.chmod(aside, 0o600);
+    const result = await daemon(['install-hooks', 'claude']);
+    expect(result.code, result.stderr).toBe(0);
+    const settings = JSON.parse(await fs.readFile(settingsFile(), 'utf8'));
+    expect(settings.env.ANTHROPIC_API_KEY).toBe('sk-ant-secret');
+    expect(settings.permissions.allow).toEqual(['Read(**)', RULE, 'mcp__ai-zen']);
+    expect(await mode(settingsFile())).toBe(0o600);
+    await expect(fs.stat(aside)).rejects.toMatchObject({ code: 'ENOENT' });
+
+    // A crash after the link leaves an aside beside a file that holds the swap: the stale one is dropped, the file kept.
+    await fs.writeFile(aside, JSON.stringify({ stale: true }));
+    expect((await daemon(['uninstall-hooks', 'claude'])).code).toBe(0);
+    expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8'))).toEqual({
+      env: { ANTHROPIC_API_KEY: 'sk-ant-secret' },
+      permissions: { allow: ['Read(**)'] },
+    });
+    await expect(fs.stat(aside)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('issue 22 Low install-hooks claude keeps a permission rule the user already had: in its place, and still there after uninstall-hooks', async () => {
     await fs.mkdir(path.dirname(settingsFile()), { recursive: true });
     const mine = { permissions: { allow: ['Bash(npm test)', RULE, 'Read(**)'] } };
