@@ -4,10 +4,9 @@
 // reading of the window; the thresholds follow that reading's window when the watcher has not read
 // the transcript yet (a session that has just started, or one outside the watched folders).
 import type { AgentWindowSettings } from '../../config/agent-models.js';
-import { agentCompactsAt } from '../../config/agent-models.js';
 import type { RequestParams } from '../../ipc/protocol.js';
 import type { HandoffRecord } from '../committing/handoff-committer.js';
-import { sessionThresholds, type SessionThresholds } from '../watching/session-source.js';
+import { agentThresholds, type SessionThresholds } from '../watching/session-source.js';
 import type { StatuslineReply } from './status-schema.js';
 
 export interface StatuslineDeps {
@@ -35,14 +34,5 @@ export function answerStatusline(params: RequestParams<'statusline'>, deps: Stat
 }
 
 function fromReading(params: RequestParams<'statusline'>, settings: AgentWindowSettings): SessionThresholds {
-  const model = params.model ?? null;
-  const learned = settings.learnedPoint?.(model) ?? null;
-  return sessionThresholds({
-    handoffAt: settings.handoffAt,
-    warnAt: settings.warnAt,
-    compactsAt: agentCompactsAt('claude-code', model, settings.models, learned),
-    compactsAtLearned: learned !== null,
-    handoffAtTokens: settings.handoffAtTokens,
-    window: settings.contextWindow ?? params.contextWindowSize ?? null,
-  });
+  return agentThresholds('claude-code', params.model ?? null, settings.contextWindow ?? params.contextWindowSize ?? null, settings);
 }

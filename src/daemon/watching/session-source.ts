@@ -5,6 +5,7 @@
 // the offline document, the command that starts the successor). The watcher, the monitor and the
 // status only see this interface: a new agent is one folder under `sources/` and a line in
 // `sources/index.ts`.
+import { type AgentWindowSettings, agentCompactsAt } from '../../config/agent-models.js';
 import type { WatchedAgent } from '../../config/agent-names.js';
 import type { DocPath } from '../../handoff/doc-path.js';
 import type { AgentMessage } from '../../session/session-recorder.js';
@@ -132,6 +133,31 @@ export function sessionThresholds(input: {
     handoffAtTokens: input.handoffAtTokens,
     ...(input.compactsAtLearned ? { compactsAtLearned: true } : {}),
   };
+}
+
+/**
+ * The thresholds of one agent's session on `model`: the agent's settings, and where it compacts —
+ * the user's `models` entry, else the point learned from its own compactions, else `own` (the
+ * agent's rule for this window, when it has one: Qwen Code, pi), else the model table. `own: null`
+ * says the point is unknown until learned (pi before it knows the window).
+ */
+export function agentThresholds(
+  agent: WatchedAgent,
+  model: string | null,
+  window: number | null,
+  settings: AgentWindowSettings,
+  own?: number | null,
+): SessionThresholds {
+  const learned = settings.learnedPoint?.(model) ?? null;
+  const unknown = own === null && learned === null;
+  return sessionThresholds({
+    handoffAt: settings.handoffAt,
+    warnAt: settings.warnAt,
+    compactsAt: unknown ? null : agentCompactsAt(agent, model, settings.models, learned ?? own ?? null),
+    compactsAtLearned: learned !== null,
+    handoffAtTokens: settings.handoffAtTokens,
+    window,
+  });
 }
 
 export interface SkipNotice {

@@ -5,8 +5,8 @@
 // without the `[1m]`. The window then comes from the model table (config/agent-models.ts), the
 // user's `models` entries, the agent-wide `contextWindow`, and the readings themselves (one above
 // the table's window proves a 1M one).
-import { type AgentWindowSettings, agentCompactsAt, agentWindow } from '../../../config/agent-models.js';
-import { sessionThresholds, type SessionThresholds } from '../../watching/session-source.js';
+import { type AgentWindowSettings, agentWindow } from '../../../config/agent-models.js';
+import { agentThresholds, type SessionThresholds } from '../../watching/session-source.js';
 
 export type ClaudeWindowSettings = AgentWindowSettings;
 
@@ -15,13 +15,5 @@ export function claudeWindow(model: string | null, largestReading: number, setti
 }
 
 export function claudeThresholds(model: string | null, window: number, settings: ClaudeWindowSettings): SessionThresholds {
-  const learned = settings.learnedPoint?.(model) ?? null;
-  return sessionThresholds({
-    handoffAt: settings.handoffAt,
-    warnAt: settings.warnAt,
-    compactsAt: agentCompactsAt('claude-code', model, settings.models, learned),
-    compactsAtLearned: learned !== null,
-    handoffAtTokens: settings.handoffAtTokens,
-    window,
-  });
+  return agentThresholds('claude-code', model, window, settings);
 }

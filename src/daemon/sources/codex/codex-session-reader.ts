@@ -9,8 +9,8 @@
 import path from 'node:path';
 import type { IncrementalReaderOptions } from '../../watching/incremental-reader.js';
 import { createLineFoldReader, type LineFold } from '../../watching/line-fold-reader.js';
-import { agentCompactsAt, agentWindow, type AgentWindowSettings } from '../../../config/agent-models.js';
-import { isOverThreshold, sessionThresholds, type SessionReader, type SessionState } from '../../watching/session-source.js';
+import { agentWindow, type AgentWindowSettings } from '../../../config/agent-models.js';
+import { agentThresholds, isOverThreshold, type SessionReader, type SessionState } from '../../watching/session-source.js';
 import { emptyCodexView, foldCodexLine, type CodexRolloutView } from './codex-rollout.js';
 import type { CodexOwnership } from './codex-rollout-folders.js';
 
@@ -42,15 +42,7 @@ export function codexState(
     models: settings.models,
     reported: reading?.window,
   });
-  const learned = settings.learnedPoint?.(view.model) ?? null;
-  const thresholds = sessionThresholds({
-    handoffAt: settings.handoffAt,
-    warnAt: settings.warnAt,
-    compactsAt: agentCompactsAt('codex', view.model, settings.models, learned),
-    compactsAtLearned: learned !== null,
-    handoffAtTokens: settings.handoffAtTokens,
-    window,
-  });
+  const thresholds = agentThresholds('codex', view.model, window, settings);
   const state: Omit<SessionState, 'overflowed'> = {
     kind: 'codex',
     file,

@@ -2,10 +2,10 @@
 // reader (bytes read = bytes appended) and folded into the daemon's SessionState. Its folder's owner
 // is decided before the first read (CopilotOwnership): another repo's transcript is never read.
 import path from 'node:path';
-import { agentCompactsAt, agentWindow, type AgentWindowSettings } from '../../../config/agent-models.js';
+import { agentWindow, type AgentWindowSettings } from '../../../config/agent-models.js';
 import type { IncrementalReaderOptions } from '../../watching/incremental-reader.js';
 import { createLineFoldReader, type LineFold } from '../../watching/line-fold-reader.js';
-import { isOverThreshold, type SessionReader, type SessionState, sessionThresholds } from '../../watching/session-source.js';
+import { agentThresholds, isOverThreshold, type SessionReader, type SessionState } from '../../watching/session-source.js';
 import { type CopilotView, emptyCopilotView, foldCopilotLine } from './copilot-events.js';
 import { copilotSessionIdOf } from './copilot-paths.js';
 import type { CopilotOwnership } from './copilot-session-folders.js';
@@ -31,15 +31,7 @@ export function copilotState(
     models: settings.models,
     reported: reading?.window,
   });
-  const learned = settings.learnedPoint?.(view.model) ?? null;
-  const thresholds = sessionThresholds({
-    handoffAt: settings.handoffAt,
-    warnAt: settings.warnAt,
-    compactsAt: agentCompactsAt('copilot', view.model, settings.models, learned),
-    compactsAtLearned: learned !== null,
-    handoffAtTokens: settings.handoffAtTokens,
-    window,
-  });
+  const thresholds = agentThresholds('copilot', view.model, window, settings);
   const state: Omit<SessionState, 'overflowed'> = {
     kind: 'copilot',
     file,

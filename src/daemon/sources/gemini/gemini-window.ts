@@ -3,8 +3,8 @@
 // which is the table's (config/agent-models.ts), over which the user's `agents.gemini` settings win.
 // It compresses its history at 50% of that window by default (`model.compressionThreshold`); the
 // daemon hands off a margin below (session-source.ts: sessionThresholds).
-import { type AgentWindowSettings, agentCompactsAt, agentWindow } from '../../../config/agent-models.js';
-import { sessionThresholds, type SessionThresholds } from '../../watching/session-source.js';
+import { type AgentWindowSettings, agentWindow } from '../../../config/agent-models.js';
+import { agentThresholds, type SessionThresholds } from '../../watching/session-source.js';
 
 export type GeminiWindowSettings = AgentWindowSettings;
 
@@ -15,13 +15,5 @@ export function geminiWindow(model: string | null, settings: GeminiWindowSetting
 }
 
 export function geminiThresholds(model: string | null, window: number, settings: GeminiWindowSettings): SessionThresholds {
-  const learned = settings.learnedPoint?.(model) ?? null;
-  return sessionThresholds({
-    handoffAt: settings.handoffAt,
-    warnAt: settings.warnAt,
-    compactsAt: agentCompactsAt('gemini', model, settings.models, learned),
-    compactsAtLearned: learned !== null,
-    handoffAtTokens: settings.handoffAtTokens,
-    window,
-  });
+  return agentThresholds('gemini', model, window, settings);
 }

@@ -6,8 +6,8 @@
 // itself once the context passes the window less `compaction.reserveTokens` (16,384 by default,
 // from its settings.json): that point, in percent, is where it compacts unless the daemon learned
 // another.
-import { type AgentWindowSettings, agentCompactsAt, agentWindow } from '../../../config/agent-models.js';
-import { sessionThresholds, type SessionThresholds } from '../../watching/session-source.js';
+import { type AgentWindowSettings, agentWindow } from '../../../config/agent-models.js';
+import { agentThresholds, type SessionThresholds } from '../../watching/session-source.js';
 
 /** pi's default `compaction.reserveTokens`. */
 export const PI_RESERVE_TOKENS = 16_384;
@@ -31,17 +31,9 @@ export function piWindow(model: string | null, settings: PiWindowSettings): numb
 }
 
 export function piThresholds(model: string | null, window: number | null, settings: PiWindowSettings): SessionThresholds {
-  const learned = settings.learnedPoint?.(model) ?? null;
   const reserve = settings.reserveTokens ?? PI_RESERVE_TOKENS;
   // pi compacts when the context is above window − reserve; with compaction off, only the window stops it.
   const own =
     window === null || window <= 0 ? null : settings.compactionEnabled === false ? 100 : Math.floor(((window - reserve) * 100) / window);
-  return sessionThresholds({
-    handoffAt: settings.handoffAt,
-    warnAt: settings.warnAt,
-    compactsAt: own === null && learned === null ? null : agentCompactsAt('pi', model, settings.models, learned ?? own),
-    compactsAtLearned: learned !== null,
-    handoffAtTokens: settings.handoffAtTokens,
-    window,
-  });
+  return agentThresholds('pi', model, window, settings, own);
 }

@@ -6,8 +6,8 @@
 // reserved for the summary plus a 13,000 buffer): 85% for a window of 220k and more, less below
 // (74% of 131,072). The user's `models` entry and what the daemon learned from Qwen's own
 // compactions come first.
-import { type AgentWindowSettings, agentCompactsAt, agentWindow } from '../../../config/agent-models.js';
-import { sessionThresholds, type SessionThresholds } from '../../watching/session-source.js';
+import { type AgentWindowSettings, agentWindow } from '../../../config/agent-models.js';
+import { agentThresholds, type SessionThresholds } from '../../watching/session-source.js';
 
 export type QwenWindowSettings = AgentWindowSettings;
 
@@ -27,14 +27,6 @@ export function qwenOwnCompactionPoint(window: number): number {
 }
 
 export function qwenThresholds(model: string | null, window: number, settings: QwenWindowSettings): SessionThresholds {
-  const learned = settings.learnedPoint?.(model) ?? null;
-  return sessionThresholds({
-    handoffAt: settings.handoffAt,
-    warnAt: settings.warnAt,
-    // The user's entry, then what was learned, then Qwen's own rule for this window.
-    compactsAt: agentCompactsAt('qwen-code', model, settings.models, learned ?? qwenOwnCompactionPoint(window)),
-    compactsAtLearned: learned !== null,
-    handoffAtTokens: settings.handoffAtTokens,
-    window,
-  });
+  // The user's entry, then what was learned, then Qwen's own rule for this window.
+  return agentThresholds('qwen-code', model, window, settings, qwenOwnCompactionPoint(window));
 }
