@@ -149,6 +149,9 @@ async function placeOurs(absolute: string, temp: string, taken: fs.FileHandle | 
     () => true,
     async (error: NodeJS.ErrnoException) => {
       if (error.code === 'EEXIST') return false;
+      // A file system without hard links (some network and FUSE mounts): the rename that replaces,
+      // onto the path we just emptied — the window of the old way, but never an error.
+      if (error.code === 'EPERM' || error.code === 'ENOTSUP' || error.code === 'ENOSYS') return fs.rename(temp, absolute).then(() => true);
       // Never leave the path empty: what we took goes back before the error is told.
       if (taken) await fs.link(`${absolute}${ASIDE_SUFFIX}`, absolute).catch(() => {});
       await taken?.close();
