@@ -1,7 +1,11 @@
 // Issue 22 low: `install-hooks claude` lost concurrent user edits to `.claude/settings.local.json`.
 // The attack: a child process (an editor, Claude Code itself) rewrites the file again and again,
-// each time adding a key of its own to what it read — in place one time, by rename the next — while
-// install-hooks and uninstall-hooks run in a loop. No key the editor wrote may go missing.
+// each time adding a key of its own to what it read — in place one time, by rename the next, with a
+// pause of 0–6 ms between edits — while install-hooks and uninstall-hooks run in a loop. No key the
+// editor wrote may go missing. The pauses let ai-zen's swaps land between the editor's edits dozens
+// of times a run: the rename that replaced (before the two-step swap of settings-swap.ts) lost 1–4
+// of 2,500 edits in each of 6 runs here; editing back to back (AI_ZEN_SETTINGS_RACE_PAUSE_MS=0)
+// leaves almost no room between edits, and most runs are refused instead.
 import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -19,7 +23,8 @@ import { waitFor } from '../support/wait-for.js';
  */
 const EDITOR = `
 const fs = require('node:fs');
-const [file, ready, stop, most] = process.argv.slice(1);
+const [file, ready, stop, most, pause] = process.argv.slice(1);
+const nap = new Int32Array(new SharedArrayBuffer(4));
 const mine = [];
 const unseen = new Set();
 function read() {
@@ -40,9 +45,14 @@ for (let i = 0; i < Number(most) && !fs.existsSync(stop); i += 1) {
   const text = JSON.stringify(settings, null, 2) + '\\n';
   if (i % 2 === 0) fs.writeFileSync(file, text);
   else { const temp = file + '.editor-tmp'; fs.writeFileSync(temp, text); fs.renameSync(temp, file); }
+  // A person's editor or an agent does not write back to back: a pause of up to \`pause\` ms between edits.
+  Atomics.wait(nap, 0, 0, Math.random() * Number(pause));
 }
 process.stdout.write(JSON.stringify({ written: mine.length, unseen: [...unseen] }));
 `;
+
+/** The longest pause between two of the editor's edits, in ms (a random one each time, 3 ms on average). */
+const PAUSE_MS = Number(process.env.AI_ZEN_SETTINGS_RACE_PAUSE_MS ?? 6);
 
 /** ai-zen's one-line answer when a settings file outlasts every compare-and-swap round. */
 const KEPT_CHANGING = /kept changing while ai-zen wrote it; nothing more was changed/;
@@ -70,7 +80,7 @@ describe('install-hooks claude against a concurrent editor (issue 22 low)', { ti
   async function race(edits: number, rounds: number, step: (round: number) => Promise<unknown>) {
     const ready = path.join(base, 'editor-ready');
     const stop = path.join(base, 'editor-stop');
-    const child = spawn(process.execPath, ['-e', EDITOR, settingsFile(), ready, stop, String(edits)], {
+    const child = spawn(process.execPath, ['-e', EDITOR, settingsFile(), ready, stop, String(edits), String(PAUSE_MS)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -93,7 +103,7 @@ describe('install-hooks claude against a concurrent editor (issue 22 low)', { ti
   }
 
   it('issue 22 low install and uninstall in a loop while an editor adds its own keys (in place and by rename): no edit of the editor is lost, the user’s rule stays', async () => {
-    const edits = Number(process.env.AI_ZEN_SETTINGS_RACE_EDITS ?? 4000);
+    const edits = Number(process.env.AI_ZEN_SETTINGS_RACE_EDITS ?? 2500);
     // A file rewritten every few ms may outlast every compare-and-swap round: then ai-zen says so and
     // changes nothing more (the user runs it again). That is a right answer too; losing an edit never is.
     let refused = 0;
