@@ -111,11 +111,11 @@ export async function makeDaemonRepo(
       if (result.code !== 0) throw new Error(`start failed (${result.code}): ${result.stderr}`);
       return Number(/pid\s+(\d+)/.exec(result.stdout)?.[1]);
     },
-    async status() {
-      const result = await daemon(['status', '--json']);
-      if (result.code !== 0) throw new Error(`status failed (${result.code}): ${result.stderr}`);
-      return StatusInfo.parse(JSON.parse(result.stdout));
-    },
+    // The request `ai-zen-daemon status --json` sends, checked by the same schema, from this process:
+    // tests poll it in waitFor loops, and a CLI process per poll cost ~0.5 s of CPU each, about a
+    // quarter of all the CPU the real-client files used on CI's two cores. The command itself is
+    // proven where it is the subject (daemon(['status', ...]) in daemon-lifecycle, cli-habits, …).
+    status: () => requestDaemon(root, env, 'status', undefined, StatusInfo),
     running: () => isLockHeld(daemonLockName(root), { env }),
     async connect() {
       const client = await connectIpc({ socketPath, repoRoot: root, timeoutMs: 5000 });
