@@ -5,7 +5,6 @@
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { z } from 'zod';
 import {
   HANDOFF_PERMISSION,
   installClaudeHooks,
@@ -21,38 +20,20 @@ import {
 import { trustOurCodexHooks } from '../daemon/sources/codex/codex-hook-trust.js';
 import { installCodexHooks, uninstallCodexHooks, type CodexHookEvent } from '../daemon/sources/codex/codex-hooks.js';
 import { installCodexMcp, uninstallCodexMcp } from '../daemon/sources/codex/codex-mcp.js';
-import { type AgentHooks, HOOK_EVENTS, type HookEvent } from '../daemon/sources/agent-module.js';
-import { AGENT_MODULES, agentModule } from '../daemon/sources/index.js';
+import type { AgentHooks, HookEvent } from '../daemon/sources/agent-module.js';
+import { agentModule } from '../daemon/sources/index.js';
 import { AiZenError } from '../errors.js';
-import { connectIpc } from '../ipc/client.js';
-import { socketPathFor } from '../ipc/socket-path.js';
-import { startDaemonIfEnabled } from './daemon-autostart.js';
 import { daemonRoot } from './daemon-client.js';
 import { packageVersion } from './daemon-start.js';
 import { setEnabled } from './enabled-repos.js';
 import { keepOutOfGit } from './git-exclude.js';
+import { answerHook, HOOK_AGENTS, hookFailureLine } from './hook-answer.js';
 import { ensureHookShim, shellWord } from './hook-shim.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
-/** Claude Code's and Codex's hooks have their own install code below; every other agent's comes with its module. */
-const AGENTS = ['claude', 'codex', ...AGENT_MODULES.filter((agent) => agent.hooks !== undefined).map((agent) => agent.word)];
-/** What a hook reads on stdin at most (a Claude hook input is a few hundred bytes). */
-const MAX_INPUT_BYTES = 1024 * 1024;
-/** Under the hook's own timeout in the settings (60 s): the answer or nothing. */
-const HOOK_ANSWER_MS = 50_000;
-
-const HookInput = z.looseObject({
-  transcript_path: z.string().optional(),
-  session_id: z.string().optional(),
-  cwd: z.string().optional(),
-  stop_hook_active: z.boolean().optional(),
-  trigger: z.string().optional(),
-  source: z.string().optional(),
-  scripted: z.boolean().optional(),
-});
-
 function checkAgent(agent: string): void {
-  if (!AGENTS.includes(agent)) throw new AiZenError('usage', `unknown agent ${JSON.stringify(agent)} (known: ${AGENTS.join(', ')})`);
+  if (!HOOK_AGENTS.includes(agent))
+    throw new AiZenError('usage', `unknown agent ${JSON.stringify(agent)} (known: ${HOOK_AGENTS.join(', ')})`);
 }
 
 /**
@@ -66,7 +47,7 @@ function hookCommand(shim: string, agent: string, event: ClaudeHookEvent | Codex
 export function registerAgentHookCommands(program: Command, setup: CliSetup): void {
   program
     .command('install-hooks')
-    .argument('<agent>', AGENTS.join(' | '))
+    .argument('<agent>', HOOK_AGENTS.join(' | '))
     .option('--trust', "codex: trust ai-zen's hooks (and only those) through Codex's own app-server, as /hooks in Codex would")
     .description("add ai-zen's hooks (Stop, PreCompact, SessionStart) to the agent's settings")
     .action(async (agent: string, flags: { trust?: boolean }) => {
@@ -112,7 +93,7 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
     });
   program
     .command('uninstall-hooks')
-    .argument('<agent>', AGENTS.join(' | '))
+    .argument('<agent>', HOOK_AGENTS.join(' | '))
     .description("remove ai-zen's hooks (and only those) from the agent's settings")
     .action(async (agent: string) => {
       checkAgent(agent);
@@ -173,64 +154,19 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
       });
   program
     .command('hook')
-    .argument('<agent>', AGENTS.join(' | '))
+    .argument('<agent>', HOOK_AGENTS.join(' | '))
     .argument('<event>', 'Stop | PreCompact | SessionStart')
     .description('run by the agent as its hook (reads the hook JSON on stdin); never fails the agent')
     .action(async (agent: string, event: string) => {
-      const output = await answerHook(agent, event, setup).catch(async (error: unknown) => {
+      // The shim runs the lean entry (ai-zen-hook.ts) for this; here for `ai-zen-daemon hook` typed or run directly.
+      const output = await answerHook(agent, event, setup.io).catch(async (error: unknown) => {
         // Silent for the agent; AI_ZEN_HOOK_DEBUG names a file that gets the reason (for a person debugging a hook).
         const debug = setup.io.env.AI_ZEN_HOOK_DEBUG;
-        if (debug)
-          await appendFile(
-            debug,
-            `${new Date().toISOString()} hook ${agent} ${event}: ${error instanceof Error ? error.stack : String(error)}\n`,
-          ).catch(() => {});
+        if (debug) await appendFile(debug, hookFailureLine(agent, event, error)).catch(() => {});
         return null;
       });
       if (output) await writeOut(setup.io.stdout, `${JSON.stringify(output)}\n`).catch(() => {});
     });
-}
-
-async function answerHook(agent: string, event: string, setup: CliSetup): Promise<Record<string, unknown> | null> {
-  const module = agentModule(agent);
-  if (!AGENTS.includes(agent) || module === null || !isHookEvent(event)) return null;
-  const raw: unknown = JSON.parse(await readInput(setup.io.stdin));
-  const read = module.hooks?.readInput ? await module.hooks.readInput(raw) : null;
-  const input = HookInput.safeParse(module.hooks?.readInput ? (read ?? {}) : raw);
-  if (!input.success || !input.data.transcript_path) return null;
-  const shaped = (output: Record<string, unknown> | null): Record<string, unknown> | null =>
-    output && module.hooks?.writeOutput ? module.hooks.writeOutput(event, output) : output;
-  const root = await daemonRoot(input.data.cwd ?? setup.io.cwd, setup.io.env);
-  const client = await connectIpc({ socketPath: socketPathFor(root, { env: setup.io.env }), repoRoot: root, timeoutMs: 2000 }).catch(
-    (error: unknown) => {
-      // Unprotected is never silent (issue 20 §2): the session is told, once at its start, how to fix it.
-      if (event === 'SessionStart') return null;
-      throw error;
-    },
-  );
-  if (client === null) {
-    // An enabled repo: this session's start brings its daemon up, detached, without waiting for it (issue 20 §1).
-    return shaped((await startDaemonIfEnabled(root, setup.io.env)) === 'not-enabled' ? unprotected(root) : null);
-  }
-  try {
-    const reply = await client.request<{ output: Record<string, unknown> | null }>(
-      'agent-hook',
-      {
-        agent: module.name,
-        event,
-        transcriptPath: input.data.transcript_path,
-        ...(input.data.session_id ? { sessionId: input.data.session_id } : {}),
-        ...(input.data.stop_hook_active !== undefined ? { stopHookActive: input.data.stop_hook_active } : {}),
-        ...(input.data.trigger ? { trigger: input.data.trigger } : {}),
-        ...(input.data.source ? { source: input.data.source } : {}),
-        ...(input.data.scripted ? { scripted: true } : {}),
-      },
-      { timeoutMs: HOOK_ANSWER_MS },
-    );
-    return shaped(reply && typeof reply === 'object' && reply.output && typeof reply.output === 'object' ? reply.output : null);
-  } finally {
-    await client.close().catch(() => {});
-  }
 }
 
 /** What install-hooks claude says of the statusline (issue 23 §2): installed, or the user's left as it is and how to chain it. */
@@ -243,20 +179,6 @@ function statusLineNote(result: StatusLineInstall, shim: string): string {
     `ai-zen-daemon: your statusline in ${result.file} is left as it is; to show ai-zen's line after it, set its command to:\n` +
     `  ${shellWord(shim)} statusline --chain ${shellWord(result.command)}\n`
   );
-}
-
-/** The one line of context a session gets at its start in a repo whose daemon is not running. */
-function unprotected(root: string): Record<string, unknown> {
-  return {
-    hookSpecificOutput: {
-      hookEventName: 'SessionStart',
-      additionalContext: `ai-zen: this repo (${root}) is NOT protected — no ai-zen daemon runs here, so nothing hands this session over when its context fills up. Tell the user; the fix is: ai-zen-daemon start (or ai-zen-daemon enable, to start it with every session here)`,
-    },
-  };
-}
-
-function isHookEvent(event: string): event is HookEvent {
-  return (HOOK_EVENTS as readonly string[]).includes(event);
 }
 
 /** install-hooks <agent> for an agent whose module brings its hooks (issue 24). */
@@ -309,16 +231,4 @@ async function installForCodex(setup: CliSetup, trust: boolean): Promise<void> {
       "Codex runs a hook only once you trust it: open codex, type /hooks and trust ai-zen's three hooks — or run: ai-zen-daemon install-hooks codex --trust",
     );
   await writeOut(setup.io.stdout, `${lines.join('\n')}\n`);
-}
-
-async function readInput(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of stream) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    bytes += buffer.length;
-    if (bytes > MAX_INPUT_BYTES) throw new Error('hook input too large');
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -30,9 +30,11 @@ export function hookShimText(script: string, node: string): string {
 script=${shellWord(script)}
 node=${shellWord(node)}
 if [ -f "$script" ]; then
-  # Claude Code's statusline runs on every refresh: its lean entry, not the whole CLI (issue 23 §2).
-  lean="\${script%/*}/ai-zen-statusline.js"
-  if [ "$1" = statusline ] && [ -f "$lean" ]; then shift; set -- "$lean" "$@"; else set -- "$script" "$@"; fi
+  # Claude Code's statusline runs on every refresh, and the agent waits on every hook: their lean
+  # entries, not the whole CLI (issue 23 §2).
+  lean=
+  case "$1" in statusline) lean="\${script%/*}/ai-zen-statusline.js" ;; hook) lean="\${script%/*}/ai-zen-hook.js" ;; esac
+  if [ -n "$lean" ] && [ -f "$lean" ]; then shift; set -- "$lean" "$@"; else set -- "$script" "$@"; fi
   if [ -x "$node" ]; then exec "$node" "$@"; fi
   exec node "$@"
 fi

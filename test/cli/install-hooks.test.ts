@@ -13,6 +13,7 @@ import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const LEAN_HOOK = path.join(ROOT, 'dist', 'cli', 'ai-zen-hook.js');
 const RULE = 'Edit(.ai-zen/handoffs/**)';
 
 describe('install-hooks: files kept as the user had them', { timeout: 120_000 }, () => {
@@ -124,6 +125,8 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     expect(again.stdout).toContain('already installed');
     expect(await fs.readFile(settingsFile(), 'utf8')).toBe(text);
     expect(await fs.readFile(shim, 'utf8')).toContain(path.join(moved, 'dist', 'cli', 'ai-zen-daemon.js'));
+    // The shim runs the lean entry for a hook (the agent waits on it), not the whole CLI.
+    expect(await fs.readFile(shim, 'utf8')).toContain('ai-zen-hook.js');
     const version = await runShim(shim, ['--version'], '');
     expect(version.code).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
@@ -137,17 +140,27 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
 
   it('issue 20 §2 unprotected is never silent: in a repo with ai-zen’s hooks and no daemon, SessionStart adds one line of context naming the fix', async () => {
     const input = JSON.stringify({ transcript_path: path.join(repo.root, 'x.jsonl'), cwd: repo.root, source: 'startup' });
-    for (const agent of ['claude', 'codex']) {
-      const result = await runCli(['hook', agent, 'SessionStart'], { cwd: repo.root, env, bin: DAEMON_BIN, input });
-      expect(result.code).toBe(0);
-      const context = JSON.parse(result.stdout).hookSpecificOutput.additionalContext as string;
-      expect(context).toContain('NOT protected');
-      expect(context).toContain('ai-zen-daemon start');
-      expect(context.split('\n')).toHaveLength(1);
+    // `ai-zen-daemon hook …` and the lean entry the shim runs for it (ai-zen-hook.js) answer alike.
+    const hookRuns = [
+      (agent: string, event: string) => runCli(['hook', agent, event], { cwd: repo.root, env, bin: DAEMON_BIN, input }),
+      (agent: string, event: string) => runCli([agent, event], { cwd: repo.root, env, bin: LEAN_HOOK, input }),
+    ];
+    for (const run of hookRuns) {
+      for (const agent of ['claude', 'codex']) {
+        const result = await run(agent, 'SessionStart');
+        expect(result.code).toBe(0);
+        const context = JSON.parse(result.stdout).hookSpecificOutput.additionalContext as string;
+        expect(context).toContain('NOT protected');
+        expect(context).toContain('ai-zen-daemon start');
+        expect(context.split('\n')).toHaveLength(1);
+      }
+      // The other events stay silent without a daemon: a hook never gets in the agent's way.
+      expect(await run('claude', 'Stop')).toMatchObject({ code: 0, stdout: '' });
     }
-    // The other events stay silent without a daemon: a hook never gets in the agent's way.
-    const stop = await runCli(['hook', 'claude', 'Stop'], { cwd: repo.root, env, bin: DAEMON_BIN, input });
-    expect(stop).toMatchObject({ code: 0, stdout: '' });
+    // The lean entry run by hand without its two words: one line and the usage exit, as the full CLI's.
+    const bare = await runCli(['claude'], { cwd: repo.root, env, bin: LEAN_HOOK });
+    expect(bare.code).toBe(2);
+    expect(bare.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('issue 22 §7 uninstall-hooks codex and a reinstall leave the user’s own Codex hooks trusted (a hook after ai-zen’s keeps its place)', async () => {
