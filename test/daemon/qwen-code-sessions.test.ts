@@ -86,8 +86,9 @@ describe('issue 24 Qwen Code sessions, with the real client', { timeout: 300_000
           return reply()
             .tool('run_shell_command', { command: 'ls', description: 'look around' })
             .usage({ prompt_tokens: share(PINNED_WINDOW, 30), completion_tokens: 20 });
-        // One crossing at a time: this one once the first document is committed (two handed over at
-        // once fail F2 today: the second document's facts name the HEAD before the first one's commit).
+        // Held at 30% until the first document is committed, so the listing test sees it there. (It
+        // once also kept two crossings apart: the second document failed F2 against the HEAD the
+        // first commit had moved; 444cdc8 checks each document against the facts it was written from.)
         await firstCommitted;
         return reply()
           .text('The flag parser is in src/cli.ts.')
