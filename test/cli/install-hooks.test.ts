@@ -71,14 +71,18 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     expect(await mode(settingsFile())).toBe(0o600);
     await expect(fs.stat(aside)).rejects.toMatchObject({ code: 'ENOENT' });
 
-    // A crash after the link leaves an aside beside a file that holds the swap: the stale one is dropped, the file kept.
-    await fs.writeFile(aside, JSON.stringify({ stale: true }));
+    // An aside beside a file (a crash after the link, or the agent wrote the file since) is never deleted unread:
+    // one that says what the file says is dropped, another is kept under a dated name beside it.
+    await fs.copyFile(settingsFile(), aside);
     expect((await daemon(['uninstall-hooks', 'claude'])).code).toBe(0);
-    expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8'))).toEqual({
-      env: { ANTHROPIC_API_KEY: 'sk-ant-secret' },
-      permissions: { allow: ['Read(**)'] },
-    });
     await expect(fs.stat(aside)).rejects.toMatchObject({ code: 'ENOENT' });
+    await fs.writeFile(aside, JSON.stringify({ mine: 'older' }));
+    expect((await daemon(['install-hooks', 'claude'])).code).toBe(0);
+    await expect(fs.stat(aside)).rejects.toMatchObject({ code: 'ENOENT' });
+    const kept = (await fs.readdir(path.dirname(settingsFile()))).filter((name) => name.startsWith('settings.local.json.ai-zen-before-'));
+    expect(kept).toHaveLength(1);
+    expect(JSON.parse(await fs.readFile(path.join(path.dirname(settingsFile()), kept[0]!), 'utf8'))).toEqual({ mine: 'older' });
+    expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8')).env.ANTHROPIC_API_KEY).toBe('sk-ant-secret');
   });
 
   it('issue 22 Low install-hooks claude keeps a permission rule the user already had: in its place, and still there after uninstall-hooks', async () => {

@@ -135,22 +135,31 @@ function placeOurs(absolute: string, aside: string, temp: string, taken: number 
 }
 
 /**
- * A crash between the two steps of a swap leaves the file aside and the path empty: put it back
- * (a regular file only), or drop an aside whose swap completed. Whether anything was found.
+ * A crash between the two steps of a swap leaves the file aside and the path empty: put it back (a
+ * regular file only). An aside beside a file (a crash after the link, or someone — the agent —
+ * wrote the path before this run) is never deleted unread: it is dropped when the file holds the
+ * same text, else kept under a dated name beside it. Whether anything was found.
  */
-export function putBackAside(absolute: string, aside: string): boolean {
+export function putBackAside(absolute: string, aside: string, now: Date = new Date()): boolean {
   let found: ReturnType<typeof lstatSync> | undefined;
   try {
     found = lstatSync(aside);
   } catch {
     return false;
   }
-  if (found.isFile()) {
-    try {
-      linkSync(aside, absolute);
-    } catch {}
+  if (!found.isFile()) {
+    rmSync(aside, { force: true });
+    return true;
   }
-  rmSync(aside, { force: true });
+  try {
+    linkSync(aside, absolute);
+    rmSync(aside, { force: true });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  if (readSnapshot(aside).text === readSnapshot(absolute).text) rmSync(aside, { force: true });
+  else renameSync(aside, `${absolute}.ai-zen-before-${now.toISOString().replace(/[:.]/g, '-')}`);
   return true;
 }
 
