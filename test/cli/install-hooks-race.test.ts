@@ -4,8 +4,8 @@
 // pause of 0–6 ms between edits — while install-hooks and uninstall-hooks run in a loop. No key the
 // editor wrote may go missing. The pauses let ai-zen's swaps land between the editor's edits dozens
 // of times a run: the rename that replaced (before the two-step swap of settings-swap.ts) lost 1–4
-// of 2,500 edits in each of 6 runs here; editing back to back (AI_ZEN_SETTINGS_RACE_PAUSE_MS=0)
-// leaves almost no room between edits, and most runs are refused instead.
+// of 2,500 edits in each of 6 runs here. Editing back to back (AI_ZEN_SETTINGS_RACE_PAUSE_MS=0)
+// leaves little room between edits: fewer runs get through, and a few are refused.
 import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
