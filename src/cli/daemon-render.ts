@@ -141,12 +141,16 @@ function commitLine(handoff: HandoffInfo): string {
   }
 }
 
+const SUBJECT_SHOWN = 60;
+
 function gitLine(git: FactsInfo['git']): string {
   if (!git.known) return `unknown (${git.why})`;
   const facts = git.value;
   const parts: string[] = [];
   const branch = facts.branch ?? 'detached HEAD';
-  parts.push(facts.head ? `${branch} @ ${facts.head.shortSha} ${JSON.stringify(facts.head.subject)}` : `${branch} (no commits yet)`);
+  parts.push(
+    facts.head ? `${branch} @ ${facts.head.shortSha} ${JSON.stringify(shortSubject(facts.head.subject))}` : `${branch} (no commits yet)`,
+  );
   const dirty = [
     facts.staged.length > 0 ? `${facts.staged.length} staged` : null,
     facts.unstaged.length > 0 ? `${facts.unstaged.length} unstaged` : null,
@@ -157,6 +161,17 @@ function gitLine(git: FactsInfo['git']): string {
   if (facts.upstream) parts.push(`${facts.upstream} ahead ${facts.ahead ?? '?'} behind ${facts.behind ?? '?'}`);
   if (facts.operation) parts.push(`${facts.operation} in progress`);
   return parts.join(' · ');
+}
+
+/** A commit subject as one status line holds it: the first 60 characters (`status --json` has it whole). */
+function shortSubject(subject: string): string {
+  const characters = [...subject];
+  return characters.length <= SUBJECT_SHOWN
+    ? subject
+    : `${characters
+        .slice(0, SUBJECT_SHOWN - 1)
+        .join('')
+        .trimEnd()}…`;
 }
 
 function portsLine(ports: FactsInfo['ports']): string {

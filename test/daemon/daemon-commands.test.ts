@@ -79,6 +79,20 @@ describe('D5 commands through the daemon', { timeout: 60_000 }, () => {
     const human = await daemon.daemon(['status']);
     expect(human.stdout).toContain(`git     main @ ${head.slice(0, 7)} "initial commit"`);
     expect(human.stdout).toMatch(/^ports {3}/m);
+
+    // A long subject is cut to one status line's share (60 characters, with …); --json keeps it whole.
+    const subject = `fix: ${'the parser keeps every flag it was given '.repeat(3).trim()}`;
+    await daemon.repo.git('commit', '-q', '--allow-empty', '-m', subject);
+    const shown = await waitFor(
+      async () => {
+        const line = (await daemon.daemon(['status'])).stdout.split('\n').find((text) => text.startsWith('git '));
+        return line?.includes(' "fix: ') ? line : null;
+      },
+      { timeoutMs: 20_000, message: 'status names the new commit' },
+    );
+    expect(shown).toContain(`"${subject.slice(0, 59).trimEnd()}…"`);
+    const whole = FactsInfo.parse(JSON.parse((await daemon.daemon(['facts', '--json'])).stdout));
+    expect(whole.git).toMatchObject({ value: { head: { subject } } });
   });
 });
 
