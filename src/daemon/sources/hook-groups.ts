@@ -128,20 +128,33 @@ export function hasOurHook(hooks: unknown, event: string, isOurs: (command: stri
   );
 }
 
+/** Reads in a row (25 ms apart) of a settings file that is not JSON before it is the user's to fix. */
+export const HALF_WRITTEN_READS = 40;
+export const HALF_WRITTEN_PAUSE_MS = 25;
+
 /**
  * An agent's settings file as a JSON object: `{}` when there is none. One clear line, and nothing
  * changed, when it is not JSON or not an object: the user's file is never overwritten on a guess.
+ * A file caught halfway through someone's in-place write (an editor's, the agent's) is read again
+ * in a moment; one that stays broken for HALF_WRITTEN_READS reads is the user's to fix.
  */
 export async function readSettingsObject(file: string, shown: string = file): Promise<Json> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return {};
-    throw new AiZenError('config', `${shown} cannot be read (${code ?? String(error)}); nothing was changed`, { cause: error });
+  for (let read = 1; ; read += 1) {
+    let text: string;
+    try {
+      text = await fs.readFile(file, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return {};
+      throw new AiZenError('config', `${shown} cannot be read (${code ?? String(error)}); nothing was changed`, { cause: error });
+    }
+    try {
+      return parseSettingsObject(text, shown);
+    } catch (error) {
+      if (!(error instanceof SettingsNotJson) || read >= HALF_WRITTEN_READS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, HALF_WRITTEN_PAUSE_MS));
+    }
   }
-  return parseSettingsObject(text, shown);
 }
 
 /** A settings file that is not a JSON object (the user's to fix; a writer of its own may be halfway through it). */

@@ -16,13 +16,11 @@ import { fsyncDirectory, prepareWriteInside } from '../../fs/safe-write.js';
 import { hashRealPath } from '../../lock/lock-names.js';
 import { acquireLock, type HeldLock } from '../../lock/os-lock.js';
 import type { Env } from '../../paths.js';
-import { type Json, parseSettingsObject, SettingsNotJson } from './hook-groups.js';
+import { HALF_WRITTEN_PAUSE_MS, HALF_WRITTEN_READS, type Json, parseSettingsObject, SettingsNotJson } from './hook-groups.js';
 import { ASIDE_SUFFIX, putBackAside, readAll, readSnapshot, swapIn, writeTemp } from './settings-swap.js';
 
 /** Rounds of compare-and-swap before giving up on a file that keeps changing under us. */
 const MAX_ROUNDS = 200;
-/** Reads in a row (25 ms apart) of a file that is not JSON before it is the user's to fix. */
-const MAX_HALF_WRITTEN = 40;
 /** How often the file taken aside is read again after the swap (a write begun before it lands in it). */
 const SETTLE_MS = 30;
 /** Reads in a row that find the file taken aside unchanged before it counts as left alone. */
@@ -66,8 +64,8 @@ export async function updateSettingsFile(update: SettingsUpdate): Promise<{ file
         // Caught halfway through someone's in-place write: read again in a moment. One that stays broken is the user's to fix.
         if (!(error instanceof SettingsNotJson)) throw error;
         halfWritten += 1;
-        if (halfWritten === MAX_HALF_WRITTEN) throw new AiZenError('config', error.message);
-        await new Promise((resolve) => setTimeout(resolve, 25));
+        if (halfWritten === HALF_WRITTEN_READS) throw new AiZenError('config', error.message);
+        await new Promise((resolve) => setTimeout(resolve, HALF_WRITTEN_PAUSE_MS));
         continue;
       }
       halfWritten = 0;
