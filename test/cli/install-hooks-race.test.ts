@@ -132,8 +132,8 @@ describe('install-hooks claude against a concurrent editor (issue 22 low)', { ti
 
   it('issue 22 low the CLI: ai-zen-daemon install-hooks / uninstall-hooks claude spawned in a loop while the editor runs lose no edit', async () => {
     const cliEnv = { ...env, GIT_CONFIG_GLOBAL: path.join(base, 'gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
-    // On a loaded machine one CLI spawn may outlast the editor's 3000 edits: one run that raced it is enough.
-    const result = await race(3000, 20, async (round) => {
+    // On a loaded machine one CLI spawn may outlast the editor's 1200 edits: one run that raced it is enough.
+    const result = await race(1200, 8, async (round) => {
       const run = await runCli([round % 2 === 0 ? 'install-hooks' : 'uninstall-hooks', 'claude'], {
         cwd: root,
         env: cliEnv,
