@@ -24,7 +24,7 @@ import type { AgentHooks, HookEvent } from '../daemon/sources/agent-module.js';
 import { agentModule } from '../daemon/sources/index.js';
 import { AiZenError } from '../errors.js';
 import { daemonRoot } from './daemon-client.js';
-import { packageVersion } from './daemon-start.js';
+import { packageVersion } from './package-version.js';
 import { setEnabled } from './enabled-repos.js';
 import { keepOutOfGit } from './git-exclude.js';
 import { answerHook, HOOK_AGENTS, hookFailureLine } from './hook-answer.js';

@@ -16,12 +16,13 @@ import { mapLimited } from '../map-limited.js';
 import { connectIpc } from '../ipc/client.js';
 import { silentLogger } from '../log/logger.js';
 import { socketPathFor } from '../ipc/socket-path.js';
-import { packageRoot, projectPaths, type Env } from '../paths.js';
+import { projectPaths, type Env } from '../paths.js';
 import { startDetachedProcess } from '../run-process.js';
 import { daemonRoot, isDaemonRunning } from './daemon-client.js';
 import { readEnabled } from './enabled-repos.js';
 import { ensureGitignore } from './project-root.js';
 import { writeOut, type CliSetup } from './run-cli.js';
+import { packageVersion } from './package-version.js';
 
 /** How long `start` waits for the new daemon to answer. */
 const START_DEADLINE_MS = 20_000;
@@ -202,13 +203,5 @@ function lastLine(file: string, from: number): string | null {
     );
   } catch {
     return null;
-  }
-}
-
-export function packageVersion(): string {
-  try {
-    return (JSON.parse(fs.readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
   }
 }

@@ -12,7 +12,7 @@ import { AiZenError } from '../../errors.js';
 import type { Env } from '../../paths.js';
 import { shortId } from '../../short-id.js';
 import { daemonRoot } from '../daemon-client.js';
-import { packageVersion } from '../daemon-start.js';
+import { packageVersion } from '../package-version.js';
 import type { CliSetup } from '../run-cli.js';
 import { boundedText, MAX_ANSWER_BYTES } from './bounded-text.js';
 import { listHandoffs, readHandoff, ToolFailure } from './handoff-documents.js';

@@ -1,0 +1,43 @@
+// The commands of `ai-zen-daemon`, and the module that registers each, loaded on demand.
+import type { CommandRegistrar } from './run-cli.js';
+
+/**
+ * Which module registers each command. A run loads only the one its command needs: loading all of
+ * them cost every `status`, `stop`, `install-hooks` and the daemon process itself ~255 modules and
+ * 0.4 s of CPU before doing anything. Help, `--version`, and anything not listed load them all, so
+ * commander sees the whole program there (test/cli/daemon-command-table.test.ts keeps this table
+ * equal to what the registrars register).
+ */
+export const COMMAND_REGISTRARS: Readonly<Record<string, () => Promise<CommandRegistrar>>> = {
+  start: async () => (await import('./daemon-start.js')).registerStartCommand,
+  stop: async () => (await import('./daemon-stop.js')).registerStopCommand,
+  status: async () => (await import('./daemon-queries.js')).registerQueryCommands,
+  sessions: async () => (await import('./daemon-queries.js')).registerQueryCommands,
+  handoffs: async () => (await import('./daemon-queries.js')).registerQueryCommands,
+  facts: async () => (await import('./daemon-queries.js')).registerQueryCommands,
+  transcript: async () => (await import('./daemon-queries.js')).registerQueryCommands,
+  ls: async () => (await import('./daemon-list.js')).registerListCommand,
+  handoff: async () => (await import('./daemon-handoff.js')).registerHandoffCommands,
+  migrate: async () => (await import('./daemon-handoff.js')).registerHandoffCommands,
+  'install-hooks': async () => (await import('./daemon-agent-hooks.js')).registerAgentHookCommands,
+  'uninstall-hooks': async () => (await import('./daemon-agent-hooks.js')).registerAgentHookCommands,
+  enable: async () => (await import('./daemon-agent-hooks.js')).registerAgentHookCommands,
+  disable: async () => (await import('./daemon-agent-hooks.js')).registerAgentHookCommands,
+  hook: async () => (await import('./daemon-agent-hooks.js')).registerAgentHookCommands,
+  trust: async () => (await import('./daemon-trust.js')).registerTrustCommands,
+  untrust: async () => (await import('./daemon-trust.js')).registerTrustCommands,
+  service: async () => (await import('./daemon-service.js')).registerServiceCommand,
+  mcp: async () => (await import('./mcp/mcp-command.js')).registerMcpCommand,
+  continue: async () => (await import('./daemon-continue.js')).registerContinueCommand,
+  top: async () => (await import('./daemon-top.js')).registerTopCommand,
+  doctor: async () => (await import('./daemon-doctor.js')).registerDoctorCommand,
+  statusline: async () => (await import('./statusline.js')).registerStatuslineCommand,
+};
+
+/** The registrars a run needs: its command's, or every one (help, --version, a mistyped command). */
+export async function registrarsFor(argv: readonly string[]): Promise<CommandRegistrar[]> {
+  const named = argv[0] === undefined ? undefined : COMMAND_REGISTRARS[argv[0]];
+  if (named && Object.hasOwn(COMMAND_REGISTRARS, argv[0]!)) return [await named()];
+  const all = await Promise.all(Object.values(COMMAND_REGISTRARS).map((load) => load()));
+  return [...new Set(all)];
+}
