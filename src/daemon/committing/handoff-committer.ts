@@ -79,6 +79,11 @@ export interface HandoffCommitter {
   retry(): void;
   list(): HandoffRecord[];
   /**
+   * Resolves once the documents found at startup are looked up in git: until then they read
+   * `pending`, and a status asked in that moment would call a committed document uncommitted.
+   */
+  settled(): Promise<void>;
+  /**
    * The first outcome of the document's commit (committed, deferred, off), waiting at most
    * `timeoutMs` while it is pending; null for a path the committer does not know.
    */
@@ -139,10 +144,17 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
     running ??= drain().finally(() => (running = null));
   }
 
+  /** One lookup at a time, from the next turn of the loop; docs found meanwhile get the next one. */
+  function scheduleHistory(): void {
+    historyLookup ??= new Promise<void>((resolve) => setImmediate(resolve)).then(settleHistory).finally(() => {
+      historyLookup = null;
+      if (history.length > 0 && !closed) scheduleHistory();
+    });
+  }
+
   async function settleHistory(): Promise<void> {
     const batch = history;
     history = [];
-    historyLookup = null;
     const held = await lookupCommitted(batch.map((entry) => entry.record.path)).catch((error: unknown) => {
       logger.warn({ err: error }, 'could not look up which handoff documents are committed; checking each');
       return new Map<string, string>();
@@ -228,7 +240,7 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
       // A path that cannot be a document of this session is refused at once, never looked up in git.
       if (entry.announce || status.state !== 'pending' || pathProblem(handoff) !== null) return enqueue(entry);
       history.push(entry);
-      historyLookup ??= new Promise<void>((resolve) => setImmediate(resolve)).then(settleHistory);
+      scheduleHistory();
     },
     has(path) {
       const entry = entries.get(path);
@@ -252,12 +264,15 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
         waiters.set(path, list);
       });
     },
+    async settled() {
+      while (historyLookup) await historyLookup;
+    },
     list() {
       return [...entries.values()].map((entry) => entry.record).sort((a, b) => a.at.localeCompare(b.at) || a.path.localeCompare(b.path));
     },
     async close() {
       closed = true;
-      await historyLookup;
+      while (historyLookup) await historyLookup;
       queue.length = 0;
       for (const entry of entries.values()) if (entry.timer) clearTimeout(entry.timer);
       await running;

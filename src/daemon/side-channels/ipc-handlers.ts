@@ -22,7 +22,7 @@ export const STATUS_HANDOFFS = 10;
 export function createIpcHandlers(core: DaemonCore): IpcHandlers {
   return {
     async status(params) {
-      const [everySession, facts] = await Promise.all([sessionInfos(core), core.facts.get()]);
+      const [everySession, facts] = await Promise.all([sessionInfos(core), core.facts.get(), core.committer.settled()]);
       // Issue 19 §5: a session handed off to its successor is folded out of the open list.
       const handedOff = everySession.filter((session) => session.state === 'handed-off');
       const sessions = params?.all === true ? everySession : everySession.filter((session) => session.state !== 'handed-off');
@@ -57,6 +57,7 @@ export function createIpcHandlers(core: DaemonCore): IpcHandlers {
       return { sessions: await sessionInfos(core) };
     },
     async handoffs() {
+      await core.committer.settled();
       return { handoffs: core.committer.list().map(handoffInfo) };
     },
     async facts(params) {
