@@ -2,6 +2,7 @@
 // says which module that is must name every command the registrars register, and each entry must
 // register its command: a command missing from it would still work (all modules load then), but a
 // wrong entry would make the command unknown.
+import os from 'node:os';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_REGISTRARS, registrarsFor } from '../../src/cli/daemon-commands.js';
@@ -24,11 +25,11 @@ describe('ai-zen-daemon loads only the command it runs', () => {
   });
 
   it('D1 help, --version and a mistyped command still see the whole program', async () => {
-    const help = await runCli(['--help'], { bin: DAEMON_BIN });
+    const help = await runCli(['--help'], { bin: DAEMON_BIN, cwd: os.tmpdir() });
     expect(help.code).toBe(0);
     for (const name of ['start', 'status', 'install-hooks', 'doctor', 'statusline'])
       expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
-    const typo = await runCli(['stauts'], { bin: DAEMON_BIN });
+    const typo = await runCli(['stauts'], { bin: DAEMON_BIN, cwd: os.tmpdir() });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe("ai-zen-daemon: unknown command 'stauts' (see ai-zen-daemon --help)\n");
   });

@@ -40,7 +40,15 @@ function overflowed(file: string): SessionUpdate {
 }
 
 function monitorWhoseMigrationFails(error: unknown): SessionMonitor {
-  const committer = { add() {}, has: () => false, retry() {}, list: () => [], outcome: async () => null, close: async () => {} };
+  const committer = {
+    add() {},
+    has: () => false,
+    retry() {},
+    settled: async () => {},
+    list: () => [],
+    outcome: async () => null,
+    close: async () => {},
+  };
   return new SessionMonitor({
     root: '/nowhere',
     events: new EventBus(() => {}),

@@ -57,7 +57,15 @@ describe('R19 issue 9 §10 a skip stops the retries of a failed migration', () =
   async function failedCrossing() {
     let current = stateOf(null);
     const runs: string[] = [];
-    const committer = { add() {}, has: () => false, retry() {}, list: () => [], outcome: async () => null, close: async () => {} };
+    const committer = {
+      add() {},
+      has: () => false,
+      retry() {},
+      settled: async () => {},
+      list: () => [],
+      outcome: async () => null,
+      close: async () => {},
+    };
     const monitor = new SessionMonitor({
       root: '/nowhere',
       events: new EventBus(() => {}),
