@@ -1,5 +1,6 @@
 // The one place that knows where ai-zen keeps things. Nothing else calls os.homedir()
 // or builds a `.ai-zen/...` path by hand, so AI_ZEN_HOME relocates everything (tests rely on it).
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,9 +49,19 @@ export function userSkillPath(env: Env = process.env): string {
   return path.join(aiZenHome(env), 'skills', 'handoff', 'SKILL.md');
 }
 
-/** The installed package's root (holds `skills/`, `hooks/`), from dist/ or src/ alike. */
+let root: string | undefined;
+
+/**
+ * The installed package's root (holds `skills/`, `hooks/`): the nearest folder above this module
+ * with a package.json. This module may be src/paths.ts, dist/paths.js or a bundled chunk in dist/cli/
+ * (rolldown.config.ts), so no fixed number of levels up is right for all of them.
+ */
 export function packageRoot(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  if (root !== undefined) return root;
+  let folder = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(folder, 'package.json')) && path.dirname(folder) !== folder) folder = path.dirname(folder);
+  root = folder;
+  return root;
 }
 
 export function bundledSkillPath(): string {
