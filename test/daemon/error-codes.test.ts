@@ -6,6 +6,7 @@ import { AiZenError, SessionOwnedError } from '../../src/errors.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { waitFor } from '../support/wait-for.js';
+import { standInCommitter } from '../support/stand-in-committer.js';
 
 function overflowed(file: string): SessionUpdate {
   const state: SessionState = {
@@ -40,15 +41,7 @@ function overflowed(file: string): SessionUpdate {
 }
 
 function monitorWhoseMigrationFails(error: unknown): SessionMonitor {
-  const committer = {
-    add() {},
-    has: () => false,
-    retry() {},
-    settled: async () => {},
-    list: () => [],
-    outcome: async () => null,
-    close: async () => {},
-  };
+  const committer = standInCommitter();
   return new SessionMonitor({
     root: '/nowhere',
     events: new EventBus(() => {}),

@@ -7,6 +7,7 @@ import { MAX_RETRY_MS } from '../../src/daemon/handover/retry-backoff.js';
 import { AiZenError } from '../../src/errors.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log/logger.js';
+import { standInCommitter } from '../support/stand-in-committer.js';
 
 const FILE = '/nowhere/.ai-zen/sessions/abcdef123456.jsonl';
 
@@ -57,15 +58,7 @@ describe('R19 issue 9 §10 a skip stops the retries of a failed migration', () =
   async function failedCrossing() {
     let current = stateOf(null);
     const runs: string[] = [];
-    const committer = {
-      add() {},
-      has: () => false,
-      retry() {},
-      settled: async () => {},
-      list: () => [],
-      outcome: async () => null,
-      close: async () => {},
-    };
+    const committer = standInCommitter();
     const monitor = new SessionMonitor({
       root: '/nowhere',
       events: new EventBus(() => {}),
