@@ -4,9 +4,8 @@
 // the agent's module, the IPC client), not the whole CLI (commander, every command's code, the
 // daemon launcher): the agent waits on each hook, and each ran ~0.4 s of CPU before the daemon was
 // even asked. Never fails the agent: any error prints nothing and exits 0.
-import { appendFile } from 'node:fs/promises';
 import { EXIT_USAGE } from '../exit-codes.js';
-import { answerHook, hookFailureLine } from './hook-answer.js';
+import { answerHookQuietly } from './hook-answer.js';
 
 const [agent, event, ...rest] = process.argv.slice(2);
 if (agent === undefined || event === undefined || rest.length > 0) {
@@ -14,13 +13,6 @@ if (agent === undefined || event === undefined || rest.length > 0) {
   process.stderr.write('ai-zen-daemon: hook takes <agent> <event> (it is run by the agent as its hook)\n');
   process.exit(EXIT_USAGE);
 }
-const output = await answerHook(agent, event, { cwd: process.cwd(), env: process.env, stdin: process.stdin }).catch(
-  async (error: unknown) => {
-    // Silent for the agent; AI_ZEN_HOOK_DEBUG names a file that gets the reason (for a person debugging a hook).
-    const debug = process.env.AI_ZEN_HOOK_DEBUG;
-    if (debug) await appendFile(debug, hookFailureLine(agent, event, error)).catch(() => {});
-    return null;
-  },
-);
+const output = await answerHookQuietly(agent, event, { cwd: process.cwd(), env: process.env, stdin: process.stdin });
 if (output) await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(output)}\n`, () => resolve()));
 process.exit(0);

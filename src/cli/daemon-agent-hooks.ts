@@ -2,7 +2,6 @@
 // in the project's `.claude/settings.local.json`, and `ai-zen-daemon hook claude <event>`, the
 // command those hooks run. A hook never breaks the agent: without a daemon, or on any error at all,
 // it prints nothing and exits 0.
-import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import {
@@ -27,7 +26,7 @@ import { daemonRoot } from './daemon-client.js';
 import { packageVersion } from './package-version.js';
 import { setEnabled } from './enabled-repos.js';
 import { keepOutOfGit } from './git-exclude.js';
-import { answerHook, HOOK_AGENTS, hookFailureLine } from './hook-answer.js';
+import { answerHookQuietly, HOOK_AGENTS } from './hook-answer.js';
 import { ensureHookShim, shellWord } from './hook-shim.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
@@ -159,12 +158,7 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
     .description('run by the agent as its hook (reads the hook JSON on stdin); never fails the agent')
     .action(async (agent: string, event: string) => {
       // The shim runs the lean entry (ai-zen-hook.ts) for this; here for `ai-zen-daemon hook` typed or run directly.
-      const output = await answerHook(agent, event, setup.io).catch(async (error: unknown) => {
-        // Silent for the agent; AI_ZEN_HOOK_DEBUG names a file that gets the reason (for a person debugging a hook).
-        const debug = setup.io.env.AI_ZEN_HOOK_DEBUG;
-        if (debug) await appendFile(debug, hookFailureLine(agent, event, error)).catch(() => {});
-        return null;
-      });
+      const output = await answerHookQuietly(agent, event, setup.io);
       if (output) await writeOut(setup.io.stdout, `${JSON.stringify(output)}\n`).catch(() => {});
     });
 }

@@ -2,6 +2,7 @@
 // stdin, asks the repo's daemon, and returns the answer shaped for the agent, or null. Shared by the
 // full CLI's `hook` command and the lean entry the shim runs (ai-zen-hook.ts): a hook never fails
 // the agent, so the callers print nothing on any error.
+import { appendFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { HOOK_EVENTS, type HookEvent } from '../daemon/sources/agent-module.js';
 import { AGENT_MODULES, agentModule } from '../daemon/sources/index.js';
@@ -77,8 +78,20 @@ export async function answerHook(agent: string, event: string, io: HookIo): Prom
   }
 }
 
-/** For AI_ZEN_HOOK_DEBUG (a file a person debugging a hook names): why a hook printed nothing. */
-export function hookFailureLine(agent: string, event: string, error: unknown): string {
+/**
+ * answerHook for the two entries that run it (the lean one and the full CLI's `hook`): any error is
+ * null, silent for the agent; AI_ZEN_HOOK_DEBUG names a file that gets the reason (for a person
+ * debugging a hook).
+ */
+export async function answerHookQuietly(agent: string, event: string, io: HookIo): Promise<Record<string, unknown> | null> {
+  return answerHook(agent, event, io).catch(async (error: unknown) => {
+    const debug = io.env.AI_ZEN_HOOK_DEBUG;
+    if (debug) await appendFile(debug, hookFailureLine(agent, event, error)).catch(() => {});
+    return null;
+  });
+}
+
+function hookFailureLine(agent: string, event: string, error: unknown): string {
   return `${new Date().toISOString()} hook ${agent} ${event}: ${error instanceof Error ? error.stack : String(error)}\n`;
 }
 
