@@ -3,7 +3,7 @@
 // component (a symlinked `.ai-zen/handoffs` folder slips past it), so every component's real
 // location is checked first (confine.ts) and a symlink as the final component is refused.
 import { randomBytes } from 'node:crypto';
-import { constants, promises as fs } from 'node:fs';
+import { closeSync, constants, fchmodSync, fsyncSync, openSync, promises as fs, rmSync, writeFileSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AiZenError } from '../errors.js';
@@ -73,6 +73,26 @@ export async function writeTempFile(dir: string, target: string, data: string | 
     throw error;
   }
   await handle.close();
+  return temp;
+}
+
+/**
+ * writeTempFile in synchronous calls, for a caller whose swap must not yield to the event loop
+ * between its steps (daemon/sources/settings-swap.ts): the same name, flags and exact mode.
+ */
+export function writeTempFileSync(dir: string, target: string, data: string | Uint8Array, mode: number): string {
+  const temp = path.join(dir, tempFileName(target));
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+  try {
+    fchmodSync(fd, mode);
+    writeFileSync(fd, data);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
   return temp;
 }
 

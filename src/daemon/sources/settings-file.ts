@@ -12,12 +12,12 @@
 import { closeSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AiZenError } from '../../errors.js';
-import { fsyncDirectory, prepareWriteInside } from '../../fs/safe-write.js';
+import { fsyncDirectory, prepareWriteInside, writeTempFileSync } from '../../fs/safe-write.js';
 import { hashRealPath } from '../../lock/lock-names.js';
 import { acquireLock, type HeldLock } from '../../lock/os-lock.js';
 import type { Env } from '../../paths.js';
 import { HALF_WRITTEN_PAUSE_MS, HALF_WRITTEN_READS, type Json, parseSettingsObject, SettingsNotJson } from './hook-groups.js';
-import { ASIDE_SUFFIX, putBackAside, readAll, readSnapshot, swapIn, writeTemp } from './settings-swap.js';
+import { ASIDE_SUFFIX, putBackAside, readAll, readSnapshot, swapIn } from './settings-swap.js';
 
 /** Rounds of compare-and-swap before giving up on a file that keeps changing under us. */
 const MAX_ROUNDS = 200;
@@ -72,7 +72,7 @@ export async function updateSettingsFile(update: SettingsUpdate): Promise<{ file
       const before = withLateEdits(read, pending);
       const after = update.change(before);
       if (JSON.stringify(read) === JSON.stringify(after)) return { file: absolute, changed };
-      const temp = writeTemp(absolute, `${JSON.stringify(after, null, 2)}\n`, current.mode);
+      const temp = writeTempFileSync(dir, absolute, `${JSON.stringify(after, null, 2)}\n`, current.mode);
       let swap: ReturnType<typeof swapIn>;
       try {
         swap = swapIn(absolute, aside, temp, current);

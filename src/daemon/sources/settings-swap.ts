@@ -3,23 +3,7 @@
 // swap is then as short as the calls themselves. Awaited calls each take a trip through libuv's
 // thread pool: a round took 5–30 ms that way, and an editor rewriting the file every few ms won
 // nearly every round. Settings files are small, and only the CLI writes them.
-import {
-  type BigIntStats,
-  closeSync,
-  constants,
-  fchmodSync,
-  fstatSync,
-  fsyncSync,
-  linkSync,
-  lstatSync,
-  openSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import path from 'node:path';
-import { tempFileName } from '../../fs/safe-write.js';
+import { type BigIntStats, closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
 
 /** A settings file made by us: only its owner reads it (the agents' settings may hold keys). */
 export const NEW_FILE_MODE = 0o600;
@@ -55,24 +39,6 @@ export function readSnapshot(file: string): Snapshot {
   } finally {
     closeSync(fd);
   }
-}
-
-/** A new temp file beside `target` holding `data` with exactly `mode`, synced. */
-export function writeTemp(target: string, data: string, mode: number): string {
-  const temp = path.join(path.dirname(target), tempFileName(target));
-  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
-  try {
-    // The mode asked for, not what the umask leaves of it: a 0600 file rewritten stays 0600, and no wider.
-    fchmodSync(fd, mode);
-    writeFileSync(fd, data);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  return temp;
 }
 
 /**
