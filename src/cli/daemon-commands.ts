@@ -36,8 +36,8 @@ export const COMMAND_REGISTRARS: Readonly<Record<string, () => Promise<CommandRe
 
 /** The registrars a run needs: its command's, or every one (help, --version, a mistyped command). */
 export async function registrarsFor(argv: readonly string[]): Promise<CommandRegistrar[]> {
-  const named = argv[0] === undefined ? undefined : COMMAND_REGISTRARS[argv[0]];
-  if (named && Object.hasOwn(COMMAND_REGISTRARS, argv[0]!)) return [await named()];
+  const name = argv[0];
+  if (name !== undefined && Object.hasOwn(COMMAND_REGISTRARS, name)) return [await COMMAND_REGISTRARS[name]!()];
   const all = await Promise.all(Object.values(COMMAND_REGISTRARS).map((load) => load()));
   return [...new Set(all)];
 }
