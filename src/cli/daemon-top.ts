@@ -83,6 +83,8 @@ async function runLive(io: CliIo, repo: string | null, intervalMs: number): Prom
   let message: string | null = null;
   let drawn = '';
   let paused = false;
+  /** Set as top leaves the screen: a refresh still under way (failing as the feed closes) must not paint the user's screen. */
+  let left = false;
   let refreshing = false;
   let again = false;
   let finish: () => void = () => {};
@@ -104,7 +106,7 @@ async function runLive(io: CliIo, repo: string | null, intervalMs: number): Prom
   };
 
   function draw(force = false): void {
-    if (paused) return;
+    if (paused || left) return;
     const lines = renderTop({
       daemons,
       selected: selectedIndex(),
@@ -226,6 +228,7 @@ async function runLive(io: CliIo, repo: string | null, intervalMs: number): Prom
     keyboard.off('data', onKeys);
     keyboard.setRawMode(false);
     keyboard.pause();
+    left = true;
     terminal.write(LEAVE_SCREEN);
     await feed.close();
   }
