@@ -14,7 +14,7 @@ import { SessionMonitor } from '../dist/daemon/handover/session-monitor.js';
 import { fixedFolder, type WatchedSource } from '../dist/daemon/watching/session-source.js';
 import { createAiZenSessionSource } from '../dist/daemon/watching/session-source-ai-zen.js';
 import { claudeSlug } from '../dist/daemon/sources/claude-code/claude-paths.js';
-import { createClaudeCodeSource } from '../dist/daemon/sources/claude-code/claude-source.js';
+import { createClaudeCodeSource } from '../dist/daemon/sources/claude-code/claude-agent.js';
 import { TranscriptWatchers } from '../dist/daemon/watching/transcript-watchers.js';
 import { startDaemonProcess } from './daemon-process.js';
 import { cpuPercent, sampleCpu } from './proc-usage.js';

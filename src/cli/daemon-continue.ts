@@ -16,7 +16,7 @@ import { writeOut, type CliSetup } from './run-cli.js';
 import { commandLine, documentToShow, latestDocument, onPath, successorPrompt } from './successor-start.js';
 
 /** ai-zen's own, and every watched agent that can start a session from a first prompt. */
-const CLIENTS = ['ai-zen', ...AGENT_MODULES.filter((agent) => agent.startArgs !== undefined).map((agent) => agent.word)];
+const CLIENTS = ['ai-zen', ...AGENT_MODULES.map((agent) => agent.word)];
 
 interface ContinueOptions {
   readonly in: string;
@@ -58,7 +58,7 @@ export function registerContinueCommand(program: Command, setup: CliSetup): void
         args = [path.join(path.dirname(fileURLToPath(import.meta.url)), 'ai-zen.js'), ...args];
       } else {
         const client = agentModule(options.in);
-        if (client?.startArgs === undefined) throw new AiZenError('usage', `cannot continue in ${JSON.stringify(options.in)}`);
+        if (client === null) throw new AiZenError('usage', `cannot continue in ${JSON.stringify(options.in)}`);
         const prompt = successorPrompt(doc, await documentToShow(root, doc));
         args = [...client.startArgs(prompt, clientArgs)];
         shown = commandLine(options.in, args);

@@ -12,7 +12,7 @@ import type { Env } from '../paths.js';
 import { daemonRoot } from './daemon-client.js';
 
 /** Claude Code's and Codex's hooks have their own install code; every other agent's comes with its module. */
-export const HOOK_AGENTS = ['claude', 'codex', ...AGENT_MODULES.filter((agent) => agent.hooks !== undefined).map((agent) => agent.word)];
+export const HOOK_AGENTS = ['claude', 'codex', ...AGENT_MODULES.filter((agent) => agent.hooks !== null).map((agent) => agent.word)];
 /** What a hook reads on stdin at most (a Claude hook input is a few hundred bytes). */
 const MAX_INPUT_BYTES = 1024 * 1024;
 /** Under the hook's own timeout in the settings (60 s): the answer or nothing. */

@@ -8,6 +8,8 @@ import { readRegularFile } from '../fs/read-regular-file.js';
 import { projectPaths, type Env } from '../paths.js';
 import { SessionStore } from '../session/store.js';
 import { shortId } from '../short-id.js';
+import { quote } from 'shell-quote';
+import { successorInstruction } from '../daemon/sources/kit/successor.js';
 import { requestDaemon } from './daemon-client.js';
 import type { KnownSessions, NamedSession } from './other-agent-sessions.js';
 
@@ -61,19 +63,14 @@ export async function documentToShow(root: string, relative: string): Promise<st
  * is at most 16 KB.
  */
 export function successorPrompt(relative: string, text: string | null): string {
-  const instruction = `Read the handoff document ${relative} first (the previous session's: what was done, what is left, how to check it), then continue the work from its breakpoint.`;
+  const instruction = successorInstruction(relative);
   if (text === null) return instruction;
   return `${instruction}\n\nIts text, as it is now:\n\n${text.trimEnd()}\n`;
 }
 
-/** A word for a POSIX shell, quoted only when it must be. */
-export function shellWord(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
+/** The command line as a person would type it, quoted by shell-quote. */
 export function commandLine(file: string, args: readonly string[]): string {
-  return [file, ...args].map(shellWord).join(' ');
+  return quote([file, ...args]);
 }
 
 /** `name` on PATH, as a shell would find it; null when it is not there. */

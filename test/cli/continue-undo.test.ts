@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
 import type { SessionLine } from '../../src/session/format.js';
 import { contentText, reply } from '../support/fake-openai.js';
@@ -109,15 +110,18 @@ describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout
     const id = await latest();
     const doc = (await ok(cli(['handoff', '--executor', 'offline']))).trim();
     const printed = await ok(daemonCli(['continue', id, '--in', 'claude', '--print']));
-    expect(printed.startsWith(`claude 'Read the handoff document ${doc} first`)).toBe(true);
+    const [client, prompt] = parse(printed.trim()) as string[];
+    expect(client).toBe('claude');
+    expect(prompt!.startsWith(`Read the handoff document ${doc} (the previous session's record)`)).toBe(true);
     const text = await fs.readFile(path.join(each.repo.root, doc), 'utf8');
     expect(printed).toContain(text.split('\n')[0]!);
     // A document over 16 KB is named only.
     await fs.appendFile(path.join(each.repo.root, doc), `\n${'x'.repeat(17 * 1024)}\n`);
     const named = await ok(daemonCli(['continue', id, '--in', 'codex', '--print']));
-    expect(named.trim()).toBe(
-      `codex 'Read the handoff document ${doc} first (the previous session'\\''s: what was done, what is left, how to check it), then continue the work from its breakpoint.'`,
-    );
+    expect(parse(named.trim())).toEqual([
+      'codex',
+      `Read the handoff document ${doc} (the previous session's record) and continue the work from its breakpoint.`,
+    ]);
   });
 
   it('issue 23 §4: migrate --undo reopens the migrated session with its whole history; ai-zen continues it; migrating again works', async () => {

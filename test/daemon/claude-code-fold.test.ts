@@ -11,7 +11,7 @@ import { HandoffLoopGuard } from '../../src/daemon/handover/handoff-loop-guard.j
 import { claudeTranscriptMessages } from '../../src/daemon/sources/claude-code/claude-evidence.js';
 import { emptyClaudeState, foldClaudeLine } from '../../src/daemon/sources/claude-code/claude-fold.js';
 import { claudeSlug, mayHoldSessionsOf } from '../../src/daemon/sources/claude-code/claude-paths.js';
-import { createClaudeCodeSource } from '../../src/daemon/sources/claude-code/claude-source.js';
+import { createClaudeCodeSource } from '../../src/daemon/sources/claude-code/claude-agent.js';
 import { toolActivity } from '../../src/handoff/transcript.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'claude-code');

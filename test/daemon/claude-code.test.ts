@@ -136,7 +136,9 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect(written.payload).toMatchObject({ agent: 'claude-code', executor: 'offline', percent: 71 });
     const command = (written.payload as { successorCommand: string }).successorCommand;
     const [doc] = await handoffDocs(daemon.root);
-    expect(command).toBe(`claude "Read ${doc} (the handoff document of the previous session) and continue the work from its breakpoint."`);
+    expect(command).toBe(
+      `claude "Read the handoff document ${doc} (the previous session's record) and continue the work from its breakpoint."`,
+    );
     const text = await fs.readFile(path.join(daemon.root, doc!), 'utf8');
     const breakpoint = text.split('## ').find((section) => section.startsWith('💬'))!;
     expect(breakpoint).toContain('Write notes.md with a heading, then check it exists');

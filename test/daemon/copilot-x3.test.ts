@@ -177,7 +177,9 @@ describe.each([anthropicModel, openaiModel])(
       for (const heading of HANDOFF_SECTIONS) expect(doc).toContain(`## ${heading}`);
       expect(section(doc, '💬')).toContain('add a --verbose flag and document it');
       expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(handoff.path);
-      expect(handoff.successorCommand).toMatch(/^copilot -i "Read the handoff document \.ai-zen\/handoffs\/.+\.md first/);
+      expect(handoff.successorCommand).toMatch(
+        /^copilot -i "Read the handoff document \.ai-zen\/handoffs\/.+\.md \(the previous session's record\)/,
+      );
       expect((await copilotSessions())[0]!.successorCommand).toBe(handoff.successorCommand);
 
       if (model.all) {

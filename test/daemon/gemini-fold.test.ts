@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../src/config/agents-config.js';
 import { conversation, geminiSessionMessages } from '../../src/daemon/sources/gemini/gemini-evidence.js';
 import { readGeminiHookInput } from '../../src/daemon/sources/gemini/gemini-hooks.js';
-import { createGeminiSource } from '../../src/daemon/sources/gemini/gemini-source.js';
+import { createGeminiSource } from '../../src/daemon/sources/gemini/gemini-agent.js';
 import { previousDocumentPath } from '../../src/handoff/previous-document.js';
 
 const CONFIG: AgentConfig = {

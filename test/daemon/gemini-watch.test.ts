@@ -149,7 +149,9 @@ describe('issue 24 X3 gemini: Gemini CLI sessions watched and handed over, with 
       for (const heading of HANDOFF_SECTIONS) expect(section(doc, heading), heading).not.toBe('');
       expect(section(doc, '💬')).toContain(`> ${request}`);
       expect(doc).toContain('ls -a');
-      expect(handoff.successorCommand).toMatch(/^gemini -i "Read the handoff document \.ai-zen\/handoffs\/.+\.md first/);
+      expect(handoff.successorCommand).toMatch(
+        /^gemini -i "Read the handoff document \.ai-zen\/handoffs\/.+\.md \(the previous session's record\)/,
+      );
       const session = (await geminiSessions()).find((entry) => entry.id === id)!;
       expect(session.successorCommand).toBe(handoff.successorCommand);
       expect(session).toMatchObject({ percent: 48, promptTokens: tokens(48), overflowed: true });

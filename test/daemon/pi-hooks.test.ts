@@ -120,7 +120,9 @@ describe('issue 24 pi hooks (install-hooks pi), with the real client', { timeout
       expect(doc).toContain('Written by pi itself.');
       expect(doc).toContain(`> ${request}`);
       expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(committed.path);
-      expect(committed.successorCommand).toMatch(/^pi "Read the handoff document \.ai-zen\/handoffs\/.+\.md first/);
+      expect(committed.successorCommand).toMatch(
+        /^pi "Read the handoff document \.ai-zen\/handoffs\/.+\.md \(the previous session's record\)/,
+      );
       // pi stopped after writing it: no request past the scripted four.
       await waitFor(() => fake.pending() === 0 && running.events.filter((event) => event.type === 'agent_end').length === 2, {
         timeoutMs: 30_000,

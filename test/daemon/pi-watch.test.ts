@@ -169,7 +169,7 @@ describe('issue 24 pi sessions, with the real client', { timeout: 120_000 }, () 
     expect(headings).toEqual([...HANDOFF_SECTIONS]);
     expect(doc).toContain('write the notes file');
     expect(doc).toMatch(/`echo step > notes\.txt` — exit 0/);
-    expect(handoff.successorCommand).toMatch(/^pi "Read the handoff document \.ai-zen\/handoffs\/.+\.md first/);
+    expect(handoff.successorCommand).toMatch(/^pi "Read the handoff document \.ai-zen\/handoffs\/.+\.md \(the previous session's record\)/);
     expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(handoff.path);
     const session = (await daemon.status()).sessions.find((listed) => listed.id === id)!;
     expect(session.successorCommand).toBe(handoff.successorCommand);
@@ -187,7 +187,7 @@ describe('issue 24 pi sessions, with the real client', { timeout: 120_000 }, () 
     const [docPath, written, next] = byHand.stdout.trimEnd().split('\n');
     expect(docPath).toMatch(new RegExp(`^\\.ai-zen/handoffs/\\d{8}-\\d{6}-${shortId(pinnedId)}\\.md$`));
     expect(written).toBe(`  written by offline for pi session ${shortId(pinnedId)}`);
-    expect(next).toMatch(/^ {2}continue with: pi "Read the handoff document \.ai-zen\/handoffs\/.+\.md first/);
+    expect(next).toMatch(/^ {2}continue with: pi "Read the handoff document \.ai-zen\/handoffs\/.+\.md \(the previous session's record\)/);
     expect(await fs.readFile(path.join(daemon.root, docPath!), 'utf8')).toContain('a small question');
     expect(await sha(file!)).toBe(before);
     expect(await sha(pinned)).toBe(pinnedBefore);

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../src/config/agents-config.js';
 import { qwenTranscriptMessages } from '../../src/daemon/sources/qwen-code/qwen-evidence.js';
 import { isQwenTranscript, qwenProjectsDir, qwenSlug } from '../../src/daemon/sources/qwen-code/qwen-paths.js';
-import { createQwenCodeSource } from '../../src/daemon/sources/qwen-code/qwen-source.js';
+import { createQwenCodeSource } from '../../src/daemon/sources/qwen-code/qwen-agent.js';
 import { qwenOwnCompactionPoint } from '../../src/daemon/sources/qwen-code/qwen-window.js';
 
 const ROOT = '/work/repo';

@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
-import { createQwenCodeSource } from '../../src/daemon/sources/qwen-code/qwen-source.js';
+import { createQwenCodeSource } from '../../src/daemon/sources/qwen-code/qwen-agent.js';
 import type { SessionInfo } from '../../src/daemon/side-channels/status-schema.js';
 import { connectIpc } from '../../src/ipc/client.js';
 import { shortId } from '../../src/short-id.js';
@@ -235,7 +235,9 @@ describe('issue 24 Qwen Code sessions, with the real client', { timeout: 300_000
       const handoff = committed.find((entry) => entry.sessionId === session.id)!;
       expect(handoff).toMatchObject({ executor: 'offline', mode: 'handoff' });
       expect(handoff.path).toMatch(new RegExp(`^\\.ai-zen/handoffs/\\d{8}-\\d{6}-${shortId(session.id)}\\.md$`));
-      expect(handoff.successorCommand).toMatch(/^qwen -i "Read \.ai-zen\/handoffs\/\d{8}-\d{6}-[0-9a-f]{8}\.md \(the handoff document/);
+      expect(handoff.successorCommand).toMatch(
+        /^qwen -i "Read the handoff document \.ai-zen\/handoffs\/\d{8}-\d{6}-[0-9a-f]{8}\.md \(the previous session's record\)/,
+      );
       expect(handoff.successorCommand).not.toMatch(/--resume/);
       expect(handoff.checks).toEqual({ sections: [], facts: [], files: [], commands: [] });
       // Committed alone.

@@ -168,7 +168,7 @@ describe('issue 21 documents a successor can trust, with the real Claude Code cl
     const doc2 = (await handoffDocs(daemon.root)).find((doc) => doc !== doc1)!;
     const text2 = await fs.readFile(path.join(daemon.root, doc2), 'utf8');
     expect(section(text2, '🎯')).toContain(`This session continued the work of the previous handoff document \`${doc1}\``);
-    expect(section(text2, '🎯')).not.toContain('(the handoff document of the previous session)');
+    expect(section(text2, '🎯')).not.toContain("(the previous session's record)");
     const rules = section(text2, '⚠️');
     expect(rules).toContain(`Carried from the previous handoff document \`${doc1}\``);
     expect(rules).toContain('> Never add dependencies.');

@@ -141,7 +141,9 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     expect(handoff.path).toMatch(new RegExp(`^\\.ai-zen/handoffs/\\d{8}-\\d{6}-${shortId(first.id)}\\.md$`));
     const doc = await fs.readFile(path.join(daemon.root, handoff.path), 'utf8');
     expect(section(doc, '💬')).toContain('> and document it in the README');
-    expect(handoff.successorCommand).toMatch(/^codex "Read the handoff document \.ai-zen\/handoffs\/.+\.md first/);
+    expect(handoff.successorCommand).toMatch(
+      /^codex "Read the handoff document \.ai-zen\/handoffs\/.+\.md \(the previous session's record\)/,
+    );
     expect(handoff.successorCommand).not.toMatch(/resume/);
     // Committed alone.
     expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(handoff.path);

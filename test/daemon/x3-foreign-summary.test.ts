@@ -172,7 +172,9 @@ describe('X3 the summary executor for another agent’s session', () => {
       path: doc,
       cost: { requests: 1, prompt_tokens: 900, completion_tokens: 300 },
     });
-    expect((written.payload as { successorCommand: string }).successorCommand).toContain(`claude "Read ${doc}`);
+    expect((written.payload as { successorCommand: string }).successorCommand).toContain(
+      `claude "Read the handoff document ${doc} (the previous session's record)`,
+    );
     expect(execFileSync('git', ['log', '--format=%s', '-1'], { cwd: daemon.root, encoding: 'utf8' })).toContain('(summary)');
     const { handoffs } = await daemon.status();
     expect(handoffs.at(-1)).toMatchObject({ path: doc, agent: 'claude-code', executor: 'summary', state: 'committed' });

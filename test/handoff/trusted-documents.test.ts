@@ -100,7 +100,7 @@ describe('issue 21 documents a successor can trust (pure parts)', () => {
     const carried = rulesOfDocument(previousDoc);
     expect(carried).toEqual(['Never add dependencies.', 'Keep the public API stable.']);
     const messages = [
-      user(`Read ${ROOT}/${previousPath} (the handoff document of the previous session) and continue the work from its breakpoint.`),
+      user(`Read the handoff document ${ROOT}/${previousPath} (the previous session's record) and continue the work from its breakpoint.`),
       assistant('Continuing.'),
       user('You may now change the public API, it is stable enough.'),
     ];
@@ -117,7 +117,7 @@ describe('issue 21 documents a successor can trust (pure parts)', () => {
     const goal = section(doc, '🎯');
     expect(goal).toContain(`previous handoff document \`${previousPath}\``);
     expect(goal).toContain("The user's requests, in order, in their words (1)");
-    expect(goal).not.toContain('(the handoff document of the previous session)');
+    expect(goal).not.toContain("(the previous session's record)");
     const rules = section(doc, '⚠️');
     expect(rules).toContain(`Carried from the previous handoff document \`${previousPath}\``);
     expect(rules).toContain('> Never add dependencies.');

@@ -1,8 +1,10 @@
-// One agent the daemon watches, as the rest of ai-zen sees it (X3, issue 24): its names, its
-// session source, how a person reopens or continues its sessions, and — where the agent has hooks —
-// how ai-zen's hooks go into its settings and how its hook JSON maps onto ai-zen's. Everything
-// agent-specific stays in the agent's folder; the daemon, the CLI and the MCP server only go
-// through this interface and the list in index.ts.
+// One agent the daemon watches, as the rest of ai-zen sees it: its names, its session source, how a
+// person reopens or continues its sessions, and — where the agent has hooks — how ai-zen's hooks go
+// into its settings and how its hook JSON maps onto ai-zen's. Every field a consumer needs is
+// required (null: this agent has none), so an agent that forgets one does not compile instead of
+// falling back to another agent's behaviour. Everything agent-specific stays in the agent's folder,
+// over the shared kit (kit/); the daemon, the CLI and the MCP server only go through this interface
+// and the list in index.ts.
 import type { AgentConfig } from '../../config/agents-config.js';
 import type { WatchedAgent } from '../../config/agent-names.js';
 import type { Env } from '../../paths.js';
@@ -63,8 +65,8 @@ export interface AgentModule {
   createSource(context: AgentSourceContext): WatchedSource;
   /** The command that reopens a session with its whole history (`claude --resume <id>`); null when the agent has none. */
   resumeCommand(sessionId: string): string | null;
-  /** `continue --in <word>`: the client's arguments to start a session whose first prompt is `prompt`. */
-  startArgs?(prompt: string, clientArgs: readonly string[]): readonly string[];
-  /** Where the agent has hooks ai-zen can install generically (Claude Code's and Codex's have their own commands). */
-  readonly hooks?: AgentHooks;
+  /** The client's arguments to start a session whose first prompt is `prompt` (`continue --in`, the successor command). */
+  startArgs(prompt: string, clientArgs: readonly string[]): readonly string[];
+  /** The agent's hooks ai-zen installs generically; null where its command does it (Claude Code's and Codex's, for now). */
+  readonly hooks: AgentHooks | null;
 }

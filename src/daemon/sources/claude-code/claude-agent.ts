@@ -1,7 +1,19 @@
-// Claude Code as an agent ai-zen watches (agent-module.ts). Its hooks, statusline and MCP entry are
-// installed by `install-hooks claude` itself (cli/daemon-agent-hooks.ts), which predates the seam.
-import type { AgentModule } from '../agent-module.js';
-import { createClaudeCodeSource } from './claude-source.js';
+// Claude Code as an agent ai-zen watches: its transcripts of this repo under `projects/<slug>`
+// (claude-paths.ts; other repos' folders are never listed), its fold, its liveness (its registry of
+// running sessions), its evidence, `claude --resume <id>` to reopen a session whole and `claude
+// "<prompt>"` to start a successor. Its hooks, statusline and MCP entry are installed by
+// `install-hooks claude` itself (cli/daemon-agent-hooks.ts), which predates the seam.
+import path from 'node:path';
+import { createLineFoldReader } from '../../watching/line-fold-reader.js';
+import type { WatchedSource } from '../../watching/session-source.js';
+import type { AgentModule, AgentSourceContext } from '../agent-module.js';
+import { agentSource, windowSettings, writeWithTool } from '../kit/agent-source.js';
+import { projectFolders } from '../kit/project-folders.js';
+import { readClaudeEvidence } from './claude-evidence.js';
+import { emptyClaudeState, foldClaudeLine, type ClaudeFoldOptions } from './claude-fold.js';
+import { isClaudeSessionLive } from './claude-liveness.js';
+import { claudeProjectsDir, claudeSessionsDir, isClaudeTranscript, mayHoldSessionsOf } from './claude-paths.js';
+import { claudeHooksInstalled } from './claude-settings.js';
 
 export const claudeAgent: AgentModule = {
   name: 'claude-code',
@@ -10,4 +22,22 @@ export const claudeAgent: AgentModule = {
   createSource: (context) => createClaudeCodeSource(context),
   resumeCommand: (sessionId) => `claude --resume ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, prompt],
+  hooks: null,
 };
+
+export function createClaudeCodeSource(context: AgentSourceContext): WatchedSource {
+  const projects = claudeProjectsDir(context.env);
+  const sessions = claudeSessionsDir(context.env);
+  const fold: ClaudeFoldOptions = { root: context.root, ...windowSettings('claude-code', context) };
+  return agentSource(claudeAgent, {
+    matches: (file) => isClaudeTranscript(file, projects),
+    folders: projectFolders(projects, (name) => mayHoldSessionsOf(name, context.root)),
+    createReader: (file) =>
+      createLineFoldReader(file, { empty: (name) => emptyClaudeState(name, fold), fold: (state, raw) => foldClaudeLine(state, raw, fold) }),
+    isLive: (file) => isClaudeSessionLive(sessions, path.basename(file, '.jsonl')),
+    readEvidence: readClaudeEvidence,
+    selfHooksInstalled: () => claudeHooksInstalled(context.root),
+    selfHooksMustAnswer: false,
+    selfWriteInstructions: writeWithTool('Write'),
+  });
+}

@@ -1,19 +1,48 @@
-// Codex CLI as an agent ai-zen watches (agent-module.ts). Its hooks, their trust and its MCP entry
-// are installed by `install-hooks codex` itself (cli/daemon-agent-hooks.ts), which predates the seam.
-import type { AgentModule } from '../agent-module.js';
-import { createCodexSessionSource } from './codex-source.js';
+// Codex CLI as an agent ai-zen watches: its rollouts under `${CODEX_HOME:-~/.codex}/sessions`, the
+// ones whose session_meta cwd is inside this repo, measured as Codex measures itself, handed off
+// before Codex compacts by itself at about 95% of the window it reports (its auto-compaction limit is
+// 90% of the model's full window, which it reports as 95% of that), `codex resume <id>` to reopen a
+// session whole and a fresh `codex "<prompt>"` to continue from a document. Its hooks, their trust
+// and its MCP entry are installed by `install-hooks codex` itself (cli/daemon-agent-hooks.ts).
+import path from 'node:path';
+import { codexSessionsFolder } from '../../../paths.js';
+import type { WatchedSource } from '../../watching/session-source.js';
+import type { AgentModule, AgentSourceContext } from '../agent-module.js';
+import { agentSource, windowSettings } from '../kit/agent-source.js';
+import { readCodexEvidence } from './codex-evidence.js';
+import { codexHooksInstalled } from './codex-hooks.js';
+import { isCodexSessionLive } from './codex-liveness.js';
+import { CodexOwnership, codexRolloutFolders } from './codex-rollout-folders.js';
+import { isRolloutName } from './codex-rollout-meta.js';
+import { codexSessionIdFromName, createCodexSessionReader } from './codex-session-reader.js';
 
 export const codexAgent: AgentModule = {
   name: 'codex',
   label: 'Codex',
   word: 'codex',
-  createSource: (context) =>
-    createCodexSessionSource({
-      root: context.root,
-      env: context.env,
-      agent: context.config,
-      ...(context.learned ? { learned: context.learned } : {}),
-    }),
+  createSource: (context) => createCodexSessionSource(context),
   resumeCommand: (sessionId) => `codex resume ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, prompt],
+  hooks: null,
 };
+
+export function createCodexSessionSource(context: AgentSourceContext): WatchedSource {
+  const sessions = codexSessionsFolder(context.env);
+  const ownership = new CodexOwnership(context.root);
+  const settings = windowSettings('codex', context);
+  const prefix = sessions + path.sep;
+  return agentSource(codexAgent, {
+    folders: codexRolloutFolders(sessions, ownership),
+    matches: (file) => file.startsWith(prefix) && isRolloutName(path.basename(file)),
+    createReader: (file) => createCodexSessionReader(file, ownership, settings),
+    isLive: (file) => isCodexSessionLive(path.dirname(sessions), codexSessionIdFromName(file)),
+    readEvidence: (file) => readCodexEvidence(file, context.root),
+    selfHooksInstalled: () => codexHooksInstalled(context.env),
+    // Codex skips a hook the user has not trusted, without a word.
+    selfHooksMustAnswer: true,
+    selfWriteInstructions: (doc) => [
+      `Before you stop, create the handoff document with your apply_patch tool, as one new file at exactly this path (relative to the repo root): ${doc.relative}`,
+      `That is one patch with one "*** Add File: ${doc.relative}" and nothing else: change no other file.`,
+    ],
+  });
+}

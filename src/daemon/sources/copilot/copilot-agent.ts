@@ -4,16 +4,21 @@
 // not its transcript, which is where the session's id says (so the daemon knows this session's
 // hooks run, and lets its Stop hook take the crossing).
 import path from 'node:path';
-import type { AgentModule, HookEvent, HookInput } from '../agent-module.js';
+import type { WatchedSource } from '../../watching/session-source.js';
+import type { AgentModule, AgentSourceContext, HookEvent, HookInput } from '../agent-module.js';
+import { agentSource, windowSettings } from '../kit/agent-source.js';
+import { readCopilotEvidence } from './copilot-evidence.js';
+import { copilotHooksInstalled, installCopilotHooks, uninstallCopilotHooks } from './copilot-hooks.js';
+import { isCopilotSessionLive } from './copilot-liveness.js';
 import { copilotSessionState, EVENTS_FILE, isSessionId } from './copilot-paths.js';
-import { installCopilotHooks, uninstallCopilotHooks } from './copilot-hooks.js';
-import { createCopilotSessionSource } from './copilot-source.js';
+import { CopilotOwnership, copilotSessionFolders } from './copilot-session-folders.js';
+import { createCopilotSessionReader } from './copilot-session-reader.js';
 
 export const copilotAgent: AgentModule = {
   name: 'copilot',
   label: 'GitHub Copilot CLI',
   word: 'copilot',
-  createSource: createCopilotSessionSource,
+  createSource: (context) => createCopilotSessionSource(context),
   resumeCommand: (sessionId) => `copilot --resume=${sessionId}`,
   // `-i`: an interactive session that starts with the prompt; with `-p` among the client's arguments, a script's run of it.
   startArgs: (prompt, clientArgs) => {
@@ -27,6 +32,36 @@ export const copilotAgent: AgentModule = {
     writeOutput: copilotHookOutput,
   },
 };
+
+/**
+ * Its transcripts under `${COPILOT_HOME:-~/.copilot}/session-state/<id>/events.jsonl`, the ones whose
+ * workspace.yaml cwd is inside this repo, measured as Copilot measures itself (copilot-events.ts),
+ * handed off before Copilot compacts by itself at 95% of its prompt budget.
+ */
+export function createCopilotSessionSource(context: AgentSourceContext): WatchedSource {
+  const sessionState = copilotSessionState(context.env);
+  const ownership = new CopilotOwnership(context.root);
+  const settings = windowSettings('copilot', context);
+  const prefix = sessionState + path.sep;
+  return agentSource(copilotAgent, {
+    folders: copilotSessionFolders(sessionState, ownership),
+    matches: (file) =>
+      file.startsWith(prefix) &&
+      path.basename(file) === EVENTS_FILE &&
+      isSessionId(path.basename(path.dirname(file))) &&
+      path.dirname(path.dirname(file)) === sessionState,
+    createReader: (file) => createCopilotSessionReader(file, ownership, settings),
+    isLive: (file) => isCopilotSessionLive(path.dirname(file)),
+    readEvidence: (file) => readCopilotEvidence(file, context.root),
+    selfHooksInstalled: () => copilotHooksInstalled(context.root),
+    // Copilot skips a repo's hooks, without a word, in a folder the person has not trusted.
+    selfHooksMustAnswer: true,
+    selfWriteInstructions: (doc) => [
+      `Before you stop, create the handoff document as one new file at exactly this path (relative to the repo root): ${doc.relative}`,
+      'Write that file only: change no other file.',
+    ],
+  });
+}
 
 /** The hook's stdin in ai-zen's terms; `env` is the hook's own, which Copilot passed on (its COPILOT_HOME). */
 export function copilotHookInput(raw: unknown, env: Readonly<Record<string, string | undefined>>): HookInput | null {

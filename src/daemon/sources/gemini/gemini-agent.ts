@@ -1,17 +1,60 @@
-// Gemini CLI as an agent ai-zen watches (agent-module.ts, issue 24): its sessions (gemini-source.ts),
-// its hooks in the project's `.gemini/settings.json` (gemini-hooks.ts), `gemini --resume <id>` to
-// reopen a session whole, and `gemini -i "<prompt>"` to continue in it from a handoff document.
-import type { AgentModule } from '../agent-module.js';
-import { geminiHooks } from './gemini-hooks.js';
-import { createGeminiSource } from './gemini-source.js';
+// Gemini CLI as an agent ai-zen watches: the sessions under `<home>/.gemini/tmp/<project>/chats/`
+// whose project folder names this repo (or a folder inside it) as its root, measured as Gemini
+// measures itself (the last reply's promptTokenCount over the model's window), `gemini --resume <id>`
+// to reopen a session whole, `gemini -i "<prompt>"` to continue from a document (a bare prompt runs
+// headless when stdin is no terminal), and its hooks in the project's `.gemini/settings.json`.
+// Whether a `gemini` process has a session open is not known: the client holds no lock and writes
+// no pid file, so `status` never shows one live.
+import { belongsToRepo } from '../../../probe/innermost-repo.js';
+import { createLineFoldReader } from '../../watching/line-fold-reader.js';
+import type { WatchedSource } from '../../watching/session-source.js';
+import type { AgentModule, AgentSourceContext } from '../agent-module.js';
+import { agentSource, windowSettings, writeWithTool } from '../kit/agent-source.js';
+import { readGeminiEvidence } from './gemini-evidence.js';
+import { emptyGeminiState, foldGeminiLine, type GeminiFoldOptions } from './gemini-fold.js';
+import { geminiFolders, projectRootOf } from './gemini-folders.js';
+import { geminiHooks, geminiHooksInstalled } from './gemini-hooks.js';
+import { geminiTmpDir, isGeminiTranscript, projectFolderOf } from './gemini-paths.js';
 
 export const geminiAgent: AgentModule = {
   name: 'gemini',
   label: 'Gemini CLI',
   word: 'gemini',
-  createSource: createGeminiSource,
+  createSource: (context) => createGeminiSource(context),
   resumeCommand: (sessionId) => `gemini --resume ${sessionId}`,
-  // `-i`: the first prompt, then the interactive session (a bare prompt runs headless when stdin is no terminal).
   startArgs: (prompt, clientArgs) => [...clientArgs, '-i', prompt],
   hooks: geminiHooks,
 };
+
+export function createGeminiSource(context: AgentSourceContext): WatchedSource {
+  const tmpDir = geminiTmpDir(context.env);
+  const fold: GeminiFoldOptions = windowSettings('gemini', context);
+  return agentSource(geminiAgent, {
+    folders: geminiFolders(tmpDir, context.root),
+    matches: (file) => isGeminiTranscript(file, tmpDir),
+    createReader: (file) => {
+      // The transcript never names its folder: the project folder's `.project_root` says whose it is, and is the session's cwd.
+      let projectRoot: string | null = null;
+      return createLineFoldReader(
+        file,
+        {
+          empty: (name) => emptyGeminiState(name, fold),
+          fold: (state, raw) =>
+            foldGeminiLine(state.cwd === null && projectRoot !== null ? { ...state, cwd: projectRoot } : state, raw, fold),
+        },
+        {
+          decideOwner: async () => {
+            projectRoot = await projectRootOf(projectFolderOf(file));
+            return projectRoot === null ? null : belongsToRepo(context.root, projectRoot);
+          },
+        },
+      );
+    },
+    isLive: null,
+    readEvidence: (file) => readGeminiEvidence(file, context.root),
+    selfHooksInstalled: () => geminiHooksInstalled(context.root),
+    // Gemini skips a project's hooks in a folder the user has not trusted, without a word.
+    selfHooksMustAnswer: true,
+    selfWriteInstructions: writeWithTool('write_file'),
+  });
+}

@@ -1,16 +1,45 @@
-// pi (the pi coding agent, `@mariozechner/pi-coding-agent`) as an agent ai-zen watches
-// (agent-module.ts, issue 24): its sessions, a successor started as `pi "<prompt>"`, a session
-// reopened whole with `pi --session <id>`, and its hooks as a pi extension (pi-extension.ts).
-import type { AgentModule } from '../agent-module.js';
-import { piHooks } from './pi-extension.js';
-import { createPiSource } from './pi-source.js';
+// pi (the pi coding agent, `@mariozechner/pi-coding-agent`) as an agent ai-zen watches: the session
+// folders of this repo (and its subfolders) under pi's `sessions/` (pi-paths.ts), its fold, its
+// evidence, a successor started as `pi "<prompt>"`, a session reopened whole with `pi --session <id>`,
+// and its hooks as a pi extension (pi-extension.ts).
+import type { WatchedSource } from '../../watching/session-source.js';
+import { createLineFoldReader } from '../../watching/line-fold-reader.js';
+import type { AgentModule, AgentSourceContext } from '../agent-module.js';
+import { agentSource, windowSettings, writeWithTool } from '../kit/agent-source.js';
+import { projectFolders } from '../kit/project-folders.js';
+import { readPiEvidence } from './pi-evidence.js';
+import { piExtensionInstalled, piHooks } from './pi-extension.js';
+import { emptyPiState, foldPiLine, type PiFoldOptions } from './pi-fold.js';
+import { isPiSessionLive } from './pi-liveness.js';
+import { readPiOwnSettings } from './pi-own-settings.js';
+import { isPiTranscript, mayHoldSessionsOf, piAgentDir, piSessionsDir } from './pi-paths.js';
 
 export const piAgent: AgentModule = {
   name: 'pi',
   label: 'pi',
   word: 'pi',
-  createSource: createPiSource,
+  createSource: (context) => createPiSource(context),
   resumeCommand: (sessionId) => `pi --session ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, prompt],
   hooks: piHooks,
 };
+
+export function createPiSource(context: AgentSourceContext): WatchedSource {
+  const sessions = piSessionsDir(context.env);
+  const fold: PiFoldOptions = {
+    root: context.root,
+    ...windowSettings('pi', context),
+    ...readPiOwnSettings(piAgentDir(context.env), context.root),
+  };
+  return agentSource(piAgent, {
+    matches: (file) => isPiTranscript(file, sessions),
+    folders: projectFolders(sessions, (name) => mayHoldSessionsOf(name, context.root)),
+    createReader: (file) =>
+      createLineFoldReader(file, { empty: (name) => emptyPiState(name, fold), fold: (state, raw) => foldPiLine(state, raw, fold) }),
+    isLive: (file) => isPiSessionLive(file),
+    readEvidence: (file) => readPiEvidence(file, context.root),
+    selfHooksInstalled: () => piExtensionInstalled(context.root),
+    selfHooksMustAnswer: false,
+    selfWriteInstructions: writeWithTool('write'),
+  });
+}

@@ -1,0 +1,75 @@
+// An agent's definition and the parts of its sessions made into the WatchedSource the daemon runs:
+// the names, the successor command (one wording, kit/successor.ts) and the handoff's needs come from
+// the definition; the agent brings only what is its own (where its transcripts are, its reader, its
+// liveness, its evidence, how its hooks let it write the document itself).
+import type { AgentWindowSettings } from '../../../config/agent-models.js';
+import type { WatchedAgent } from '../../../config/agent-names.js';
+import type { DocPath } from '../../../handoff/doc-path.js';
+import type { AgentMessage } from '../../../session/session-recorder.js';
+import type { SessionReader, TranscriptFolders, WatchedSource } from '../../watching/session-source.js';
+import type { AgentSourceContext } from '../agent-module.js';
+import { successorCommand } from './successor.js';
+
+export interface AgentSessionParts {
+  /** Whether `file` (an absolute path) is one of the agent's transcripts. */
+  matches(file: string): boolean;
+  readonly folders: TranscriptFolders;
+  createReader(file: string): SessionReader;
+  /** Whether the agent's process has the session open; null: the agent leaves no trace of it (Gemini). */
+  readonly isLive: ((file: string) => Promise<boolean>) | null;
+  /** The whole transcript as ai-zen messages, read as a stream (kit/transcript-lines.ts). */
+  readEvidence(file: string): Promise<readonly AgentMessage[]>;
+  /** The agent's own hooks are installed for this repo: its Stop hook lets it write the document itself. */
+  selfHooksInstalled(): Promise<boolean>;
+  /** The agent may skip installed hooks without a word (untrusted): self only once a hook reached the daemon. */
+  readonly selfHooksMustAnswer: boolean;
+  /** The Stop hook's lines telling the agent to write the document at `doc` with its own tool, and nothing else. */
+  selfWriteInstructions(doc: DocPath): readonly string[];
+}
+
+export interface AgentNames {
+  readonly name: WatchedAgent;
+  readonly label: string;
+  readonly word: string;
+  startArgs(prompt: string, clientArgs: readonly string[]): readonly string[];
+}
+
+export function agentSource(agent: AgentNames, parts: AgentSessionParts): WatchedSource {
+  return {
+    id: agent.name,
+    kind: agent.name,
+    label: agent.label,
+    matches: parts.matches,
+    folders: parts.folders,
+    createReader: parts.createReader,
+    ...(parts.isLive ? { isLive: parts.isLive } : {}),
+    handover: {
+      readEvidence: parts.readEvidence,
+      successorCommand: (documentPath) => successorCommand(agent, documentPath),
+      selfHooksInstalled: parts.selfHooksInstalled,
+      ...(parts.selfHooksMustAnswer ? { selfHooksMustAnswer: true } : {}),
+      selfWriteInstructions: parts.selfWriteInstructions,
+    },
+  };
+}
+
+/** The window settings of the agent's sessions: `agents.<name>` of the config and what was learned of where it compacts. */
+export function windowSettings(agent: WatchedAgent, context: AgentSourceContext): AgentWindowSettings {
+  const config = context.config;
+  return {
+    handoffAt: config.handoffAt,
+    warnAt: config.warnAt,
+    handoffAtTokens: config.handoffAtTokens,
+    contextWindow: config.contextWindow,
+    models: config.models,
+    learnedPoint: (model) => context.learned?.pointFor(agent, model) ?? null,
+  };
+}
+
+/** The Stop hook's lines for an agent that writes files with a named tool, to the absolute path. */
+export function writeWithTool(tool: string): (doc: DocPath) => readonly string[] {
+  return (doc) => [
+    `Before you stop, write the handoff document with your ${tool} tool to exactly this path: ${doc.absolute}`,
+    `Write that one file, in one ${tool} call, and change nothing else.`,
+  ];
+}
