@@ -12,9 +12,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { emptyAgentState, isOverThreshold, type SessionState } from '../../watching/session-source.js';
+import { emptyAgentState, type SessionState } from '../../watching/session-source.js';
+import { asRecord } from '../kit/json-record.js';
+import { type Measure, notTheAgents, observeCompaction, observeMeasure, observeReading, observeStart } from '../kit/observations.js';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
-import { belongsToRepo } from '../../../probe/innermost-repo.js';
 import { claudeThresholds, claudeWindow, type ClaudeWindowSettings } from './claude-window.js';
 
 const Count = z.number().int().nonnegative().max(100_000_000);
@@ -88,24 +89,22 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
   const parsed = ClaudeLine().safeParse(value);
   if (!parsed.success) return 'not a Claude Code transcript line';
   const line = parsed.data;
-  let next = state;
-  if (next.startedAt === null && line.timestamp) next = { ...next, startedAt: line.timestamp };
-  if (next.cwd === null && line.cwd) next = { ...next, cwd: line.cwd, foreign: !belongsToRepo(options.root, line.cwd) };
+  let next = observeStart(state, line.timestamp, line.cwd, options.root);
   if (line.sessionId && line.sessionId !== next.sessionId && next.messageCount === 0) next = { ...next, sessionId: line.sessionId };
 
   if (line.type === 'system' && line.subtype === 'compact_boundary') {
     const meta = asRecord(line.compactMetadata);
-    const lastCompaction = {
+    return observeCompaction(next, {
       at: line.timestamp ?? null,
       preTokens: Count.safeParse(meta?.preTokens).data ?? null,
-      trigger: typeof meta?.trigger === 'string' ? meta.trigger.slice(0, 40) : null,
-    };
-    return { ...next, compactions: (next.compactions ?? 0) + 1, lastCompactionAt: line.timestamp ?? null, lastCompaction };
+      trigger: meta?.trigger,
+    });
   }
   // The model the session runs (at its start, and after a `/model`): the window is known before the first reply.
   const attachment = asRecord(line.attachment);
   const modelId = attachment?.type === 'model' ? asRecord(attachment.identity)?.modelId : undefined;
-  if (line.type === 'attachment' && typeof modelId === 'string' && modelId.length <= 200) return withModel(next, modelId, options);
+  if (line.type === 'attachment' && typeof modelId === 'string' && modelId.length <= 200)
+    return modelId === next.model ? next : observeMeasure(next, measure(modelId, claudeDetails(next).largestReading, options));
   if (line.type === 'user') {
     if (line.isSidechain) return next;
     const scripted = line.entrypoint === undefined ? next.scripted : line.entrypoint.startsWith('sdk');
@@ -120,33 +119,20 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
   next = { ...next, messageCount: next.messageCount + 1 };
   if (line.isApiErrorMessage || message?.model === '<synthetic>' || message?.usage === undefined) return next;
   const usage = ClaudeUsage().safeParse(message.usage);
-  if (!usage.success)
-    return `a usage Claude Code would not write (${usage.error.issues[0]?.path.join('.') ?? '?'}: ${usage.error.issues[0]?.message ?? '?'})`;
+  if (!usage.success) return notTheAgents('a usage Claude Code', usage.error);
   const reading = usage.data.input_tokens + (usage.data.cache_creation_input_tokens ?? 0) + (usage.data.cache_read_input_tokens ?? 0);
-  const output = usage.data.output_tokens ?? 0;
   // What was asked for keeps `[1m]`; what the API answered does not.
   const model = line.requestedModel ?? next.model ?? message.model ?? null;
   const largestReading = Math.max(details.largestReading, reading);
-  const window = claudeWindow(model, largestReading, options);
-  const updated: SessionState = {
-    ...next,
-    model,
-    maxContextTokens: window,
-    thresholds: claudeThresholds(model, window, options),
-    latestUsage: { prompt_tokens: reading, completion_tokens: output, total_tokens: reading + output },
-    firstReadingTokens: next.firstReadingTokens ?? reading,
+  return observeReading(next, {
+    ...measure(model, largestReading, options),
+    promptTokens: reading,
+    outputTokens: usage.data.output_tokens ?? 0,
     details: { lastMessageId: message.id ?? null, readings: details.readings + 1, largestReading } satisfies ClaudeDetails,
-  };
-  return { ...updated, overflowed: isOverThreshold(updated) };
+  });
 }
 
-function withModel(state: SessionState, model: string, options: ClaudeFoldOptions): SessionState {
-  if (model === state.model) return state;
-  const window = claudeWindow(model, claudeDetails(state).largestReading, options);
-  const updated = { ...state, model, maxContextTokens: window, thresholds: claudeThresholds(model, window, options) };
-  return { ...updated, overflowed: isOverThreshold(updated) };
-}
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+function measure(model: string | null, largestReading: number, options: ClaudeFoldOptions): Measure {
+  const window = claudeWindow(model, largestReading, options);
+  return { model, window, thresholds: claudeThresholds(model, window, options) };
 }

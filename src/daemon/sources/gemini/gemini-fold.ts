@@ -12,7 +12,9 @@ import { compiledOnFirstUse } from '../../../compiled-schema.js';
 import { HANDOFF_INSTRUCTION_MARK } from '../../../handoff/transcript.js';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { emptyAgentState, isOverThreshold, type SessionState } from '../../watching/session-source.js';
+import { emptyAgentState, type SessionState } from '../../watching/session-source.js';
+import { asRecord } from '../kit/json-record.js';
+import { observeReading } from '../kit/observations.js';
 import { idPartOfName } from './gemini-paths.js';
 import { userTexts } from './gemini-user-text.js';
 import { geminiThresholds, geminiWindow, type GeminiWindowSettings } from './gemini-window.js';
@@ -116,16 +118,15 @@ function withMessage(state: SessionState, message: Message, options: GeminiFoldO
   const output = tokens.data.output ?? 0;
   const model = message.model ?? next.model;
   const window = geminiWindow(model, options);
-  const updated: SessionState = {
-    ...next,
+  return observeReading(next, {
     model,
-    maxContextTokens: window,
+    window,
     thresholds: geminiThresholds(model, window, options),
-    latestUsage: { prompt_tokens: reading, completion_tokens: output, total_tokens: tokens.data.total ?? reading + output },
-    firstReadingTokens: next.firstReadingTokens ?? reading,
+    promptTokens: reading,
+    outputTokens: output,
+    totalTokens: tokens.data.total ?? reading + output,
     details: { ...geminiDetails(next), readings: geminiDetails(next).readings + (again ? 0 : 1) },
-  };
-  return { ...updated, overflowed: isOverThreshold(updated) };
+  });
 }
 
 /** A user record with the person's words in it (not only function responses, not the client's `<session_context>`). */
@@ -138,8 +139,4 @@ export function userWords(content: unknown): string {
   return userTexts(content)
     .filter((text) => !text.startsWith(HANDOFF_INSTRUCTION_MARK))
     .join('\n');
-}
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }

@@ -8,9 +8,10 @@
 import { z } from 'zod';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { emptyAgentState, isOverThreshold, type SessionState } from '../../watching/session-source.js';
+import { emptyAgentState, type SessionState } from '../../watching/session-source.js';
+import { asRecord } from '../kit/json-record.js';
+import { measured, notTheAgents, observeCompaction, observeMeasure, observeReading, observeStart } from '../kit/observations.js';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
-import { belongsToRepo } from '../../../probe/innermost-repo.js';
 import { piSessionIdFromName } from './pi-paths.js';
 import { piModelName, piThresholds, piWindow, type PiWindowSettings } from './pi-window.js';
 
@@ -79,33 +80,22 @@ export function foldPiLine(state: SessionState, raw: RawLine, options: PiFoldOpt
   const line = parsed.data;
   const details = piDetails(state);
   switch (line.type) {
-    case 'session': {
-      if (state.cwd !== null || !line.cwd) return state;
-      return {
-        ...state,
-        cwd: line.cwd,
-        foreign: !belongsToRepo(options.root, line.cwd),
-        startedAt: line.timestamp ?? state.startedAt ?? null,
-      };
-    }
+    case 'session':
+      // pi's header names the folder the session runs in, and when it started.
+      return state.cwd !== null || !line.cwd ? state : observeStart(state, line.timestamp, line.cwd, options.root);
     case 'model_change':
       return line.modelId ? withModel(state, piModelName(line.provider, line.modelId), options) : state;
-    case 'compaction': {
-      const lastCompaction = {
-        at: line.timestamp ?? null,
-        preTokens: Count.safeParse(line.tokensBefore).data ?? null,
-        trigger: line.fromHook === true ? 'extension' : null,
-      };
-      const cleared: SessionState = {
-        ...state,
-        latestUsage: null,
-        compactions: (state.compactions ?? 0) + 1,
-        lastCompactionAt: line.timestamp ?? null,
-        lastCompaction,
-        details: { ...details, usageTokens: null, trailingTokens: 0 } satisfies PiDetails,
-      };
-      return { ...cleared, overflowed: isOverThreshold(cleared) };
-    }
+    case 'compaction':
+      // pi's context is unknown after a compaction until its next real reading.
+      return observeCompaction(
+        state,
+        {
+          at: line.timestamp ?? null,
+          preTokens: Count.safeParse(line.tokensBefore).data ?? null,
+          trigger: line.fromHook === true ? 'extension' : null,
+        },
+        { details: { ...details, usageTokens: null, trailingTokens: 0 } satisfies PiDetails },
+      );
     case 'custom_message':
     case 'branch_summary':
       return withTrailing(state, estimateTokens({ role: line.type === 'branch_summary' ? 'branchSummary' : 'custom', ...asRecord(value) }));
@@ -123,8 +113,7 @@ function foldMessage(state: SessionState, message: Record<string, unknown> | nul
   const usable = role === 'assistant' && message.stopReason !== 'aborted' && message.stopReason !== 'error' && message.usage !== undefined;
   if (!usable) return withTrailing(counted, estimateTokens(message));
   const usage = PiUsage().safeParse(message.usage);
-  if (!usage.success)
-    return `a usage pi would not write (${usage.error.issues[0]?.path.join('.') ?? '?'}: ${usage.error.issues[0]?.message ?? '?'})`;
+  if (!usage.success) return notTheAgents('a usage pi', usage.error);
   const { input, output, cacheRead = 0, cacheWrite = 0, totalTokens = 0 } = usage.data;
   const reading = totalTokens || input + output + cacheRead + cacheWrite;
   // pi trusts no reading of 0 after a compaction (its context is unknown until a real one).
@@ -134,14 +123,15 @@ function foldMessage(state: SessionState, message: Record<string, unknown> | nul
       ? piModelName(typeof message.provider === 'string' ? message.provider : undefined, message.model)
       : counted.model;
   const modelled = model === counted.model ? counted : withModel(counted, model!, options);
-  const details = piDetails(modelled);
-  const updated: SessionState = {
-    ...modelled,
-    latestUsage: { prompt_tokens: reading, completion_tokens: output, total_tokens: reading },
-    firstReadingTokens: modelled.firstReadingTokens ?? reading,
-    details: { usageTokens: reading, trailingTokens: 0, readings: details.readings + 1 } satisfies PiDetails,
-  };
-  return { ...updated, overflowed: isOverThreshold(updated) };
+  return observeReading(modelled, {
+    model: modelled.model,
+    window: modelled.maxContextTokens,
+    thresholds: modelled.thresholds!,
+    promptTokens: reading,
+    outputTokens: output,
+    totalTokens: reading,
+    details: { usageTokens: reading, trailingTokens: 0, readings: piDetails(modelled).readings + 1 } satisfies PiDetails,
+  });
 }
 
 /** A message after the last reading: pi adds its estimate to the reading (none before the first reading, or after a compaction). */
@@ -150,19 +140,17 @@ function withTrailing(state: SessionState, tokens: number): SessionState {
   if (details.usageTokens === null || tokens === 0 || state.latestUsage === null) return state;
   const trailingTokens = details.trailingTokens + tokens;
   const total = details.usageTokens + trailingTokens;
-  const updated: SessionState = {
+  return measured({
     ...state,
     latestUsage: { ...state.latestUsage, prompt_tokens: total, total_tokens: total },
     details: { ...details, trailingTokens } satisfies PiDetails,
-  };
-  return { ...updated, overflowed: isOverThreshold(updated) };
+  });
 }
 
 function withModel(state: SessionState, model: string, options: PiFoldOptions): SessionState {
   if (model === state.model) return state;
   const window = piWindow(model, options);
-  const updated = { ...state, model, maxContextTokens: window, thresholds: piThresholds(model, window, options) };
-  return { ...updated, overflowed: isOverThreshold(updated) };
+  return observeMeasure(state, { model, window, thresholds: piThresholds(model, window, options) });
 }
 
 /** pi's own estimate of a message (compaction.ts `estimateTokens`, 0.73): characters / 4, rounded up. */
@@ -204,8 +192,4 @@ export function estimateTokens(message: Record<string, unknown>): number {
       return 0;
   }
   return Math.ceil(chars / 4);
-}
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }

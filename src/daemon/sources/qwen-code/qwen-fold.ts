@@ -11,10 +11,11 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
-import { belongsToRepo } from '../../../probe/innermost-repo.js';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { emptyAgentState, isOverThreshold, type SessionState } from '../../watching/session-source.js';
+import { emptyAgentState, type SessionState } from '../../watching/session-source.js';
+import { asRecord } from '../kit/json-record.js';
+import { notTheAgents, observeCompaction, observeReading, observeStart } from '../kit/observations.js';
 import { qwenThresholds, qwenWindow, type QwenWindowSettings } from './qwen-window.js';
 
 const Count = z.number().int().nonnegative().max(100_000_000);
@@ -79,47 +80,33 @@ export function foldQwenLine(state: SessionState, raw: RawLine, options: QwenFol
   const parsed = QwenLine().safeParse(value);
   if (!parsed.success) return 'not a Qwen Code transcript line';
   const line = parsed.data;
-  let next = state;
-  if (next.startedAt === null && line.timestamp) next = { ...next, startedAt: line.timestamp };
-  if (next.cwd === null && line.cwd) next = { ...next, cwd: line.cwd, foreign: !belongsToRepo(options.root, line.cwd) };
+  let next = observeStart(state, line.timestamp, line.cwd, options.root);
 
   if (line.type === 'system' && line.subtype === 'chat_compression') {
     const info = asRecord(asRecord(line.systemPayload)?.info);
-    const lastCompaction = {
-      at: line.timestamp ?? null,
-      preTokens: Count.safeParse(info?.originalTokenCount).data ?? null,
-      trigger: typeof info?.triggerReason === 'string' ? info.triggerReason.slice(0, 40) : null,
-    };
-    return { ...next, compactions: (next.compactions ?? 0) + 1, lastCompactionAt: line.timestamp ?? null, lastCompaction };
+    const preTokens = Count.safeParse(info?.originalTokenCount).data ?? null;
+    return observeCompaction(next, { at: line.timestamp ?? null, preTokens, trigger: info?.triggerReason });
   }
   if (line.type === 'user') return { ...next, messageCount: next.messageCount + 1 };
   if (line.type !== 'assistant') return next;
   next = { ...next, messageCount: next.messageCount + 1 };
   if (line.usageMetadata === undefined) return next;
   const usage = QwenUsage().safeParse(line.usageMetadata);
-  if (!usage.success)
-    return `a usage Qwen Code would not write (${usage.error.issues[0]?.path.join('.') ?? '?'}: ${usage.error.issues[0]?.message ?? '?'})`;
+  if (!usage.success) return notTheAgents('a usage Qwen Code', usage.error);
   const prompt = usage.data.promptTokenCount ?? 0;
   // Qwen's own rule: the prompt's count, else the total (a provider that reports only that).
   const reading = prompt > 0 ? prompt : (usage.data.totalTokenCount ?? 0);
   if (reading === 0) return next;
-  const output = (usage.data.candidatesTokenCount ?? 0) + (usage.data.thoughtsTokenCount ?? 0);
   const model = line.model ?? next.model;
   const details = qwenDetails(next);
   const reported = line.contextWindowSize ?? details.reportedWindow;
   const window = qwenWindow(model, reported, options);
-  const updated: SessionState = {
-    ...next,
+  return observeReading(next, {
     model,
-    maxContextTokens: window,
+    window,
     thresholds: qwenThresholds(model, window, options),
-    latestUsage: { prompt_tokens: reading, completion_tokens: output, total_tokens: reading + output },
-    firstReadingTokens: next.firstReadingTokens ?? reading,
+    promptTokens: reading,
+    outputTokens: (usage.data.candidatesTokenCount ?? 0) + (usage.data.thoughtsTokenCount ?? 0),
     details: { reportedWindow: reported, readings: details.readings + 1 } satisfies QwenDetails,
-  };
-  return { ...updated, overflowed: isOverThreshold(updated) };
-}
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  });
 }

@@ -1,0 +1,87 @@
+// What an agent's line fold has seen, made into session state the same way for every agent: the
+// session's start and working directory (and so whether it is this repo's), a compaction, a message,
+// the model and window it runs by, a reading of its context. Each agent's fold parses its own lines
+// and says what it saw; how that changes the state, and when the session is over its threshold,
+// is decided here once. Pure functions.
+import type { z } from 'zod';
+import { belongsToRepo } from '../../../probe/innermost-repo.js';
+import { isOverThreshold, type SessionState, type SessionThresholds } from '../../watching/session-source.js';
+
+/** The window and thresholds a session runs by, for its model. */
+export interface Measure {
+  readonly model: string | null;
+  readonly window: number | null;
+  readonly thresholds: SessionThresholds;
+}
+
+/** A reading of the context: the prompt's tokens (what fills the window) and the reply's. */
+export interface Reading extends Measure {
+  readonly promptTokens: number;
+  readonly outputTokens: number;
+  /** What the agent counts as the total, when it says (else prompt + output). */
+  readonly totalTokens?: number;
+  /** The agent's own bookkeeping after this reading (SessionState.details). */
+  readonly details: object;
+}
+
+/** The first stamp and working directory a transcript names: when it started, and whether it is this repo's. */
+export function observeStart(
+  state: SessionState,
+  at: string | null | undefined,
+  cwd: string | null | undefined,
+  root: string | null,
+): SessionState {
+  let next = state;
+  if (next.startedAt === null && at) next = { ...next, startedAt: at };
+  if (next.cwd === null && cwd) next = { ...next, cwd, foreign: root === null ? false : !belongsToRepo(root, cwd) };
+  return next;
+}
+
+/** The agent compacted its history: counted, and what it held before (where the agent compacts). */
+export function observeCompaction(
+  state: SessionState,
+  compaction: { readonly at: string | null; readonly preTokens: number | null; readonly trigger: unknown },
+  cleared?: { readonly details: object },
+): SessionState {
+  const trigger = typeof compaction.trigger === 'string' ? compaction.trigger.slice(0, 40) : null;
+  const next: SessionState = {
+    ...state,
+    compactions: (state.compactions ?? 0) + 1,
+    lastCompactionAt: compaction.at,
+    lastCompaction: { at: compaction.at, preTokens: compaction.preTokens, trigger },
+    // An agent whose context is unknown until its next reading (pi) clears the reading it had.
+    ...(cleared ? { latestUsage: null, details: cleared.details as SessionState['details'] } : {}),
+  };
+  return cleared ? measured(next) : next;
+}
+
+/** The session runs another model (at its start, after `/model`): its window and thresholds, before the next reply. */
+export function observeMeasure(state: SessionState, measure: Measure): SessionState {
+  if (measure.model === state.model && measure.window === state.maxContextTokens) return state;
+  return measured({ ...state, model: measure.model, maxContextTokens: measure.window, thresholds: measure.thresholds });
+}
+
+/** A reading of the context: the usage, the first reading, and whether the session is over its threshold now. */
+export function observeReading(state: SessionState, reading: Reading): SessionState {
+  const total = reading.totalTokens ?? reading.promptTokens + reading.outputTokens;
+  return measured({
+    ...state,
+    model: reading.model,
+    maxContextTokens: reading.window,
+    thresholds: reading.thresholds,
+    latestUsage: { prompt_tokens: reading.promptTokens, completion_tokens: reading.outputTokens, total_tokens: total },
+    firstReadingTokens: state.firstReadingTokens ?? reading.promptTokens,
+    details: reading.details as SessionState['details'],
+  });
+}
+
+/** The state with `overflowed` derived from what it holds. */
+export function measured(state: SessionState): SessionState {
+  return { ...state, overflowed: isOverThreshold(state) };
+}
+
+/** Why a line's usage was skipped: the agent would not have written it so (the first problem zod found). */
+export function notTheAgents(what: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `${what} would not write (${issue?.path.join('.') ?? '?'}: ${issue?.message ?? '?'})`;
+}
