@@ -3,64 +3,64 @@
 // assistant's text, and its tool calls under ai-zen's tool names — Write/Edit/MultiEdit/NotebookEdit
 // as write/edit/batch_edit with a `path`, Read as read with its `path`, Bash as exec with its `command` and a result that ends in
 // `[exit code N]`. Read once, when a handoff starts; the transcript is only ever read.
-import { promises as fs } from 'node:fs';
 import type { AgentMessage } from '../../../session/session-recorder.js';
 import type { ChatMessage } from '../../../session/format.js';
+import { commandResult, contentText, EvidenceMessages, type ToolNames, toolCallOf } from '../kit/evidence.js';
+import { asRecord, parseRecord } from '../kit/json-record.js';
+import { foldTranscript, type TranscriptCollector } from '../kit/transcript-lines.js';
 
-interface ToolUse {
-  readonly type: 'tool_use';
-  readonly id: string;
-  readonly name: string;
-  readonly input: Record<string, unknown>;
-}
-
-/** Claude's tool → ai-zen's tool and the argument that names the file. */
-const FILE_TOOLS: Record<string, { readonly tool: string; readonly key: string }> = {
-  Write: { tool: 'write', key: 'file_path' },
-  Edit: { tool: 'edit', key: 'file_path' },
-  MultiEdit: { tool: 'batch_edit', key: 'file_path' },
-  NotebookEdit: { tool: 'edit', key: 'notebook_path' },
+/** Claude's tools under ai-zen's names: the file tools with the argument naming the file (Read too: the document names the files a session read), and Bash. */
+const TOOLS: ToolNames = {
+  files: {
+    Write: { tool: 'write', key: 'file_path' },
+    Edit: { tool: 'edit', key: 'file_path' },
+    MultiEdit: { tool: 'batch_edit', key: 'file_path' },
+    NotebookEdit: { tool: 'edit', key: 'notebook_path' },
+    Read: { tool: 'read', key: 'file_path' },
+  },
+  shell: 'Bash',
 };
 
-export async function readClaudeEvidence(file: string): Promise<AgentMessage[]> {
-  const text = await fs.readFile(file, 'utf8');
-  return claudeTranscriptMessages(text.split('\n'));
+export function readClaudeEvidence(file: string): Promise<AgentMessage[]> {
+  return foldTranscript(file, claudeEvidence());
 }
 
 export function claudeTranscriptMessages(lines: readonly string[]): AgentMessage[] {
-  const messages: AgentMessage[] = [];
+  const collector = claudeEvidence();
+  for (const line of lines) collector.line(line);
+  return collector.result();
+}
+
+function claudeEvidence(): TranscriptCollector<AgentMessage[]> {
+  const evidence = new EvidenceMessages('claude');
   const bashCalls = new Set<string>();
   let lastAssistantId: string | null = null;
-  for (const text of lines) {
-    if (text.trim() === '') continue;
-    let line: Record<string, unknown>;
-    try {
-      const value: unknown = JSON.parse(text);
-      if (!value || typeof value !== 'object') continue;
-      line = value as Record<string, unknown>;
-    } catch {
-      continue; // a torn last line
-    }
-    if (line.isSidechain === true || line.isMeta === true || line.isCompactSummary === true || line.isApiErrorMessage === true) continue;
-    const message = line.message as { content?: unknown; id?: unknown; model?: unknown } | undefined;
-    if (!message) continue;
-    if (line.type === 'user') {
-      for (const entry of userMessages(message.content, bashCalls)) messages.push({ message: entry });
-      lastAssistantId = null;
-    } else if (line.type === 'assistant' && message.model !== '<synthetic>') {
-      const assistant = assistantMessage(message.content, bashCalls);
-      if (!assistant) continue;
-      // One reply is one line per content block: the blocks of one message.id make one message.
-      const previous = messages.at(-1);
-      if (typeof message.id === 'string' && message.id === lastAssistantId && previous?.message.role === 'assistant') {
-        messages[messages.length - 1] = { message: mergeAssistant(previous.message, assistant) };
-      } else {
-        messages.push({ message: assistant });
+  return {
+    line(text) {
+      const line = parseRecord(text); // null: a torn last line
+      if (!line) return;
+      if (line.isSidechain === true || line.isMeta === true || line.isCompactSummary === true || line.isApiErrorMessage === true) return;
+      const message = line.message as { content?: unknown; id?: unknown; model?: unknown } | undefined;
+      if (!message) return;
+      if (line.type === 'user') {
+        for (const entry of userMessages(message.content, bashCalls)) evidence.push(entry);
+        lastAssistantId = null;
+      } else if (line.type === 'assistant' && message.model !== '<synthetic>') {
+        const assistant = assistantMessage(message.content, bashCalls);
+        if (!assistant) return;
+        // One reply is one line per content block: the blocks of one message.id make one message.
+        const previous = evidence.messages.at(-1);
+        if (typeof message.id === 'string' && message.id === lastAssistantId && previous?.message.role === 'assistant') {
+          evidence.messages.pop();
+          evidence.push(mergeAssistant(previous.message, assistant));
+        } else {
+          evidence.push(assistant);
+        }
+        lastAssistantId = typeof message.id === 'string' ? message.id : null;
       }
-      lastAssistantId = typeof message.id === 'string' ? message.id : null;
-    }
-  }
-  return messages;
+    },
+    result: () => evidence.messages,
+  };
 }
 
 /** The user's words, or the tool results a user line carries (Claude writes results as user lines). */
@@ -96,18 +96,11 @@ function isUserWords(text: string): boolean {
 }
 
 function toolResultText(part: Record<string, unknown>, isBash: boolean): string {
-  const content = part.content;
-  const text =
-    typeof content === 'string'
-      ? content
-      : Array.isArray(content)
-        ? (content as Record<string, unknown>[]).map((block) => (typeof block?.text === 'string' ? block.text : '')).join('\n')
-        : '';
+  const text = contentText(part.content);
   const failed = part.is_error === true;
   if (!isBash) return failed ? `error: ${text}` : text;
   // Claude Code reports a failing command as an error result starting "Exit code N".
-  const code = failed ? /exit code (-?\d+)/i.exec(text)?.[1] : '0';
-  return code === undefined ? `error: ${text}` : `${text}\n[exit code ${code}]`;
+  return commandResult(text, failed ? /exit code (-?\d+)/i.exec(text)?.[1] : 0);
 }
 
 function assistantMessage(content: unknown, bashCalls: Set<string>): ChatMessage | null {
@@ -118,33 +111,13 @@ function assistantMessage(content: unknown, bashCalls: Set<string>): ChatMessage
   for (const part of content as Record<string, unknown>[]) {
     if (part?.type === 'text' && typeof part.text === 'string') texts.push(part.text);
     if (part?.type === 'tool_use' && typeof part.id === 'string' && typeof part.name === 'string') {
-      const use = {
-        type: 'tool_use',
-        id: part.id,
-        name: part.name,
-        input: (part.input ?? {}) as Record<string, unknown>,
-      } satisfies ToolUse;
-      calls.push(toolCall(use, bashCalls));
+      const { call, shell } = toolCallOf(part.id, part.name, asRecord(part.input) ?? {}, TOOLS);
+      if (shell) bashCalls.add(part.id);
+      calls.push(call);
     }
   }
   if (texts.length === 0 && calls.length === 0) return null;
   return { role: 'assistant', content: texts.join('\n'), ...(calls.length > 0 ? { tool_calls: calls } : {}) };
-}
-
-function toolCall(use: ToolUse, bashCalls: Set<string>): NonNullable<ChatMessage['tool_calls']>[number] {
-  const file = FILE_TOOLS[use.name];
-  if (file && typeof use.input[file.key] === 'string') {
-    return { id: use.id, type: 'function', function: { name: file.tool, arguments: JSON.stringify({ path: use.input[file.key] }) } };
-  }
-  // Read as ai-zen's `read`: the document names the files a session read, not only those it changed.
-  if (use.name === 'Read' && typeof use.input.file_path === 'string') {
-    return { id: use.id, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: use.input.file_path }) } };
-  }
-  if (use.name === 'Bash' && typeof use.input.command === 'string') {
-    bashCalls.add(use.id);
-    return { id: use.id, type: 'function', function: { name: 'exec', arguments: JSON.stringify({ command: use.input.command }) } };
-  }
-  return { id: use.id, type: 'function', function: { name: use.name, arguments: JSON.stringify(use.input) } };
 }
 
 function mergeAssistant(a: ChatMessage, b: ChatMessage): ChatMessage {

@@ -18,6 +18,7 @@
 //   instead; both are read.
 import { z } from 'zod';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
+import { asRecord } from '../kit/json-record.js';
 
 export interface CodexReading {
   /** What Codex counts as in its context window: last_token_usage.total_tokens. */
@@ -333,8 +334,4 @@ function changedPaths(changes: unknown): string[] {
     if (typeof movedTo === 'string') paths.push(movedTo);
   }
   return paths;
-}
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }

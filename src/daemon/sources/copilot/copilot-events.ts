@@ -6,6 +6,7 @@
 // budget Copilot compacts against (it compacts by itself at 95% of it, its changelog says). The
 // live `session.usage_info` readings of its footer are never written to the file.
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
+import { asRecord } from '../kit/json-record.js';
 
 export interface CopilotReading {
   /** inputTokens + outputTokens of the last main-agent call (after a compaction: the tokens it left). */
@@ -145,8 +146,4 @@ function stringOr(value: unknown, fallback: string | null): string | null {
 
 function numberOr(value: unknown, fallback: number | null): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
-}
-
-export function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }

@@ -4,12 +4,11 @@
 // edit tools changed as a `write` / `edit` / `rm` call (paths relative to the repo). Subagents'
 // events are left out (their work reaches the main conversation as the task tool's result). The
 // transcript is read once, start to end, and never written.
-import { createReadStream } from 'node:fs';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
-import type { ChatMessage } from '../../../session/format.js';
 import type { AgentMessage } from '../../../session/session-recorder.js';
-import { asRecord, eventTypeOf } from './copilot-events.js';
+import { EvidenceMessages, repoRelative } from '../kit/evidence.js';
+import { asRecord, parseRecord } from '../kit/json-record.js';
+import { transcriptLines } from '../kit/transcript-lines.js';
+import { eventTypeOf } from './copilot-events.js';
 
 const WANTED = new Set(['user.message', 'assistant.message', 'tool.execution_start', 'tool.execution_complete']);
 const SHELL_TOOLS = new Set(['bash', 'powershell', 'shell']);
@@ -23,58 +22,33 @@ const FILE_TOOLS: Readonly<Record<string, 'write' | 'edit'>> = {
 };
 
 export async function readCopilotEvidence(file: string, root: string): Promise<AgentMessage[]> {
-  const messages: AgentMessage[] = [];
+  const evidence = new EvidenceMessages('copilot');
   const started = new Map<string, { name: string; args: Record<string, unknown> }>();
-  let callCounter = 0;
-  const relative = (changed: string) => {
-    const inside = path.relative(root, path.resolve(root, changed));
-    return inside !== '' && !inside.startsWith('..') && !path.isAbsolute(inside) ? inside : changed;
-  };
-  const toolCall = (name: string, args: Record<string, unknown>, result: string) => {
-    const id = `copilot_call_${++callCounter}`;
-    messages.push({
-      message: {
-        role: 'assistant',
-        content: null,
-        tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
-      },
-    });
-    messages.push({ message: { role: 'tool', tool_call_id: id, content: result } });
-  };
-  const text = (role: 'user' | 'assistant', content: unknown) => {
-    if (typeof content === 'string' && content.trim() !== '') messages.push({ message: { role, content } satisfies ChatMessage });
-  };
   const completed = (call: { name: string; args: Record<string, unknown> }, data: Record<string, unknown>) => {
     const ok = data.success === true;
     if (SHELL_TOOLS.has(call.name)) {
       const command = call.args.command;
       if (typeof command !== 'string') return;
       const exitCode = asRecord(data.shellExecution)?.exitCode ?? asRecord(asRecord(data.toolTelemetry)?.metrics)?.exit_code;
-      toolCall('exec', { command }, typeof exitCode === 'number' ? `[exit code ${exitCode}]` : ok ? '[exit code 0]' : '[failed]');
+      evidence.call('exec', { command }, typeof exitCode === 'number' ? `[exit code ${exitCode}]` : ok ? '[exit code 0]' : '[failed]');
       return;
     }
     const result = ok ? 'ok' : 'error: the edit did not apply';
-    for (const change of fileChanges(call)) toolCall(change.kind, { path: relative(change.path) }, result);
+    for (const change of fileChanges(call)) evidence.call(change.kind, { path: repoRelative(root, change.path) }, result);
   };
 
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of lines) {
+  for await (const line of transcriptLines(file)) {
     const type = eventTypeOf(line);
     if (type === null || !WANTED.has(type)) continue;
-    let event: Record<string, unknown> | null;
-    try {
-      event = asRecord(JSON.parse(line));
-    } catch {
-      continue;
-    }
+    const event = parseRecord(line);
     if (!event || typeof event.agentId === 'string') continue;
     const data = asRecord(event.data) ?? {};
     switch (type) {
       case 'user.message':
-        text('user', data.content);
+        evidence.text('user', data.content);
         break;
       case 'assistant.message':
-        text('assistant', data.content);
+        evidence.text('assistant', data.content);
         break;
       case 'tool.execution_start':
         if (typeof data.toolCallId === 'string' && typeof data.toolName === 'string')
@@ -87,7 +61,7 @@ export async function readCopilotEvidence(file: string, root: string): Promise<A
       }
     }
   }
-  return messages;
+  return evidence.messages;
 }
 
 /** The files one edit tool call names: its `path`, or each file of an apply_patch patch. */

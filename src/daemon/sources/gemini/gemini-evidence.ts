@@ -5,62 +5,64 @@
 // tool calls under ai-zen's names — write_file as write, replace as edit, read_file as read (each
 // with a `path` relative to the repo), run_shell_command as exec with a result ending in
 // `[exit code N]`. Read once, when a handoff starts; the transcript is only ever read.
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import type { ChatMessage } from '../../../session/format.js';
 import type { AgentMessage } from '../../../session/session-recorder.js';
+import { commandResult, contentText, EvidenceMessages, repoRelative, type ToolNames, toolCallOf } from '../kit/evidence.js';
+import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
+import { foldTranscript, type TranscriptCollector } from '../kit/transcript-lines.js';
 import { userWords } from './gemini-fold.js';
 
-type Json = Record<string, unknown>;
-
-/** Gemini's tool → ai-zen's tool, for those that name one file. */
-const FILE_TOOLS: Record<string, string> = { write_file: 'write', replace: 'edit', read_file: 'read' };
+const TOOLS: ToolNames = {
+  files: {
+    write_file: { tool: 'write', key: 'file_path' },
+    replace: { tool: 'edit', key: 'file_path' },
+    read_file: { tool: 'read', key: 'file_path' },
+  },
+  shell: 'run_shell_command',
+};
 
 export async function readGeminiEvidence(file: string, root: string): Promise<AgentMessage[]> {
-  const text = await fs.readFile(file, 'utf8');
-  return geminiSessionMessages(conversation(text.split('\n')), root);
+  return geminiSessionMessages(await foldTranscript(file, conversationCollector()), root);
 }
 
 /** The messages in the order the client would resume them. */
-export function conversation(lines: readonly string[]): Json[] {
-  const messages = new Map<string, Json>();
-  for (const text of lines) {
-    if (text.trim() === '') continue;
-    let line: Json | null;
-    try {
-      line = asRecord(JSON.parse(text));
-    } catch {
-      continue; // a torn last line
-    }
-    if (!line) continue;
-    if (typeof line.$rewindTo === 'string') {
-      const ids = [...messages.keys()];
-      const from = ids.indexOf(line.$rewindTo);
-      for (const id of from === -1 ? ids : ids.slice(from)) messages.delete(id);
-    } else if (asRecord(line.$set) && Array.isArray(asRecord(line.$set)!.messages)) {
-      messages.clear();
-      for (const entry of asRecord(line.$set)!.messages as unknown[]) {
-        const message = asRecord(entry);
-        if (message && typeof message.id === 'string') messages.set(message.id, message);
-      }
-    } else if (typeof line.id === 'string' && typeof line.type === 'string') {
-      messages.set(line.id, line);
-    }
-  }
-  return [...messages.values()];
+export function conversation(lines: readonly string[]): JsonRecord[] {
+  const collector = conversationCollector();
+  for (const line of lines) collector.line(line);
+  return collector.result();
 }
 
-export function geminiSessionMessages(records: readonly Json[], root: string): AgentMessage[] {
-  const out: AgentMessage[] = [];
-  const relative = (file: unknown): string => {
-    const named = typeof file === 'string' ? file : '';
-    const inside = path.relative(root, path.resolve(root, named));
-    return inside !== '' && !inside.startsWith('..') && !path.isAbsolute(inside) ? inside : named;
+function conversationCollector(): TranscriptCollector<JsonRecord[]> {
+  const messages = new Map<string, JsonRecord>();
+  return {
+    line(text) {
+      const line = parseRecord(text); // null: a torn last line
+      if (!line) return;
+      const patch = asRecord(line.$set);
+      if (typeof line.$rewindTo === 'string') {
+        const ids = [...messages.keys()];
+        const from = ids.indexOf(line.$rewindTo);
+        for (const id of from === -1 ? ids : ids.slice(from)) messages.delete(id);
+      } else if (patch && Array.isArray(patch.messages)) {
+        messages.clear();
+        for (const entry of patch.messages as unknown[]) {
+          const message = asRecord(entry);
+          if (message && typeof message.id === 'string') messages.set(message.id, message);
+        }
+      } else if (typeof line.id === 'string' && typeof line.type === 'string') {
+        messages.set(line.id, line);
+      }
+    },
+    result: () => [...messages.values()],
   };
+}
+
+export function geminiSessionMessages(records: readonly JsonRecord[], root: string): AgentMessage[] {
+  const evidence = new EvidenceMessages('gemini');
+  const relative = (file: string) => repoRelative(root, file);
   for (const record of records) {
     if (record.type === 'user') {
-      const words = userWords(record.content);
-      if (words !== '') out.push({ message: { role: 'user', content: words } });
+      evidence.text('user', userWords(record.content));
       continue;
     }
     if (record.type !== 'gemini') continue;
@@ -70,48 +72,25 @@ export function geminiSessionMessages(records: readonly Json[], root: string): A
     const results: ChatMessage[] = [];
     for (const [index, call] of calls.entries()) {
       if (typeof call.name !== 'string') continue;
-      const id = typeof call.id === 'string' ? call.id : `gemini_call_${out.length}_${index}`;
-      const args = asRecord(call.args) ?? {};
-      const fileTool = FILE_TOOLS[call.name];
-      const [name, mapped] =
-        fileTool !== undefined
-          ? [fileTool, { path: relative(args.file_path) }]
-          : call.name === 'run_shell_command'
-            ? ['exec', { command: typeof args.command === 'string' ? args.command : '' }]
-            : [call.name, args];
-      toolCalls.push({ id, type: 'function', function: { name, arguments: JSON.stringify(mapped) } });
-      results.push({ role: 'tool', tool_call_id: id, content: resultText(call, name === 'exec') });
+      const id = typeof call.id === 'string' ? call.id : `gemini_call_${evidence.messages.length}_${index}`;
+      const mapped = toolCallOf(id, call.name, asRecord(call.args) ?? {}, TOOLS, relative);
+      toolCalls.push(mapped.call);
+      results.push({ role: 'tool', tool_call_id: id, content: resultText(call, mapped.shell) });
     }
     if (text === '' && toolCalls.length === 0) continue;
-    out.push({
-      message: { role: 'assistant', content: text === '' ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
-    });
-    for (const result of results) out.push({ message: result });
+    evidence.push({ role: 'assistant', content: text === '' ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
+    for (const result of results) evidence.push(result);
   }
-  return out;
+  return evidence.messages;
 }
 
 /** What the tool answered the model; a command's ends in `[exit code N]` (the client says `Exit Code: N` when it is not 0). */
-function resultText(call: Json, isCommand: boolean): string {
+function resultText(call: JsonRecord, isCommand: boolean): string {
   const responses = Array.isArray(call.result) ? (call.result as unknown[]) : [];
   const response = asRecord(asRecord(asRecord(responses[0])?.functionResponse)?.response);
   const output = typeof response?.output === 'string' ? response.output : typeof response?.error === 'string' ? response.error : '';
   const failed = call.status !== 'success';
   if (!isCommand) return failed ? `error: ${output}` : output;
   if (call.status === 'cancelled') return `${output}\n[killed or still running]`;
-  const code = /Exit Code: (-?\d+)/.exec(output)?.[1] ?? (failed ? undefined : '0');
-  return code === undefined ? `error: ${output}` : `${output}\n[exit code ${code}]`;
-}
-
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part) => asRecord(part)?.text)
-    .filter((text): text is string => typeof text === 'string')
-    .join('\n');
-}
-
-function asRecord(value: unknown): Json | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : null;
+  return commandResult(output, /Exit Code: (-?\d+)/.exec(output)?.[1] ?? (failed ? undefined : 0));
 }

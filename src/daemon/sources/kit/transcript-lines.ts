@@ -16,8 +16,14 @@ export async function* transcriptLines(file: string): AsyncGenerator<string> {
   }
 }
 
-/** Feeds every line of `file` to `consume` and returns what `result` makes of them. */
-export async function foldTranscript<T>(file: string, collector: { line(text: string): void; result(): T }): Promise<T> {
+/** What gathers a transcript's evidence line by line, and what it makes of them at the end. */
+export interface TranscriptCollector<T> {
+  line(text: string): void;
+  result(): T;
+}
+
+/** Feeds every line of `file` to the collector and returns what it makes of them. */
+export async function foldTranscript<T>(file: string, collector: TranscriptCollector<T>): Promise<T> {
   for await (const line of transcriptLines(file)) collector.line(line);
   return collector.result();
 }

@@ -4,47 +4,49 @@
 // run_shell_command as exec with a result that ends in `[exit code N]` (Qwen's `tool_result` line
 // carries the exit code in `toolCallResult.resultDisplay.exitCode`, and "Exit Code: N" in the
 // text the model read). Read once, when a handoff starts; the transcript is only ever read.
-import { promises as fs } from 'node:fs';
 import type { ChatMessage } from '../../../session/format.js';
 import type { AgentMessage } from '../../../session/session-recorder.js';
+import { commandResult, EvidenceMessages, type ToolNames, toolCallOf } from '../kit/evidence.js';
+import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
+import { foldTranscript, type TranscriptCollector } from '../kit/transcript-lines.js';
 
-/** Qwen's tool → ai-zen's tool and the argument that names the file. */
-const FILE_TOOLS: Record<string, { readonly tool: string; readonly key: string }> = {
-  write_file: { tool: 'write', key: 'file_path' },
-  edit: { tool: 'edit', key: 'file_path' },
-  notebook_edit: { tool: 'edit', key: 'notebook_path' },
-  read_file: { tool: 'read', key: 'file_path' },
+const TOOLS: ToolNames = {
+  files: {
+    write_file: { tool: 'write', key: 'file_path' },
+    edit: { tool: 'edit', key: 'file_path' },
+    notebook_edit: { tool: 'edit', key: 'notebook_path' },
+    read_file: { tool: 'read', key: 'file_path' },
+  },
+  shell: 'run_shell_command',
 };
-const SHELL_TOOL = 'run_shell_command';
 
-export async function readQwenEvidence(file: string): Promise<AgentMessage[]> {
-  return qwenTranscriptMessages((await fs.readFile(file, 'utf8')).split('\n'));
+export function readQwenEvidence(file: string): Promise<AgentMessage[]> {
+  return foldTranscript(file, qwenEvidence());
 }
 
 export function qwenTranscriptMessages(lines: readonly string[]): AgentMessage[] {
-  const messages: AgentMessage[] = [];
+  const collector = qwenEvidence();
+  for (const line of lines) collector.line(line);
+  return collector.result();
+}
+
+function qwenEvidence(): TranscriptCollector<AgentMessage[]> {
+  const evidence = new EvidenceMessages('qwen');
   const shellCalls = new Set<string>();
-  for (const text of lines) {
-    if (text.trim() === '') continue;
-    let line: Record<string, unknown> | null;
-    try {
-      line = asRecord(JSON.parse(text));
-    } catch {
-      continue; // a torn last line
-    }
-    const parts = asRecord(line?.message)?.parts;
-    if (!line || !Array.isArray(parts)) continue;
-    if (line.type === 'user') {
-      const words = textOf(parts);
-      if (words.trim() !== '') messages.push({ message: { role: 'user', content: words } });
-    } else if (line.type === 'assistant') {
-      const assistant = assistantMessage(parts, shellCalls);
-      if (assistant) messages.push({ message: assistant });
-    } else if (line.type === 'tool_result') {
-      for (const result of toolResults(parts, asRecord(line.toolCallResult), shellCalls)) messages.push({ message: result });
-    }
-  }
-  return messages;
+  return {
+    line(text) {
+      const line = parseRecord(text); // null: a torn last line
+      const parts = asRecord(line?.message)?.parts;
+      if (!line || !Array.isArray(parts)) return;
+      if (line.type === 'user') evidence.text('user', textOf(parts));
+      else if (line.type === 'assistant') {
+        const assistant = assistantMessage(parts, shellCalls);
+        if (assistant) evidence.push(assistant);
+      } else if (line.type === 'tool_result')
+        for (const result of toolResults(parts, asRecord(line.toolCallResult), shellCalls)) evidence.push(result);
+    },
+    result: () => evidence.messages,
+  };
 }
 
 function textOf(parts: readonly unknown[]): string {
@@ -60,28 +62,17 @@ function assistantMessage(parts: readonly unknown[], shellCalls: Set<string>): C
   for (const part of parts) {
     const call = asRecord(asRecord(part)?.functionCall);
     if (!call || typeof call.id !== 'string' || typeof call.name !== 'string') continue;
-    const args = asRecord(call.args) ?? {};
-    calls.push(toolCall(call.id, call.name, args, shellCalls));
+    const mapped = toolCallOf(call.id, call.name, asRecord(call.args) ?? {}, TOOLS);
+    if (mapped.shell) shellCalls.add(call.id);
+    calls.push(mapped.call);
   }
   const content = textOf(parts);
   if (content.trim() === '' && calls.length === 0) return null;
   return { role: 'assistant', content, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
 }
 
-function toolCall(id: string, name: string, args: Record<string, unknown>, shellCalls: Set<string>) {
-  const file = FILE_TOOLS[name];
-  const call = (tool: string, input: Record<string, unknown>) =>
-    ({ id, type: 'function', function: { name: tool, arguments: JSON.stringify(input) } }) as const;
-  if (file && typeof args[file.key] === 'string') return call(file.tool, { path: args[file.key] });
-  if (name === SHELL_TOOL && typeof args.command === 'string') {
-    shellCalls.add(id);
-    return call('exec', { command: args.command });
-  }
-  return call(name, args);
-}
-
 /** A `tool_result` line: one functionResponse per call; a shell call's result ends in its exit code. */
-function toolResults(parts: readonly unknown[], outcome: Record<string, unknown> | null, shellCalls: ReadonlySet<string>): ChatMessage[] {
+function toolResults(parts: readonly unknown[], outcome: JsonRecord | null, shellCalls: ReadonlySet<string>): ChatMessage[] {
   const results: ChatMessage[] = [];
   for (const part of parts) {
     const response = asRecord(asRecord(part)?.functionResponse);
@@ -92,15 +83,10 @@ function toolResults(parts: readonly unknown[], outcome: Record<string, unknown>
     let content = error !== null ? `error: ${error}` : output;
     if (shellCalls.has(response.id)) {
       const display = asRecord(outcome?.resultDisplay);
-      const code =
-        typeof display?.exitCode === 'number' ? display.exitCode : Number(/^Exit Code: (-?\d+)$/m.exec(output)?.[1] ?? Number.NaN);
-      content = Number.isInteger(code) ? `${content}\n[exit code ${code}]` : `error: ${content}`;
+      const code = typeof display?.exitCode === 'number' ? display.exitCode : /^Exit Code: (-?\d+)$/m.exec(output)?.[1];
+      content = commandResult(content, code);
     }
     results.push({ role: 'tool', tool_call_id: response.id, content });
   }
   return results;
-}
-
-function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }

@@ -1,0 +1,96 @@
+// Every agent in the list keeps the same promises, whatever its transcripts look like: its successor
+// command is one shell command line that names the document (and that the daemon links back to it),
+// its reader never throws on junk, and the evidence a handoff reads keeps each message bounded. A
+// new agent is held to them by being in the list (and, for its evidence, by a line of the table
+// below, which the type makes complete).
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'shell-quote';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WatchedAgent } from '../../src/config/agent-names.js';
+import type { AgentConfig } from '../../src/config/agents-config.js';
+import { AGENT_MODULES } from '../../src/daemon/sources/index.js';
+import { MESSAGE_TEXT_BYTES } from '../../src/daemon/sources/kit/evidence.js';
+import { successorCommand } from '../../src/daemon/sources/kit/successor.js';
+import { continuedDocument } from '../../src/handoff/previous-document.js';
+
+const CONFIG: AgentConfig = {
+  enabled: true,
+  handoffAt: 70,
+  warnAt: 60,
+  handoffAtTokens: null,
+  contextWindow: null,
+  models: {},
+  graceSeconds: 120,
+  selfDeadlineSeconds: 180,
+};
+const DOC = '.ai-zen/handoffs/20261204-200801-2680db36.md';
+const BIG = `head-${'x'.repeat(1_000_000)}-tail`;
+const json = (value: unknown) => JSON.stringify(value);
+
+/** A transcript line (or two) of each agent that carries BIG as something its evidence keeps. */
+const BIG_LINES: Record<WatchedAgent, readonly string[]> = {
+  'claude-code': [json({ type: 'user', message: { role: 'user', content: BIG } })],
+  codex: [json({ type: 'event_msg', payload: { type: 'user_message', message: BIG } })],
+  'qwen-code': [json({ type: 'user', message: { role: 'user', parts: [{ text: BIG }] } })],
+  pi: [json({ type: 'message', id: 'a1', parentId: null, message: { role: 'user', content: BIG } })],
+  copilot: [json({ type: 'user.message', data: { content: BIG } })],
+  gemini: [json({ id: 'g1', type: 'gemini', content: BIG })],
+};
+
+const JUNK = [
+  '',
+  'not json',
+  '[1,2,3]',
+  '{"type":',
+  'null',
+  '{"type":"assistant","message":{"usage":{"input_tokens":-5}}}',
+  '\u0000\u0001',
+];
+
+let home: string;
+beforeAll(async () => {
+  home = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-agents-'));
+});
+afterAll(async () => {
+  await fs.rm(home, { recursive: true, force: true });
+});
+
+describe.each(AGENT_MODULES.map((agent) => [agent.label, agent] as const))('%s', (_label, agent) => {
+  const source = () =>
+    agent.createSource({ root: path.join(home, 'repo'), env: { HOME: home, PATH: process.env.PATH ?? '' }, config: CONFIG });
+
+  it('the successor command is one command line: the agent, then a prompt that names the document', () => {
+    const command = successorCommand(agent, DOC);
+    const words = parse(command);
+    expect(words.every((word) => typeof word === 'string')).toBe(true);
+    expect(words[0]).toBe(agent.word);
+    const prompt = String(words.at(-1));
+    expect(continuedDocument(prompt)).toBe(DOC);
+    expect(words).toEqual([agent.word, ...agent.startArgs(prompt, [])]);
+    expect(source().handover?.successorCommand(DOC)).toBe(command);
+  });
+
+  it('its reader never throws on junk lines and reads no usage from them', async () => {
+    const file = path.join(home, `${agent.name}-junk.jsonl`);
+    await fs.writeFile(file, `${JUNK.join('\n')}\n`);
+    const reader = source().createReader(file);
+    const update = await reader.update();
+    expect(update.state.latestUsage).toBeNull();
+    expect(update.state.overflowed).toBe(false);
+    reader.release();
+  });
+
+  it('its evidence keeps each message bounded: the head and the tail of a 1 MB one, the middle left out', async () => {
+    const file = path.join(home, `${agent.name}-big.jsonl`);
+    await fs.writeFile(file, `${BIG_LINES[agent.name].join('\n')}\n`);
+    const messages = await source().handover!.readEvidence(file);
+    const texts = messages.map((entry) => entry.message.content).filter((content): content is string => typeof content === 'string');
+    const kept = texts.find((text) => text.startsWith('head-'));
+    expect(kept, `no message of ${agent.label}'s evidence carries the big line`).toBeDefined();
+    expect(kept!.endsWith('-tail')).toBe(true);
+    expect(kept!.length).toBeLessThan(MESSAGE_TEXT_BYTES + 200);
+    expect(kept).toContain('characters left out');
+  });
+});
