@@ -32,6 +32,7 @@ export const COMMAND_REGISTRARS: Readonly<Record<string, () => Promise<CommandRe
   top: async () => (await import('./daemon-top.js')).registerTopCommand,
   doctor: async () => (await import('./daemon-doctor.js')).registerDoctorCommand,
   statusline: async () => (await import('./statusline.js')).registerStatuslineCommand,
+  learned: async () => (await import('./daemon-learned.js')).registerLearnedCommand,
 };
 
 /** The registrars a run needs: its command's, or every one (help, --version, a mistyped command). */

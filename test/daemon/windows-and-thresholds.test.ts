@@ -77,7 +77,7 @@ describe('issue 19 §2 thresholds relative to the compaction point', () => {
     ).toBe(73);
     const home = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-points-'));
     const { logger } = memoryLogger();
-    const points = await loadCompactionPoints({ home, logger });
+    const points = await loadCompactionPoints({ home, logger, repo: '/work/a' });
     expect(points.observe('claude-code', 'claude-sonnet-4-6', { at: at(1), preTokens: 150_000, window: 200_000, trigger: 'manual' })).toBe(
       false,
     );
@@ -95,19 +95,23 @@ describe('issue 19 §2 thresholds relative to the compaction point', () => {
     expect(points.pointFor('claude-code', 'claude-opus-5-5')).toBeNull();
     await points.flushed();
     // Another project's daemon learned meanwhile: a save merges, it never drops what is on disk.
-    const other = await loadCompactionPoints({ home, logger });
+    const other = await loadCompactionPoints({ home, logger, repo: '/work/b' });
     other.observe('claude-code', 'claude-opus-5-5', { at: at(5), preTokens: 700_000, window: 1_000_000, trigger: 'auto' });
     await other.flushed();
     points.observe('claude-code', 'claude-sonnet-4-6', { at: at(6), preTokens: 140_000, window: 200_000, trigger: 'auto' });
     await points.flushed();
-    const restarted = await loadCompactionPoints({ home, logger });
+    const restarted = await loadCompactionPoints({ home, logger, repo: '/work/a' });
     expect(restarted.pointFor('claude-code', 'claude-sonnet-4-6')).toBe(70);
-    expect(restarted.pointFor('claude-code', 'claude-opus-5-5')).toBe(70);
+    // One other repo's compaction is that repo's point, not this one's.
+    expect(restarted.pointFor('claude-code', 'claude-opus-5-5')).toBeNull();
+    expect((await loadCompactionPoints({ home, logger, repo: '/work/b' })).pointFor('claude-code', 'claude-opus-5-5')).toBe(70);
     expect(restarted.pointFor('codex', 'gpt-5.3-codex')).toBe(90);
     // A file ai-zen did not write: one warning, learning starts over, nothing thrown.
     await fs.writeFile(path.join(home, POINTS_FILE), '{"version": 7}');
     const warned = memoryLogger();
-    expect((await loadCompactionPoints({ home, logger: warned.logger })).pointFor('claude-code', 'claude-sonnet-4-6')).toBeNull();
+    expect(
+      (await loadCompactionPoints({ home, logger: warned.logger, repo: '/work/a' })).pointFor('claude-code', 'claude-sonnet-4-6'),
+    ).toBeNull();
     expect(warned.at('warn').some((record) => record.msg.includes(POINTS_FILE))).toBe(true);
     await fs.rm(home, { recursive: true, force: true });
   });

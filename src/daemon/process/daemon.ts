@@ -88,7 +88,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const events = new EventBus((error, name) => logger.warn({ err: error, event: name }, 'event listener failed'));
   // What was learned about where each agent compacts (issue 19 §2): before the sources, whose folds use it.
-  const compactionPoints = await loadCompactionPoints({ home: aiZenHome(env), logger: logger.child({ component: 'compaction-points' }) });
+  const compactionPoints = await loadCompactionPoints({
+    home: aiZenHome(env),
+    logger: logger.child({ component: 'compaction-points' }),
+    repo: root,
+  });
   const sources = createSessionSources({ root, paths, env, config, learned: compactionPoints });
   // ai-zen's own sessions: the session lock; another agent's: what its source knows (a pid file, …).
   const isOwned = (file: string) => {

@@ -7,7 +7,8 @@
 // manual, `preTokens` the context before it). The model is the one asked for (`requestedModel`, the
 // `model` attachment: claude-window.ts). The first `cwd` decides whether the session is this repo's.
 // A user line's `entrypoint` says who runs the turn: `sdk-cli` is `claude -p`, `sdk-ts`/`sdk-py` the
-// Agent SDK, `cli` a person at the terminal (issue 19 §7).
+// Agent SDK, `cli` a person at the terminal. A compaction right after an API error that said the
+// prompt is too long is `reactive`: Claude compacted to recover, not at its own point.
 import path from 'node:path';
 import { z } from 'zod';
 import type { RawLine } from '../../watching/incremental-reader.js';
@@ -17,6 +18,9 @@ import { asRecord } from '../kit/json-record.js';
 import { type Measure, notTheAgents, observeCompaction, observeMeasure, observeReading, observeStart } from '../kit/observations.js';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
 import { claudeThresholds, claudeWindow, type ClaudeWindowSettings } from './claude-window.js';
+
+/** What the API answers a prompt over the window (Claude Code shows it as an API error line). */
+const PROMPT_TOO_LONG = /prompt is too long/i;
 
 const Count = z.number().int().nonnegative().max(100_000_000);
 
@@ -61,6 +65,8 @@ export interface ClaudeFoldOptions extends ClaudeWindowSettings {
 /** What the fold keeps besides the shared fields (in SessionState.details). */
 export type ClaudeDetails = {
   readonly lastMessageId: string | null;
+  /** The last reply was the API refusing a prompt too long: a compaction now is forced, not chosen. */
+  readonly promptTooLong?: boolean;
   /** Distinct readings seen. */
   readonly readings: number;
   readonly largestReading: number;
@@ -94,11 +100,9 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
 
   if (line.type === 'system' && line.subtype === 'compact_boundary') {
     const meta = asRecord(line.compactMetadata);
-    return observeCompaction(next, {
-      at: line.timestamp ?? null,
-      preTokens: Count.safeParse(meta?.preTokens).data ?? null,
-      trigger: meta?.trigger,
-    });
+    const trigger = claudeDetails(next).promptTooLong ? 'reactive' : meta?.trigger;
+    next = { ...next, details: { ...claudeDetails(next), promptTooLong: false } };
+    return observeCompaction(next, { at: line.timestamp ?? null, preTokens: Count.safeParse(meta?.preTokens).data ?? null, trigger });
   }
   // The model the session runs (at its start, and after a `/model`): the window is known before the first reply.
   const attachment = asRecord(line.attachment);
@@ -117,6 +121,8 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
   // Same reply, another content block: the usage was counted with its first line.
   if (message?.id && message.id === details.lastMessageId) return next;
   next = { ...next, messageCount: next.messageCount + 1 };
+  if (line.isApiErrorMessage && PROMPT_TOO_LONG.test(JSON.stringify(message?.content ?? '')))
+    return { ...next, details: { ...details, promptTooLong: true } };
   if (line.isApiErrorMessage || message?.model === '<synthetic>' || message?.usage === undefined) return next;
   const usage = ClaudeUsage().safeParse(message.usage);
   if (!usage.success) return notTheAgents('a usage Claude Code', usage.error);
