@@ -45,7 +45,7 @@ describe('fidelity checks in the pipeline (F1–F4)', () => {
     await converse(h);
     const broken = goodDocument()
       .replace(/## ⚠️[^\n]*\n\n[^\n]*\n\n/, '')
-      .replace(' `hello.txt` — written in this session.', '');
+      .replace(' hello.txt — written in this session.', '');
     const model = selfInTwoTurns(
       () => broken,
       () => goodDocument('fixed'),

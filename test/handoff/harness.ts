@@ -113,8 +113,9 @@ export function lastMessageRole(request: RecordedRequest): string {
 /** A document long enough to pass verification, with the nine markers, that passes F1–F4 after `converse`. */
 export function goodDocument(note = 'written by the fake model'): string {
   const sections = HANDOFF_SECTIONS;
-  // F3: the file `converse` writes is named, so the document passes the fidelity checks.
-  return `# Handoff\n\n${sections.map((heading) => `## ${heading}\n\n${note}: details for ${heading}.${heading.startsWith('📁') ? ' `hello.txt` — written in this session.' : ''}\n`).join('\n')}`;
+  // F3: the file `converse` writes is named, so the document passes the fidelity checks; in words,
+  // not as an indexed path, so a session that wrote nothing does not send its successor to a file that exists nowhere.
+  return `# Handoff\n\n${sections.map((heading) => `## ${heading}\n\n${note}: details for ${heading}.${heading.startsWith('📁') ? ' hello.txt — written in this session.' : ''}\n`).join('\n')}`;
 }
 
 /**

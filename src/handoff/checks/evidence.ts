@@ -3,7 +3,7 @@
 import type { AgentMessage } from '../../session/session-recorder.js';
 import { projectPaths } from '../../paths.js';
 import { ruleSentences } from '../rule-sentences.js';
-import { toolActivity, userRequests } from '../transcript.js';
+import { messageText, toolActivity, userRequests } from '../transcript.js';
 import path from 'node:path';
 
 export interface HandoffEvidence {
@@ -14,7 +14,18 @@ export interface HandoffEvidence {
    * §4), that the ⚠️ section must hold. Absent: not checked.
    */
   readonly rules?: readonly string[];
+  /**
+   * Every file the session named: those its tools touched or read, and the path-like words of its
+   * messages (project-relative where inside the project). A document that names a file found neither
+   * here nor in the repo names a file that exists nowhere. Absent: not checked.
+   */
+  readonly knownFiles?: readonly string[];
 }
+
+/** A word that looks like a file path: a folder and a name, or a name with an extension. */
+const PATH_WORD = /(?:[\w.@~-]+\/)+[\w.@-]+|[\w@-][\w.@-]*\.[A-Za-z0-9]{1,8}\b/g;
+/** At most this many names are kept (a session that named more is checked against the first ones). */
+const KNOWN_FILES = 50_000;
 
 /** Inside the project: relative to it; elsewhere: left out (the document describes the project). */
 function projectRelative(root: string, file: string): string | null {
@@ -35,5 +46,19 @@ export function evidenceFromMessages(messages: readonly AgentMessage[], root: st
   }
   const rules = [...carried];
   for (const rule of ruleSentences(userRequests(messages))) if (!rules.includes(rule)) rules.push(rule);
-  return { changedFiles: files, rules };
+  return { changedFiles: files, rules, knownFiles: namedFiles(messages, root) };
+}
+
+function namedFiles(messages: readonly AgentMessage[], root: string): string[] {
+  const known = new Set<string>();
+  const add = (word: string) => {
+    if (known.size >= KNOWN_FILES) return;
+    const file = projectRelative(root, word);
+    known.add(file ?? word.replace(/\\/g, '/'));
+  };
+  for (const entry of messages) {
+    for (const word of messageText(entry.message).match(PATH_WORD) ?? []) add(word);
+    for (const call of entry.message.tool_calls ?? []) for (const word of call.function.arguments.match(PATH_WORD) ?? []) add(word);
+  }
+  return [...known];
 }

@@ -25,7 +25,13 @@ export function checkDocument(input: CheckDocumentInput): HandoffChecks {
       ...checkConstraints(input.document, input.sections, input.evidence.rules ?? []),
     ],
     facts: checkFacts(input.document, input.facts),
-    files: checkFiles(input.document, input.evidence.changedFiles),
+    files: checkFiles(
+      input.document,
+      input.evidence.changedFiles,
+      input.evidence.knownFiles
+        ? { named: input.evidence.knownFiles, pathExists: (file) => input.environment.pathExists(file) }
+        : undefined,
+    ),
     commands: checkFirstSteps(input.document, input.sections, input.environment),
   };
 }

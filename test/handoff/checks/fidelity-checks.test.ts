@@ -133,6 +133,19 @@ describe('fidelity checks on a document (F1–F4)', () => {
     ]);
   });
 
+  it('F3 a file the file index names that exists neither in the repo nor anywhere in the session is reported; a removed or a mentioned one is not', () => {
+    const index = document({
+      '📁': '- `src/lexer.ts` — changed\n- `src/ghost.ts` — the new parser\n- `old/removed.ts` — removed\n- docs/notes.md — spoken of\n- `README.md`',
+    });
+    const known = { named: ['src/lexer.ts', 'old/removed.ts', 'docs/notes.md'], pathExists: (file: string) => file === 'README.md' };
+    expect(checkFiles(index, [], known)).toEqual([
+      'the file index names `src/ghost.ts`, which exists neither in the repo nor anywhere in this session',
+    ]);
+    expect(checkFiles(index, [], { ...known, named: [...known.named, 'src/ghost.ts'] })).toEqual([]);
+    // Without what the session named, only the changed files are checked.
+    expect(checkFiles(index, [])).toEqual([]);
+  });
+
   it('F4 too many commands, a missing program, a missing script or path, and destructive commands are each named', () => {
     const steps = (body: string) => checkFirstSteps(document({ '🔔': body }), SECTIONS, ENVIRONMENT);
     expect(steps('```sh\ngit status\ngit log\nnpm test\nls\n```')).toEqual([
