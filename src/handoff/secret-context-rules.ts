@@ -21,7 +21,11 @@ function parameterValue(value: string): boolean {
 
 export const CONTEXT_RULES: readonly Rule[] = [
   // .npmrc: `_auth=`, `_password=`, `//host/:_authToken=`.
-  { rule: 'npmrc', pattern: /(?:^|[\s:/'"])_(?:auth|authToken|password)\s*=\s*([^\s"'`]+)/dgm, accept: notPlaceholder },
+  {
+    rule: 'npmrc',
+    pattern: /(?:^|[\s:/'"])_(?:auth|authToken|password)\s*=\s*([^\s"'`]+)/dgm,
+    accept: (value) => notPlaceholder(value) && !/[()[\]]/.test(value),
+  },
   // docker's config.json: `"auth": "<base64 of user:password>"`.
   { rule: 'docker-auth', pattern: /"auth"\s*:\s*"([A-Za-z0-9+/]{8,}={0,2})"/dg, accept: basicAuth },
   // .netrc, on one line or several.
@@ -59,7 +63,7 @@ export const CONTEXT_RULES: readonly Rule[] = [
   // XML and .NET settings: `<password>…</password>`, `<add key="ApiKey" value="…"/>`.
   {
     rule: 'secret-assignment',
-    pattern: /<(?:[A-Za-z_:][\w:.-]*)?(?:password|passwd|secret|token|apikey|api_key|credential)s?>([^<\n]{3,300})<\//dgi,
+    pattern: /<(?:[A-Za-z_:][\w:.-]{0,40})?(?:password|passwd|secret|token|apikey|api_key|credential)s?>([^<\n]{3,300})<\//dgi,
     accept: (value) => notPlaceholder(value),
   },
   {
@@ -71,7 +75,8 @@ export const CONTEXT_RULES: readonly Rule[] = [
   // PHP: `define('DB_PASSWORD', '…')`, WordPress's `define('AUTH_KEY', '…')`.
   {
     rule: 'secret-assignment',
-    pattern: /\bdefine\(\s*['"][A-Z0-9_]*(?:PASSWORD|PASS|SECRET|KEY|TOKEN|SALT)[A-Z0-9_]*['"]\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")/dg,
+    pattern:
+      /\bdefine\(\s*['"][A-Z0-9_]{0,40}(?:PASSWORD|PASS|SECRET|KEY|TOKEN|SALT)[A-Z0-9_]{0,40}['"]\s*,\s*(?:'([^'\n]+)'|"([^"\n]+)")/dg,
     accept: (value) => notPlaceholder(value) && !/unique phrase/i.test(value),
   },
   // A URL's parameters: signed URLs (Azure SAS `sig=`, S3's `X-Amz-Signature=`) and tokens in a query.
@@ -85,7 +90,7 @@ export const CONTEXT_RULES: readonly Rule[] = [
   {
     rule: 'cookie',
     pattern:
-      /(?:\bcookie:\s*|\s-b\s+["']?|--cookie\s+["']?)[^\n"']{0,200}?\b[\w.-]*(?:sess|session|sid|token|auth|jwt)[\w.-]*=([^;\s"']{16,})/dgi,
+      /(?:\bcookie:\s*|\s-b\s+["']?|--cookie\s+["']?)[^\n"']{0,200}?\b[\w.-]{0,40}(?:sess|session|sid|token|auth|jwt)[\w.-]{0,40}=([^;\s"']{16,})/dgi,
     accept: looksLikeKey,
   },
   // A raw 64-hex private key (Ethereum and the like) beside a word that says it is one.

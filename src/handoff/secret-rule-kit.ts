@@ -19,7 +19,7 @@ export interface Rule {
 
 /** Values that name a secret without holding one: placeholders, variables, types, redactions, expressions. */
 const PLACEHOLDER =
-  /^(?:…|\.\.\.|\$|%|\{|<|\[redacted|\*{3,}|x{3,}$|changeme$|null$|nil$|none$|undefined$|true$|false$|""$|''$|(?:your|my|the)[_-]|example|placeholder|dummy|secret$|pass(?:word)?$|passwd$|pwd$|token$|string$|process\.env|os\.environ|env\[)/i;
+  /^(?:…|\.\.\.|\$|%|\{|<|\[redacted|\*{3,}|x{3,}$|changeme$|null$|nil$|none$|undefined$|true$|false$|void$|this$|self$|\?|""$|''$|(?:your|my|the)[_-]|example|placeholder|dummy|secret$|pass(?:word)?$|passwd$|pwd$|token$|string$|process\.env|os\.environ|env\[)/i;
 /** A version or a range of versions: `^4.0.23`, `>=1.2`, `v2.0.0-rc.1`. */
 const VERSION = /^[~^<>=v]{0,3}\d+(?:\.(?:\d+|x|\*)){1,3}(?:[-+][0-9A-Za-z.-]+)?$/;
 /** Words joined by `-`, `_` or `.` that repeat a secret's own name (`ietf-token`, `refresh_token`): a label. */
@@ -34,6 +34,20 @@ export function notPlaceholder(value: string): boolean {
     !VERSION.test(value) &&
     !(LABEL.test(value) && NAME_WORD.test(value))
   );
+}
+
+/** Code, not a value: a member expression (`exports.OAuthError`), a hex constant (`0x0B96`), a format (`%0`). */
+export function looksLikeCode(value: string): boolean {
+  return (
+    /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) ||
+    /^0x[0-9A-Fa-f]{1,16}$/.test(value) ||
+    /%(?:\d|[sdifjo]\b|\()|\$\{|\{\{/.test(value)
+  );
+}
+
+/** A variable with a counter (`contextToken2`, `parent2`): what `token: parent2` assigns in code. */
+export function looksLikeIdentifier(value: string): boolean {
+  return /^[A-Za-z_$][A-Za-z_$]*\d{0,2}$/.test(value);
 }
 
 /** An unquoted value in code or YAML: a secret when it mixes letters and digits and is no expression. */

@@ -7,7 +7,16 @@
 // The value a rule reports is the capture group that matched (else the whole match).
 import { CONTEXT_RULES } from './secret-context-rules.js';
 import { scanKeyMaterial } from './secret-key-material.js';
-import { isPath, looksGenerated, looksLikeKey, notPlaceholder, type Rule, type SecretFinding } from './secret-rule-kit.js';
+import {
+  isPath,
+  looksGenerated,
+  looksLikeCode,
+  looksLikeIdentifier,
+  looksLikeKey,
+  notPlaceholder,
+  type Rule,
+  type SecretFinding,
+} from './secret-rule-kit.js';
 import { VENDOR_RULES } from './secret-vendor-rules.js';
 
 export type { SecretFinding };
@@ -16,7 +25,7 @@ export type { SecretFinding };
 // The keyword ends the name (`passwordField` holds no password); `pass` and `pwd` only after a
 // prefix (`db_pass`, `smtp_pwd`): alone, `PWD` is the shell's working folder and `pass` a test state.
 const SECRET_NAME =
-  '(?:\\b(?:[A-Za-z0-9]+[_.-])*(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?|mnemonic|seed[_-]?phrase|secret[_-]?key[_-]?base|signing[_-]?key|encryption[_-]?key|master[_-]?key|auth[_-]?key)|\\b(?:[A-Za-z0-9]+[_.-])+(?:pass|pwd)|\\b[a-z][A-Za-z0-9]*(?:Password|Passwd|Passphrase|Secret|Token|ApiKey|AccessKey|SecretKey|PrivateKey|AuthToken|Mnemonic|SigningKey|EncryptionKey|MasterKey))';
+  '(?:\\b(?:[A-Za-z0-9]{1,40}[_.-]){0,6}(?:password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?|mnemonic|seed[_-]?phrase|secret[_-]?key[_-]?base|signing[_-]?key|encryption[_-]?key|master[_-]?key|auth[_-]?key)|\\b(?:[A-Za-z0-9]{1,40}[_.-]){1,6}(?:pass|pwd)|\\b[a-z][A-Za-z0-9]{0,60}(?:Password|Passwd|Passphrase|Secret|Token|ApiKey|AccessKey|SecretKey|PrivateKey|AuthToken|Mnemonic|SigningKey|EncryptionKey|MasterKey))';
 /** A name that says what the secret is, not the secret: `DB_PASSWORD_FILE=/run/secrets/db`, `API_KEY_HEADER=…`. */
 const DESCRIBES_ONLY = /(?:_|\b)(?:FILE|PATH|NAME|HEADER|PLACEHOLDER|EXAMPLE|ENV|VAR|LENGTH|URL)[ \t"']*(?::=|=>|[:=])/i;
 
@@ -33,9 +42,9 @@ const RULES: readonly Rule[] = [
   {
     rule: 'env-assignment',
     pattern:
-      /\b[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|SECRET|TOKEN(?!S)|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH)[A-Z0-9_]*[ \t]*=[ \t]*(?:"([^"\n]{1,300})"|'([^'\n]{1,300})'|([^\s"'`]+))/dg,
+      /\b[A-Z][A-Z0-9_]{0,60}(?:PASSWORD|PASSWD|PASS|SECRET|TOKEN(?!S)|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH)[A-Z0-9_]{0,60}[ \t]*=[ \t]*(?:"([^"\n]{1,300})"|'([^'\n]{1,300})'|([^\s"'`;,]+))/dg,
     // A call, an index or a regex (`API_KEY = readKey()`, `= /…/`) is code, not a value.
-    accept: namedSecret((value) => notPlaceholder(value) && !/[()[\]{}]/.test(value) && !/^\/[(^[\\]/.test(value)),
+    accept: namedSecret((value) => notPlaceholder(value) && !/[()[\]{}]/.test(value) && !/^\/[(^[\\]/.test(value) && !looksLikeCode(value)),
   },
   // AWS's documentation example keys end in EXAMPLE; they open no account.
   ...VENDOR_RULES.map(
@@ -54,7 +63,7 @@ const RULES: readonly Rule[] = [
   {
     rule: 'api-key-header',
     pattern:
-      /\b(?:x-[\w-]*(?:key|token|secret|auth|signature)|api-key|api-token|private-token|ocp-apim-subscription-key)["']?\s*:\s*["']?([0-9A-Za-z._~+/=-]{12,})/dgi,
+      /\b(?:x-[\w-]{0,40}(?:key|token|secret|auth|signature)|api-key|api-token|private-token|ocp-apim-subscription-key)["']?\s*:\s*["']?([0-9A-Za-z._~+/=-]{12,})/dgi,
     accept: notPlaceholder,
   },
   // Credentials in a URL: the password between `user:` and `@`.
@@ -93,23 +102,26 @@ const RULES: readonly Rule[] = [
   {
     rule: 'secret-assignment',
     pattern: new RegExp(`${SECRET_NAME}["']?\\s*(?::=|=>|[:=])\\s*${QUOTED_VALUE}`, 'dgi'),
-    accept: namedSecret((value) => notPlaceholder(value) && !/\$\{|\{\{|%s|%\(/.test(value)),
+    accept: namedSecret((value) => notPlaceholder(value) && !/%(?:\d|[sdifjo]\b|\()|\$\{|\{\{/.test(value)),
   },
   {
     rule: 'secret-assignment',
     pattern: new RegExp(`${SECRET_NAME}=([^\\s"'\`;,&|]+)`, 'dgi'),
-    accept: namedSecret((value) => notPlaceholder(value) && !/[()]/.test(value)),
+    accept: namedSecret((value) => notPlaceholder(value) && !/[()]/.test(value) && !looksLikeCode(value)),
   },
   // Unquoted in YAML or a config (`password: 8etV…`, `aws_secret_access_key = …`): only values that look generated.
   {
     rule: 'secret-assignment',
     pattern: new RegExp(`${SECRET_NAME}[ \\t]*(?::|[ \\t]=)[ \\t]*([^\\s"'\`,;]{6,})`, 'dgi'),
-    accept: namedSecret(looksGenerated),
+    accept: namedSecret((value) => looksGenerated(value) && !looksLikeCode(value) && !looksLikeIdentifier(value)),
   },
   // Names too common to trust alone (`auth`, `key`, `sig`): only a value that looks like a key.
   {
     rule: 'secret-assignment',
-    pattern: new RegExp(`\\b(?:[A-Za-z0-9]+[_.-])*(?:auth|key|sig|signature|salt)["']?\\s*(?::=|=>|[:=])\\s*${QUOTED_VALUE}`, 'dgi'),
+    pattern: new RegExp(
+      `\\b(?:[A-Za-z0-9]{1,40}[_.-]){0,6}(?:auth|key|sig|signature|salt)["']?\\s*(?::=|=>|[:=])\\s*${QUOTED_VALUE}`,
+      'dgi',
+    ),
     accept: namedSecret(looksLikeKey),
   },
   ...CONTEXT_RULES,
