@@ -26,6 +26,7 @@ import { anthropicReply, startFakeAnthropic } from '../support/fake-anthropic.js
 import { ordinaryCode } from '../support/ordinary-code.js';
 import { secretCorpus, type PlantedSecret } from '../support/secret-corpus.js';
 import { heldOutSecretCorpus } from '../support/secret-corpus-held-out.js';
+import { unseenSecretCorpus } from '../support/secret-corpus-unseen.js';
 import { makeTempRepo } from '../support/temp-repo.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo } from '../daemon/daemon-harness.js';
@@ -33,6 +34,9 @@ import { handoffDocs, makeDaemonRepo } from '../daemon/daemon-harness.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpus = secretCorpus();
 const heldOut = heldOutSecretCorpus();
+const unseen = unseenSecretCorpus();
+/** The recall the unseen corpus reached when first measured; the rules were not changed after. */
+const UNSEEN_RECALL_FLOOR = 0.5;
 const report: { corpus: string; path: string; planted: number; redacted: number; missed: string[] }[] = [];
 const falsePositives: { files: number; bytes: number; findings: string[] } = { files: 0, bytes: 0, findings: [] };
 const ordinaryFindings: string[] = [];
@@ -81,9 +85,13 @@ afterAll(async () => {
     '',
     `Written by \`AI_ZEN_WRITE_SECRETS_REPORT=1 npx vitest run test/handoff/secret-recall.test.ts\` (after \`npm run build\`), ${new Date().toISOString().slice(0, 10)}.`,
     `The first corpus is test/support/secret-corpus.ts: ${corpus.length} realistic planted secrets of ${kinds.length} kinds, made at test time.`,
+    `The unseen corpus is test/support/secret-corpus-unseen.ts: ${unseen.length} secrets of kinds unlike both, written after the rules and measured once; the rules were not changed after.`,
     `The held-out corpus is test/support/secret-corpus-held-out.ts: ${heldOut.length} secrets of ${heldOutKinds.length} kinds the first lacks.`,
     'It was written and committed before the rules were changed (the scanner of that day redacted 23 of its 99); the rules were then written',
     'by someone who had read it, so its figure below is an upper bound on recall over kinds nobody has seen, not a measure of it.',
+    '',
+    'Before (the scanner at main 67171f6, measured once by scanning each entry alone): first 64 of 64, held-out 23 of 99, unseen 18 of 40;',
+    '3 of the 49 ordinary-code snippets flagged; 312 findings in the same node_modules files.',
     '',
     '| corpus | path | planted | redacted | recall | missed |',
     '|---|---|---|---|---|---|',
@@ -192,6 +200,34 @@ describe('issue 22 §2 secrets never reach the document', () => {
     expect(document).toContain('tailscale up --authkey=[redacted: ');
   });
 
+  it(`the offline executor: the ${unseen.length} secrets of the unseen corpus, measured once and not tuned to, keep their recall`, async () => {
+    await using repo = await makeTempRepo();
+    const messages = transcript(unseen, 'Carry on with the deployment.');
+    const facts = await createFactsProvider({ root: repo.root }).capture();
+    const doc = await reserveHandoffDoc({ root: repo.root, sessionId: 'feedbeef-1111-2222-3333-444455556688' });
+    const input = {
+      root: repo.root,
+      doc,
+      skill: builtInSkill(),
+      facts,
+      factsBlock: renderFacts(facts),
+      sessionId: 'feedbeef-1111-2222-3333-444455556688',
+      sessionFile: '.ai-zen/sessions/feedbeef-1111-2222-3333-444455556688.jsonl',
+      messages,
+      maxContextTokens: 100_000,
+      logger: silentLogger(),
+    };
+    const unscanned = buildOfflineDocument({ ...input, sections: input.skill.sections });
+    expect(survivors(unscanned, unseen).map((entry) => entry.kind)).toEqual(unseen.map((entry) => entry.kind));
+    const outcome = await createOfflineExecutor().run(input);
+    expect(outcome.ok).toBe(true);
+    await sealDocument(repo.root, doc);
+    const document = await fs.readFile(doc.absolute, 'utf8');
+    record('offline executor (ai-zen session)', document, unseen, 'unseen');
+    const redacted = unseen.length - survivors(document, unseen).length;
+    expect(redacted / unseen.length).toBeGreaterThanOrEqual(UNSEEN_RECALL_FLOOR);
+  });
+
   it('no false positive on ordinary code that names secrets: a dependency named password, a constant named token, hashes, certificates, public keys, variables', async () => {
     for (const entry of ordinaryCode()) {
       for (const finding of await scanForSecrets(entry.text))
@@ -235,7 +271,7 @@ describe('issue 22 §2 secrets never reach the document', () => {
     expect(falsePositives.findings).toEqual([]);
   }, 60_000);
 
-  it(`issue 22 §2 a Claude Code transcript (the real client): all ${corpus.length} planted secrets, run as Bash commands and said in the answer, are redacted in the committed document`, async () => {
+  it(`issue 22 §2 a Claude Code transcript (the real client): all ${corpus.length} planted secrets and the ${heldOut.length} of the held-out corpus, run as Bash commands and said in the answer, are redacted in the committed document; the unseen corpus keeps its recall`, async () => {
     const fake = await startFakeAnthropic();
     const base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-secrets-'));
     const claude = await makeClaudeHome(base);
@@ -246,12 +282,13 @@ describe('issue 22 §2 secrets never reach the document', () => {
       const seen: AnyEvent[] = [];
       await client.subscribe((event: AnyEvent) => seen.push(event));
       // `:` runs nothing (no network, no file but the heredoc's): the command text is what the transcript keeps.
-      const commands = corpus
+      const planted = [...corpus, ...heldOut, ...unseen];
+      const commands = planted
         .filter((entry) => entry.place !== 'delivery')
         .map((entry) => (entry.place === 'command' ? `: ${entry.text}` : `: cat >> notes.txt <<'EOF'\n${entry.text}\nEOF`));
       const reply = anthropicReply().text('Setting everything up.');
       for (const command of commands) reply.tool('Bash', { command });
-      const answer = corpus.filter((entry) => entry.place === 'delivery').map((entry) => entry.text);
+      const answer = planted.filter((entry) => entry.place === 'delivery').map((entry) => entry.text);
       fake.enqueue(
         reply.usage({ input_tokens: 30_000, output_tokens: 50 }),
         anthropicReply()
@@ -274,7 +311,11 @@ describe('issue 22 §2 secrets never reach the document', () => {
       const [doc] = await handoffDocs(daemon.root);
       const committed = execFileSync('git', ['show', `HEAD:${doc}`], { cwd: daemon.root, encoding: 'utf8' });
       record('Claude Code transcript (daemon, offline)', committed, corpus);
+      record('Claude Code transcript (daemon, offline)', committed, heldOut, 'held-out');
+      record('Claude Code transcript (daemon, offline)', committed, unseen, 'unseen');
       expect(survivors(committed, corpus).map((entry) => entry.kind)).toEqual([]);
+      expect(survivors(committed, heldOut).map((entry) => entry.kind)).toEqual([]);
+      expect(1 - survivors(committed, unseen).length / unseen.length).toBeGreaterThanOrEqual(UNSEEN_RECALL_FLOOR);
       // The commands are in the document, each with its secret redacted.
       expect(committed).toContain('-p[redacted: password-flag] -h 127.0.0.1 shop');
       expect(committed).toContain("`: cat > deploy.pem <<'EOF' ⏎ [redacted: privatekey] ⏎ EOF`");
