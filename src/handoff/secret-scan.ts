@@ -45,8 +45,52 @@ export const scanForSecrets: SecretScanner = async (text) => {
   const unfolded = unfoldLines(text);
   const findings: SecretFinding[] = [];
   for (const form of unfolded === text ? [text] : [text, unfolded]) findings.push(...(await lint(form)), ...scanOwnRules(form));
+  const joined = joinLiterals(unfolded);
+  if (joined) {
+    for (const finding of scanOwnRules(joined.text)) {
+      const start = joined.origin(finding.start);
+      const end = finding.end > finding.start ? joined.origin(finding.end - 1) + 1 : start;
+      findings.push({ rule: finding.rule, start, end });
+    }
+  }
   return findings;
 };
+
+// Where a secret is split: string literals joined by `+` (or PHP's `.`), adjacent literals on
+// two lines (Python, C), and a line continued by a backslash.
+const JOIN = /(["'])[ \t]*(?:[+.][ \t]*)?(?:\r?\n[ \t]*)?\1|\\\r?\n[ \t]*/g;
+
+/**
+ * The text with its split literals and continued lines closed up, so a token cut in two is seen
+ * whole; `origin(i)` is where the joined text's character i stands in the text. Null when the
+ * text has nothing to join.
+ */
+export function joinLiterals(text: string): { text: string; origin: (index: number) => number } | null {
+  // An empty literal (`""`) joins nothing.
+  const matches = [...text.matchAll(JOIN)].filter((match) => match[0].length > 2 || !match[1]);
+  if (matches.length === 0) return null;
+  // Each kept piece: where it starts in the joined text and in the text.
+  const pieces: { joined: number; original: number }[] = [];
+  let joined = '';
+  let at = 0;
+  for (const match of [...matches, null]) {
+    const until = match ? match.index : text.length;
+    pieces.push({ joined: joined.length, original: at });
+    joined += text.slice(at, until);
+    if (match) at = match.index + match[0].length;
+  }
+  const origin = (index: number): number => {
+    let low = 0;
+    let high = pieces.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (pieces[middle]!.joined <= index) low = middle;
+      else high = middle - 1;
+    }
+    return pieces[low]!.original + (index - pieces[low]!.joined);
+  };
+  return { text: joined, origin };
+}
 
 /** Folded lines back to line breaks, each replacement as long as what it replaces (offsets hold). */
 export function unfoldLines(text: string): string {

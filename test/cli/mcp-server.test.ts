@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAEMON_BIN, headerLine, makeDaemonRepo, messageLine, sessionId, type DaemonRepo } from '../daemon/daemon-harness.js';
+import { redactFindings, scanForSecrets } from '../../src/handoff/secret-scan.js';
 import { waitFor } from '../support/wait-for.js';
 
 const MAX_BYTES = 16 * 1024;
@@ -44,7 +45,7 @@ const second = sessionId(2);
 const doc = '.ai-zen/handoffs/20261202-100000-00000001.md';
 
 /** Two ai-zen sessions, the second continuing the first; the first ran a tool and said a long thing. */
-async function writeChain(daemonRepo: DaemonRepo, longMessage: string): Promise<void> {
+async function writeChain(daemonRepo: DaemonRepo, longMessage: string, more: unknown[] = []): Promise<void> {
   const sessions = path.join(daemonRepo.root, '.ai-zen', 'sessions');
   await fs.mkdir(sessions, { recursive: true });
   await fs.mkdir(path.join(daemonRepo.root, '.ai-zen', 'handoffs'), { recursive: true });
@@ -65,6 +66,7 @@ async function writeChain(daemonRepo: DaemonRepo, longMessage: string): Promise<
       },
       { type: 'message', message: { role: 'tool', tool_call_id: 'c1', content: 'FAIL parser.test.ts: zebra-unicorn-42 mismatch' } },
       messageLine('assistant', longMessage),
+      ...more,
       {
         type: 'handoff',
         at: '2026-12-02T10:00:00.000Z',
@@ -130,6 +132,61 @@ describe('issue 23 §3 ai-zen-daemon mcp over the MCP SDK client', () => {
 
     // Read-only: nothing in the repo changed.
     expect(await snapshot(repo.root)).toEqual(before);
+  }, 120_000);
+
+  it('search_history and read_message redact the secrets a predecessor typed, ran and saw, as its handoff document did', async () => {
+    repo = await makeDaemonRepo();
+    // Made here, in real shapes: they open nothing.
+    const stripe = `sk_live_${'4eC39HqLyjWDarjtT1zdp7dc'}`;
+    const dbPassword = 'Zq8vR2mT7pL9sK4n';
+    const keyBody = `MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC${'x7Lk2Pq9Rz'.repeat(2)}`;
+    const pemKey = `-----BEGIN PRIVATE KEY-----\n${keyBody}\n-----END PRIVATE KEY-----`;
+    await writeChain(repo, `I set STRIPE_SECRET_KEY=${stripe} in .env.`, [
+      {
+        type: 'message',
+        message: {
+          role: 'assistant',
+          content: 'Loading the dump.',
+          tool_calls: [
+            {
+              id: 'c2',
+              type: 'function',
+              function: { name: 'exec', arguments: JSON.stringify({ command: `mysql -u root -p${dbPassword} shop < dump.sql` }) },
+            },
+          ],
+        },
+      },
+      { type: 'message', message: { role: 'tool', tool_call_id: 'c2', content: `cat deploy.pem\n${pemKey}` } },
+    ]);
+    // The document of that session, redacted by the scanner as sealing redacts it.
+    const documentPath = path.join(repo.root, doc);
+    const raw = `# Handoff\n\nThe key is ${stripe}; the load ran \`mysql -u root -p${dbPassword} shop\`.\n`;
+    await fs.writeFile(documentPath, redactFindings(raw, await scanForSecrets(raw)).text);
+    expect(await fs.readFile(documentPath, 'utf8')).not.toContain(stripe);
+    await repo.start();
+    await waitFor(async () => (await repo!.status()).sessions.length + (await repo!.status()).closedSessions >= 2, {
+      timeoutMs: 30_000,
+      message: 'the daemon to read both sessions',
+    });
+    const client = await connect(repo);
+
+    const answers = [
+      textOf(await client.callTool({ name: 'search_history', arguments: { search: 'STRIPE_SECRET_KEY' } })),
+      textOf(await client.callTool({ name: 'search_history', arguments: { search: 'mysql' } })),
+      textOf(await client.callTool({ name: 'search_history', arguments: { search: 'deploy.pem' } })),
+      textOf(await client.callTool({ name: 'read_message', arguments: { index: 3, session: first.slice(0, 8) } })),
+      textOf(await client.callTool({ name: 'read_message', arguments: { index: 4, session: first.slice(0, 8) } })),
+      textOf(await client.callTool({ name: 'read_message', arguments: { index: 5, session: first.slice(0, 8) } })),
+    ];
+    for (const answer of answers) {
+      expect(answer).not.toContain(stripe);
+      expect(answer).not.toContain(dbPassword);
+      expect(answer).not.toContain(keyBody);
+    }
+    // What is around each secret is still there to be read.
+    expect(answers[0]).toContain('STRIPE_SECRET_KEY=[redacted: ');
+    expect(answers[1]).toContain('mysql -u root -p[redacted: ');
+    expect(answers[2]).toContain('[redacted: privatekey]');
   }, 120_000);
 
   it('issue 23 §3: bad arguments, a path outside the handoffs and a runaway pattern are MCP errors, and the server answers on', async () => {

@@ -15,7 +15,7 @@ import { reserveHandoffDoc } from '../../src/handoff/doc-path.js';
 import { buildOfflineDocument, MAX_REQUEST_QUOTE } from '../../src/handoff/executors/offline-document.js';
 import { createOfflineExecutor } from '../../src/handoff/executors/offline-executor.js';
 import { sealDocument } from '../../src/handoff/seal-document.js';
-import { scanForSecrets } from '../../src/handoff/secret-scan.js';
+import { scanForSecrets, scanOwnRules as scanOwnRulesOnly } from '../../src/handoff/secret-scan.js';
 import { builtInSkill } from '../../src/handoff/skill.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { createFactsProvider } from '../../src/probe/capture-facts.js';
@@ -23,24 +23,33 @@ import { renderFacts } from '../../src/probe/render-facts.js';
 import type { AgentMessage } from '../../src/session/session-recorder.js';
 import { makeClaudeHome, runClaude } from '../support/claude-client.js';
 import { anthropicReply, startFakeAnthropic } from '../support/fake-anthropic.js';
+import { ordinaryCode } from '../support/ordinary-code.js';
 import { secretCorpus, type PlantedSecret } from '../support/secret-corpus.js';
+import { heldOutSecretCorpus } from '../support/secret-corpus-held-out.js';
+import { unseenSecretCorpus } from '../support/secret-corpus-unseen.js';
 import { makeTempRepo } from '../support/temp-repo.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo } from '../daemon/daemon-harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const corpus = secretCorpus();
-const report: { path: string; planted: number; redacted: number; missed: string[] }[] = [];
+const heldOut = heldOutSecretCorpus();
+const unseen = unseenSecretCorpus();
+/** The recall the unseen corpus reached when first measured; the rules were not changed after. */
+const UNSEEN_RECALL_FLOOR = 0.5;
+const report: { corpus: string; path: string; planted: number; redacted: number; missed: string[] }[] = [];
 const falsePositives: { files: number; bytes: number; findings: string[] } = { files: 0, bytes: 0, findings: [] };
+const ordinaryFindings: string[] = [];
+const dependencyCode: { files: number; bytes: number; findings: string[] } = { files: 0, bytes: 0, findings: [] };
 
 /** The corpus entries any of whose secrets is still in the text. */
 function survivors(text: string, entries: readonly PlantedSecret[]): PlantedSecret[] {
   return entries.filter((entry) => entry.secrets.some((secret) => text.includes(secret)));
 }
 
-function record(pathName: string, document: string, entries: readonly PlantedSecret[]): void {
+function record(pathName: string, document: string, entries: readonly PlantedSecret[], corpusName = 'first'): void {
   const missed = survivors(document, entries).map((entry) => entry.kind);
-  report.push({ path: pathName, planted: entries.length, redacted: entries.length - missed.length, missed });
+  report.push({ corpus: corpusName, path: pathName, planted: entries.length, redacted: entries.length - missed.length, missed });
 }
 
 /** An ai-zen transcript: each request a user turn, each command an exec call, the deliveries the agent's answers. */
@@ -70,24 +79,50 @@ function transcript(entries: readonly PlantedSecret[], longRequest: string): Age
 afterAll(async () => {
   if (process.env.AI_ZEN_WRITE_SECRETS_REPORT !== '1') return;
   const kinds = [...new Set(corpus.map((entry) => entry.kind))];
+  const heldOutKinds = [...new Set(heldOut.map((entry) => entry.kind))];
   const lines = [
     '# Secret redaction: recall and false positives',
     '',
     `Written by \`AI_ZEN_WRITE_SECRETS_REPORT=1 npx vitest run test/handoff/secret-recall.test.ts\` (after \`npm run build\`), ${new Date().toISOString().slice(0, 10)}.`,
-    `The corpus is test/support/secret-corpus.ts: ${corpus.length} realistic planted secrets of ${kinds.length} kinds, made at test time.`,
+    `The first corpus is test/support/secret-corpus.ts: ${corpus.length} realistic planted secrets of ${kinds.length} kinds, made at test time.`,
+    `The unseen corpus is test/support/secret-corpus-unseen.ts: ${unseen.length} secrets of kinds unlike both, written after the rules and measured once; the rules were not changed after.`,
+    `The held-out corpus is test/support/secret-corpus-held-out.ts: ${heldOut.length} secrets of ${heldOutKinds.length} kinds the first lacks.`,
+    'It was written and committed before the rules were changed (the scanner of that day redacted 23 of its 99); the rules were then written',
+    'by someone who had read it, so its figure below is an upper bound on recall over kinds nobody has seen, not a measure of it.',
     '',
-    '| path | planted | redacted | recall | missed |',
-    '|---|---|---|---|---|',
+    'Before (the scanner at main 67171f6, measured once by scanning each entry alone): first 64 of 64, held-out 23 of 99, unseen 18 of 40;',
+    '3 of the 49 ordinary-code snippets flagged; 312 findings in the same node_modules files.',
+    '',
+    '| corpus | path | planted | redacted | recall | missed |',
+    '|---|---|---|---|---|---|',
     ...report.map(
       (row) =>
-        `| ${row.path} | ${row.planted} | ${row.redacted} | ${((100 * row.redacted) / row.planted).toFixed(1)}% | ${row.missed.join(', ') || '—'} |`,
+        `| ${row.corpus} | ${row.path} | ${row.planted} | ${row.redacted} | ${((100 * row.redacted) / row.planted).toFixed(1)}% | ${row.missed.join(', ') || '—'} |`,
     ),
     '',
-    `False positives: ${falsePositives.findings.length} findings in ${falsePositives.files} files (${Math.round(falsePositives.bytes / 1024)} KiB) of the project's own src/, README.md, ARCHITECTURE.md and SKILL.md${falsePositives.findings.length > 0 ? `: ${falsePositives.findings.join('; ')}` : ''}.`,
+    'False positives:',
     '',
-    'Kinds:',
+    `- the project's own src/, README.md, ARCHITECTURE.md and SKILL.md: ${falsePositives.findings.length} findings in ${falsePositives.files} files (${Math.round(falsePositives.bytes / 1024)} KiB)${falsePositives.findings.length > 0 ? `: ${falsePositives.findings.join('; ')}` : ''};`,
+    `- test/support/ordinary-code.ts (${ordinaryCode().length} snippets of code that names secrets without holding one): ${ordinaryFindings.length} findings${ordinaryFindings.length > 0 ? `: ${ordinaryFindings.join('; ')}` : ''};`,
+    `- every .js, .ts, .md, .json and .yml file under node_modules/ (other projects' code, docs and tests; ai-zen's own rules only, secretlint's not run): ${dependencyCode.findings.length} findings in ${dependencyCode.files} files (${Math.round(dependencyCode.bytes / 1_000_000)} MB), ${((dependencyCode.findings.length * 1_000_000) / Math.max(1, dependencyCode.bytes)).toFixed(1)} per MB. By rule: ${Object.entries(
+      dependencyCode.findings.reduce<Record<string, number>>((counts, finding) => {
+        const rule = finding.split(': ')[1]?.split(' ')[0] ?? '?';
+        counts[rule] = (counts[rule] ?? 0) + 1;
+        return counts;
+      }, {}),
+    )
+      .map(([rule, count]) => `${rule} ${count}`)
+      .join(
+        ', ',
+      )}. Most are passwords in other projects' tests and examples (\`password: "asdf"\`, \`secret: 'hidden'\`); the ones that are not secrets at all include RFC grammar in comments (\`token = 1*tchar\`) and a documentation's placeholder webhook.`,
+    '',
+    'Kinds of the first corpus:',
     '',
     kinds.map((kind) => `\`${kind}\``).join(', '),
+    '',
+    'Kinds of the held-out corpus:',
+    '',
+    heldOutKinds.map((kind) => `\`${kind}\``).join(', '),
     '',
   ];
   await fs.writeFile(path.join(ROOT, 'bench', 'SECRETS.md'), lines.join('\n'));
@@ -134,6 +169,93 @@ describe('issue 22 §2 secrets never reach the document', () => {
     expect(document).toContain('db_password=[redacted: secret-assignment]');
   });
 
+  it(`the offline executor: the ${heldOut.length} secrets of the held-out corpus (PuTTY, SSH2 and printf-written keys, age keys, other vendors, .npmrc, docker config, .netrc, .pgpass, signed URLs, webhooks, split literals) are redacted`, async () => {
+    await using repo = await makeTempRepo();
+    const messages = transcript(heldOut, 'Carry on with the deployment.');
+    const facts = await createFactsProvider({ root: repo.root }).capture();
+    const doc = await reserveHandoffDoc({ root: repo.root, sessionId: 'feedbeef-1111-2222-3333-444455556677' });
+    const input = {
+      root: repo.root,
+      doc,
+      skill: builtInSkill(),
+      facts,
+      factsBlock: renderFacts(facts),
+      sessionId: 'feedbeef-1111-2222-3333-444455556677',
+      sessionFile: '.ai-zen/sessions/feedbeef-1111-2222-3333-444455556677.jsonl',
+      messages,
+      maxContextTokens: 100_000,
+      logger: silentLogger(),
+    };
+    // Planted where the document shows them: unscanned, it holds every one.
+    const unscanned = buildOfflineDocument({ ...input, sections: input.skill.sections });
+    expect(survivors(unscanned, heldOut).map((entry) => entry.kind)).toEqual(heldOut.map((entry) => entry.kind));
+    const outcome = await createOfflineExecutor().run(input);
+    expect(outcome.ok).toBe(true);
+    await sealDocument(repo.root, doc);
+    const document = await fs.readFile(doc.absolute, 'utf8');
+    record('offline executor (ai-zen session)', document, heldOut, 'held-out');
+    expect(survivors(document, heldOut).map((entry) => entry.kind)).toEqual([]);
+    // A key's marker and what follows it are gone; the words around a secret stay.
+    expect(document).not.toContain('Private-Lines:');
+    expect(document).toContain('tailscale up --authkey=[redacted: ');
+  });
+
+  it(`the offline executor: the ${unseen.length} secrets of the unseen corpus, measured once and not tuned to, keep their recall`, async () => {
+    await using repo = await makeTempRepo();
+    const messages = transcript(unseen, 'Carry on with the deployment.');
+    const facts = await createFactsProvider({ root: repo.root }).capture();
+    const doc = await reserveHandoffDoc({ root: repo.root, sessionId: 'feedbeef-1111-2222-3333-444455556688' });
+    const input = {
+      root: repo.root,
+      doc,
+      skill: builtInSkill(),
+      facts,
+      factsBlock: renderFacts(facts),
+      sessionId: 'feedbeef-1111-2222-3333-444455556688',
+      sessionFile: '.ai-zen/sessions/feedbeef-1111-2222-3333-444455556688.jsonl',
+      messages,
+      maxContextTokens: 100_000,
+      logger: silentLogger(),
+    };
+    const unscanned = buildOfflineDocument({ ...input, sections: input.skill.sections });
+    expect(survivors(unscanned, unseen).map((entry) => entry.kind)).toEqual(unseen.map((entry) => entry.kind));
+    const outcome = await createOfflineExecutor().run(input);
+    expect(outcome.ok).toBe(true);
+    await sealDocument(repo.root, doc);
+    const document = await fs.readFile(doc.absolute, 'utf8');
+    record('offline executor (ai-zen session)', document, unseen, 'unseen');
+    const redacted = unseen.length - survivors(document, unseen).length;
+    expect(redacted / unseen.length).toBeGreaterThanOrEqual(UNSEEN_RECALL_FLOOR);
+  });
+
+  it('no false positive on ordinary code that names secrets: a dependency named password, a constant named token, hashes, certificates, public keys, variables', async () => {
+    for (const entry of ordinaryCode()) {
+      for (const finding of await scanForSecrets(entry.text))
+        ordinaryFindings.push(`${entry.kind}: ${finding.rule} ${JSON.stringify(entry.text.slice(finding.start, finding.end))}`);
+    }
+    expect(ordinaryFindings).toEqual([]);
+    expect(await scanForSecrets('"@inquirer/password": "^4.0.23"')).toEqual([]);
+    expect(await scanForSecrets('IETFToken = "ietf-token"')).toEqual([]);
+  });
+
+  it("false positives on other people's code: every .js, .ts, .md, .json and .yml file under node_modules is scanned and the findings counted", async () => {
+    const files = (await fs.readdir(path.join(ROOT, 'node_modules'), { recursive: true })).filter((file) =>
+      /\.(?:m?js|ts|md|json|ya?ml)$/.test(file),
+    );
+    for (const file of files.sort()) {
+      const text = await fs.readFile(path.join(ROOT, 'node_modules', file), 'utf8').catch(() => '');
+      dependencyCode.files += 1;
+      dependencyCode.bytes += text.length;
+      for (const finding of scanOwnRulesOnly(text)) {
+        dependencyCode.findings.push(`${file}: ${finding.rule} ${JSON.stringify(text.slice(finding.start, finding.end).slice(0, 40))}`);
+      }
+    }
+    expect(dependencyCode.bytes).toBeGreaterThan(20_000_000);
+    // Most findings are passwords written in other projects' tests and examples (`password: "asdf"`),
+    // which a document should hide too; the bound is what the rules reach, at most 5 per MB.
+    expect(dependencyCode.findings.length).toBeLessThanOrEqual((5 * dependencyCode.bytes) / 1_000_000);
+  }, 180_000);
+
   it("issue 22 §2 no false positive: the project's own source, README and skill lose nothing to the scanner", async () => {
     const files = (await fs.readdir(path.join(ROOT, 'src'), { recursive: true }))
       .filter((file) => file.endsWith('.ts'))
@@ -149,7 +271,7 @@ describe('issue 22 §2 secrets never reach the document', () => {
     expect(falsePositives.findings).toEqual([]);
   }, 60_000);
 
-  it(`issue 22 §2 a Claude Code transcript (the real client): all ${corpus.length} planted secrets, run as Bash commands and said in the answer, are redacted in the committed document`, async () => {
+  it(`issue 22 §2 a Claude Code transcript (the real client): all ${corpus.length} planted secrets and the ${heldOut.length} of the held-out corpus, run as Bash commands and said in the answer, are redacted in the committed document; the unseen corpus keeps its recall`, async () => {
     const fake = await startFakeAnthropic();
     const base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-secrets-'));
     const claude = await makeClaudeHome(base);
@@ -160,12 +282,13 @@ describe('issue 22 §2 secrets never reach the document', () => {
       const seen: AnyEvent[] = [];
       await client.subscribe((event: AnyEvent) => seen.push(event));
       // `:` runs nothing (no network, no file but the heredoc's): the command text is what the transcript keeps.
-      const commands = corpus
+      const planted = [...corpus, ...heldOut, ...unseen];
+      const commands = planted
         .filter((entry) => entry.place !== 'delivery')
         .map((entry) => (entry.place === 'command' ? `: ${entry.text}` : `: cat >> notes.txt <<'EOF'\n${entry.text}\nEOF`));
       const reply = anthropicReply().text('Setting everything up.');
       for (const command of commands) reply.tool('Bash', { command });
-      const answer = corpus.filter((entry) => entry.place === 'delivery').map((entry) => entry.text);
+      const answer = planted.filter((entry) => entry.place === 'delivery').map((entry) => entry.text);
       fake.enqueue(
         reply.usage({ input_tokens: 30_000, output_tokens: 50 }),
         anthropicReply()
@@ -188,7 +311,11 @@ describe('issue 22 §2 secrets never reach the document', () => {
       const [doc] = await handoffDocs(daemon.root);
       const committed = execFileSync('git', ['show', `HEAD:${doc}`], { cwd: daemon.root, encoding: 'utf8' });
       record('Claude Code transcript (daemon, offline)', committed, corpus);
+      record('Claude Code transcript (daemon, offline)', committed, heldOut, 'held-out');
+      record('Claude Code transcript (daemon, offline)', committed, unseen, 'unseen');
       expect(survivors(committed, corpus).map((entry) => entry.kind)).toEqual([]);
+      expect(survivors(committed, heldOut).map((entry) => entry.kind)).toEqual([]);
+      expect(1 - survivors(committed, unseen).length / unseen.length).toBeGreaterThanOrEqual(UNSEEN_RECALL_FLOOR);
       // The commands are in the document, each with its secret redacted.
       expect(committed).toContain('-p[redacted: password-flag] -h 127.0.0.1 shop');
       expect(committed).toContain("`: cat > deploy.pem <<'EOF' ⏎ [redacted: privatekey] ⏎ EOF`");

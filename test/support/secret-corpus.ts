@@ -16,16 +16,16 @@ export interface PlantedSecret {
   readonly secrets: readonly string[];
 }
 
-const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const LOWER = 'abcdefghijklmnopqrstuvwxyz';
-const DIGITS = '0123456789';
-const ALNUM = UPPER + LOWER + DIGITS;
-const HEX = '0123456789abcdef';
-const BASE64 = `${ALNUM}+/`;
-const URLSAFE = `${ALNUM}_-`;
+export const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+export const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+export const DIGITS = '0123456789';
+export const ALNUM = UPPER + LOWER + DIGITS;
+export const HEX = '0123456789abcdef';
+export const BASE64 = `${ALNUM}+/`;
+export const URLSAFE = `${ALNUM}_-`;
 
 /** mulberry32: the same seed gives the same corpus, run after run. */
-function generator(seed: number): (alphabet: string, length: number) => string {
+export function generator(seed: number): (alphabet: string, length: number) => string {
   let state = seed >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -37,12 +37,12 @@ function generator(seed: number): (alphabet: string, length: number) => string {
   return (alphabet, length) => Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
 }
 
-function pem(random: (alphabet: string, length: number) => string, label: string, lines = 6): { text: string; body: string[] } {
+export function pem(random: (alphabet: string, length: number) => string, label: string, lines = 6): { text: string; body: string[] } {
   const body = Array.from({ length: lines }, (_, index) => (index === 0 ? `MII${random(BASE64, 61)}` : random(BASE64, 64)));
   return { text: [`-----BEGIN ${label}-----`, ...body, `-----END ${label}-----`].join('\n'), body };
 }
 
-function base64url(text: string): string {
+export function base64url(text: string): string {
   return Buffer.from(text).toString('base64url');
 }
 

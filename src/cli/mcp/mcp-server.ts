@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { createPreviousSessionTool } from '../../agent/tools/previous-session.js';
 import { AiZenError } from '../../errors.js';
 import type { Env } from '../../paths.js';
+import { redactFindings, scanForSecrets } from '../../handoff/secret-scan.js';
 import { shortId } from '../../short-id.js';
 import { daemonRoot } from '../daemon-client.js';
 import { packageVersion } from '../package-version.js';
@@ -84,7 +85,9 @@ export function createMcpServer(given: McpContext): McpServer {
       });
       const result = await tool.run(args, { root: context.root });
       if (result.isError) throw new ToolFailure(readMessageHints(result.forModel).replace(/^error: /, ''));
-      const whole = `${label}${readMessageHints(result.forModel)}`;
+      // The same scanner as the document's: a secret the document hid must not come back raw here.
+      const body = readMessageHints(result.forModel);
+      const whole = `${label}${redactFindings(body, await scanForSecrets(body)).text}`;
       const bytes = Buffer.byteLength(whole, 'utf8');
       if (bytes <= MAX_ANSWER_BYTES || attempt === 2) return boundedText(whole, 'narrow the search, or read one message with read_message');
       limit = Math.max(500, Math.floor((limit * (MAX_ANSWER_BYTES - 1024)) / bytes));
