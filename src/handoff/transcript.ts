@@ -144,14 +144,15 @@ export function toolActivity(messages: readonly AgentMessage[]): ToolActivity {
  * the next steps of a real session touch them), so the document names them too.
  */
 export function filesReadOnly(messages: readonly AgentMessage[]): string[] {
-  const read: string[] = [];
+  // A set keeps the order first read and stays linear in a long session.
+  const read = new Set<string>();
   for (const { name, args, result } of sessionToolCalls(messages)) {
     if (name !== 'read' || failedResult(result)) continue;
     const file = args.path;
-    if (typeof file === 'string' && file !== '' && !read.includes(file)) read.push(file);
+    if (typeof file === 'string' && file !== '') read.add(file);
   }
   const changed = new Set(toolActivity(messages).files.map((file) => file.path));
-  return read.filter((file) => !changed.has(file));
+  return [...read].filter((file) => !changed.has(file));
 }
 
 const failedResult = (result: string) => /^(refused|error)\b/i.test(result.trim());

@@ -38,15 +38,14 @@ function projectRelative(root: string, file: string): string | null {
 export function evidenceFromMessages(messages: readonly AgentMessage[], root: string, carried: readonly string[] = []): HandoffEvidence {
   // Earlier handoff documents (rewritten on request, R17) are ai-zen's, not the session's work.
   const handoffs = `${path.relative(root, projectPaths(root).handoffs).split(path.sep).join('/')}/`;
-  const files: string[] = [];
+  const files = new Set<string>();
   for (const activity of toolActivity(messages).files) {
     const file = projectRelative(root, activity.path);
-    if (file === null || file === '' || file.startsWith(handoffs)) continue;
-    if (!files.includes(file)) files.push(file);
+    if (file !== null && file !== '' && !file.startsWith(handoffs)) files.add(file);
   }
   const rules = [...carried];
   for (const rule of ruleSentences(userRequests(messages))) if (!rules.includes(rule)) rules.push(rule);
-  return { changedFiles: files, rules, knownFiles: namedFiles(messages, root) };
+  return { changedFiles: [...files], rules, knownFiles: namedFiles(messages, root) };
 }
 
 function namedFiles(messages: readonly AgentMessage[], root: string): string[] {

@@ -125,7 +125,11 @@ function readList(messages: readonly AgentMessage[], places?: PathPlaces): strin
 function commandsList(activity: ToolActivity): string {
   if (activity.commands.length === 0) return 'No command was run in this session.';
   const byCommand = new Map<string, (number | null)[]>();
-  for (const command of activity.commands) byCommand.set(command.command, [...(byCommand.get(command.command) ?? []), command.exitCode]);
+  for (const command of activity.commands) {
+    const codes = byCommand.get(command.command);
+    if (codes) codes.push(command.exitCode);
+    else byCommand.set(command.command, [command.exitCode]);
+  }
   return [...byCommand]
     .map(([command, codes]) => {
       const status = (code: number | null) => `exit ${code ?? 'unknown'}`;
