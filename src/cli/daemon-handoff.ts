@@ -9,6 +9,7 @@ import { MAX_GOAL_CHARACTERS, SessionRef } from '../ipc/protocol.js';
 import { ExecutorName } from '../session/format.js';
 import { daemonRoot, requestDaemon } from './daemon-client.js';
 import { writeOut, type CliSetup } from './run-cli.js';
+import { visibleJson, visibleText } from './visible-text.js';
 import { shortId } from '../short-id.js';
 
 /** A self handoff is a full model turn (or two): give it time. */
@@ -40,7 +41,7 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
           ...(goal ? { goal } : {}),
         };
         const reply = await requestDaemon(root, io.env, mode, params, HandoffReply, HANDOFF_TIMEOUT_MS);
-        if (options.json) return writeOut(io.stdout, `${JSON.stringify(reply, null, 2)}\n`);
+        if (options.json) return writeOut(io.stdout, visibleJson(reply));
         const downgrades = reply.downgrades.map((entry) => `  (${entry.from} failed: ${entry.reason})\n`).join('');
         const next = reply.newSessionId
           ? `  new session ${reply.newSessionId}\n`
@@ -49,7 +50,9 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
             : '';
         await writeOut(
           io.stdout,
-          `${reply.path}\n  written by ${reply.executor} for ${reply.agent ? `${reply.agent} ` : ''}session ${shortId(reply.sessionId)}\n${downgrades}${next}`,
+          visibleText(
+            `${reply.path}\n  written by ${reply.executor} for ${reply.agent ? `${reply.agent} ` : ''}session ${shortId(reply.sessionId)}\n${downgrades}${next}`,
+          ),
         );
       });
   }

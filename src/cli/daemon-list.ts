@@ -8,6 +8,7 @@ import { connectIpc } from '../ipc/client.js';
 import { mapLimited } from '../map-limited.js';
 import { runFolder, type Env } from '../paths.js';
 import { writeOut, type CliSetup } from './run-cli.js';
+import { visibleJson, visibleText } from './visible-text.js';
 
 const SOCKET = /^d-[0-9a-f]{16}\.sock$/;
 
@@ -81,6 +82,6 @@ export function registerListCommand(program: Command, setup: CliSetup): void {
     .option('--json', 'one JSON object, for scripts')
     .action(async (options: { json?: boolean }) => {
       const daemons = await listDaemons(setup.io.env);
-      await writeOut(setup.io.stdout, options.json ? `${JSON.stringify({ daemons }, null, 2)}\n` : renderDaemons(daemons));
+      await writeOut(setup.io.stdout, options.json ? visibleJson({ daemons }) : visibleText(renderDaemons(daemons)));
     });
 }

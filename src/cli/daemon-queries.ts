@@ -9,15 +9,12 @@ import { socketPathFor } from '../ipc/socket-path.js';
 import { daemonRoot, isDaemonRunning, requestDaemon } from './daemon-client.js';
 import { renderFactsInfo, renderHandoffs, renderSessions, renderStatus } from './daemon-render.js';
 import { writeOut, type CliSetup } from './run-cli.js';
+import { visibleJson as json, visibleText } from './visible-text.js';
 
 /** T4: an untrusted repo says so, and how to trust it; nothing when all is well. */
 export async function trustLine(root: string, env: Env): Promise<string> {
   const verdict = await checkTrust(root, env);
   return allowsProjectChoices(verdict) ? '' : `trust     ${describeTrust(verdict)}\n`;
-}
-
-function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
 }
 
 export function registerQueryCommands(program: Command, setup: CliSetup): void {
@@ -39,7 +36,10 @@ export function registerQueryCommands(program: Command, setup: CliSetup): void {
           await writeOut(io.stdout, json({ running: false, repo: root, socket: socketPathFor(root, { env: io.env }) }));
         throw error;
       }
-      await writeOut(io.stdout, options.json ? json({ running: true, ...status }) : renderStatus(status) + (await trustLine(root, io.env)));
+      await writeOut(
+        io.stdout,
+        options.json ? json({ running: true, ...status }) : visibleText(renderStatus(status) + (await trustLine(root, io.env))),
+      );
     });
   program
     .command('sessions')
@@ -48,7 +48,7 @@ export function registerQueryCommands(program: Command, setup: CliSetup): void {
     .action(async (options: { json?: boolean }) => {
       const root = await daemonRoot(io.cwd, io.env);
       const reply = await requestDaemon(root, io.env, 'sessions', undefined, SessionsReply);
-      await writeOut(io.stdout, options.json ? json(reply) : renderSessions(reply.sessions));
+      await writeOut(io.stdout, options.json ? json(reply) : visibleText(renderSessions(reply.sessions)));
     });
   program
     .command('handoffs')
@@ -57,7 +57,7 @@ export function registerQueryCommands(program: Command, setup: CliSetup): void {
     .action(async (options: { json?: boolean }) => {
       const root = await daemonRoot(io.cwd, io.env);
       const reply = await requestDaemon(root, io.env, 'handoffs', undefined, HandoffsReply);
-      await writeOut(io.stdout, options.json ? json(reply) : renderHandoffs(reply.handoffs));
+      await writeOut(io.stdout, options.json ? json(reply) : visibleText(renderHandoffs(reply.handoffs)));
     });
   program
     .command('facts')
@@ -66,7 +66,7 @@ export function registerQueryCommands(program: Command, setup: CliSetup): void {
     .action(async (options: { json?: boolean }) => {
       const root = await daemonRoot(io.cwd, io.env);
       const facts = await requestDaemon(root, io.env, 'facts', { refresh: true }, FactsInfo);
-      await writeOut(io.stdout, options.json ? json(facts) : renderFactsInfo(facts));
+      await writeOut(io.stdout, options.json ? json(facts) : visibleText(renderFactsInfo(facts)));
     });
   program
     .command('transcript <session>')
@@ -84,6 +84,6 @@ export function registerQueryCommands(program: Command, setup: CliSetup): void {
       const root = await daemonRoot(io.cwd, io.env);
       const reply = await requestDaemon(root, io.env, 'transcript', { session, last }, TranscriptReply);
       const heading = `session ${reply.sessionId} (${reply.agent}): the last ${reply.turns.length} of ${reply.total} turns`;
-      await writeOut(io.stdout, options.json ? json(reply) : renderTurns(heading, reply.turns, reply.total));
+      await writeOut(io.stdout, options.json ? json(reply) : visibleText(renderTurns(heading, reply.turns, reply.total)));
     });
 }

@@ -6,6 +6,7 @@ import { AiZenError, describeError } from '../errors.js';
 import { EXIT_ABORTED, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../exit-codes.js';
 import type { Env } from '../paths.js';
 import type { ProjectExtension } from './open-project.js';
+import { visibleText } from './visible-text.js';
 
 export interface CliIo {
   readonly cwd: string;
@@ -60,7 +61,7 @@ export function writeOut(stream: NodeJS.WritableStream, text: string): Promise<v
 /** Exit code and one line on stderr for any error. */
 export async function exitWithError(error: unknown, io: Pick<CliIo, 'stderr'>, name = 'ai-zen'): Promise<number> {
   // No "details in <log>": most commands keep no log, and the repo's may not even be writable (issue 22).
-  const line = describeError(error);
+  const line = visibleText(describeError(error));
   await writeOut(io.stderr, `${name}: ${line}\n`).catch(() => {});
   if (AiZenError.isInstance(error)) return error.code === 'aborted' ? EXIT_ABORTED : error.exitCode;
   return EXIT_FAILURE;

@@ -7,6 +7,7 @@ import { buildLineage, type LineageChain, type LineageSession, type SessionRecor
 import { SessionStore } from '../session/store.js';
 import { findProjectRoot } from './project-root.js';
 import { writeOut, type CliSetup } from './run-cli.js';
+import { visibleJson, visibleText } from './visible-text.js';
 
 /** `2026-12-03 05:47` in the machine's local time (as handoff document names are, R3). */
 function localTime(iso: string): string {
@@ -65,6 +66,6 @@ export function registerSessionsCommand(program: Command, setup: CliSetup): void
     .option('--json', 'one JSON object, for scripts')
     .action(async (options: { json?: boolean }) => {
       const chains = await readLineage(setup.io.cwd, setup.io.env);
-      await writeOut(setup.io.stdout, options.json ? `${JSON.stringify({ chains }, null, 2)}\n` : renderLineage(chains));
+      await writeOut(setup.io.stdout, options.json ? visibleJson({ chains }) : visibleText(renderLineage(chains)));
     });
 }

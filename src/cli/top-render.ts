@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { HandoffInfo, SessionInfo } from '../daemon/side-channels/status-schema.js';
 import { shortId } from '../short-id.js';
+import { visibleLine } from './visible-text.js';
 
 /** What one daemon answered (or why it did not). */
 export interface TopDaemon {
@@ -290,7 +291,7 @@ function fit(segments: readonly Segment[], width: number, color: boolean): strin
   let out = '';
   for (const segment of segments) {
     if (room <= 0) break;
-    const characters = [...segment.text];
+    const characters = [...visibleLine(segment.text)];
     const text = characters.slice(0, room).join('');
     room -= Math.min(room, characters.length);
     out += color && segment.style ? `\x1b[${SGR[segment.style]}m${text}\x1b[0m` : text;
