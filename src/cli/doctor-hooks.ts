@@ -7,6 +7,7 @@ import path from 'node:path';
 import { codexHooksPath } from '../daemon/sources/codex/codex-hooks.js';
 import { parseSettingsObject, type Json } from '../daemon/sources/hook-groups.js';
 import { describeError } from '../errors.js';
+import { readRegularText } from '../fs/open-regular-file.js';
 import { hookShimPath, type Env } from '../paths.js';
 import type { Finding } from './doctor-finding.js';
 
@@ -104,7 +105,8 @@ interface FileVerdict {
 }
 
 async function checkSettingsFile(file: string, shown: string, fix: string, env: Env): Promise<FileVerdict> {
-  const text = await fs.readFile(file, 'utf8').catch(() => null);
+  // A FIFO at a settings path would hang doctor: only a regular file is read (anything else is no settings).
+  const text = await readRegularText(file, { follow: true }).catch(() => null);
   if (text === null) return { finding: null, namesShim: false };
   let settings: Json;
   try {

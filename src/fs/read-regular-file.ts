@@ -2,29 +2,27 @@
 // through a symlink, as the loader and the shell would follow it, but only when what it leads to
 // is a regular file of bounded size. A link to /dev/zero, a FIFO or a 10 GB file is refused with a
 // reason instead of hanging the reader or filling its memory (issue 22: a SKILL.md linked to
-// /dev/zero cost 650 MB per handoff). O_NONBLOCK: opening a FIFO does not wait for a writer.
+// /dev/zero cost 650 MB per handoff). Opened by openRegularFile: a FIFO does not wait for a writer.
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import fs from 'node:fs/promises';
+import type fs from 'node:fs/promises';
+import { NotRegularFileError, openRegularFile } from './open-regular-file.js';
 
 export type RegularFileRead =
   | { readonly ok: true; readonly bytes: Buffer }
   | { readonly ok: false; readonly missing: boolean; readonly reason: string };
 
-const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
-
 /** The bytes of `file` (symlinks followed) when it is a regular file of at most `maxBytes`. */
 export async function readRegularFile(file: string, maxBytes: number): Promise<RegularFileRead> {
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(file, OPEN_FLAGS);
+    handle = await openRegularFile(file, { follow: true });
   } catch (error) {
+    if (NotRegularFileError.isInstance(error)) return { ok: false, missing: false, reason: 'not a regular file' };
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return { ok: false, missing: code === 'ENOENT', reason: code === 'ENOENT' ? 'missing' : `cannot be read (${code})` };
   }
   try {
     const stat = await handle.stat();
-    if (!stat.isFile()) return { ok: false, missing: false, reason: 'not a regular file' };
     if (stat.size > maxBytes) return { ok: false, missing: false, reason: `larger than ${maxBytes} bytes` };
     // Read one byte past the cap: a file that grew after fstat is still refused, never read whole.
     const buffer = Buffer.alloc(maxBytes + 1);
@@ -55,13 +53,12 @@ const HASHED_BYTES_LIMIT = 16 * 1024 * 1024;
 export async function fingerprintRegularFile(file: string): Promise<{ readonly sha256: string; readonly executable: boolean } | null> {
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(file, OPEN_FLAGS);
+    handle = await openRegularFile(file, { follow: true });
   } catch {
     return null;
   }
   try {
     const stat = await handle.stat({ bigint: true });
-    if (!stat.isFile()) return null;
     const executable = (stat.mode & 0o111n) !== 0n;
     if (stat.size > BigInt(HASHED_BYTES_LIMIT)) {
       const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;

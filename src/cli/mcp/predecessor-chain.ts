@@ -5,6 +5,7 @@
 // (previousId), another agent's session through its document to the session the document was
 // written for. Messages are read here, read-only, from the transcript the daemon named, and only
 // when that file is one of the agents' transcripts of this repo (the sources' own `matches`).
+import { readRegularText } from '../../fs/open-regular-file.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PreviousSessionOptions, SessionReader } from '../../agent/tools/previous-session.js';
@@ -111,8 +112,7 @@ export async function predecessorChain(context: ChainContext, session: string | 
  */
 async function claudeCaller(env: Env, sessions: readonly SessionInfo[]): Promise<SessionInfo | null> {
   const file = path.join(claudeSessionsDir(env), `${process.ppid}.json`);
-  const record = await fs
-    .readFile(file, 'utf8')
+  const record = await readRegularText(file)
     .then((text) => JSON.parse(text) as { sessionId?: unknown })
     .catch(() => null);
   const id = record && typeof record.sessionId === 'string' ? record.sessionId : null;

@@ -5,7 +5,7 @@
 // `migrated` line); Claude Code's and Codex's transcripts only say it in the successor's first
 // request, read once per transcript and kept. The one owner of that reading: the status's
 // "handed off → successor" and a successor's `previous` come from the same answer.
-import { promises as fs } from 'node:fs';
+import { openRegularFile } from '../../fs/open-regular-file.js';
 import { previousDocumentPath } from '../../handoff/previous-document.js';
 import { parseSessionText } from '../../session/store.js';
 import { userRequests } from '../../handoff/transcript.js';
@@ -17,7 +17,7 @@ const BREAKPOINT_PATH = /^\.ai-zen\/handoffs\/[A-Za-z0-9._-]+\.md$/;
 const AI_ZEN_HEAD_BYTES = 256 * 1024;
 
 async function readHead(file: string): Promise<string | null> {
-  const handle = await fs.open(file, 'r').catch(() => null);
+  const handle = await openRegularFile(file).catch(() => null);
   if (!handle) return null;
   try {
     const buffer = Buffer.alloc(AI_ZEN_HEAD_BYTES);

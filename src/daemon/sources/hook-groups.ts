@@ -3,7 +3,7 @@
 // ai-zen's entries are merged in after the user's own and recognised by their command alone, so
 // installing twice changes nothing and uninstalling removes ours and nothing else; a reinstall puts
 // ours back where they were, so no hook of the user's moves (Codex trusts a hook by its place).
-import { promises as fs } from 'node:fs';
+import { NotRegularFileError, readRegularText } from '../../fs/open-regular-file.js';
 import { AiZenError } from '../../errors.js';
 
 export type Json = Record<string, unknown>;
@@ -142,10 +142,12 @@ export async function readSettingsObject(file: string, shown: string = file): Pr
   for (let read = 1; ; read += 1) {
     let text: string;
     try {
-      text = await fs.readFile(file, 'utf8');
+      text = await readRegularText(file, { follow: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return {};
+      if (NotRegularFileError.isInstance(error))
+        throw new AiZenError('config', `${shown} is ${error.what}, not a regular file; nothing was changed`, { cause: error });
       throw new AiZenError('config', `${shown} cannot be read (${code ?? String(error)}); nothing was changed`, { cause: error });
     }
     try {

@@ -12,6 +12,7 @@
 import { closeSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AiZenError } from '../../errors.js';
+import { NotRegularFileError } from '../../fs/open-regular-file.js';
 import { fsyncDirectory, prepareWriteInside, writeTempFileSync } from '../../fs/safe-write.js';
 import { hashRealPath } from '../../lock/lock-names.js';
 import { acquireLock, type HeldLock } from '../../lock/os-lock.js';
@@ -56,7 +57,7 @@ export async function updateSettingsFile(update: SettingsUpdate): Promise<{ file
   try {
     if (putBackAside(absolute, aside)) await fsyncDirectory(dir);
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
-      const current = readSnapshot(absolute);
+      const current = snapshotOf(absolute, update.shown);
       let read: Json;
       try {
         read = current.text === null ? {} : parseSettingsObject(current.text, update.shown);
@@ -175,6 +176,17 @@ function parseObject(text: string | null): Json | null {
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
   } catch {
     return null;
+  }
+}
+
+/** readSnapshot, with the one clear line for a path that holds no regular file (a FIFO there used to hang the command). */
+function snapshotOf(absolute: string, shown: string): ReturnType<typeof readSnapshot> {
+  try {
+    return readSnapshot(absolute);
+  } catch (error) {
+    if (NotRegularFileError.isInstance(error))
+      throw new AiZenError('config', `${shown} is ${error.what}, not a regular file; nothing was changed`, { cause: error });
+    throw error;
   }
 }
 

@@ -3,7 +3,8 @@
 // swap is then as short as the calls themselves. Awaited calls each take a trip through libuv's
 // thread pool: a round took 5–30 ms that way, and an editor rewriting the file every few ms won
 // nearly every round. Settings files are small, and only the CLI writes them.
-import { type BigIntStats, closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
+import { type BigIntStats, closeSync, fstatSync, linkSync, lstatSync, readSync, renameSync, rmSync } from 'node:fs';
+import { openRegularFileSync } from '../../fs/open-regular-file.js';
 
 /** A settings file made by us: only its owner reads it (the agents' settings may hold keys). */
 export const NEW_FILE_MODE = 0o600;
@@ -27,7 +28,7 @@ export interface Swap {
 export function readSnapshot(file: string): Snapshot {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openRegularFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { text: null, stamp: null, mode: NEW_FILE_MODE };
     throw error;
@@ -58,9 +59,9 @@ export function swapIn(absolute: string, aside: string, temp: string, read: Snap
   }
   let taken: number | null = null;
   try {
-    taken = openSync(aside, constants.O_RDONLY | constants.O_NOFOLLOW);
+    taken = openRegularFileSync(aside);
   } catch {
-    // Not a file we can read (a symlink planted meanwhile): not what we read.
+    // Not a file we can read (a symlink or a FIFO planted meanwhile): not what we read.
   }
   if (taken !== null && stampOf(fstatSync(taken, { bigint: true })) === read.stamp && readAll(taken) === read.text)
     return placeOurs(absolute, aside, temp, taken);

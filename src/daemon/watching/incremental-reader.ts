@@ -15,6 +15,10 @@
 // then costs no open() and close(). Whoever owns the reader closes it (`release`) when the path may
 // name another file and when the session goes quiet.
 import fsSync, { constants, promises as fs } from 'node:fs';
+import { kindOf, NotRegularFileError } from '../../fs/open-regular-file.js';
+
+// Where the error is defined now (fs/: every reader of an agent's file throws it); its importers here kept.
+export { NotRegularFileError };
 
 export type ResetReason = 'truncated' | 'replaced' | 'rewritten';
 
@@ -75,33 +79,8 @@ export interface IncrementalReaderOptions {
   readonly maxLineBytes?: number;
 }
 
-/** The path is not a regular file (a FIFO, a device, a folder, a symlink): it is not a session. */
-export class NotRegularFileError extends Error {
-  readonly code = 'ENOTREGULAR';
-  constructor(
-    readonly file: string,
-    readonly what: string,
-  ) {
-    super(`${file} is ${what}, not a regular file`);
-    this.name = 'NotRegularFileError';
-  }
-
-  static isInstance(value: unknown): value is NotRegularFileError {
-    return value instanceof Error && (value as { code?: unknown }).code === 'ENOTREGULAR';
-  }
-}
-
 /** Opens without following a final symlink and without waiting (a FIFO with no writer). */
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-
-function kindOf(stats: fsSync.Stats): string {
-  if (stats.isSymbolicLink()) return 'a symbolic link';
-  if (stats.isFIFO()) return 'a FIFO';
-  if (stats.isDirectory()) return 'a folder';
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
-  if (stats.isSocket()) return 'a socket';
-  return 'not a regular file';
-}
 
 function refuseUnlessRegular(file: string, stats: fsSync.Stats): void {
   if (!stats.isFile()) throw new NotRegularFileError(file, kindOf(stats));

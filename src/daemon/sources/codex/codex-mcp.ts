@@ -7,6 +7,8 @@
 // agents keep their files (a test's, or a user's who moved them).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { AiZenError } from '../../../errors.js';
+import { NotRegularFileError, readRegularText } from '../../../fs/open-regular-file.js';
 import { writeFileInside } from '../../../fs/safe-write.js';
 import { codexHomeFolder, type Env } from '../../../paths.js';
 
@@ -56,8 +58,10 @@ function withoutBlock(text: string): string {
 
 async function readConfig(env: Env): Promise<{ text: string; mode: number }> {
   const file = codexConfigPath(env);
-  const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+  const text = await readRegularText(file, { follow: true }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return '';
+    if (NotRegularFileError.isInstance(error))
+      throw new AiZenError('config', `${file} is ${error.what}, not a regular file; nothing was changed`, { cause: error });
     throw error;
   });
   const mode = await fs.stat(file).then(

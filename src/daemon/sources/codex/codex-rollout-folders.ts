@@ -44,7 +44,9 @@ export class CodexOwnership {
     let pending = this.deciding.get(file);
     if (!pending) {
       this.counters.headReads += 1;
-      pending = this.readMeta(file).then((result) => {
+      // A read that fails is this file's failure, never the listing's.
+      const read = this.readMeta(file).catch((error: unknown): RolloutMetaResult => ({ unreadable: String(error) }));
+      pending = read.then((result) => {
         this.deciding.delete(file);
         if ('meta' in result) {
           const own = isInsideRepo(this.root, result.meta.cwd);

@@ -2,7 +2,8 @@
 // carries Codex's whole base instructions (20 KB and more), so for the many rollouts of other
 // repos only its first few KB are read: the payload's keys are walked until `id` and `cwd` are
 // found, and the rest of the line is never read or parsed.
-import { promises as fs } from 'node:fs';
+import { openRegularFile } from '../../../fs/open-regular-file.js';
+import type { promises as fs } from 'node:fs';
 import { belongsToRepo } from '../../../probe/innermost-repo.js';
 import { rolloutLineType } from './codex-rollout.js';
 
@@ -25,7 +26,7 @@ export function isRolloutName(name: string): boolean {
 export async function readRolloutMeta(file: string): Promise<RolloutMetaResult> {
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(file, 'r');
+    handle = await openRegularFile(file);
   } catch (error) {
     return { unreadable: (error as NodeJS.ErrnoException).code ?? String(error) };
   }

@@ -4,6 +4,7 @@
 // transcript) — another repo's transcript is never opened. A folder whose workspace.yaml is not
 // written yet is watched (as a parent) until it is; one that has none a minute after it was made is
 // no session of a repo.
+import { openRegularFile } from '../../../fs/open-regular-file.js';
 import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { mapLimited } from '../../../map-limited.js';
@@ -53,7 +54,7 @@ export class CopilotOwnership {
 export async function readWorkspaceCwd(file: string): Promise<string | null | undefined> {
   let text: string;
   try {
-    const handle = await fs.open(file, fsSync.constants.O_RDONLY | fsSync.constants.O_NOFOLLOW);
+    const handle = await openRegularFile(file);
     try {
       const buffer = Buffer.alloc(WORKSPACE_LIMIT);
       const { bytesRead } = await handle.read(buffer, 0, WORKSPACE_LIMIT, 0);

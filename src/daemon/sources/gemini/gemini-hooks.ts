@@ -15,7 +15,8 @@
 // a session's hook only once one has reached it (selfHooksMustAnswer). Merged into what is there,
 // idempotent; uninstall removes only ours (recognised by the command's `hook gemini` words), the
 // file's mode kept (settings-file.ts).
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { openRegularFileSync } from '../../../fs/open-regular-file.js';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { HANDOFF_INSTRUCTION_MARK } from '../../../handoff/transcript.js';
 import type { AgentHooks, HookEvent, HookInput } from '../agent-module.js';
@@ -124,7 +125,7 @@ function isGeminiTranscriptPath(file: string): boolean {
 function readTail(file: string): string {
   let handle: number | null = null;
   try {
-    handle = openSync(file, 'r');
+    handle = openRegularFileSync(file);
     const size = fstatSync(handle).size;
     const length = Math.min(size, TAIL_BYTES);
     const buffer = Buffer.alloc(length);

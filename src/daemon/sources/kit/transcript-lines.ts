@@ -1,12 +1,15 @@
 // A transcript read line by line, start to end, as a stream: its evidence is gathered in bounded
 // memory for the reading, whatever the file's size (a whole-file string fails past 512 MB in V8,
 // and a 450 MB transcript read whole held the daemon at 1.8 GB).
-import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { openRegularFile } from '../../../fs/open-regular-file.js';
 
-/** Each line of `file` in order (no trailing newline); a torn last line is passed as it is. */
+/**
+ * Each line of `file` in order (no trailing newline); a torn last line is passed as it is. Opened by
+ * openRegularFile: a FIFO at a transcript's path is refused at once, never waited on.
+ */
 export async function* transcriptLines(file: string): AsyncGenerator<string> {
-  const stream = createReadStream(file, { encoding: 'utf8' });
+  const stream = (await openRegularFile(file)).createReadStream({ encoding: 'utf8' });
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   try {
     for await (const line of lines) yield line;

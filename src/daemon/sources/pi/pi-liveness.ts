@@ -3,6 +3,7 @@
 // working directory is the session's (the header's `cwd`), and the session is the newest one of its
 // folder — pi writes to the session it runs, and an older one reopened with `--session` is the newest
 // again from its next line. Without /proc (macOS) nothing is known: not live.
+import { openRegularFile } from '../../../fs/open-regular-file.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
@@ -30,7 +31,7 @@ export async function isPiSessionLive(file: string, proc = '/proc'): Promise<boo
 }
 
 async function headerCwd(file: string): Promise<string | null> {
-  const handle = await fs.open(file, 'r').catch(() => null);
+  const handle = await openRegularFile(file).catch(() => null);
   if (!handle) return null;
   try {
     const buffer = Buffer.alloc(HEAD_BYTES);

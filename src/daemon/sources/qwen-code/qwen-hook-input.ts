@@ -4,7 +4,7 @@
 // line came seconds after the hook had answered), so the daemon would judge the turn by the reading
 // before it. Its Stop input says the reading it ended with (`input_tokens`, its lastPromptTokenCount):
 // the hook waits, a few seconds at most, until the transcript's tail shows it, then asks the daemon.
-import { promises as fs } from 'node:fs';
+import { openRegularFile } from '../../../fs/open-regular-file.js';
 import type { HookInput } from '../agent-module.js';
 
 const WAIT_MS = 10_000;
@@ -36,7 +36,7 @@ async function untilTailHolds(file: string, needles: readonly string[], waitMs: 
 }
 
 async function readTail(file: string): Promise<string | null> {
-  const handle = await fs.open(file, 'r').catch(() => null);
+  const handle = await openRegularFile(file).catch(() => null);
   if (!handle) return null;
   try {
     const { size } = await handle.stat();
