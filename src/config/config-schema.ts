@@ -34,7 +34,10 @@ export const ConfigFile = z.strictObject({
        * `ref` (a side ref, `commitRef`; the work tree, index and HEAD untouched) or `off`.
        */
       commit: z.enum(['branch', 'ref', 'off']).optional(),
-      /** The side ref of `commit: "ref"`; default `refs/heads/ai-zen/handoffs`. */
+      /**
+       * The side ref of `commit: "ref"`; default `refs/heads/ai-zen/handoffs`. The committer moves only a
+       * ref of ai-zen's own (daemon/committing/commit-ref-guard.ts); a project's choice applies once the repo is trusted.
+       */
       commitRef: z
         .string()
         .regex(/^refs\/[^\s~^:?*[\\]+$/, 'a full ref name such as refs/heads/ai-zen/handoffs')

@@ -98,13 +98,23 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
   const trust = await checkTrust(root, env, { projectConfig: projectBytes });
   // T4: an untrusted project may not choose where requests go, which model, which executor, nor
   // let the model migrate with nobody to ask (issue 22 §4).
-  const chosen = project && !allowsProjectChoices(trust) ? PROJECT_CHOICES.filter((field) => project[field] !== undefined) : [];
+  const untrustedProject = project !== null && !allowsProjectChoices(trust);
+  const chosen = project && untrustedProject ? PROJECT_CHOICES.filter((field) => project[field] !== undefined) : [];
+  // Nor which ref the daemon moves: a cloned repo's `commit: "ref"` moved the user's own branches and tags.
+  const chosenRef = project && untrustedProject ? refChoices(project) : [];
   // The environment's endpoint wins over the project's anyway; then the project's is only ignored.
   const refusedURL = chosen.includes('baseURL') && nonEmpty(env.OPENAI_BASE_URL) === undefined ? (project?.baseURL ?? null) : null;
-  const ignored = chosen.filter((field) => field !== 'baseURL' || refusedURL === null);
+  const ignored = [...chosen.filter((field) => field !== 'baseURL' || refusedURL === null), ...chosenRef];
   const trusted: ConfigFile | null =
-    chosen.length > 0 && project
-      ? { ...project, model: undefined, executor: undefined, baseURL: undefined, agentMayMigrate: undefined }
+    (chosen.length > 0 || chosenRef.length > 0) && project
+      ? {
+          ...project,
+          model: undefined,
+          executor: undefined,
+          baseURL: undefined,
+          agentMayMigrate: undefined,
+          ...(project.daemon ? { daemon: withoutRefChoices(project.daemon) } : {}),
+        }
       : project;
   // Each value is chosen with where it came from (issue 20 §5: `ai-zen config` shows these sources).
   const sources: Record<string, ConfigSource> = {};
@@ -223,10 +233,22 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
       ignored.length > 0
         ? [`${projectFile}: ${ignored.join(', ')} ignored: this repo is ${untrustedWhy} (trust it with: ${TRUST_COMMAND})`]
         : [],
-    ignoredSettings: chosen.map((key) => ({ key, file: projectFile, reason: `this repo is ${untrustedWhy}` })),
+    ignoredSettings: [...chosen, ...chosenRef].map((key) => ({ key, file: projectFile, reason: `this repo is ${untrustedWhy}` })),
     sources,
     refusedEndpoint,
   };
+}
+
+/** The project's choices of a side ref (`commit: "ref"`, `commitRef`): a trusted repo's, or the user's, only. */
+function refChoices(project: ConfigFile): ('daemon.commit' | 'daemon.commitRef')[] {
+  const choices: ('daemon.commit' | 'daemon.commitRef')[] = [];
+  if (project.daemon?.commit === 'ref') choices.push('daemon.commit');
+  if (project.daemon?.commitRef !== undefined) choices.push('daemon.commitRef');
+  return choices;
+}
+
+function withoutRefChoices(daemon: NonNullable<ConfigFile['daemon']>): ConfigFile['daemon'] {
+  return { ...daemon, commit: daemon.commit === 'ref' ? undefined : daemon.commit, commitRef: undefined };
 }
 
 /** Both paths name one file (same real path; false when either is missing). */

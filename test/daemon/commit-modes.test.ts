@@ -37,7 +37,8 @@ describe('issue 19 §8 handoff commits off the work branch', { timeout: 120_000 
   }
 
   it('issue 19 §8 commit "ref": documents go to refs/heads/ai-zen/handoffs, one after the other; the work branch has no handoff commit, git status and the index are as they were; handoffs lists them; the ref pushes', async () => {
-    daemon = await makeDaemonRepo({ config: { daemon: { commit: 'ref' } } });
+    // The side ref is a trusted repo's choice (or the user's): an untrusted one's is ignored.
+    daemon = await makeDaemonRepo({ config: { daemon: { commit: 'ref' } }, trusted: true });
     const { repo, root } = daemon;
     await fs.writeFile(path.join(root, 'notes.txt'), 'staged by the user\n');
     await repo.git('add', 'notes.txt');
@@ -114,8 +115,8 @@ describe('issue 19 §8 handoff commits off the work branch', { timeout: 120_000 
     expect((await daemon.daemon(['status'])).stdout).toContain('commit  auto-commit off');
   });
 
-  it('issue 19 §8 attack: a cloned repo whose config names the checked-out branch as the side ref cannot move it under the user', async () => {
-    daemon = await makeDaemonRepo({ config: { daemon: { commit: 'ref', commitRef: 'refs/heads/main' } } });
+  it('issue 19 §8 attack: a trusted repo whose config names the checked-out branch as the side ref cannot move it under the user', async () => {
+    daemon = await makeDaemonRepo({ config: { daemon: { commit: 'ref', commitRef: 'refs/heads/main' } }, trusted: true });
     const headBefore = (await daemon.repo.git('rev-parse', 'HEAD')).trim();
     await daemon.start();
     const id = sessionId(3);

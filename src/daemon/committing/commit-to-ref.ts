@@ -18,6 +18,7 @@ import { isNotARepository } from '../../probe/run-git.js';
 import { spawnGit } from '../../probe/spawn-git.js';
 import type { CommitHandoffOptions, CommitHandoffResult } from './commit-handoff.js';
 import { refuse } from './commit-preflight.js';
+import { refRefusal } from './commit-ref-guard.js';
 
 export interface CommitToRefOptions extends CommitHandoffOptions {
   /** The full name of the side ref, e.g. `refs/heads/ai-zen/handoffs`. */
@@ -60,6 +61,8 @@ async function commitOnce(options: CommitToRefOptions): Promise<CommitHandoffRes
     return refuse(`${ref} is checked out in ${checkedOut.stdout.trim().split('\n')[0]}; handoffs go to a ref nobody works on`, false);
   }
   const parent = tip.ok ? tip.stdout.trim() : null;
+  const refused = await refRefusal(git, ref, parent, docPath.split('/').slice(0, -1));
+  if (refused !== null) return refuse(refused, false);
   await excludeFolder(path.resolve(root, exclude), docPath.split('/').slice(0, -1).join('/'));
 
   const content = options.content ?? (await fs.readFile(doc.absolute));
@@ -92,7 +95,16 @@ async function commitOnce(options: CommitToRefOptions): Promise<CommitHandoffRes
     if (!commit.ok) return refuse(`cannot create the commit: ${commit.message}`, true);
     const newCommit = commit.stdout.trim();
     // Compare-and-swap: another daemon of this repository may have moved the ref meanwhile ('' = must not exist yet).
-    const moved = await git(['update-ref', '-m', `commit (ai-zen handoff): ${options.message.trim()}`, ref, newCommit, parent ?? '']);
+    // --no-deref: a symbolic ref made since the check is replaced, never followed to the ref it names.
+    const moved = await git([
+      'update-ref',
+      '--no-deref',
+      '-m',
+      `commit (ai-zen handoff): ${options.message.trim()}`,
+      ref,
+      newCommit,
+      parent ?? '',
+    ]);
     if (!moved.ok) return refuse(`${ref} moved while the handoff was committed; trying again (${moved.message})`, true);
     return { committed: true, commit: newCommit };
   } finally {
