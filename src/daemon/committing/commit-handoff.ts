@@ -30,6 +30,7 @@ import { spawnGit } from '../../probe/spawn-git.js';
 import { describeHookFailure, runHook, type HookName } from './commit-hooks.js';
 import { landCommit, type QuietMoment } from './commit-index-lock.js';
 import { preflight, refuse, type CommitRefusal, type CommitTarget } from './commit-preflight.js';
+import { describeSigningFailure, SIGNING_TIMEOUT_MS, signingArgs } from './commit-signing.js';
 
 export type CommitHandoffResult = { readonly committed: true; readonly commit: string } | CommitRefusal;
 
@@ -82,13 +83,14 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
   const withTempIndex = { GIT_INDEX_FILE: tempIndex };
   try {
     // Independent steps run side by side: each git process costs tens of ms on a busy machine.
-    const [blob, readTree, atOldHead] = await Promise.all([
+    const [blob, readTree, atOldHead, signing] = await Promise.all([
       // The blob as `git add` would store it (clean filters and eol attributes of the path apply).
       options.content
         ? git(['hash-object', '-w', '--stdin', `--path=${target.docPath}`], undefined, options.content)
         : git(['hash-object', '-w', '--', target.docPath]),
       git(['read-tree', target.head], withTempIndex),
       git(['ls-tree', '-z', target.head, '--', target.docPath]),
+      signingArgs(git),
     ]);
     if (!blob.ok) return refuse(`cannot store the document in git: ${blob.message}`, true);
     if (!readTree.ok) return refuse(`cannot read the HEAD tree: ${readTree.message}`, true);
@@ -147,7 +149,12 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
     if (message.length === 0) return refuse('a commit hook left the commit message empty', true);
     await fs.writeFile(messageFile, message);
 
-    const commit = await git(['commit-tree', treeId, '-p', target.head, '-F', messageFile]);
+    const signTimeoutMs = options.hookTimeoutMs ?? SIGNING_TIMEOUT_MS;
+    const commit = await spawnGit(target.topLevel, ['commit-tree', ...signing, treeId, '-p', target.head, '-F', messageFile], {
+      env: options.env,
+      ...(signing.length > 0 ? { timeoutMs: signTimeoutMs } : {}),
+    });
+    if (!commit.ok && signing.length > 0) return refuse(describeSigningFailure(commit.message, signTimeoutMs), true);
     if (!commit.ok) return refuse(`cannot create the commit: ${describeCommitTreeFailure(commit.message, commit.stderr)}`, true);
     const newCommit = commit.stdout.trim();
 

@@ -19,6 +19,7 @@ import { spawnGit } from '../../probe/spawn-git.js';
 import type { CommitHandoffOptions, CommitHandoffResult } from './commit-handoff.js';
 import { refuse } from './commit-preflight.js';
 import { refRefusal } from './commit-ref-guard.js';
+import { describeSigningFailure, SIGNING_TIMEOUT_MS, signingArgs } from './commit-signing.js';
 
 export interface CommitToRefOptions extends CommitHandoffOptions {
   /** The full name of the side ref, e.g. `refs/heads/ai-zen/handoffs`. */
@@ -70,10 +71,11 @@ async function commitOnce(options: CommitToRefOptions): Promise<CommitHandoffRes
   const tempIndex = `${scratch}.index`;
   const withTempIndex = { GIT_INDEX_FILE: tempIndex };
   try {
-    const [blob, readTree, atTip] = await Promise.all([
+    const [blob, readTree, atTip, signing] = await Promise.all([
       git(['hash-object', '-w', '--stdin', `--path=${docPath}`], undefined, content),
       git(parent ? ['read-tree', parent] : ['read-tree', '--empty'], withTempIndex),
       parent ? git(['ls-tree', '-z', parent, '--', docPath]) : Promise.resolve(null),
+      signingArgs(git),
     ]);
     if (!blob.ok) return refuse(`cannot store the document in git: ${blob.message}`, true);
     if (!readTree.ok) return refuse(`cannot read the tree of ${ref}: ${readTree.message}`, true);
@@ -91,7 +93,16 @@ async function commitOnce(options: CommitToRefOptions): Promise<CommitHandoffRes
     if (!staged.ok) return refuse(`cannot stage the document: ${staged.message}`, true);
     const tree = await git(['write-tree'], withTempIndex);
     if (!tree.ok) return refuse(`cannot write the tree: ${tree.message}`, true);
-    const commit = await git(['commit-tree', tree.stdout.trim(), ...(parent ? ['-p', parent] : []), '-m', options.message.trim()]);
+    const signTimeoutMs = options.hookTimeoutMs ?? SIGNING_TIMEOUT_MS;
+    const commit = await spawnGit(
+      root,
+      ['commit-tree', ...signing, tree.stdout.trim(), ...(parent ? ['-p', parent] : []), '-m', options.message.trim()],
+      {
+        env,
+        ...(signing.length > 0 ? { timeoutMs: signTimeoutMs } : {}),
+      },
+    );
+    if (!commit.ok && signing.length > 0) return refuse(describeSigningFailure(commit.message, signTimeoutMs), true);
     if (!commit.ok) return refuse(`cannot create the commit: ${commit.message}`, true);
     const newCommit = commit.stdout.trim();
     // Compare-and-swap: another daemon of this repository may have moved the ref meanwhile ('' = must not exist yet).
