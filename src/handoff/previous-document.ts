@@ -2,7 +2,7 @@
 // daemon announced: "Read .ai-zen/handoffs/….md …") is the continuation of that document's session:
 // its own document names the previous one as such — not as something the user asked — and keeps
 // the rules the user stated before (the previous document's ⚠️), unless the user revoked one since.
-import { promises as fs, constants } from 'node:fs';
+import { NotRegularFileError, openRegularFile } from '../fs/open-regular-file.js';
 import path from 'node:path';
 import type { AgentMessage } from '../session/session-recorder.js';
 import { significantWords } from './checks/constraints-check.js';
@@ -69,10 +69,15 @@ export async function readPreviousDocument(root: string, messages: readonly Agen
   const relative = portablePath(path.posix.normalize(named), { root, home: null });
   if (!relative.startsWith('.ai-zen/handoffs/') || relative.includes('/../')) return null;
   try {
-    const handle = await fs.open(path.join(root, relative), constants.O_RDONLY | constants.O_NOFOLLOW);
+    const handle = await openRegularFile(path.join(root, relative)).catch((error: unknown) => {
+      // A FIFO or a folder is no document; a symlink is refused as before (below).
+      if (NotRegularFileError.isInstance(error) && error.what !== 'a symbolic link') return null;
+      throw error;
+    });
+    if (handle === null) return null;
     try {
       const stat = await handle.stat();
-      if (!stat.isFile() || stat.size > MAX_PREVIOUS_BYTES) return null;
+      if (stat.size > MAX_PREVIOUS_BYTES) return null;
       return { path: relative, rules: rulesOfDocument(await handle.readFile('utf8')) };
     } finally {
       await handle.close();

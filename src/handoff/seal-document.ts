@@ -3,8 +3,8 @@
 // left. The daemon commits a document only while it still has that sha256, so what it commits is
 // always a document that was verified and scanned — never one changed afterwards, never one
 // ai-zen did not write.
+import { NotRegularFileError, openRegularFile } from '../fs/open-regular-file.js';
 import { createHash } from 'node:crypto';
-import { constants, promises as fs } from 'node:fs';
 import { writeFileInside } from '../fs/safe-write.js';
 import { homeFolder } from '../paths.js';
 import type { DocPath } from './doc-path.js';
@@ -52,9 +52,11 @@ export function sha256Of(content: Buffer): string {
 
 /** The verified document, read without following a symlink put in its place. */
 async function readRegularFile(file: string): Promise<Buffer> {
-  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  // A FIFO put in its place is refused at once, never waited on (openRegularFile).
+  const handle = await openRegularFile(file).catch((error: unknown) => {
+    throw NotRegularFileError.isInstance(error) ? new Error('the document is not a regular file') : error;
+  });
   try {
-    if (!(await handle.stat()).isFile()) throw new Error('the document is not a regular file');
     return await handle.readFile();
   } finally {
     await handle.close();

@@ -20,6 +20,7 @@ import { readGeminiEvidence } from '../../src/daemon/sources/gemini/gemini-evide
 import { readPiEvidence } from '../../src/daemon/sources/pi/pi-evidence.js';
 import { readQwenEvidence } from '../../src/daemon/sources/qwen-code/qwen-evidence.js';
 import { NotRegularFileError } from '../../src/fs/open-regular-file.js';
+import { readPreviousDocument } from '../../src/handoff/previous-document.js';
 import { runCli } from '../support/run-cli.js';
 import { makeTempRepo } from '../support/temp-repo.js';
 import { waitFor } from '../support/wait-for.js';
@@ -131,6 +132,16 @@ describe('FIFOs among the agents’ files', { timeout: 120_000 }, () => {
     await run('mkfifo', [record]);
     fifos.push(record);
     expect(await isClaudeSessionLive(claudeSessions, 'any-session')).toBe(false);
+    // The predecessor a successor's transcript names, in the project's handoff folder: no document.
+    const handoffs = path.join(base, '.ai-zen', 'handoffs');
+    await fs.mkdir(handoffs, { recursive: true });
+    const predecessor = path.join(handoffs, '20261204-101500-00000001.md');
+    await run('mkfifo', [predecessor]);
+    fifos.push(predecessor);
+    const started = [
+      { message: { role: 'user' as const, content: 'Read the handoff document .ai-zen/handoffs/20261204-101500-00000001.md and go on.' } },
+    ];
+    expect(await readPreviousDocument(base, started)).toBeNull();
   });
 
   it('install-hooks with a FIFO at the settings path ends at once, non-zero, with one clear line; nothing is written', async () => {

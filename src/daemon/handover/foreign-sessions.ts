@@ -4,6 +4,7 @@
 // F1–F4 against the transcript's evidence), else or on its failure offline (one way, R11) — commit
 // it alone as every document, and announce it with the command that starts the successor fresh. A document the agent writes itself (the `self` path through its
 // Stop hook) is announced the same way through `adopt`.
+import { readRegularText } from '../../fs/open-regular-file.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -475,7 +476,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     ]);
     const previous = await readPreviousDocument(options.root, messages);
     return checkDocument({
-      document: await fs.readFile(doc.absolute, 'utf8'),
+      document: await readRegularText(doc.absolute),
       sections: skill.sections,
       evidence: evidenceFromMessages(messages, options.root, rulesInForce(messages, previous).carried),
       facts,
