@@ -3,6 +3,7 @@
 // does; `modelOverrides` of built-in ones) and the `compaction` block of `settings.json` — the
 // global one in pi's folder, the project's `.pi/settings.json` over it, as pi merges them. Small
 // files read bounded; a missing or unreadable one is pi's defaults. Never written.
+import { readRegularTextSync } from '../../../fs/open-regular-file.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -60,7 +61,8 @@ function readJson(file: string): unknown {
   try {
     const stat = fs.lstatSync(file);
     if (!stat.isFile() || stat.size > MAX_BYTES) return undefined;
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
+    // Opened again without waiting: the path may have been swapped for a FIFO since the lstat.
+    return JSON.parse(readRegularTextSync(file));
   } catch {
     return undefined;
   }
