@@ -66,7 +66,7 @@ describe('issue 23 §4 continue elsewhere, with the real clients', { timeout: 24
     expect(ran.stdout).toContain('Reading the handoff document.');
     const main = anthropic.requests.slice(requestsBefore).find((request) => request.main)!;
     // Claude Code puts its own context blocks beside the prompt: the prompt is the pointer, then the document.
-    const pointer = main.lastUserText.indexOf(`Read the handoff document ${doc} first`);
+    const pointer = main.lastUserText.indexOf(`Read the handoff document ${doc} (the previous session's record)`);
     expect(pointer, main.lastUserText.slice(0, 400)).toBeGreaterThanOrEqual(0);
     expect(main.lastUserText.indexOf(text.trim().split('\n')[0]!, pointer)).toBeGreaterThan(pointer);
 
@@ -146,7 +146,7 @@ describe('issue 23 §4 continue elsewhere, with the real clients', { timeout: 24
     });
     expect(ran.code, ran.stderr).toBe(0);
     const first = responses.requests[requestsBefore]!;
-    expect(first.lastUserText.startsWith(`Read the handoff document ${doc} first`)).toBe(true);
+    expect(first.lastUserText.startsWith(`Read the handoff document ${doc} (the previous session's record)`)).toBe(true);
     expect((await listRollouts(codex)).filter((file) => file !== rollout)).toHaveLength(1);
 
     const undo = await runCli(['migrate', '--undo', shortId(session.id)], { cwd: daemon.root, env: daemon.env, timeoutMs: 30_000 });

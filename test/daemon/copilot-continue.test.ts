@@ -4,6 +4,7 @@
 // document pointer, then the document, as the first prompt of a fresh session; the daemon links the
 // successor to its predecessor; `migrate --undo` of the predecessor prints `copilot --resume=<id>`.
 import path from 'node:path';
+import { parse as parseShell } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shortId } from '../../src/short-id.js';
 import {
@@ -52,7 +53,9 @@ describe('issue 24 continue --in copilot, with the real client', { timeout: 150_
 
     const printed = await daemon.daemon(['continue', shortId(id), '--in', 'copilot', '--print']);
     expect(printed.code, printed.stderr).toBe(0);
-    expect(printed.stdout).toMatch(new RegExp(`^copilot -i 'Read the handoff document ${doc.replace(/\./g, '\\.')} first`));
+    const [client, flag, prompt] = parseShell(printed.stdout.trim()) as string[];
+    expect([client, flag]).toEqual(['copilot', '-i']);
+    expect(prompt!.startsWith(`Read the handoff document ${doc} (the previous session's record)`)).toBe(true);
 
     Object.assign(daemon.env, copilotEnv({ home, provider }), { PATH: withPath(path.dirname(COPILOT_BIN)) });
     const requestsBefore = fake.requests.length;
@@ -62,7 +65,7 @@ describe('issue 24 continue --in copilot, with the real client', { timeout: 150_
     expect(ran.stdout).toContain('Reading the handoff document.');
     const request = fake.requests[requestsBefore]!;
     expect(request.body.model).toBe(PINNED_MODEL);
-    expect(request.lastUserText).toContain(`Read the handoff document ${doc} first`);
+    expect(request.lastUserText).toContain(`Read the handoff document ${doc} (the previous session's record)`);
     expect(request.lastUserText).toContain('Its text, as it is now:');
     // A fresh session: one prompt, no earlier turn (the old conversation is only in the document).
     expect(request.messages.filter((message) => message.role === 'user')).toHaveLength(1);

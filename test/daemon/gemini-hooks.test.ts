@@ -4,6 +4,7 @@
 // hook blocks with the document's path and the skill, Gemini writes the document with its own
 // write_file tool (self), the daemon verifies and commits it; `continue --in gemini` names the
 // successor, which starts fresh from the document and is told of it by the SessionStart hook.
+import { parse as parseShell } from 'shell-quote';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -160,7 +161,7 @@ describe('issue 24 X3 gemini hooks (install-hooks gemini), with the real client'
       const printed = await repo.daemon(['continue', shortId(session!.id), '--in', 'gemini', '--print']);
       expect(printed.stderr).toBe('');
       expect(printed.code).toBe(0);
-      expect(printed.stdout).toMatch(/^gemini -i '/);
+      expect(parseShell(printed.stdout.trim()).slice(0, 2)).toEqual(['gemini', '-i']);
       expect(printed.stdout).toContain(committed.path);
 
       // The successor command works: a fresh session (a new transcript) that starts from the document

@@ -4,6 +4,7 @@
 // first prompt; the daemon links the successor to its predecessor; `migrate --undo` of the
 // predecessor prints its resume command, `pi --session <id>`.
 import path from 'node:path';
+import { parse as parseShell } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shortId } from '../../src/short-id.js';
 import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
@@ -45,7 +46,9 @@ describe('issue 24 continue --in pi, with the real client', { timeout: 120_000 }
 
     const printed = await daemon.daemon(['continue', shortId(id), '--in', 'pi', '--print']);
     expect(printed.code, printed.stderr).toBe(0);
-    expect(printed.stdout).toMatch(new RegExp(`^pi 'Read the handoff document ${doc.replace(/\./g, '\\.')} first`));
+    const [client, prompt] = parseShell(printed.stdout.trim()) as string[];
+    expect(client).toBe('pi');
+    expect(prompt!.startsWith(`Read the handoff document ${doc} (the previous session's record)`)).toBe(true);
 
     Object.assign(daemon.env, piEnv(pi), { PI_CODING_AGENT_DIR: pi.agentDir, PATH: withPath(path.dirname(PI_BIN)) });
     const requestsBefore = fake.requests.length;
@@ -55,7 +58,7 @@ describe('issue 24 continue --in pi, with the real client', { timeout: 120_000 }
     expect(ran.stdout).toContain('Reading the handoff document.');
     const request = fake.requests[requestsBefore]!;
     expect(request.body.model).toBe('claude-sonnet-4-5');
-    expect(request.lastUserText.startsWith(`Read the handoff document ${doc} first`)).toBe(true);
+    expect(request.lastUserText.startsWith(`Read the handoff document ${doc} (the previous session's record)`)).toBe(true);
     expect(request.lastUserText).toContain('Its text, as it is now:');
     // A fresh session: the prompt is its whole history (the old conversation is only in the document).
     expect(request.body.messages).toHaveLength(1);

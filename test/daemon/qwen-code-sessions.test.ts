@@ -4,6 +4,7 @@
 // both tests: one in another repo, one on Qwen's default model and one on a pinned model that cross
 // agents.qwen-code.handoffAt (the pinned one waits, below it, until the first is committed), and one
 // that stays below and is handed off by hand.
+import { parse as parseShell } from 'shell-quote';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -266,19 +267,20 @@ describe('issue 24 Qwen Code sessions, with the real client', { timeout: 300_000
     const [docPath, written, next] = handedOff.stdout.trimEnd().split('\n');
     expect(docPath).toMatch(new RegExp(`^\\.ai-zen/handoffs/\\d{8}-\\d{6}-${shortId(below.id)}\\.md$`));
     expect(written).toBe(`  written by offline for qwen-code session ${shortId(below.id)}`);
-    expect(next).toMatch(/^ {2}continue with: qwen -i "Read \.ai-zen\/handoffs\/.+\.md /);
+    expect(next).toMatch(/^ {2}continue with: qwen -i "Read the handoff document \.ai-zen\/handoffs\/.+\.md /);
     expect(await fs.readFile(path.join(daemon.root, docPath!), 'utf8')).toContain('find where the config is parsed');
 
     // §4: its successor in Qwen Code, from that document.
     const printed = await daemon.daemon(['continue', shortId(below.id), '--in', 'qwen', '--print']);
     expect(printed.stderr).toBe('');
     expect(printed.code).toBe(0);
-    expect(printed.stdout).toMatch(new RegExp(`^qwen -i 'Read the handoff document ${escapeRegExp(docPath!)} first`));
+    const [client, flag, prompt] = parseShell(printed.stdout.trim()) as string[];
+    expect([client, flag]).toEqual(['qwen', '-i']);
+    expect(prompt!.startsWith(`Read the handoff document ${docPath!} (the previous session's record)`)).toBe(true);
     // That prompt, given to the real client (one-shot here, on the pinned model: `-i` wants a terminal),
     // starts a fresh session from the document, which the daemon links to the one it continues.
-    const prompt = /^qwen -i '([\s\S]*)'\n$/.exec(printed.stdout)![1]!.replace(/'\\''/g, "'");
     expect(prompt).toContain('The parser is in src/parse.ts.');
-    const successorRun = await runQwen(prompt, { cwd: daemon.root, home: qwen, baseURL: fake.baseURL, model: PINNED_MODEL });
+    const successorRun = await runQwen(prompt!, { cwd: daemon.root, home: qwen, baseURL: fake.baseURL, model: PINNED_MODEL });
     expect(successorRun.code, successorRun.stderr).toBe(0);
     const successor = await waitFor(
       async () => (await daemon.status()).sessions.find((session) => session.agent === 'qwen-code' && session.previous?.path === docPath),

@@ -59,7 +59,7 @@ describe('issue 19 §3–4 hand-made handoffs of other agents’ sessions, with 
     const [docPath, written, next] = handedOff.stdout.trimEnd().split('\n');
     expect(docPath).toMatch(new RegExp(`^\\.ai-zen/handoffs/\\d{8}-\\d{6}-${shortId(id)}\\.md$`));
     expect(written).toBe(`  written by offline for claude-code session ${shortId(id)}`);
-    expect(next).toMatch(/^ {2}continue with: claude "Read \.ai-zen\/handoffs\/.+\.md /);
+    expect(next).toMatch(/^ {2}continue with: claude "Read the handoff document \.ai-zen\/handoffs\/.+\.md /);
     const doc = await fs.readFile(path.join(daemon.root, docPath!), 'utf8');
     expect(doc).toContain('make the parser accept comments');
     expect(doc).toContain('Find where the config is parsed');
