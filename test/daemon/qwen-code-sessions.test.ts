@@ -299,5 +299,4 @@ describe('issue 24 Qwen Code sessions, with the real client', { timeout: 300_000
 
 /** A document's section, from its `## <marker>` heading to the next heading. */
 const section = (doc: string, marker: string) => (doc.split(`\n## ${marker}`)[1] ?? '').split('\n## ')[0]!;
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const qwenSlugOf = (folder: string) => folder.replace(/[^a-zA-Z0-9]/g, '-');
