@@ -1,3 +1,6 @@
+// GitHub Copilot CLI transcripts, from lines shaped as the real client (1.0.102) writes them: the
+// fold (what is counted, what is not) and the hook input SessionStart lacks. Session folders and
+// the offline evidence, which need a repository, are in copilot-events.test.ts.
 import { describe, expect, it } from 'vitest';
 import { copilotHookInput, copilotHookOutput } from '../../src/daemon/sources/copilot/copilot-agent.js';
 import { emptyCopilotView, foldCopilotLine, type CopilotView } from '../../src/daemon/sources/copilot/copilot-events.js';

@@ -1,5 +1,5 @@
-// The daemon's small parts, with real inputs: the facts cache, the committer's retry and
-// bookkeeping (its git work is commit-handoff's, injected here), notification texts, the bar.
+// Which handoff documents git already holds, read from a real repository (the daemon's other
+// small parts, in-process, are in daemon-parts.fast.test.ts).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
