@@ -18,6 +18,8 @@ export default defineConfig({
     maxWorkers: 3,
     // The slowest files first (a clean clone has no cached durations to order by): none starts last.
     sequence: { sequencer: SlowestFirstSequencer },
+    // Every fake model server fails the test that leaves a scripted reply unconsumed.
+    setupFiles: ['test/support/replies-consumed.ts'],
     projects: [
       {
         extends: true,
