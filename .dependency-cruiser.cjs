@@ -137,7 +137,7 @@ module.exports = {
   },
 };
 
-// For test/architecture/map.test.ts, which holds ARCHITECTURE.md's table to these layers
+// For test/architecture/map.fast.test.ts, which holds ARCHITECTURE.md's table to these layers
 // (not enumerable: dependency-cruiser refuses configuration keys it does not know).
 Object.defineProperty(module.exports, 'layers', { value: LAYERS, enumerable: false });
 Object.defineProperty(module.exports, 'daemonLayers', { value: DAEMON_LAYERS, enumerable: false });

@@ -2,7 +2,7 @@
 // files, the commands, the ports — and how many of them a handoff document written from the steps
 // before the cut names. An item the prefix never touched cannot be in a document written from it, so
 // each item is counted as "seen before the cut" or "new after the cut", and the target is on the
-// first. Pure (no I/O, no ../dist/): test/bench/next-actions-recall.test.ts checks it on a
+// first. Pure (no I/O, no ../dist/): test/bench/next-actions-recall.fast.test.ts checks it on a
 // hand-made prefix and suffix whose recall is known.
 
 /** The shape of ai-zen's transcript messages (session/session-recorder.ts AgentMessage), as far as read here. */

@@ -53,10 +53,12 @@ describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout
     expect(await ok(cli(['sessions']))).toMatch(new RegExp(`↓ migrated .* to ${successor}`));
 
     // Without --print: our ai-zen runs on this terminal (here, its print mode through the client args).
-    each.fake.enqueue(reply().text('Carrying on.'));
+    // Nothing queued: it stops before asking the model (a reply queued here answered the next turn instead).
+    const asked = each.fake.requests.length;
     const ran = await daemonCli(['continue', successor, '--in', 'ai-zen', '--', '-p', 'go on']);
     // The successor has no document of its own yet: said so, with the command that writes one.
     expect(ran.code).not.toBe(0);
+    expect(each.fake.requests.length).toBe(asked);
     expect(ran.stderr).toMatch(/has no handoff document yet: write one with ai-zen-daemon handoff \S+/);
     expect(ran.stderr).not.toMatch(/\n\s+at /);
 

@@ -183,7 +183,8 @@ describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () =
 
   it('issue 22 §5 Ctrl-C (SIGINT to the real CLI) during a slow search ends it: the search stops as interrupted and the CLI exits, the session whole', async () => {
     await bigPredecessor(1);
-    each.fake.enqueue(reply().tool('previous_session', { search: SLOW, regex: true }, 'call-slow'), reply().text('Searched.'));
+    // One reply: Ctrl-C ends the turn during the tool, so the CLI never asks for the next one.
+    each.fake.enqueue(reply().tool('previous_session', { search: SLOW, regex: true }, 'call-slow'));
     const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: each.repo.home, AI_ZEN_HOME: each.repo.home };
     Object.assign(env, { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: each.fake.baseURL });
     const child = spawn(process.execPath, [CLI_PATH, '--continue', '-p', 'search the earlier session'], {

@@ -64,23 +64,4 @@ describe('D1 session ownership through an OS-held lock', () => {
     if (!admitted.ok) throw new Error(admitted.error);
     await admitted.owner.kill();
   });
-
-  it('D1 migrate moves ownership to the new session and releases the old one', async () => {
-    const context = await ConversationContext.create({ paths, model: 'm', maxContextTokens: 100 });
-    const oldFile = context.sessionFile;
-    await context.appendMessage({ role: 'system', content: 'rules' }, { definition: true });
-    await context.migrate({
-      definitionMessages: [{ role: 'system', content: 'rules' }],
-      breakpoint: { role: 'user', content: 'doc.md' },
-      docPath: 'doc.md',
-    });
-    try {
-      expect(context.sessionFile).not.toBe(oldFile);
-      expect(await isLockHeld(sessionLockName(context.sessionFile))).toBe(true);
-      expect(await isLockHeld(sessionLockName(oldFile))).toBe(false);
-    } finally {
-      await context.close();
-    }
-    expect(await isLockHeld(sessionLockName(context.sessionFile))).toBe(false);
-  });
 });

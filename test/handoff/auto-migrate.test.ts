@@ -138,8 +138,10 @@ describe('AutoMigratePlugin (R15, R19, R20)', () => {
     h.agent.use(new ContextGuardPlugin({ isBusy: () => h.service.busy }));
     h.fake.enqueue(reply().text('answer').usage({ prompt_tokens: 16_000, completion_tokens: 5 }));
     await h.agent.send('q');
-    h.fake.enqueue(reply().text('never sent'));
+    // Nothing queued for it: the guard refuses before any request is made.
+    const sent = h.fake.requests.length;
     await expect(h.agent.send('one more')).rejects.toMatchObject({ code: 'context-guard' });
+    expect(h.fake.requests.length).toBe(sent);
 
     h.fake.handle(
       selfModel((docPath) =>

@@ -53,7 +53,7 @@ describe('issue 20 §6: a real package', () => {
     const work = path.dirname(repo.root);
     const packs = path.join(work, 'packs');
     await fs.mkdir(packs);
-    // --ignore-scripts: `prepare` would build again; `npm test` has built dist/ already.
+    // --ignore-scripts: `prepack` would build again; `npm test` has built dist/ already.
     const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packs], {
       cwd: root,
       maxBuffer: 64 << 20,

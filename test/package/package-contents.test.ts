@@ -17,7 +17,7 @@ interface PackedFile {
 }
 
 async function packedFiles(): Promise<string[]> {
-  // --ignore-scripts: `prepare` would build again; `npm test` has built dist/ already.
+  // --ignore-scripts: `prepack` would build again; `npm test` has built dist/ already.
   const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
   const [report] = JSON.parse(stdout) as [{ files: PackedFile[] }];
   return report.files.map((file) => file.path);
@@ -42,6 +42,13 @@ describe('issue 13 item 3: the published package', () => {
     expect(files).toContain('dist/cli/ai-zen.js');
     expect(files).toContain('dist/cli/ai-zen-daemon.js');
     expect(files.filter((file) => /bench/i.test(file))).toEqual([]);
+  });
+
+  it('ships what runs: no source map or declaration file (nothing imports the package as a library), and no prepare script (npm warns of it on every global install)', async () => {
+    const files = await packedFiles();
+    expect(files.filter((file) => file.endsWith('.map') || file.endsWith('.d.ts'))).toEqual([]);
+    const manifest = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(manifest.scripts.prepare).toBeUndefined();
   });
 
   it('nothing shipped imports a devDependency or an undeclared package', async () => {

@@ -185,7 +185,7 @@ function send(response: http.ServerResponse, reply: AnthropicReplyBuilder, strea
 }
 
 export async function startFakeAnthropic(): Promise<FakeAnthropic> {
-  const script = new ReplyScript<RecordedAnthropicRequest, AnthropicReplyBuilder | ReplyFunction>();
+  const script = new ReplyScript<RecordedAnthropicRequest, AnthropicReplyBuilder | ReplyFunction>('fake-anthropic');
   const requests: RecordedAnthropicRequest[] = [];
   const server = await listenLoopback('fake-anthropic', async (request, response, raw) => {
     const url = (request.url ?? '').split('?')[0] ?? '';

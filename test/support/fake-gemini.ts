@@ -107,7 +107,7 @@ export interface FakeGemini {
 const ROUTE = /^\/v1(?:beta|alpha)?\/models\/([^/:?]+):(generateContent|streamGenerateContent|countTokens)(?:\?|$)/;
 
 export async function startFakeGemini(options: { readonly complexityScore?: number } = {}): Promise<FakeGemini> {
-  const script = new ReplyScript<RecordedGeminiRequest, GeminiReply>();
+  const script = new ReplyScript<RecordedGeminiRequest, GeminiReply>('fake-gemini');
   const requests: RecordedGeminiRequest[] = [];
 
   async function serve(req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> {

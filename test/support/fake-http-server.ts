@@ -66,6 +66,12 @@ export async function listenLoopback(
   };
 }
 
+/**
+ * Every script made in this test worker, a closed server's too (a test may close its server before
+ * the check runs): after each test, test/support/replies-consumed.ts fails the one that left a reply.
+ */
+export const liveScripts = new Set<ReplyScript<unknown, unknown>>();
+
 /** Handlers first (each may answer or pass with `undefined`), then the queue, in order. */
 export class ReplyScript<Request, Reply> {
   private readonly queue: Reply[] = [];
@@ -85,6 +91,13 @@ export class ReplyScript<Request, Reply> {
   };
 
   readonly pending = (): number => this.queue.length;
+
+  /** Empties the queue and returns what was in it: a reply one test left must never answer the next. */
+  readonly drain = (): Reply[] => this.queue.splice(0);
+
+  constructor(readonly name: string) {
+    liveScripts.add(this as ReplyScript<unknown, unknown>);
+  }
 
   /** The reply for this request, or undefined when no handler answers and the queue is empty. */
   async next(request: Request): Promise<Reply | undefined> {

@@ -180,7 +180,7 @@ export interface FakeOpenAIOptions {
 }
 
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
-  const script = new ReplyScript<RecordedRequest, Reply>();
+  const script = new ReplyScript<RecordedRequest, Reply>('fake-openai');
   const requests: RecordedRequest[] = [];
   let completionCounter = 0;
 

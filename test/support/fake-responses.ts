@@ -126,7 +126,7 @@ export interface FakeResponses {
 }
 
 export async function startFakeResponses(): Promise<FakeResponses> {
-  const script = new ReplyScript<RecordedResponsesRequest, ResponsesReply>();
+  const script = new ReplyScript<RecordedResponsesRequest, ResponsesReply>('fake-responses');
   const requests: RecordedResponsesRequest[] = [];
   let responseCounter = 0;
 

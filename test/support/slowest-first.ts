@@ -47,6 +47,8 @@ const CI_SECONDS: Readonly<Record<string, number>> = {
   'test/daemon/copilot-x3.test.ts': 30,
   'test/daemon/trust-commit.test.ts': 30,
   'test/package/global-install.test.ts': 30,
+  // Measured here, not in CI: it builds in a copy of the sources (npm pack runs prepack).
+  'test/package/pack-json.test.ts': 60,
   'test/session/orphan-kill.test.ts': 30,
   'test/daemon/commit-handoff.test.ts': 28,
   'test/cli/cli-habits.test.ts': 28,
