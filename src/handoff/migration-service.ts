@@ -12,17 +12,15 @@ import type { Env } from '../paths.js';
 import type { Facts, FactsProvider } from '../probe/facts.js';
 import { renderFacts as defaultRenderFacts } from '../probe/render-facts.js';
 import type { ChatMessage, ExecutorName, HandoffChecks, HandoffCost, HandoffLine, Usage } from '../session/format.js';
-import { checksOfWrittenDocument } from './checks/check-written-document.js';
-import { reserveHandoffDoc, type DocPath } from './doc-path.js';
+import type { DocPath } from './doc-path.js';
 import { createOfflineExecutor } from './executors/offline-executor.js';
 import { createSelfExecutor, type SelfExecutorAgent } from './executors/self-executor.js';
 import { createSummaryExecutor } from './executors/summary-executor.js';
-import { addCost, NO_COST, type Executor, type ExecutorInput } from './executors/types.js';
+import { NO_COST, type Executor } from './executors/types.js';
+import { writeHandoffDocument, type Downgrade } from './handoff-pipeline.js';
 import { loadHandoffSkill, type SkillSource } from './skill.js';
-import { removeIfEmpty } from './remove-if-empty.js';
 import { normaliseGoal } from './goal.js';
 import { verifyDocument } from './verify-doc.js';
-import { sealDocument, type SealedDocument } from './seal-document.js';
 import type { SecretScanner } from './secret-scan.js';
 import { pauseHookFromEnv, type PauseHook } from '../session/pause-hook.js';
 import { createHash } from 'node:crypto';
@@ -137,17 +135,12 @@ export type MigrationState =
   | { readonly phase: 'migrated'; readonly oldId: string; readonly newId: string; readonly path: string }
   | { readonly phase: 'failed'; readonly mode: HandoffMode; readonly sessionId: string; readonly reason: string };
 
-function unknownFacts(root: string, why: string, now: Date): Facts {
-  return { capturedAt: now.toISOString(), root, git: { known: false, why }, ports: { known: false, why } };
-}
-
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
 
 export class MigrationService {
   private running = false;
-  /** The phase the handoff under way reached; a failure reads it to know whether the doc was written yet. */
   private current: MigrationState = { phase: 'idle' };
   private readonly logger: Logger;
   private readonly now: () => Date;
@@ -160,6 +153,11 @@ export class MigrationService {
   /** True from the start of a handoff until it has finished or failed (R14, R15). */
   get busy(): boolean {
     return this.running;
+  }
+
+  /** The phase the last handoff reached (idle, handing-off, written, migrated, failed). */
+  get state(): MigrationState {
+    return this.current;
   }
 
   get defaultExecutor(): ExecutorName {
@@ -180,7 +178,6 @@ export class MigrationService {
     // X1: without a model the offline executor is the first (and only) one tried.
     const first = this.options.model === null ? 'offline' : requested;
     this.running = true;
-    let doc: DocPath | null = null;
     try {
       const reused = await this.reusableDocument(request, goal);
       if (reused) return await this.finishUnfinished(reused, sessionId);
@@ -191,28 +188,29 @@ export class MigrationService {
       await this.stopInFlightTurn();
 
       const snapshot = [...agent.messages];
-      doc = await reserveHandoffDoc({ root: this.options.root, sessionId, now: this.now });
-      const [facts, skill] = await Promise.all([this.captureFacts(), this.loadSkill()]);
-      const input: ExecutorInput = {
+      const written = await writeHandoffDocument({
         root: this.options.root,
-        doc,
-        skill,
-        facts,
-        factsBlock: (this.options.renderFacts ?? defaultRenderFacts)(facts),
         sessionId,
-        sessionFile: path.relative(this.options.root, context.sessionFile).split(path.sep).join('/'),
-        messages: snapshot,
-        maxContextTokens: agent.maxContextTokens,
+        now: this.now,
+        facts: this.options.facts,
+        loadSkill: () => this.loadSkill(),
+        renderFacts: this.options.renderFacts ?? defaultRenderFacts,
+        input: {
+          sessionFile: path.relative(this.options.root, context.sessionFile).split(path.sep).join('/'),
+          messages: snapshot,
+          maxContextTokens: agent.maxContextTokens,
+          ...(request.signal ? { signal: request.signal } : {}),
+          ...(goal !== undefined ? { goal } : {}),
+        },
+        ...this.executorsFrom(requested, sessionId),
+        onDowngrade: (from, to, reason) => this.downgrade(sessionId, from, to, reason),
         logger: this.logger,
-        ...(request.signal ? { signal: request.signal } : {}),
-        ...(goal !== undefined ? { goal } : {}),
-      };
-
-      const written = await this.runExecutors(requested, input, sessionId);
-      await (this.options.pause ?? pauseHookFromEnv(this.options.env ?? process.env))?.('after-document');
-      const sealed = await this.seal(doc, sessionId);
-      // F1–F4: whatever the final document (as sealed) still fails is recorded and shown, never hidden.
-      const checks = await checksOfWrittenDocument(input);
+        ...(this.options.secretScanner ? { secretScanner: this.options.secretScanner } : {}),
+        afterDocument: async () => {
+          await (this.options.pause ?? pauseHookFromEnv(this.options.env ?? process.env))?.('after-document');
+        },
+      });
+      const { doc, skill, sealed, checks } = written;
       const outcome: HandoffOutcome = {
         mode,
         path: doc.relative,
@@ -271,7 +269,6 @@ export class MigrationService {
       return { ...outcome, newSessionId: newId };
     } catch (error) {
       const reason = firstLine(AiZenError.isInstance(error) ? error.message : error);
-      if (doc && this.current.phase === 'handing-off') await removeIfEmpty(doc.absolute);
       this.setState({ phase: 'failed', mode, sessionId, reason });
       events?.emit('handoff.failed', { sessionId, mode, reason });
       this.logger.error({ sessionId, mode, error }, 'handoff failed');
@@ -356,67 +353,21 @@ export class MigrationService {
     return { oldId, newId };
   }
 
-  /**
-   * T1, T5: secrets redacted in the file, and the sha256 of what is left recorded in the handoff
-   * line — the daemon commits only a document that still has it. A scan that cannot run leaves the
-   * line without one: the document stays for the person, and is never committed unscanned.
-   */
-  private async seal(doc: DocPath, sessionId: string): Promise<SealedDocument | null> {
-    try {
-      const sealed = await sealDocument(this.options.root, doc, this.options.secretScanner);
-      if (sealed.redactions > 0) {
-        this.logger.warn(
-          { sessionId, path: doc.relative, redactions: sealed.redactions, rules: sealed.rules },
-          'secrets redacted from the handoff document',
-        );
-      }
-      return sealed;
-    } catch (error) {
-      this.logger.error(
-        { sessionId, path: doc.relative, error },
-        'the handoff document could not be scanned for secrets; it will not be committed',
-      );
-      return null;
-    }
-  }
-
-  private async runExecutors(
-    requested: ExecutorName,
-    input: ExecutorInput,
-    sessionId: string,
-  ): Promise<{ executor: ExecutorName; downgrades: { from: ExecutorName; reason: string }[]; cost: HandoffCost }> {
-    const downgrades: { from: ExecutorName; reason: string }[] = [];
+  /** The executors from the requested one down (R11); X1: with no model, offline only, said when someone asked for a model. */
+  private executorsFrom(requested: ExecutorName, sessionId: string): { executors: Executor[]; earlier: Downgrade[] } {
+    const earlier: Downgrade[] = [];
     let start = EXECUTOR_ORDER.indexOf(requested);
     if (this.options.model === null && requested !== 'offline') {
-      // X1: no model configured, so straight to offline; announced only when someone asked for a model.
-      if (requested !== this.defaultExecutor) this.downgrade(downgrades, sessionId, requested, 'offline', 'no model is configured');
+      if (requested !== this.defaultExecutor) {
+        earlier.push({ from: requested, reason: 'no model is configured' });
+        this.downgrade(sessionId, requested, 'offline', 'no model is configured');
+      }
       start = EXECUTOR_ORDER.indexOf('offline');
     }
-    let cost = NO_COST;
-    for (let index = start; index < EXECUTOR_ORDER.length; index += 1) {
-      const name = EXECUTOR_ORDER[index]!;
-      this.logger.info({ sessionId, executor: name, doc: input.doc.relative }, 'handoff: running executor');
-      const outcome = await this.executor(name).run(input);
-      cost = addCost(cost, outcome.cost);
-      if (outcome.ok) return { executor: name, downgrades, cost };
-      const next = EXECUTOR_ORDER[index + 1];
-      if (next === undefined) {
-        const reasons = [...downgrades.map((entry) => `${entry.from}: ${entry.reason}`), `${name}: ${outcome.reason}`].join('; ');
-        throw new AiZenError('handoff', `no handoff document could be written (${reasons})`);
-      }
-      this.downgrade(downgrades, sessionId, name, next, outcome.reason);
-    }
-    throw new AiZenError('handoff', 'no executor left to try');
+    return { executors: EXECUTOR_ORDER.slice(start).map((name) => this.executor(name)), earlier };
   }
 
-  private downgrade(
-    downgrades: { from: ExecutorName; reason: string }[],
-    sessionId: string,
-    from: ExecutorName,
-    to: ExecutorName,
-    reason: string,
-  ): void {
-    downgrades.push({ from, reason });
+  private downgrade(sessionId: string, from: ExecutorName, to: ExecutorName, reason: string): void {
     this.logger.warn({ sessionId, from, to, reason }, 'handoff downgraded');
     this.options.events?.emit('handoff.downgraded', { sessionId, from, to, reason });
   }
@@ -443,16 +394,6 @@ export class MigrationService {
     while (agent.busy) {
       if (Date.now() > deadline) throw new AiZenError('handoff', 'the turn in progress did not stop after it was aborted');
       await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-
-  private async captureFacts(): Promise<Facts> {
-    try {
-      return await this.options.facts.capture();
-    } catch (error) {
-      // X2: a probe that fails says why; it never fails the handoff.
-      this.logger.warn({ error }, 'facts could not be captured');
-      return unknownFacts(this.options.root, `capture failed: ${firstLine(error)}`, this.now());
     }
   }
 

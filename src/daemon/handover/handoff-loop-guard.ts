@@ -5,8 +5,8 @@
 // its threshold when the daemon started hands off only once it grew a further 10 points — capped a
 // point short of the agent's compaction point and 100% (issue 19 §2: a target the session can never
 // reach was shown), and once it grew at all when there is no room for 10 points.
-// One handoff per crossing is the monitor's part (it calls once per crossing). Pure but for the
-// per-session memory it keeps.
+// One handoff per crossing is the monitor's part (it calls once per crossing). judgeCrossing is pure:
+// the memory of a session goes in and comes out (the crossing state machine holds it).
 
 export const GRACE_MS = 2 * 60_000;
 export const GRACE_OVERRIDE_PERCENT = 95;
@@ -41,58 +41,82 @@ export interface GuardInput {
   readonly graceMs?: number;
 }
 
-interface Memory {
+/** What the guard remembers of one session, across its crossings. */
+export interface GuardMemory {
   /** The percent the session was first seen at, when that was already over the threshold. */
-  baseline: number | null;
-  handoffs: number[];
-  stoppedNoticeGiven: boolean;
+  readonly baseline: number | null;
+  readonly handoffs: readonly number[];
+  readonly stoppedNoticeGiven: boolean;
 }
 
+/** Whether to hand over now, and what the guard remembers after it (a `go` is recorded as a handoff). Pure. */
+export function judgeCrossing(
+  memory: GuardMemory | null,
+  input: GuardInput,
+  defaultGraceMs: number = GRACE_MS,
+): { readonly verdict: GuardVerdict; readonly memory: GuardMemory } {
+  const known = memory ?? { baseline: input.firstSeen ? input.percent : null, handoffs: [], stoppedNoticeGiven: false };
+  const lastChance = Math.min(100, input.compactsAt ?? 100) - 1;
+  if (known.baseline !== null) {
+    const target = Math.min(known.baseline + STARTED_ABOVE_MARGIN, lastChance);
+    const grown = target > known.baseline ? input.percent >= target : input.percent > known.baseline;
+    if (!grown)
+      return {
+        memory: known,
+        verdict: {
+          go: false,
+          reason:
+            target > known.baseline
+              ? `first seen at ${known.baseline}%, already over ${input.handoffAt}%: hands off once it reaches ${target}%`
+              : `first seen at ${known.baseline}%, already over ${input.handoffAt}%: hands off once it grows`,
+        },
+      };
+  }
+  const graceMs = input.graceMs ?? defaultGraceMs;
+  const urgent = input.percent > GRACE_OVERRIDE_PERCENT || input.percent >= lastChance;
+  if (input.startedAtMs !== null && input.nowMs - input.startedAtMs < graceMs && !urgent) {
+    return {
+      memory: known,
+      verdict: { go: false, reason: `started less than ${describeSeconds(graceMs)} ago: waiting`, retryAtMs: input.startedAtMs + graceMs },
+    };
+  }
+  const handoffs = known.handoffs.filter((at) => input.nowMs - at < HANDOFF_WINDOW_MS);
+  if (handoffs.length >= MAX_HANDOFFS) {
+    return {
+      memory: { ...known, handoffs, stoppedNoticeGiven: true },
+      verdict: {
+        go: false,
+        reason: `${MAX_HANDOFFS} handoffs in 15 minutes: stopped trying`,
+        stoppedTrying: !known.stoppedNoticeGiven,
+        final: true,
+      },
+    };
+  }
+  return { memory: { ...known, handoffs: [...handoffs, input.nowMs], baseline: null }, verdict: { go: true } };
+}
+
+/** The session went below its threshold: a later crossing is a real one (the baseline no longer holds). */
+export function droppedBelow(memory: GuardMemory | null): GuardMemory | null {
+  return memory === null ? null : { ...memory, baseline: null };
+}
+
+/** judgeCrossing with the memory of many sessions kept by file. */
 export class HandoffLoopGuard {
-  private readonly memory = new Map<string, Memory>();
+  private readonly memory = new Map<string, GuardMemory>();
 
   constructor(private readonly graceMs: number = GRACE_MS) {}
 
   /** Whether to hand over now; a `go` is recorded as a handoff. */
   check(input: GuardInput): GuardVerdict {
-    let memory = this.memory.get(input.file);
-    if (!memory) {
-      memory = { baseline: input.firstSeen ? input.percent : null, handoffs: [], stoppedNoticeGiven: false };
-      this.memory.set(input.file, memory);
-    }
-    const lastChance = Math.min(100, input.compactsAt ?? 100) - 1;
-    if (memory.baseline !== null) {
-      const target = Math.min(memory.baseline + STARTED_ABOVE_MARGIN, lastChance);
-      const grown = target > memory.baseline ? input.percent >= target : input.percent > memory.baseline;
-      if (!grown)
-        return {
-          go: false,
-          reason:
-            target > memory.baseline
-              ? `first seen at ${memory.baseline}%, already over ${input.handoffAt}%: hands off once it reaches ${target}%`
-              : `first seen at ${memory.baseline}%, already over ${input.handoffAt}%: hands off once it grows`,
-        };
-    }
-    const graceMs = input.graceMs ?? this.graceMs;
-    const urgent = input.percent > GRACE_OVERRIDE_PERCENT || input.percent >= lastChance;
-    if (input.startedAtMs !== null && input.nowMs - input.startedAtMs < graceMs && !urgent) {
-      return { go: false, reason: `started less than ${describeSeconds(graceMs)} ago: waiting`, retryAtMs: input.startedAtMs + graceMs };
-    }
-    memory.handoffs = memory.handoffs.filter((at) => input.nowMs - at < HANDOFF_WINDOW_MS);
-    if (memory.handoffs.length >= MAX_HANDOFFS) {
-      const first = !memory.stoppedNoticeGiven;
-      memory.stoppedNoticeGiven = true;
-      return { go: false, reason: `${MAX_HANDOFFS} handoffs in 15 minutes: stopped trying`, stoppedTrying: first, final: true };
-    }
-    memory.handoffs.push(input.nowMs);
-    memory.baseline = null;
-    return { go: true };
+    const { verdict, memory } = judgeCrossing(this.memory.get(input.file) ?? null, input, this.graceMs);
+    this.memory.set(input.file, memory);
+    return verdict;
   }
 
   /** The session went below its threshold: a later crossing is a real one (the baseline no longer holds). */
   dropped(file: string): void {
-    const memory = this.memory.get(file);
-    if (memory) memory.baseline = null;
+    const memory = droppedBelow(this.memory.get(file) ?? null);
+    if (memory) this.memory.set(file, memory);
   }
 }
 

@@ -24,6 +24,8 @@ export function createOfflineExecutor(): Executor {
         sessionId: input.sessionId,
         sessionFile: input.sessionFile,
         ...(input.goal !== undefined ? { goal: input.goal } : {}),
+        ...(input.places ? { places: input.places } : {}),
+        ...(input.previous !== undefined ? { previous: input.previous } : {}),
         isRunnable: (command) => commandProblems(command, environment).length === 0,
       });
       try {

@@ -8,6 +8,8 @@ import type { DocPath } from '../doc-path.js';
 import type { HandoffSkill } from '../skill.js';
 import type { HandoffEvidence } from '../checks/evidence.js';
 import type { CommandEnvironment } from '../checks/first-steps-check.js';
+import type { PathPlaces } from '../portable-paths.js';
+import type { PreviousDocument } from '../previous-document.js';
 
 export interface ExecutorInput {
   /** The project root, real path. */
@@ -31,6 +33,10 @@ export interface ExecutorInput {
   readonly evidence?: HandoffEvidence;
   /** Where F4 looks programs and paths up; default: PATH and the project folder. */
   readonly commandEnvironment?: CommandEnvironment;
+  /** The offline document names these as `.`-relative paths and `~` (another agent's transcript holds this machine's). */
+  readonly places?: PathPlaces;
+  /** The document this session was started from: the offline document names it and carries its rules. */
+  readonly previous?: PreviousDocument | null;
 }
 
 export type ExecutorOutcome =
