@@ -133,10 +133,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     logger: logger.child({ component: 'foreign-sessions' }),
     stateOf: (file) => watcher.state(file),
     notice: (title, body) => void notifier.notify({ title, body }).catch(() => {}),
-    graceMs: config.agents['claude-code'].graceSeconds * 1000,
-    // Each agent's own grace window (the guard is shared).
-    graceMsFor: (agent) => (isWatchedAgent(agent) ? config.agents[agent].graceSeconds * 1000 : undefined),
-    selfDeadlineMs: config.agents['claude-code'].selfDeadlineSeconds * 1000,
+    // Each agent's session runs by its own settings, never another agent's.
+    termsFor: (agent) =>
+      isWatchedAgent(agent)
+        ? { graceMs: config.agents[agent].graceSeconds * 1000, selfDeadlineMs: config.agents[agent].selfDeadlineSeconds * 1000 }
+        : undefined,
     summary: () => foreignSummaryExecutor(config, logger.child({ component: 'model' })),
     ...(options.now ? { now: options.now } : {}),
   });

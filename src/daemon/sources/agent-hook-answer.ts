@@ -106,7 +106,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
 }
 
 function correctionReason(correction: { readonly path: string; readonly problems: readonly string[] }, source: SessionSource): string {
-  const tool = source.kind === 'codex' ? 'apply_patch' : 'Write or Edit';
+  const tool = source.handover?.editTools ?? 'file-editing';
   return [
     `${HANDOFF_INSTRUCTION_MARK} The handoff document ${correction.path} does not pass ai-zen's checks:`,
     ...correction.problems.map((problem) => `- ${problem}`),

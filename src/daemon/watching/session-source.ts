@@ -243,6 +243,8 @@ export interface ForeignHandover {
   readonly selfHooksMustAnswer?: boolean;
   /** The Stop hook's lines telling the agent to write the document at `doc` with its own tools, and nothing else. */
   selfWriteInstructions?(doc: DocPath): readonly string[];
+  /** The agent's own tools that change an existing file, as the correction names them ("Write or Edit", "apply_patch"). */
+  readonly editTools?: string;
 }
 
 /**

@@ -38,6 +38,7 @@ export function createClaudeCodeSource(context: AgentSourceContext): WatchedSour
     readEvidence: readClaudeEvidence,
     selfHooksInstalled: () => claudeHooksInstalled(context.root),
     selfHooksMustAnswer: false,
+    editTools: 'Write or Edit',
     selfWriteInstructions: writeWithTool('Write'),
   });
 }

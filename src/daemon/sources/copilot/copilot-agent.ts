@@ -56,6 +56,7 @@ export function createCopilotSessionSource(context: AgentSourceContext): Watched
     selfHooksInstalled: () => copilotHooksInstalled(context.root),
     // Copilot skips a repo's hooks, without a word, in a folder the person has not trusted.
     selfHooksMustAnswer: true,
+    editTools: 'edit',
     selfWriteInstructions: (doc) => [
       `Before you stop, create the handoff document as one new file at exactly this path (relative to the repo root): ${doc.relative}`,
       'Write that file only: change no other file.',

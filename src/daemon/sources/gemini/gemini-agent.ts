@@ -55,6 +55,7 @@ export function createGeminiSource(context: AgentSourceContext): WatchedSource {
     selfHooksInstalled: () => geminiHooksInstalled(context.root),
     // Gemini skips a project's hooks in a folder the user has not trusted, without a word.
     selfHooksMustAnswer: true,
+    editTools: 'write_file or replace',
     selfWriteInstructions: writeWithTool('write_file'),
   });
 }

@@ -25,6 +25,8 @@ export interface AgentSessionParts {
   readonly selfHooksMustAnswer: boolean;
   /** The Stop hook's lines telling the agent to write the document at `doc` with its own tool, and nothing else. */
   selfWriteInstructions(doc: DocPath): readonly string[];
+  /** The agent's own tools that change an existing file, as the one correction names them ("Write or Edit", "apply_patch"). */
+  readonly editTools: string;
 }
 
 export interface AgentNames {
@@ -49,6 +51,7 @@ export function agentSource(agent: AgentNames, parts: AgentSessionParts): Watche
       selfHooksInstalled: parts.selfHooksInstalled,
       ...(parts.selfHooksMustAnswer ? { selfHooksMustAnswer: true } : {}),
       selfWriteInstructions: parts.selfWriteInstructions,
+      editTools: parts.editTools,
     },
   };
 }

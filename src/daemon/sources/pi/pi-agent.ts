@@ -40,6 +40,7 @@ export function createPiSource(context: AgentSourceContext): WatchedSource {
     readEvidence: (file) => readPiEvidence(file, context.root),
     selfHooksInstalled: () => piExtensionInstalled(context.root),
     selfHooksMustAnswer: false,
+    editTools: 'write or edit',
     selfWriteInstructions: writeWithTool('write'),
   });
 }

@@ -45,6 +45,7 @@ export function createQwenCodeSource(context: AgentSourceContext): WatchedSource
     readEvidence: readQwenEvidence,
     selfHooksInstalled: () => qwenHooksInstalled(context.root),
     selfHooksMustAnswer: false,
+    editTools: 'write_file or edit',
     selfWriteInstructions: writeWithTool('write_file'),
   });
 }

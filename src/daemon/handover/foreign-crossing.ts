@@ -1,0 +1,345 @@
+// Another agent's crossing as a state machine: one record per transcript, a discriminated union of
+// phases, and a pure `step(record, event, now) → { next, effects }`. The runner (foreign-sessions.ts)
+// performs the effects — writes, timers, notices — and turns what they find into the next events,
+// so every decision (judge, ask the agent, correct it once, fall back one way) is here and
+// table-tested without a child process (test/daemon/foreign-crossing.test.ts).
+import type { DocPath } from '../../handoff/doc-path.js';
+import type { Downgrade } from '../../handoff/handoff-pipeline.js';
+import { allProblems, checksPassed } from '../../handoff/checks/run-checks.js';
+import type { Facts } from '../../probe/facts.js';
+import type { ExecutorName, HandoffChecks } from '../../session/format.js';
+import { shortId } from '../../short-id.js';
+import { droppedBelow, judgeCrossing, type GuardMemory } from './handoff-loop-guard.js';
+
+/** The agent a transcript belongs to, with its own settings (config `agents.<name>`). */
+export interface CrossingAgent {
+  readonly kind: string;
+  /** For people: 'Claude Code'. */
+  readonly label: string;
+  /** False: the daemon cannot hand this agent's sessions over. */
+  readonly handover: boolean;
+  /** Its Stop hook can take the handoff (self); `mustAnswer`: only once one of its hooks reached the daemon. Null: no hooks. */
+  readonly selfHooks: { readonly mustAnswer: boolean } | null;
+  readonly graceMs: number;
+  /** How long the agent has to take the handoff, and then to write (or correct) its document. */
+  readonly selfDeadlineMs: number;
+}
+
+/** A timer the runner arms; its event names the instant it was armed for, so a stale one is ignored. */
+export interface Deadline {
+  readonly at: number;
+  /** Why the daemon writes the document itself when it passes. */
+  readonly why: string;
+}
+
+export type CrossingPhase =
+  /** Not judged in this crossing: below the threshold, or the crossing not read yet. */
+  | { readonly name: 'quiet' }
+  | { readonly name: 'unsupported' }
+  /** The loop guard said not yet; a new reading (or its retry time) judges again. */
+  | { readonly name: 'held'; readonly retryAt: number | null }
+  /** The loop guard stopped trying for this crossing. */
+  | { readonly name: 'stopped' }
+  /** Go: whether the agent's hooks are installed is being asked. */
+  | { readonly name: 'asking-hooks' }
+  /** The agent's Stop hook is to take the handoff at the end of its turn (self). */
+  | { readonly name: 'awaiting-stop'; readonly deadline: Deadline }
+  /** The agent was asked to write `doc`; `corrected`: it was already told once what its document fails. */
+  | {
+      readonly name: 'awaiting-document';
+      readonly doc: DocPath;
+      readonly facts: Facts;
+      readonly corrected: boolean;
+      readonly deadline: Deadline;
+    }
+  /** The daemon writes the document (summary or offline), or adopts the agent's. */
+  | { readonly name: 'writing' }
+  | { readonly name: 'documented' }
+  | { readonly name: 'failed' };
+
+/** Everything the daemon knows of one transcript's crossings. */
+export interface CrossingRecord {
+  readonly agent: CrossingAgent;
+  readonly phase: CrossingPhase;
+  /** What status shows (kept when the session drops below: the last thing done). */
+  readonly action: string | null;
+  readonly successorCommand: string | null;
+  /** A hook of this session reached the daemon: the agent runs our hooks. */
+  readonly hooksAnswered: boolean;
+  readonly guard: GuardMemory | null;
+}
+
+/** A reading of a session over its threshold, as the loop guard judges it. */
+export interface Reading {
+  readonly sessionId: string;
+  readonly percent: number;
+  readonly handoffAt: number;
+  readonly compactsAt: number | null;
+  readonly startedAtMs: number | null;
+  /** The first reading of a session that was there before the daemon started (it may be old news). */
+  readonly firstSeen: boolean;
+}
+
+export type CrossingEvent =
+  /** Judge this crossing: the monitor saw it cross or the Stop hook waits on it (`crossed`), or a new reading of a held one (`grew`). */
+  | { readonly type: 'judge'; readonly trigger: 'crossed' | 'grew'; readonly reading: Reading }
+  /** The guard's retry time came; `reading` null: the session is no longer over its threshold. */
+  | { readonly type: 'retry-due'; readonly at: number; readonly reading: Reading | null }
+  | { readonly type: 'hooks-known'; readonly installed: boolean }
+  | { readonly type: 'hook-answered' }
+  /** The Stop hook blocks the agent, naming this free path and these facts. */
+  | { readonly type: 'claimed'; readonly doc: DocPath; readonly facts: Facts }
+  /** The agent's document as it is now: the Stop hook ran again (`correct`, then `finish`), PreCompact (`finish`, offline) or the deadline. */
+  | {
+      readonly type: 'reviewed';
+      readonly purpose: 'correct' | 'finish' | 'deadline';
+      readonly offline: boolean;
+      readonly doc: DocPath;
+      readonly verified: boolean;
+      /** Null: the checks could not run. */
+      readonly checks: HandoffChecks | null;
+    }
+  /** A script's run (`claude -p`) stopped: asking the agent would make the handoff turn the script's output. */
+  | { readonly type: 'script-stopped' }
+  | { readonly type: 'deadline'; readonly at: number }
+  /** A person (`ai-zen-daemon handoff`) or PreCompact asks for the document now. */
+  | {
+      readonly type: 'write-requested';
+      readonly reason: string;
+      readonly offline: boolean;
+      readonly byHand: boolean;
+      readonly goal?: string;
+      readonly after?: Downgrade;
+    }
+  | { readonly type: 'write-began'; readonly executor: 'summary' | 'offline' }
+  /** `counts`: the document is this crossing's (one by hand below the threshold leaves the next crossing its own). */
+  | {
+      readonly type: 'written';
+      readonly path: string;
+      readonly executor: ExecutorName;
+      readonly successorCommand: string;
+      readonly counts: boolean;
+    }
+  | { readonly type: 'write-failed'; readonly reason: string }
+  /** Below the threshold again (or compacted): the next crossing is a new one. */
+  | { readonly type: 'dropped' };
+
+export type CrossingEffect =
+  | { readonly type: 'ask-hooks' }
+  | { readonly type: 'arm'; readonly timer: 'deadline' | 'retry'; readonly at: number }
+  /** The daemon writes the document: summary when a model may be used, else (or `offline`) offline. */
+  | {
+      readonly type: 'write';
+      readonly reason: string;
+      readonly offline: boolean;
+      readonly byHand: boolean;
+      readonly goal?: string;
+      readonly after?: Downgrade;
+    }
+  /** Look at the agent's document as it is now (verified? its checks against `facts`), then `reviewed` (deadline). */
+  | { readonly type: 'review'; readonly doc: DocPath; readonly facts: Facts }
+  /** Take the agent's own document: seal, commit, announce. */
+  | { readonly type: 'adopt'; readonly doc: DocPath; readonly checks: HandoffChecks | null }
+  /** The Stop hook blocks the agent once more, naming what its document fails. */
+  | { readonly type: 'correct'; readonly path: string; readonly problems: readonly string[] }
+  | { readonly type: 'announce-self' }
+  | { readonly type: 'notify'; readonly title: string; readonly body: string }
+  | { readonly type: 'log'; readonly message: string; readonly fields: Readonly<Record<string, unknown>> };
+
+export interface Step {
+  readonly next: CrossingRecord;
+  readonly effects: readonly CrossingEffect[];
+}
+
+export const SCRIPT_REASON = 'a script ran the session: the daemon writes the document, the script keeps its answer';
+const NOT_TAKEN = 'the Stop hook did not take the handoff in time';
+const NOT_WRITTEN = 'the agent did not write its document in time';
+const NOT_CORRECTED = 'the agent did not correct its document in time';
+const late = (why: string): CrossingEffect => ({
+  type: 'log',
+  message: 'no document from the agent in time; writing it offline',
+  fields: { why },
+});
+
+export function newCrossing(agent: CrossingAgent): CrossingRecord {
+  return { agent, phase: { name: 'quiet' }, action: null, successorCommand: null, hooksAnswered: false, guard: null };
+}
+
+/** The one transition function: what the record becomes on `event` at `now` (ms), and what to do. */
+export function step(record: CrossingRecord, event: CrossingEvent, now: number): Step {
+  const phase = record.phase;
+  const stay: Step = { next: record, effects: [] };
+  const to = (next: CrossingPhase, action: string | null = record.action, effects: CrossingEffect[] = []): Step => ({
+    next: { ...record, phase: next, action },
+    effects,
+  });
+  const label = record.agent.label;
+  switch (event.type) {
+    case 'judge':
+      if (event.trigger === 'crossed' ? phase.name !== 'quiet' : phase.name !== 'held') return stay;
+      return judge(record, event.reading, now);
+    case 'retry-due':
+      if (phase.name !== 'held' || phase.retryAt !== event.at) return stay;
+      if (event.reading === null) return to({ name: 'held', retryAt: null });
+      return judge({ ...record, phase: { name: 'held', retryAt: null } }, event.reading, now);
+    case 'hooks-known':
+      if (phase.name !== 'asking-hooks') return stay;
+      if (!event.installed) return write(record, { reason: 'threshold' });
+      return awaitStop(record, now);
+    case 'hook-answered':
+      return record.hooksAnswered ? stay : { next: { ...record, hooksAnswered: true }, effects: [] };
+    case 'claimed': {
+      if (phase.name !== 'awaiting-stop') return stay;
+      const deadline = { at: now + record.agent.selfDeadlineMs, why: NOT_WRITTEN };
+      return to(
+        { name: 'awaiting-document', doc: event.doc, facts: event.facts, corrected: false, deadline },
+        `waiting for ${label} to write ${event.doc.relative} (self)`,
+        [{ type: 'announce-self' }, { type: 'arm', timer: 'deadline', at: deadline.at }],
+      );
+    }
+    case 'reviewed':
+      if (phase.name !== 'awaiting-document' || phase.doc.relative !== event.doc.relative) return stay;
+      return reviewed(record, phase, event, now);
+    case 'script-stopped':
+      if (phase.name !== 'awaiting-stop') return stay;
+      return write(record, { reason: SCRIPT_REASON });
+    case 'deadline':
+      if ((phase.name !== 'awaiting-stop' && phase.name !== 'awaiting-document') || phase.deadline.at !== event.at) return stay;
+      // The agent may have written its document and not stopped yet: look at it before writing one.
+      if (phase.name === 'awaiting-document') return { next: record, effects: [{ type: 'review', doc: phase.doc, facts: phase.facts }] };
+      return fallBack(record, phase.deadline.why, phase.deadline.why, false, [late(phase.deadline.why)]);
+    case 'write-requested':
+      if (phase.name === 'writing' || (phase.name === 'documented' && !event.byHand)) return stay;
+      return write(record, {
+        reason: event.reason,
+        offline: event.offline,
+        byHand: event.byHand,
+        ...(event.goal !== undefined ? { goal: event.goal } : {}),
+        ...(event.after ? { after: event.after } : {}),
+      });
+    case 'write-began':
+      return { next: { ...record, action: `writing the handoff document (${event.executor})` }, effects: [] };
+    case 'written':
+      return {
+        next: {
+          ...record,
+          phase: event.counts ? { name: 'documented' } : phase.name === 'writing' ? { name: 'quiet' } : phase,
+          action: `handoff written (${event.executor}): ${event.path}`,
+          successorCommand: event.successorCommand,
+        },
+        effects: [],
+      };
+    case 'write-failed':
+      return to({ name: 'failed' }, `failed: ${event.reason}`);
+    case 'dropped':
+      return { next: { ...record, phase: { name: 'quiet' }, guard: droppedBelow(record.guard) }, effects: [] };
+  }
+}
+
+function judge(record: CrossingRecord, reading: Reading, now: number): Step {
+  const { agent } = record;
+  if (!agent.handover)
+    return {
+      next: { ...record, phase: { name: 'unsupported' }, action: `the daemon cannot hand over ${agent.kind} sessions` },
+      effects: [],
+    };
+  const { verdict, memory } = judgeCrossing(record.guard, { file: '', ...reading, nowMs: now, graceMs: agent.graceMs });
+  const judged = { ...record, guard: memory };
+  if (verdict.go) {
+    if (agent.selfHooks !== null && (!agent.selfHooks.mustAnswer || record.hooksAnswered))
+      return { next: { ...judged, phase: { name: 'asking-hooks' } }, effects: [{ type: 'ask-hooks' }] };
+    return write(judged, { reason: 'threshold' });
+  }
+  const effects: CrossingEffect[] = [
+    {
+      type: 'log',
+      message: 'no handoff for this crossing yet',
+      fields: { sessionId: reading.sessionId, agent: agent.kind, percent: reading.percent, reason: verdict.reason },
+    },
+  ];
+  if (verdict.stoppedTrying)
+    effects.push({
+      type: 'notify',
+      title: `ai-zen: ${agent.label} handoffs stopped`,
+      body: `session ${shortId(reading.sessionId)}: ${verdict.reason}`,
+    });
+  if (verdict.final) return { next: { ...judged, phase: { name: 'stopped' }, action: verdict.reason }, effects };
+  const pending = record.phase.name === 'held' ? record.phase.retryAt : null;
+  let retryAt = pending;
+  if (verdict.retryAtMs !== undefined && pending === null) {
+    // A little after the grace window ends, so the guard sees it over.
+    retryAt = Math.max(now, verdict.retryAtMs) + 50;
+    effects.push({ type: 'arm', timer: 'retry', at: retryAt });
+  }
+  return { next: { ...judged, phase: { name: 'held', retryAt }, action: verdict.reason }, effects };
+}
+
+function awaitStop(record: CrossingRecord, now: number): Step {
+  const deadline = { at: now + record.agent.selfDeadlineMs, why: NOT_TAKEN };
+  return {
+    next: {
+      ...record,
+      phase: { name: 'awaiting-stop', deadline },
+      action: `waiting for ${record.agent.label} to stop and write the document itself (self)`,
+    },
+    effects: [{ type: 'arm', timer: 'deadline', at: deadline.at }],
+  };
+}
+
+function write(
+  record: CrossingRecord,
+  how: {
+    readonly reason: string;
+    readonly offline?: boolean;
+    readonly byHand?: boolean;
+    readonly goal?: string;
+    readonly after?: Downgrade;
+  },
+): Step {
+  return {
+    next: { ...record, phase: { name: 'writing' } },
+    effects: [{ type: 'write', offline: false, byHand: false, ...how }],
+  };
+}
+
+/** Asked once, and no document that passes: the daemon writes its own, one way down from self (R11). */
+function fallBack(record: CrossingRecord, reason: string, why: string, offline: boolean, effects: CrossingEffect[] = []): Step {
+  const writing = write(record, { reason, offline, after: { from: 'self', reason: why } });
+  return { next: writing.next, effects: [...effects, ...writing.effects] };
+}
+
+function reviewed(
+  record: CrossingRecord,
+  phase: Extract<CrossingPhase, { name: 'awaiting-document' }>,
+  event: Extract<CrossingEvent, { type: 'reviewed' }>,
+  now: number,
+): Step {
+  const fails = event.verified && event.checks !== null && !checksPassed(event.checks);
+  if (event.purpose === 'correct') {
+    // A document that fails the checks is sent back once, naming what is wrong.
+    if (!fails || phase.corrected || event.checks === null) return { next: record, effects: [] };
+    const deadline = { at: now + record.agent.selfDeadlineMs, why: NOT_CORRECTED };
+    return {
+      next: {
+        ...record,
+        phase: { ...phase, corrected: true, deadline },
+        action: `asked ${record.agent.label} to correct ${phase.doc.relative} (self)`,
+      },
+      effects: [
+        { type: 'arm', timer: 'deadline', at: deadline.at },
+        { type: 'correct', path: phase.doc.relative, problems: allProblems(event.checks) },
+      ],
+    };
+  }
+  if (event.verified && !fails)
+    return { next: { ...record, phase: { name: 'writing' } }, effects: [{ type: 'adopt', doc: phase.doc, checks: event.checks }] };
+  const refused: CrossingEffect[] = fails
+    ? [{ type: 'log', message: "the agent's own document fails the checks; not adopted", fields: { problems: allProblems(event.checks!) } }]
+    : [];
+  if (event.purpose === 'deadline')
+    return fallBack(record, phase.deadline.why, phase.deadline.why, false, [...refused, late(phase.deadline.why)]);
+  const why = phase.corrected
+    ? "the agent's document still failed the checks after one correction"
+    : 'the agent stopped without writing a document that verifies';
+  return fallBack(record, 'self fell back', why, event.offline, refused);
+}

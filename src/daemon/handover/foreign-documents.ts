@@ -1,0 +1,212 @@
+// The documents of another agent's crossings: written by the daemon through the one handoff pipeline
+// (handoff/handoff-pipeline.ts: summary when a model may be used, else or on its failure offline —
+// one way, R11), or the agent's own adopted; either way sealed, committed alone as every document,
+// and announced with the command that starts the successor fresh. The transcript is only read.
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { EventBus } from '../../events.js';
+import { readRegularText } from '../../fs/open-regular-file.js';
+import { localCommandEnvironment } from '../../handoff/checks/command-environment.js';
+import { evidenceFromMessages } from '../../handoff/checks/evidence.js';
+import { checkDocument } from '../../handoff/checks/run-checks.js';
+import type { DocPath } from '../../handoff/doc-path.js';
+import { createOfflineExecutor } from '../../handoff/executors/offline-executor.js';
+import { rulesInForce } from '../../handoff/executors/offline-document.js';
+import { NO_COST, type Executor } from '../../handoff/executors/types.js';
+import { sealOrKeepUncommitted, writeHandoffDocument, type Downgrade } from '../../handoff/handoff-pipeline.js';
+import { readPreviousDocument } from '../../handoff/previous-document.js';
+import { loadHandoffSkill } from '../../handoff/skill.js';
+import { verifyDocument } from '../../handoff/verify-doc.js';
+import { homeFolder, type Env, type ProjectPaths } from '../../paths.js';
+import type { Facts, FactsProvider } from '../../probe/facts.js';
+import { renderFacts } from '../../probe/render-facts.js';
+import type { ExecutorName, HandoffChecks, HandoffCost } from '../../session/format.js';
+import { usagePercent } from '../../usage-percent.js';
+import type { HandoffCommitter } from '../committing/handoff-committer.js';
+import type { SessionSource, SessionState } from '../watching/session-source.js';
+
+export interface ForeignHandoffResult {
+  readonly path: string;
+  readonly successorCommand: string;
+  readonly executor: ExecutorName;
+  /** The executors that failed before the one that wrote it (R11). */
+  readonly downgrades: readonly Downgrade[];
+}
+
+export interface ForeignDocumentsOptions {
+  readonly root: string;
+  readonly paths: ProjectPaths;
+  readonly env: Env;
+  readonly events: EventBus;
+  readonly committer: HandoffCommitter;
+  readonly facts: FactsProvider;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  /** The summary executor and its model's window, when a model may be used; null: offline only. */
+  readonly summary?: () => Promise<{ readonly executor: Executor; readonly maxContextTokens: number } | null>;
+}
+
+export interface WriteRequest {
+  readonly file: string;
+  readonly state: SessionState;
+  readonly source: SessionSource;
+  readonly reason: string;
+  readonly offline: boolean;
+  readonly goal?: string;
+  /** The agent's own attempt that failed first (self). */
+  readonly after?: Downgrade;
+  /** Said as soon as it is known which executor goes first. */
+  readonly began: (executor: 'summary' | 'offline') => void;
+}
+
+export function createForeignDocuments(options: ForeignDocumentsOptions) {
+  const loadSkill = () => loadHandoffSkill({ projectRoot: options.paths.root, env: options.env });
+
+  /** The daemon writes the document. Throws with the reason when none could be written. */
+  async function write(request: WriteRequest): Promise<ForeignHandoffResult> {
+    const { state, source, file } = request;
+    const summary = request.offline
+      ? null
+      : await (options.summary?.() ?? Promise.resolve(null)).catch((error: unknown) => {
+          options.logger.warn({ err: error }, 'the summary executor could not be prepared; writing the document offline');
+          return null;
+        });
+    const first = summary ? 'summary' : 'offline';
+    request.began(first);
+    options.events.emit('handoff.started', { sessionId: state.sessionId, mode: 'handoff', executor: first });
+    if (request.after)
+      options.events.emit('handoff.downgraded', {
+        sessionId: state.sessionId,
+        from: request.after.from,
+        to: first,
+        reason: request.after.reason,
+      });
+    const messages = await source.handover!.readEvidence(file);
+    const previous = await readPreviousDocument(options.root, messages);
+    const written = await writeHandoffDocument({
+      root: options.root,
+      sessionId: state.sessionId,
+      now: options.now,
+      facts: options.facts,
+      loadSkill,
+      renderFacts,
+      input: {
+        sessionFile: file,
+        messages,
+        maxContextTokens: summary?.maxContextTokens ?? 0,
+        ...(request.goal !== undefined ? { goal: request.goal } : {}),
+        // F3: the files the session's own tools changed; the rules in force, carried ones too.
+        evidence: evidenceFromMessages(messages, options.root, rulesInForce(messages, previous).carried),
+        places: { root: options.root, home: homeFolder() },
+        previous,
+      },
+      executors: summary ? [summary.executor, createOfflineExecutor()] : [createOfflineExecutor()],
+      ...(request.after ? { earlier: [request.after] } : {}),
+      onDowngrade: (from, to, reason) => {
+        options.logger.warn(
+          { sessionId: state.sessionId, agent: state.kind, reason },
+          'summary handoff failed; writing the document offline',
+        );
+        options.events.emit('handoff.downgraded', { sessionId: state.sessionId, from, to, reason });
+      },
+      logger: options.logger,
+    });
+    return record(state, source, written.doc, written.executor, request.reason, {
+      cost: written.cost,
+      downgrades: written.downgrades,
+      checks: written.checks,
+      sealed: written.sealed,
+    });
+  }
+
+  /** The agent's own document, checked already: sealed, committed, announced. Null: it is no longer a document. */
+  async function adopt(state: SessionState, source: SessionSource, doc: DocPath, checks: HandoffChecks | null) {
+    if (!(await verifyDocument(options.root, doc)).ok) return null;
+    const sealed = await sealOrKeepUncommitted(options.root, doc, options.logger, state.sessionId);
+    return record(state, source, doc, 'self', 'written by the agent', {
+      cost: NO_COST,
+      downgrades: [],
+      sealed,
+      ...(checks ? { checks } : {}),
+    });
+  }
+
+  /** The agent's document as it is now: whether it is one, and F1–F4 against the facts it was given (F2). */
+  async function review(
+    file: string,
+    source: SessionSource,
+    doc: DocPath,
+    facts: Facts,
+  ): Promise<{ verified: boolean; checks: HandoffChecks | null }> {
+    const verified = (await verifyDocument(options.root, doc)).ok;
+    if (!verified) return { verified, checks: null };
+    const checks = await checksOf(file, source, doc, facts).catch(() => null);
+    return { verified, checks };
+  }
+
+  async function checksOf(file: string, source: SessionSource, doc: DocPath, facts: Facts): Promise<HandoffChecks> {
+    const [messages, skill] = await Promise.all([source.handover!.readEvidence(file), loadSkill()]);
+    const previous = await readPreviousDocument(options.root, messages);
+    return checkDocument({
+      // The agent wrote it: a FIFO put at the path must not hold a thread.
+      document: await readRegularText(doc.absolute),
+      sections: skill.sections,
+      evidence: evidenceFromMessages(messages, options.root, rulesInForce(messages, previous).carried),
+      facts,
+      environment: localCommandEnvironment(options.root),
+    });
+  }
+
+  function record(
+    state: SessionState,
+    source: SessionSource,
+    doc: DocPath,
+    executor: ExecutorName,
+    reason: string,
+    written: {
+      readonly cost: HandoffCost;
+      readonly downgrades: readonly Downgrade[];
+      readonly checks?: HandoffChecks;
+      readonly sealed: { readonly sha256: string; readonly redactions: number } | null;
+    },
+  ): ForeignHandoffResult {
+    const successorCommand = source.handover!.successorCommand(doc.relative);
+    options.logger.info(
+      { sessionId: state.sessionId, agent: state.kind, path: doc.relative, executor, reason, successorCommand },
+      'handoff document written for another agent session',
+    );
+    options.committer.add({
+      path: doc.relative,
+      sessionId: state.sessionId,
+      executor,
+      mode: 'handoff',
+      at: options.now().toISOString(),
+      agent: state.kind,
+      successorCommand,
+      sha256: written.sealed?.sha256 ?? null,
+      redactions: written.sealed?.redactions ?? null,
+      ...(written.downgrades.length > 0 ? { downgrades: written.downgrades } : {}),
+      ...(written.checks ? { checks: written.checks } : {}),
+    });
+    options.events.emit('handoff.written', {
+      sessionId: state.sessionId,
+      mode: 'handoff',
+      path: doc.relative,
+      absolutePath: path.resolve(options.root, doc.relative),
+      executor,
+      cost: written.cost,
+      agent: state.kind,
+      successorCommand,
+      percent: percentOf(state),
+      ...(written.checks ? { checks: written.checks } : {}),
+    });
+    return { path: doc.relative, successorCommand, executor, downgrades: written.downgrades };
+  }
+
+  return { write, adopt, review };
+}
+
+export function percentOf(state: SessionState): number {
+  const tokens = state.latestUsage?.prompt_tokens ?? 0;
+  return state.maxContextTokens ? usagePercent(tokens, state.maxContextTokens) : 0;
+}

@@ -1,0 +1,354 @@
+// Another agent's crossing, step by step: the pure state machine (foreign-crossing.ts) with no
+// daemon, no child process and no timer. Each row feeds events at given instants and asserts what
+// the user would see: which document is written and by whom (the `write` and `adopt` effects, with
+// the downgrade the record will carry), the correction the Stop hook sends, the notification, and
+// the action `status` shows.
+import { describe, expect, test } from 'vitest';
+import {
+  newCrossing,
+  SCRIPT_REASON,
+  step,
+  type CrossingAgent,
+  type CrossingEffect,
+  type CrossingEvent,
+  type CrossingRecord,
+  type Reading,
+} from '../../src/daemon/handover/foreign-crossing.js';
+import type { Facts } from '../../src/probe/facts.js';
+
+const T0 = Date.parse('2026-12-04T12:00:00Z');
+const MINUTE = 60_000;
+
+const claude: CrossingAgent = {
+  kind: 'claude-code',
+  label: 'Claude Code',
+  handover: true,
+  selfHooks: { mustAnswer: false },
+  graceMs: 0,
+  selfDeadlineMs: 180_000,
+};
+const gemini: CrossingAgent = { ...claude, kind: 'gemini', label: 'Gemini CLI', selfHooks: { mustAnswer: true }, selfDeadlineMs: 30_000 };
+const noHooks: CrossingAgent = { ...claude, kind: 'pi', label: 'pi', selfHooks: null };
+
+const doc = { relative: '.ai-zen/handoffs/20261204-120000-1a2b3c4d.md', absolute: '/repo/.ai-zen/handoffs/20261204-120000-1a2b3c4d.md' };
+const facts: Facts = {
+  capturedAt: new Date(T0).toISOString(),
+  root: '/repo',
+  git: { known: false, why: 'test' },
+  ports: { known: false, why: 'test' },
+};
+const passing = { sections: [], facts: [], files: [], commands: [] };
+const failing = { sections: ['the ⚠️ section is missing'], facts: [], files: ['src/a.ts was changed and is not named'], commands: [] };
+
+function reading(percent: number, more: Partial<Reading> = {}): Reading {
+  return {
+    sessionId: '1a2b3c4d-0000-4000-8000-000000000000',
+    percent,
+    handoffAt: 80,
+    compactsAt: null,
+    startedAtMs: null,
+    firstSeen: false,
+    ...more,
+  };
+}
+
+const judge = (percent = 85, more: Partial<Reading> = {}): CrossingEvent => ({
+  type: 'judge',
+  trigger: 'crossed',
+  reading: reading(percent, more),
+});
+
+/** Feeds each event at its instant; returns the record after, and the effects of each step. */
+function run(start: CrossingRecord, events: readonly (readonly [CrossingEvent, number])[]) {
+  let record = start;
+  const effects: (readonly CrossingEffect[])[] = [];
+  for (const [event, at] of events) {
+    const result = step(record, event, at);
+    record = result.next;
+    effects.push(result.effects);
+  }
+  return { record, effects, last: effects.at(-1) ?? [] };
+}
+
+/** A crossing whose agent was asked at its Stop hook and named `doc` (self). */
+function claimed(agent: CrossingAgent = claude) {
+  return run(newCrossing(agent), [
+    [judge(), T0],
+    [{ type: 'hooks-known', installed: true }, T0],
+    [{ type: 'claimed', doc, facts }, T0 + MINUTE],
+  ]);
+}
+
+const writes = (effects: readonly CrossingEffect[]) => effects.filter((effect) => effect.type === 'write');
+
+describe('the self deadline', () => {
+  test('the agent never stops: at its own deadline the daemon writes the document itself, recorded as a downgrade from self', () => {
+    const asked = run(newCrossing(claude), [
+      [judge(), T0],
+      [{ type: 'hooks-known', installed: true }, T0],
+    ]);
+    expect(asked.record.action).toBe('waiting for Claude Code to stop and write the document itself (self)');
+    expect(asked.last).toEqual([{ type: 'arm', timer: 'deadline', at: T0 + 180_000 }]);
+
+    const stale = step(asked.record, { type: 'deadline', at: T0 + 1 }, T0 + 1);
+    expect(stale.effects).toEqual([]);
+
+    const due = step(asked.record, { type: 'deadline', at: T0 + 180_000 }, T0 + 180_000);
+    expect(writes(due.effects)).toEqual([
+      {
+        type: 'write',
+        reason: 'the Stop hook did not take the handoff in time',
+        offline: false,
+        byHand: false,
+        after: { from: 'self', reason: 'the Stop hook did not take the handoff in time' },
+      },
+    ]);
+    expect(due.effects).toContainEqual(
+      expect.objectContaining({ type: 'log', message: 'no document from the agent in time; writing it offline' }),
+    );
+
+    const written = step(
+      due.next,
+      { type: 'written', path: doc.relative, executor: 'summary', successorCommand: 'claude "Read …"', counts: true },
+      T0 + 181_000,
+    );
+    expect(written.next.phase.name).toBe('documented');
+    expect(written.next.action).toBe(`handoff written (summary): ${doc.relative}`);
+    expect(written.next.successorCommand).toBe('claude "Read …"');
+  });
+
+  test("each agent runs by its own deadline: Gemini's 30 s, not Claude's 180 s", () => {
+    const asked = run(newCrossing(gemini), [
+      [{ type: 'hook-answered' }, T0],
+      [judge(), T0],
+      [{ type: 'hooks-known', installed: true }, T0],
+    ]);
+    expect(asked.record.action).toBe('waiting for Gemini CLI to stop and write the document itself (self)');
+    expect(asked.last).toEqual([{ type: 'arm', timer: 'deadline', at: T0 + 30_000 }]);
+  });
+
+  test('asked to write and the deadline passes: its document is looked at first, adopted when it passes, else the daemon writes one', () => {
+    const { record } = claimed();
+    if (record.phase.name !== 'awaiting-document') throw new Error(`unexpected phase ${record.phase.name}`);
+    const at = record.phase.deadline.at;
+    expect(at).toBe(T0 + MINUTE + 180_000);
+    expect(step(record, { type: 'deadline', at }, at).effects).toEqual([{ type: 'review', doc, facts }]);
+
+    const missing = step(record, { type: 'reviewed', purpose: 'deadline', offline: false, doc, verified: false, checks: null }, at);
+    expect(writes(missing.effects)).toEqual([
+      expect.objectContaining({ offline: false, after: { from: 'self', reason: 'the agent did not write its document in time' } }),
+    ]);
+
+    const good = step(record, { type: 'reviewed', purpose: 'deadline', offline: false, doc, verified: true, checks: passing }, at);
+    expect(good.effects).toEqual([{ type: 'adopt', doc, checks: passing }]);
+  });
+});
+
+describe('the one correction', () => {
+  test('a document that fails the checks is sent back once with what is wrong; still failing, the daemon writes its own', () => {
+    const { record, last } = claimed();
+    expect(record.action).toBe(`waiting for Claude Code to write ${doc.relative} (self)`);
+    expect(last).toContainEqual({ type: 'announce-self' });
+
+    const told = run(record, [
+      [{ type: 'reviewed', purpose: 'correct', offline: false, doc, verified: true, checks: failing }, T0 + 2 * MINUTE],
+    ]);
+    expect(told.last).toContainEqual({
+      type: 'correct',
+      path: doc.relative,
+      problems: ['the ⚠️ section is missing', 'src/a.ts was changed and is not named'],
+    });
+    expect(told.last).toContainEqual({ type: 'arm', timer: 'deadline', at: T0 + 2 * MINUTE + 180_000 });
+    expect(told.record.action).toBe(`asked Claude Code to correct ${doc.relative} (self)`);
+
+    const again = step(
+      told.record,
+      { type: 'reviewed', purpose: 'correct', offline: false, doc, verified: true, checks: failing },
+      T0 + 3 * MINUTE,
+    );
+    expect(again.effects).toEqual([]);
+
+    const finished = step(
+      told.record,
+      { type: 'reviewed', purpose: 'finish', offline: false, doc, verified: true, checks: failing },
+      T0 + 3 * MINUTE,
+    );
+    expect(writes(finished.effects)).toEqual([
+      expect.objectContaining({
+        reason: 'self fell back',
+        after: { from: 'self', reason: "the agent's document still failed the checks after one correction" },
+      }),
+    ]);
+    expect(finished.effects).toContainEqual(
+      expect.objectContaining({ type: 'log', message: "the agent's own document fails the checks; not adopted" }),
+    );
+  });
+
+  test('a corrected document that passes is adopted as the agent wrote it (self)', () => {
+    const told = run(claimed().record, [
+      [{ type: 'reviewed', purpose: 'correct', offline: false, doc, verified: true, checks: failing }, T0 + 2 * MINUTE],
+      [{ type: 'reviewed', purpose: 'correct', offline: false, doc, verified: true, checks: passing }, T0 + 3 * MINUTE],
+    ]);
+    expect(told.last).toEqual([]);
+    const finished = step(
+      told.record,
+      { type: 'reviewed', purpose: 'finish', offline: false, doc, verified: true, checks: passing },
+      T0 + 3 * MINUTE,
+    );
+    expect(finished.effects).toEqual([{ type: 'adopt', doc, checks: passing }]);
+    const adopted = step(
+      finished.next,
+      { type: 'written', path: doc.relative, executor: 'self', successorCommand: 'claude "…"', counts: true },
+      T0 + 3 * MINUTE,
+    );
+    expect(adopted.next.action).toBe(`handoff written (self): ${doc.relative}`);
+    expect(adopted.next.phase.name).toBe('documented');
+  });
+
+  test('a document that is not there is not corrected: the agent stopped without one, the daemon writes it', () => {
+    const { record } = claimed();
+    expect(step(record, { type: 'reviewed', purpose: 'correct', offline: false, doc, verified: false, checks: null }, T0).effects).toEqual(
+      [],
+    );
+    const finished = step(record, { type: 'reviewed', purpose: 'finish', offline: false, doc, verified: false, checks: null }, T0);
+    expect(writes(finished.effects)).toEqual([
+      expect.objectContaining({ after: { from: 'self', reason: 'the agent stopped without writing a document that verifies' } }),
+    ]);
+  });
+});
+
+describe('script runs, PreCompact, by hand', () => {
+  test('a script run (claude -p) stops while the crossing waits for the agent: the daemon writes the document, no self, no downgrade', () => {
+    const asked = run(newCrossing(claude), [
+      [judge(), T0],
+      [{ type: 'hooks-known', installed: true }, T0],
+      [{ type: 'script-stopped' }, T0 + MINUTE],
+    ]);
+    expect(asked.last).toEqual([{ type: 'write', reason: SCRIPT_REASON, offline: false, byHand: false }]);
+    expect(step(newCrossing(claude), { type: 'script-stopped' }, T0).effects).toEqual([]);
+  });
+
+  test('PreCompact while the agent was asked: its document is taken if it passes, else the offline one is written before it compacts', () => {
+    const { record } = claimed();
+    const compacting = step(
+      record,
+      { type: 'reviewed', purpose: 'finish', offline: true, doc, verified: false, checks: null },
+      T0 + 2 * MINUTE,
+    );
+    expect(writes(compacting.effects)).toEqual([
+      expect.objectContaining({ offline: true, after: expect.objectContaining({ from: 'self' }) }),
+    ]);
+  });
+
+  test('PreCompact with nothing asked: the offline document now, once per crossing', () => {
+    const request: CrossingEvent = { type: 'write-requested', reason: 'pre-compact (auto)', offline: true, byHand: false };
+    const first = run(newCrossing(noHooks), [[request, T0]]);
+    expect(first.last).toEqual([{ type: 'write', reason: 'pre-compact (auto)', offline: true, byHand: false }]);
+    const documented = run(first.record, [
+      [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0],
+      [request, T0 + MINUTE],
+    ]);
+    expect(documented.last).toEqual([]);
+    expect(documented.record.action).toBe(`handoff written (offline): ${doc.relative}`);
+  });
+
+  test('a handoff by hand below the threshold is written, and the crossing still to come gets its own', () => {
+    const byHand = run(newCrossing(claude), [
+      [{ type: 'write-requested', reason: 'by hand', offline: false, byHand: true, goal: 'ship it' }, T0],
+      [{ type: 'written', path: doc.relative, executor: 'summary', successorCommand: 'claude "…"', counts: false }, T0],
+    ]);
+    expect(byHand.effects[0]).toEqual([{ type: 'write', reason: 'by hand', offline: false, byHand: true, goal: 'ship it' }]);
+    expect(byHand.record.phase.name).toBe('quiet');
+    expect(byHand.record.successorCommand).toBe('claude "…"');
+    const crossing = step(byHand.record, judge(), T0 + MINUTE);
+    expect(crossing.effects).toEqual([{ type: 'ask-hooks' }]);
+  });
+
+  test('by hand over a crossing that has its document: a second document all the same', () => {
+    const documented = run(newCrossing(noHooks), [
+      [judge(), T0],
+      [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0],
+    ]);
+    expect(step(documented.record, judge(), T0).effects).toEqual([]);
+    const again = step(documented.record, { type: 'write-requested', reason: 'by hand', offline: true, byHand: true }, T0 + MINUTE);
+    expect(writes(again.effects)).toHaveLength(1);
+  });
+});
+
+describe('who writes when nobody answers', () => {
+  test('an agent without hooks (or whose hooks never answered) gets the daemon’s document at once: no self', () => {
+    expect(step(newCrossing(noHooks), judge(), T0).effects).toEqual([
+      { type: 'write', reason: 'threshold', offline: false, byHand: false },
+    ]);
+    // Gemini runs a project's hooks only in a trusted folder: none reached the daemon yet.
+    expect(step(newCrossing(gemini), judge(), T0).effects).toEqual([{ type: 'write', reason: 'threshold', offline: false, byHand: false }]);
+    const answered = step(newCrossing(gemini), { type: 'hook-answered' }, T0).next;
+    expect(step(answered, judge(), T0).effects).toEqual([{ type: 'ask-hooks' }]);
+  });
+
+  test('hooks asked and not installed: the daemon writes it', () => {
+    const result = run(newCrossing(claude), [
+      [judge(), T0],
+      [{ type: 'hooks-known', installed: false }, T0],
+    ]);
+    expect(result.last).toEqual([{ type: 'write', reason: 'threshold', offline: false, byHand: false }]);
+  });
+
+  test('an agent the daemon cannot hand over says so in status', () => {
+    const result = step(newCrossing({ ...claude, kind: 'mystery', handover: false }), judge(), T0);
+    expect(result.effects).toEqual([]);
+    expect(result.next.action).toBe('the daemon cannot hand over mystery sessions');
+  });
+});
+
+describe('the loop guard inside the machine', () => {
+  test('a young session waits out its own grace window, then goes when the retry comes', () => {
+    const young = { ...claude, graceMs: 120_000 };
+    const held = step(newCrossing(young), judge(85, { startedAtMs: T0 - 30_000 }), T0);
+    expect(held.next.action).toBe('started less than two minutes ago: waiting');
+    expect(held.effects).toContainEqual({ type: 'arm', timer: 'retry', at: T0 + 90_000 + 50 });
+    const retry = T0 + 90_050;
+    const due = step(held.next, { type: 'retry-due', at: retry, reading: reading(86, { startedAtMs: T0 - 30_000 }) }, retry);
+    expect(due.effects).toEqual([{ type: 'ask-hooks' }]);
+  });
+
+  test('a session first seen above its threshold waits for 10 more points; a new reading judges again', () => {
+    const held = step(newCrossing(claude), judge(85, { firstSeen: true }), T0);
+    expect(held.next.action).toBe('first seen at 85%, already over 80%: hands off once it reaches 95%');
+    expect(step(held.next, { type: 'judge', trigger: 'grew', reading: reading(90) }, T0 + MINUTE).effects).toEqual([
+      expect.objectContaining({ type: 'log', message: 'no handoff for this crossing yet' }),
+    ]);
+    expect(step(held.next, { type: 'judge', trigger: 'grew', reading: reading(95) }, T0 + MINUTE).effects).toEqual([{ type: 'ask-hooks' }]);
+  });
+
+  test('three handoffs in 15 minutes: the fourth crossing stops trying and the user is told once', () => {
+    let record = newCrossing(noHooks);
+    for (let index = 0; index < 3; index += 1) {
+      record = run(record, [
+        [judge(), T0 + index * MINUTE],
+        [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0 + index * MINUTE],
+        [{ type: 'dropped' }, T0 + index * MINUTE],
+      ]).record;
+    }
+    const fourth = step(record, judge(), T0 + 4 * MINUTE);
+    expect(fourth.next.phase.name).toBe('stopped');
+    expect(fourth.effects).toContainEqual({
+      type: 'notify',
+      title: 'ai-zen: pi handoffs stopped',
+      body: 'session 1a2b3c4d: 3 handoffs in 15 minutes: stopped trying',
+    });
+    const fifth = step(step(fourth.next, { type: 'dropped' }, T0 + 5 * MINUTE).next, judge(), T0 + 5 * MINUTE);
+    expect(fifth.effects.filter((effect) => effect.type === 'notify')).toEqual([]);
+  });
+
+  test('dropping below keeps what status showed, and the next crossing is judged anew', () => {
+    const documented = run(newCrossing(noHooks), [
+      [judge(), T0],
+      [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0],
+      [{ type: 'dropped' }, T0 + MINUTE],
+    ]);
+    expect(documented.record.phase.name).toBe('quiet');
+    expect(documented.record.action).toBe(`handoff written (offline): ${doc.relative}`);
+    expect(writes(step(documented.record, judge(), T0 + 2 * MINUTE).effects)).toHaveLength(1);
+  });
+});
