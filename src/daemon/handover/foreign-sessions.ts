@@ -51,7 +51,19 @@ export interface ForeignSessionsOptions {
   /** Each agent's own grace window and self deadline; absent or undefined: the defaults. */
   readonly termsFor?: (agent: string) => AgentTerms | undefined;
   readonly now?: () => Date;
+  /** Where the deadline and retry timers are set (default: the process's, unref'd so they never hold it open). */
+  readonly timers?: Timers;
 }
+
+export interface Timers {
+  set(run: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const processTimers: Timers = {
+  set: (run, ms) => setTimeout(run, ms).unref(),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
 
 export interface HandOverOptions {
   readonly offline?: boolean;
@@ -107,7 +119,9 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   /** Work in flight, by transcript: what a second caller waits on (not state: each clears itself). */
   const writes = new Map<string, Promise<ForeignHandoffResult | null>>();
   const askingHooks = new Map<string, Promise<void>>();
-  const timers = new Map<string, NodeJS.Timeout>();
+  const clock = options.timers ?? processTimers;
+  /** The armed timers by name and transcript; a stale one fires into `step`, which ignores it. */
+  const timers = new Map<string, unknown>();
   let closed = false;
 
   const recordOf = (file: string): CrossingRecord => {
@@ -238,8 +252,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
 
   function arm(file: string, timer: 'deadline' | 'retry', at: number): void {
     const key = `${timer}\u0000${file}`;
-    clearTimeout(timers.get(key));
-    const handle = setTimeout(
+    if (timers.has(key)) clock.clear(timers.get(key));
+    const handle = clock.set(
       () => {
         timers.delete(key);
         if (closed) return;
@@ -252,7 +266,6 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       },
       Math.max(0, at - now().getTime()),
     );
-    handle.unref?.();
     timers.set(key, handle);
   }
 
@@ -340,7 +353,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     },
     close() {
       closed = true;
-      for (const handle of timers.values()) clearTimeout(handle);
+      for (const handle of timers.values()) clock.clear(handle);
       timers.clear();
     },
   };

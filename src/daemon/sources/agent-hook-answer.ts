@@ -105,7 +105,11 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
   return { output: { decision: 'block', reason } };
 }
 
-function correctionReason(correction: { readonly path: string; readonly problems: readonly string[] }, source: SessionSource): string {
+/** What the Stop hook tells the agent once when its document fails the checks, naming its own editing tools. */
+export function correctionReason(
+  correction: { readonly path: string; readonly problems: readonly string[] },
+  source: SessionSource,
+): string {
   const tool = source.handover?.editTools ?? 'file-editing';
   return [
     `${HANDOFF_INSTRUCTION_MARK} The handoff document ${correction.path} does not pass ai-zen's checks:`,
