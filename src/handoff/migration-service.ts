@@ -1,5 +1,5 @@
-// The migration service: ONE pipeline for every handoff and migration, used by the CLI now and by
-// the daemon next (R21–R30). It owns the `busy` flag (ContextGuard relaxes to ×2 on it, R14;
+// The migration service: ai-zen's own handoffs and migrations, in the CLI and the daemon (R21–R30),
+// over the steps every handoff shares (handoff-pipeline.ts). It owns the `busy` flag (ContextGuard relaxes to ×2 on it, R14;
 // AutoMigrate stands aside on it, R15) and the migration state, and publishes each step on the
 // typed event catalogue (src/events.ts).
 import type OpenAI from 'openai';

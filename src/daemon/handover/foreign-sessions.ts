@@ -19,7 +19,8 @@ import { GRACE_MS } from './handoff-loop-guard.js';
 import type { ForeignSessions } from './session-monitor.js';
 
 export type { ForeignHandoffResult } from './foreign-documents.js';
-export type { Downgrade } from '../../handoff/handoff-pipeline.js';
+import type { Downgrade } from '../../handoff/handoff-pipeline.js';
+export type { Downgrade };
 
 /** An agent's own settings for its crossings (config `agents.<name>.graceSeconds`, `selfDeadlineSeconds`). */
 export interface AgentTerms {
@@ -67,7 +68,7 @@ const processTimers: Timers = {
 
 export interface HandOverOptions {
   readonly offline?: boolean;
-  readonly after?: { readonly from: 'self' | 'summary' | 'offline'; readonly reason: string };
+  readonly after?: Downgrade;
   /** S1: the next goal the document is written towards (already normalised). */
   readonly goal?: string;
   /**
