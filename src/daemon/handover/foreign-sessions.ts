@@ -143,11 +143,14 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     return record;
   };
 
-  /** Feed one event; the effects run now, and the returned promise settles when the slow ones did. */
+  /** Feed one event; the effects run now, and `done` settles (never rejects) when the slow ones did. */
   function dispatch(file: string, event: CrossingEvent): { effects: readonly CrossingEffect[]; done: Promise<void> } {
     const { next, effects } = step(recordOf(file), event, now().getTime());
     records.set(file, next);
-    const done = Promise.all(effects.map((effect) => perform(file, effect))).then(() => {});
+    const done = Promise.all(effects.map((effect) => perform(file, effect))).then(
+      () => {},
+      (error: unknown) => options.logger.warn({ err: error, file }, 'could not judge the crossing of another agent session'),
+    );
     return { effects, done };
   }
 
@@ -258,11 +261,11 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       () => {
         timers.delete(key);
         if (closed) return;
-        if (timer === 'deadline') void dispatch(file, { type: 'deadline', at }).done.catch(() => {});
+        if (timer === 'deadline') void dispatch(file, { type: 'deadline', at }).done;
         else {
           const current = options.stateOf(file);
           const reading = current && isOverThreshold(current) ? readingOf(current, false) : null;
-          void dispatch(file, { type: 'retry-due', at, reading }).done.catch(() => {});
+          void dispatch(file, { type: 'retry-due', at, reading }).done;
         }
       },
       Math.max(0, at - now().getTime()),
@@ -273,9 +276,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   /** Judge the crossing if it was not judged yet, and wait for the answer (the hooks asked, if it asks them). */
   async function judgeOnce(state: SessionState, firstSeen: boolean): Promise<void> {
     if (closed) return;
-    await dispatch(state.file, { type: 'judge', trigger: 'crossed', reading: readingOf(state, firstSeen) }).done.catch((error: unknown) =>
-      options.logger.warn({ err: error, file: state.file }, 'could not judge the crossing of another agent session'),
-    );
+    await dispatch(state.file, { type: 'judge', trigger: 'crossed', reading: readingOf(state, firstSeen) }).done;
     await askingHooks.get(state.file);
   }
 
@@ -289,7 +290,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     },
     grew(state) {
       if (closed) return;
-      void dispatch(state.file, { type: 'judge', trigger: 'grew', reading: readingOf(state, false) }).done.catch(() => {});
+      void dispatch(state.file, { type: 'judge', trigger: 'grew', reading: readingOf(state, false) }).done;
     },
     reset(state) {
       dispatch(state.file, { type: 'dropped' });
