@@ -15,6 +15,7 @@ import {
   type Reading,
 } from '../../src/daemon/handover/foreign-crossing.js';
 import type { Facts } from '../../src/probe/facts.js';
+import type { HandoffChecks } from '../../src/session/format.js';
 
 const T0 = Date.parse('2026-12-04T12:00:00Z');
 const MINUTE = 60_000;
@@ -37,8 +38,13 @@ const facts: Facts = {
   git: { known: false, why: 'test' },
   ports: { known: false, why: 'test' },
 };
-const passing = { sections: [], facts: [], files: [], commands: [] };
-const failing = { sections: ['the ⚠️ section is missing'], facts: [], files: ['src/a.ts was changed and is not named'], commands: [] };
+const passing: HandoffChecks = { sections: [], facts: [], files: [], commands: [] };
+const failing: HandoffChecks = {
+  sections: ['the ⚠️ section is missing'],
+  facts: [],
+  files: ['src/a.ts was changed and is not named'],
+  commands: [],
+};
 
 function reading(percent: number, more: Partial<Reading> = {}): Reading {
   return {
@@ -80,6 +86,184 @@ function claimed(agent: CrossingAgent = claude) {
 }
 
 const writes = (effects: readonly CrossingEffect[]) => effects.filter((effect) => effect.type === 'write');
+
+/** What the user would see at the end of a row: the document and who writes it, the correction, the notice, status. */
+interface Seen {
+  readonly phase: CrossingRecord['phase']['name'];
+  readonly action: string | null;
+  /** The daemon writes the document: its reason, offline or not, and the downgrade it records (no `after`: none; null: nothing written). */
+  readonly write: Partial<Extract<CrossingEffect, { type: 'write' }>> | null;
+  readonly adopted?: boolean;
+  /** The one correction the Stop hook sends (never a second). */
+  readonly correction?: readonly string[];
+  readonly notice?: string;
+}
+
+const asked: (readonly [CrossingEvent, number])[] = [
+  [judge(), T0],
+  [{ type: 'hooks-known', installed: true }, T0],
+];
+const named: (readonly [CrossingEvent, number])[] = [...asked, [{ type: 'claimed', doc, facts }, T0 + MINUTE]];
+const review = (
+  purpose: 'correct' | 'finish' | 'deadline',
+  checks: HandoffChecks | null,
+  verified = true,
+  offline = false,
+): CrossingEvent => ({
+  type: 'reviewed',
+  purpose,
+  offline,
+  doc,
+  verified,
+  checks,
+});
+const self = (reason: string) => ({ from: 'self' as const, reason });
+
+const rows: readonly { name: string; agent: CrossingAgent; events: (readonly [CrossingEvent, number])[]; seen: Seen }[] = [
+  {
+    name: 'no live owner: the agent exits without stopping again, so at its deadline the daemon writes the document, a downgrade from self',
+    agent: claude,
+    events: [...asked, [{ type: 'deadline', at: T0 + 180_000 }, T0 + 180_000]],
+    seen: {
+      phase: 'writing',
+      action: 'waiting for Claude Code to stop and write the document itself (self)',
+      write: {
+        reason: 'the Stop hook did not take the handoff in time',
+        offline: false,
+        after: self('the Stop hook did not take the handoff in time'),
+      },
+    },
+  },
+  {
+    name: "each agent's own deadline: Gemini's 30 s passes while Claude's would still wait",
+    agent: gemini,
+    events: [[{ type: 'hook-answered' }, T0], ...asked, [{ type: 'deadline', at: T0 + 30_000 }, T0 + 30_000]],
+    seen: {
+      phase: 'writing',
+      action: 'waiting for Gemini CLI to stop and write the document itself (self)',
+      write: { after: self('the Stop hook did not take the handoff in time') },
+    },
+  },
+  {
+    name: 'the agent wrote a document that fails the checks: it is told once, exactly what is wrong',
+    agent: claude,
+    events: [...named, [review('correct', failing), T0 + 2 * MINUTE]],
+    seen: {
+      phase: 'awaiting-document',
+      action: `asked Claude Code to correct ${doc.relative} (self)`,
+      write: null,
+      correction: ['the ⚠️ section is missing', 'src/a.ts was changed and is not named'],
+    },
+  },
+  {
+    name: 'still failing after the one correction: no second correction, the daemon writes its own',
+    agent: claude,
+    events: [
+      ...named,
+      [review('correct', failing), T0 + 2 * MINUTE],
+      [review('correct', failing), T0 + 3 * MINUTE],
+      [review('finish', failing), T0 + 3 * MINUTE],
+    ],
+    seen: {
+      phase: 'writing',
+      action: `asked Claude Code to correct ${doc.relative} (self)`,
+      write: { reason: 'self fell back', after: self("the agent's document still failed the checks after one correction") },
+      correction: ['the ⚠️ section is missing', 'src/a.ts was changed and is not named'],
+    },
+  },
+  {
+    name: 'the agent wrote a document that passes: it is adopted as its own (self)',
+    agent: claude,
+    events: [...named, [review('correct', passing), T0 + 2 * MINUTE], [review('finish', passing), T0 + 2 * MINUTE]],
+    seen: { phase: 'writing', action: `waiting for Claude Code to write ${doc.relative} (self)`, write: null, adopted: true },
+  },
+  {
+    name: 'a script run (claude -p) stops: the daemon writes the document and the script keeps its answer',
+    agent: claude,
+    events: [...asked, [{ type: 'script-stopped' }, T0 + MINUTE]],
+    seen: {
+      phase: 'writing',
+      action: 'waiting for Claude Code to stop and write the document itself (self)',
+      write: { reason: SCRIPT_REASON, offline: false },
+    },
+  },
+  {
+    name: 'PreCompact while the agent was asked and wrote nothing: the offline document, before it compacts',
+    agent: claude,
+    events: [...named, [review('finish', null, false, true), T0 + 2 * MINUTE]],
+    seen: {
+      phase: 'writing',
+      action: `waiting for Claude Code to write ${doc.relative} (self)`,
+      write: { offline: true, after: self('the agent stopped without writing a document that verifies') },
+    },
+  },
+  {
+    name: 'PreCompact with nothing asked: the offline document now',
+    agent: noHooks,
+    events: [[{ type: 'write-requested', reason: 'pre-compact (auto)', offline: true, byHand: false }, T0]],
+    seen: { phase: 'writing', action: null, write: { reason: 'pre-compact (auto)', offline: true } },
+  },
+  {
+    name: 'a handoff by hand below the threshold: written, and the crossing to come keeps its own',
+    agent: claude,
+    events: [
+      [{ type: 'write-requested', reason: 'by hand', offline: false, byHand: true }, T0],
+      [{ type: 'written', path: doc.relative, executor: 'summary', successorCommand: 'claude "…"', counts: false }, T0],
+    ],
+    seen: { phase: 'quiet', action: `handoff written (summary): ${doc.relative}`, write: null },
+  },
+  {
+    name: 'hooks that never answered (Gemini in an untrusted folder): the daemon writes it at once',
+    agent: gemini,
+    events: [[judge(), T0]],
+    seen: { phase: 'writing', action: null, write: { reason: 'threshold' } },
+  },
+  {
+    name: 'a young session waits out its grace window',
+    agent: { ...claude, graceMs: 120_000 },
+    events: [[judge(85, { startedAtMs: T0 - 30_000 }), T0]],
+    seen: { phase: 'held', action: 'started less than two minutes ago: waiting', write: null },
+  },
+  {
+    name: 'three handoffs in 15 minutes: the fourth crossing stops trying, and the user is told',
+    agent: noHooks,
+    events: [
+      ...[0, 1, 2].flatMap((index): (readonly [CrossingEvent, number])[] => [
+        [judge(), T0 + index * MINUTE],
+        [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0 + index * MINUTE],
+        [{ type: 'dropped' }, T0 + index * MINUTE],
+      ]),
+      [judge(), T0 + 4 * MINUTE],
+    ],
+    seen: { phase: 'stopped', action: '3 handoffs in 15 minutes: stopped trying', write: null, notice: 'ai-zen: pi handoffs stopped' },
+  },
+  {
+    name: 'an agent the daemon cannot hand over says so',
+    agent: { ...claude, kind: 'mystery', handover: false },
+    events: [[judge(), T0]],
+    seen: { phase: 'unsupported', action: 'the daemon cannot hand over mystery sessions', write: null },
+  },
+];
+
+describe('step, row by row', () => {
+  test.each(rows)('$name', ({ agent, events, seen }) => {
+    const { record, effects } = run(newCrossing(agent), events);
+    const all = effects.flat();
+    const last = effects.at(-1) ?? [];
+    expect(record.phase.name).toBe(seen.phase);
+    expect(record.action).toBe(seen.action);
+    const written = writes(last);
+    if (seen.write === null) expect(written).toEqual([]);
+    else {
+      expect(written).toEqual([expect.objectContaining(seen.write)]);
+      if (!('after' in seen.write)) expect(written[0]).not.toHaveProperty('after');
+    }
+    expect(last.some((effect) => effect.type === 'adopt')).toBe(seen.adopted === true);
+    const corrections = all.filter((effect) => effect.type === 'correct');
+    expect(corrections.map((effect) => effect.problems)).toEqual(seen.correction ? [seen.correction] : []);
+    expect(all.find((effect) => effect.type === 'notify')?.title).toBe(seen.notice);
+  });
+});
 
 describe('the self deadline', () => {
   test('the agent never stops: at its own deadline the daemon writes the document itself, recorded as a downgrade from self', () => {
