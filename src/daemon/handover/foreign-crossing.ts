@@ -2,7 +2,7 @@
 // phases, and a pure `step(record, event, now) → { next, effects }`. The runner (foreign-sessions.ts)
 // performs the effects — writes, timers, notices — and turns what they find into the next events,
 // so every decision (judge, ask the agent, correct it once, fall back one way) is here and
-// table-tested without a child process (test/daemon/foreign-crossing.test.ts).
+// table-tested without a child process (test/daemon/foreign-crossing.fast.test.ts).
 import type { DocPath } from '../../handoff/doc-path.js';
 import type { Downgrade } from '../../handoff/handoff-pipeline.js';
 import { allProblems, checksPassed } from '../../handoff/checks/run-checks.js';
