@@ -9,6 +9,7 @@ import { AGENT_MODULES, agentModule } from '../daemon/sources/index.js';
 import { connectIpc } from '../ipc/client.js';
 import { socketPathFor } from '../ipc/socket-path.js';
 import type { Env } from '../paths.js';
+import { agentProcessOf } from '../probe/agent-process.js';
 import { daemonRoot } from './daemon-client.js';
 
 /** Claude Code's and Codex's hooks have their own install code; every other agent's comes with its module. */
@@ -57,6 +58,8 @@ export async function answerHook(agent: string, event: string, io: HookIo): Prom
     const { startDaemonIfEnabled } = await import('./daemon-autostart.js');
     return shaped((await startDaemonIfEnabled(root, io.env)) === 'not-enabled' ? unprotected(root) : null);
   }
+  // The agent runs the hook (through a shell or two): its process is the one `/clear` keeps.
+  const agentPid = agentProcessOf(process.ppid);
   try {
     const reply = await client.request<{ output: Record<string, unknown> | null }>(
       'agent-hook',
@@ -69,6 +72,7 @@ export async function answerHook(agent: string, event: string, io: HookIo): Prom
         ...(input.data.trigger ? { trigger: input.data.trigger } : {}),
         ...(input.data.source ? { source: input.data.source } : {}),
         ...(input.data.scripted ? { scripted: true } : {}),
+        ...(agentPid !== null ? { agentPid } : {}),
       },
       { timeoutMs: HOOK_ANSWER_MS },
     );

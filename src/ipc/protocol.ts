@@ -72,6 +72,8 @@ export const RequestParams = {
       source: z.string().max(64).optional(),
       /** The hook says a script runs the session (pi -p), where the transcript cannot (issue 19 §7). */
       scripted: z.boolean().optional(),
+      /** The agent process the hook ran under: the same before and after `/clear`, so the fresh session is known as the successor. */
+      agentPid: z.number().int().positive().optional(),
     })
     .strict(),
   /** Issue 21 §1: the last turns a person saw of any agent's session, by its id or a prefix of it; bounded in bytes. */

@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, afterAll, describe, expect, test } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
+import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import { bundledSkillPath } from '../../src/paths.js';
 import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import {
@@ -350,10 +351,45 @@ describe('X3 Claude Code sessions, with the real client', () => {
     const log = execFileSync('git', ['log', '--format=%s', '-1'], { cwd: daemon.root, encoding: 'utf8' });
     expect(log).toContain('(self)');
 
-    // SessionStart names the newest document for a fresh session.
-    const start = await runHook(daemon, 'SessionStart', { transcript_path: '/nowhere.jsonl', cwd: daemon.root, source: 'startup' });
-    expect(JSON.parse(start.stdout).hookSpecificOutput.additionalContext).toContain(doc);
-  }, 120_000);
+    // The agent's own screen says it, and how to go on: /clear.
+    await terminal.waitForScreen(new RegExp(`ai-zen: handed off → ${doc!.replace(/\./g, '\\.')} — /clear to continue fresh from it`), {
+      timeoutMs: 30_000,
+    });
+    // Only the successor is pointed at the document: a fresh session of another process gets nothing while this one is open.
+    const stranger = path.join(claude.configDir, 'projects', claudeSlug(daemon.root), '99999999-aaaa-4bbb-8ccc-dddddddddddd.jsonl');
+    const start = await runHook(daemon, 'SessionStart', { transcript_path: stranger, cwd: daemon.root, source: 'startup' });
+    expect(start.stdout.trim()).toBe('');
+
+    // `/clear` and the person's next prompt: the fresh session of the same Claude process is the successor.
+    const before = fake.requests.length;
+    fake.enqueue(anthropicReply().text('Continuing from the handoff document.').usage({ input_tokens: 21_000, output_tokens: 10 }));
+    // `/clear`, as a person types it; its new session has started once the old conversation left the screen.
+    const clear = async (gone: RegExp) => {
+      await terminal.type('/clear');
+      await terminal.sendKeys('Enter');
+      await waitFor(async () => !gone.test(await terminal.capture()), { timeoutMs: 30_000, message: '/clear to start a fresh session' });
+    };
+    await clear(/Handoff document written\./);
+    await terminal.type('go on');
+    await terminal.sendKeys('Enter');
+    await terminal.waitForScreen(/Continuing from the handoff document\./, { timeoutMs: 60_000 });
+    const continued = fake.requests.slice(before).find((request) => request.main)!;
+    expect(continued.allText).toContain(`Read the handoff document ${doc} (the previous session's record)`);
+    const successor = await waitFor(
+      async () => (await daemon.status()).sessions.find((entry) => entry.agent === 'claude-code' && entry.previous?.path === doc) ?? null,
+      { timeoutMs: 30_000, message: 'the /clear session listed as continuing the handed-off one' },
+    );
+    expect(successor.previous?.sessionId).toBe((written.payload as { sessionId: string }).sessionId);
+
+    // A /clear in that successor, which was never handed off, carries no document.
+    const later = fake.requests.length;
+    fake.enqueue(anthropicReply().text('A fresh start.').usage({ input_tokens: 9_000, output_tokens: 10 }));
+    await clear(/Continuing from the handoff document\./);
+    await terminal.type('something else');
+    await terminal.sendKeys('Enter');
+    await terminal.waitForScreen(/A fresh start\./, { timeoutMs: 60_000 });
+    expect(fake.requests.slice(later).find((request) => request.main)!.allText).not.toContain('.ai-zen/handoffs/');
+  }, 240_000);
 
   test('issue 19 §7 a `claude -p` run that crosses with the hooks installed keeps its answer: stdout is the model’s final reply, and the daemon has written the document itself (offline) before claude exits, then commits it', async () => {
     const { daemon, claude } = await setup();

@@ -48,6 +48,8 @@ export interface ForeignDocument {
 
 export interface ContinuedSessions {
   previousOf(state: SessionState): Promise<ContinuedFrom | null>;
+  /** A session started from a document in the agent's own terminal (`/clear` after a handoff): its first request need not name it. */
+  link(transcript: string, documentPath: string): void;
   /** predecessor session id → the id of the session that started from its document. */
   successors(states: readonly SessionState[], documents: readonly ForeignDocument[]): Promise<Map<string, string>>;
 }
@@ -94,6 +96,10 @@ export function createContinuedSessions(options: {
   }
 
   return {
+    link(transcript, documentPath) {
+      known.set(transcript, documentPath);
+    },
+
     async previousOf(state) {
       const path = await documentOf(state);
       return path === null ? null : { path, sessionId: options.sessionOfDocument(path) };

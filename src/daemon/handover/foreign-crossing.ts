@@ -64,6 +64,8 @@ export interface CrossingRecord {
   /** What status shows (kept when the session drops below: the last thing done). */
   readonly action: string | null;
   readonly successorCommand: string | null;
+  /** The last document written for the session, project-relative (what the agent's screen and its successor are told). */
+  readonly document: string | null;
   /** A hook of this session reached the daemon: the agent runs our hooks. */
   readonly hooksAnswered: boolean;
   readonly guard: GuardMemory | null;
@@ -162,7 +164,7 @@ const late = (why: string): CrossingEffect => ({
 });
 
 export function newCrossing(agent: CrossingAgent): CrossingRecord {
-  return { agent, phase: { name: 'quiet' }, action: null, successorCommand: null, hooksAnswered: false, guard: null };
+  return { agent, phase: { name: 'quiet' }, action: null, successorCommand: null, document: null, hooksAnswered: false, guard: null };
 }
 
 /** The one transition function: what the record becomes on `event` at `now` (ms), and what to do. */
@@ -226,6 +228,7 @@ export function step(record: CrossingRecord, event: CrossingEvent, now: number):
           phase: event.counts ? { name: 'documented' } : phase.name === 'writing' ? { name: 'quiet' } : phase,
           action: `handoff written (${event.executor}): ${event.path}`,
           successorCommand: event.successorCommand,
+          document: event.path,
         },
         effects: [],
       };

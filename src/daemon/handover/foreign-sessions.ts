@@ -87,6 +87,10 @@ export interface ForeignSessionsRunner extends ForeignSessions {
   handOver(file: string, reason: string, how?: HandOverOptions): Promise<ForeignHandoffResult | null>;
   /** A document for this crossing already exists (written by the agent itself, or by us). */
   hasDocument(file: string): boolean;
+  /** The last document written for this transcript's session, project-relative; null: none yet. */
+  documentOf(file: string): string | null;
+  /** The transcript whose session a document was written for (null: not one this daemon wrote or adopted). */
+  transcriptOf(document: string): string | null;
   /** The crossing of this transcript is judged (the Stop hook waits for it after reading the transcript up to date). */
   settle(file: string): Promise<void>;
   /** The agent's Stop hook may take this crossing: returns the document path it is to write, or null. */
@@ -312,6 +316,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       return writes.get(file) ?? null;
     },
     hasDocument: (file) => phaseOf(file) === 'documented',
+    documentOf: (file) => records.get(file)?.document ?? null,
+    transcriptOf: (document) => [...records].find(([, record]) => record.document === document)?.[0] ?? null,
     async settle(file) {
       const state = options.stateOf(file);
       if (!state || !isOverThreshold(state)) return;

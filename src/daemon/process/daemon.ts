@@ -27,6 +27,7 @@ import { createIpcHandlers } from '../side-channels/ipc-handlers.js';
 import { answerStatusline } from '../side-channels/statusline-answer.js';
 import { answerTranscript } from '../side-channels/transcript-answer.js';
 import { createContinuedSessions } from '../handover/continued-sessions.js';
+import { ProcessSuccessors } from '../handover/process-successors.js';
 import { cleanLeftovers } from './leftover-cleanup.js';
 import { removeOrphans } from '../../session/orphan-cleanup.js';
 import { SessionStore } from '../../session/store.js';
@@ -122,6 +123,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
 
   const migrator = createDaemonMigrator({ paths, config, facts, events, logger, env });
+  const continued = createContinuedSessions({
+    sources,
+    sessionOfDocument: (document) => committer.list().find((record) => record.path === document)?.sessionId ?? null,
+  });
+  // Which fresh session continues a handed-off one in the agent's own terminal (after `/clear`).
+  const successors = new ProcessSuccessors();
   const foreign = createForeignSessions({
     root,
     paths,
@@ -192,10 +199,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     committer,
     migrator,
     foreign,
-    continued: createContinuedSessions({
-      sources,
-      sessionOfDocument: (document) => committer.list().find((record) => record.path === document)?.sessionId ?? null,
-    }),
+    continued,
     usage,
     isOwned,
     ready: () => ready,
@@ -227,7 +231,20 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   async function answerAgentHook(params: RequestParams<'agent-hook'>): Promise<unknown> {
     const source = sources.find((candidate) => candidate.kind === params.agent);
     if (!source) return { output: null };
-    return answerHookOf(params, { paths, env, source, watcher, foreign, facts });
+    return answerHookOf(params, {
+      paths,
+      env,
+      source,
+      watcher,
+      foreign,
+      facts,
+      successors,
+      continued,
+      isLive: async (transcript) => {
+        const owner = sources.find((candidate) => candidate.matches(transcript));
+        return owner?.isLive ? owner.isLive(transcript).catch(() => null) : null;
+      },
+    });
   }
 
   let notifying: Promise<void> = Promise.resolve();

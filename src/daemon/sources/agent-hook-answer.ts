@@ -9,7 +9,13 @@
 //   (summary or offline) before the hook answers, and the script keeps its answer.
 // - PreCompact: the agent is about to compact and no document exists for this crossing: write the
 //   offline one now, within the hook's time limit, so nothing is lost when compaction wins.
-// - SessionStart: name the newest handoff document, so a fresh or compacted session knows it.
+// - Stop, once the agent's own document is done: the agent's screen says so, and that `/clear` (or
+//   the agent's own way to a fresh session) continues from it; the agent process is remembered.
+// - SessionStart: the fresh session that agent process starts next is the successor — it is given
+//   the breakpoint (the document's path and the instruction to continue from it, nothing else) and
+//   linked to the session it continues. A compacted session that was handed off is told its document
+//   records the state before the compaction. Any other session gets no pointer, but for a fresh start
+//   shortly after a handoff whose session has ended: one line of information naming the document.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { loadHandoffSkill } from '../../handoff/skill.js';
@@ -21,6 +27,9 @@ import type { ForeignSessionsRunner } from '../handover/foreign-sessions.js';
 import { isOverThreshold, type SessionSource } from '../watching/session-source.js';
 import type { WatchedSessions } from '../watching/transcript-watchers.js';
 import { usagePercent } from '../../usage-percent.js';
+import type { ContinuedSessions } from '../handover/continued-sessions.js';
+import type { ProcessSuccessors } from '../handover/process-successors.js';
+import { successorInstruction } from './kit/successor.js';
 
 export interface AgentHookRequest {
   readonly event: 'Stop' | 'PreCompact' | 'SessionStart';
@@ -30,6 +39,8 @@ export interface AgentHookRequest {
   readonly source?: string;
   /** The hook says a script runs the session, where the transcript does not (pi's extension in print mode). */
   readonly scripted?: boolean;
+  /** The agent process the hook ran under (probe/agent-process.ts): the same one before and after `/clear`. */
+  readonly agentPid?: number;
 }
 
 export interface AgentHookDeps {
@@ -39,7 +50,15 @@ export interface AgentHookDeps {
   readonly watcher: WatchedSessions;
   readonly foreign: ForeignSessionsRunner;
   readonly facts: FactsProvider;
+  readonly successors: ProcessSuccessors;
+  readonly continued: Pick<ContinuedSessions, 'link'>;
+  /** Whether an agent's process has a transcript's session open (null: the agent does not say). */
+  isLive(transcript: string): Promise<boolean | null>;
+  readonly now?: () => number;
 }
+
+/** A fresh start this soon after a handoff whose session has ended is told of the document (information only). */
+const RECENT_HANDOFF_MS = 30 * 60_000;
 
 /** The JSON the hook prints on stdout, or null to print nothing. */
 export async function answerAgentHook(request: AgentHookRequest, deps: AgentHookDeps): Promise<{ output: Record<string, unknown> | null }> {
@@ -48,7 +67,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
   const ofSource = deps.source.matches(file);
   // This session's hooks run (for Codex: the user trusted them), so its Stop hook can take a crossing.
   if (ofSource) deps.foreign.hookAnswered(file);
-  if (request.event === 'SessionStart') return { output: await sessionStartContext(deps.paths) };
+  if (request.event === 'SessionStart') return { output: ofSource ? await sessionStartContext(request, file, deps) : null };
   if (!ofSource) return { output: null };
   await deps.watcher.refresh(file);
   const state = deps.watcher.state(file);
@@ -68,8 +87,8 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
     // Issue 21 §3: a document that fails the checks is sent back once, naming what is wrong.
     const correction = await deps.foreign.correctSelf(file);
     if (correction) return { output: { decision: 'block', reason: correctionReason(correction, deps.source) } };
-    await deps.foreign.finishSelf(file);
-    return { output: null };
+    if (!(await deps.foreign.finishSelf(file))) return { output: null };
+    return { output: handedOffMessage(request, file, deps) };
   }
   if (request.scripted || deps.watcher.state(file)?.scripted) {
     await deps.foreign.handOverForScript(file);
@@ -118,15 +137,70 @@ export function correctionReason(
   ].join('\n');
 }
 
-async function sessionStartContext(paths: ProjectPaths): Promise<Record<string, unknown> | null> {
-  const names = (await fs.readdir(paths.handoffs).catch(() => [] as string[])).filter((name) => name.endsWith('.md')).sort();
+/** What the agent's screen says once its own document is done; the agent process is remembered for its successor. */
+function handedOffMessage(request: AgentHookRequest, file: string, deps: AgentHookDeps): Record<string, unknown> | null {
+  const document = deps.foreign.documentOf(file);
+  const state = deps.watcher.state(file);
+  if (document === null || !state) return null;
+  if (request.agentPid !== undefined && state.kind !== 'ai-zen')
+    deps.successors.handedOff({
+      agent: state.kind,
+      agentPid: request.agentPid,
+      sessionId: state.sessionId,
+      transcript: file,
+      document,
+      messageCount: state.messageCount,
+    });
+  const fresh = deps.source.handover?.freshSessionCommand;
+  const next = fresh
+    ? ` — ${fresh} to continue fresh from it`
+    : ` — continue fresh with: ${deps.source.handover?.successorCommand(document) ?? ''}`;
+  return { systemMessage: `ai-zen: handed off → ${document}${next}` };
+}
+
+function contextOf(text: string): Record<string, unknown> {
+  return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
+}
+
+async function sessionStartContext(request: AgentHookRequest, file: string, deps: AgentHookDeps): Promise<Record<string, unknown> | null> {
+  if (request.source === 'compact') {
+    const document = deps.foreign.documentOf(file);
+    return document === null
+      ? null
+      : contextOf(
+          `ai-zen: ${document} is this session's handoff document, written before this compaction: it records the state before it (the requests, what was done, files, commands). Read it for what the summary lost.`,
+        );
+  }
+  if (request.source === 'resume') return null;
+  const agent = deps.source.kind;
+  if (request.agentPid !== undefined && agent !== 'ai-zen') {
+    const handed = deps.successors.claim(
+      agent,
+      request.agentPid,
+      file,
+      (transcript) => deps.watcher.state(transcript)?.messageCount ?? null,
+    );
+    if (handed) {
+      deps.continued.link(file, handed.document);
+      return contextOf(`ai-zen: ${successorInstruction(handed.document)}`);
+    }
+  }
+  // `/clear` in a session never handed off: no pointer to another session's document.
+  if (request.source === 'clear') return null;
+  return recentHandoffLine(deps);
+}
+
+/** The newest document, when it is recent and its session has ended: one line of information, not an instruction. */
+async function recentHandoffLine(deps: AgentHookDeps): Promise<Record<string, unknown> | null> {
+  const names = (await fs.readdir(deps.paths.handoffs).catch(() => [] as string[])).filter((name) => name.endsWith('.md')).sort();
   const newest = names.at(-1);
   if (!newest) return null;
-  const relative = path.relative(paths.root, path.join(paths.handoffs, newest)).split(path.sep).join('/');
-  return {
-    hookSpecificOutput: {
-      hookEventName: 'SessionStart',
-      additionalContext: `ai-zen: the newest handoff document of this repo is ${relative}. It records earlier work (the last request, what was done, files, commands, the git state); read it when you need those details.`,
-    },
-  };
+  const written = await fs.stat(path.join(deps.paths.handoffs, newest)).catch(() => null);
+  if (!written || (deps.now ?? Date.now)() - written.mtimeMs > RECENT_HANDOFF_MS) return null;
+  const relative = path.relative(deps.paths.root, path.join(deps.paths.handoffs, newest)).split(path.sep).join('/');
+  const transcript = deps.foreign.transcriptOf(relative);
+  if (transcript !== null && (await deps.isLive(transcript)) === true) return null;
+  return contextOf(
+    `ai-zen: the newest handoff document of this repo is ${relative}, written for a session that has ended. If this session continues that work, read it first; otherwise ignore this line.`,
+  );
 }

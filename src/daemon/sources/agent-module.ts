@@ -65,6 +65,8 @@ export interface AgentModule {
   createSource(context: AgentSourceContext): WatchedSource;
   /** The command that reopens a session with its whole history (`claude --resume <id>`); null when the agent has none. */
   resumeCommand(sessionId: string): string | null;
+  /** What a person types in the agent to start a fresh session in the same terminal (`/clear`); null: it has none. */
+  readonly freshSessionCommand: string | null;
   /** The client's arguments to start a session whose first prompt is `prompt` (`continue --in`, the successor command). */
   startArgs(prompt: string, clientArgs: readonly string[]): readonly string[];
   /** The agent's hooks ai-zen installs generically; null where its command does it (Claude Code's and Codex's, for now). */

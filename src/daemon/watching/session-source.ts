@@ -234,6 +234,8 @@ export interface ForeignHandover {
   readEvidence(file: string): Promise<readonly AgentMessage[]>;
   /** The command that starts the successor fresh, reading the document (never a resume of the full session). */
   successorCommand(documentPath: string): string;
+  /** What a person types in the agent for a fresh session in the same terminal, which then continues from the document; null: none. */
+  readonly freshSessionCommand?: string | null;
   /** The agent's own hooks are installed in this repo: its Stop hook lets it write the document itself (self). */
   selfHooksInstalled?(): Promise<boolean>;
   /**

@@ -20,6 +20,7 @@ export const claudeAgent: AgentModule = {
   label: 'Claude Code',
   word: 'claude',
   createSource: (context) => createClaudeCodeSource(context),
+  freshSessionCommand: '/clear',
   resumeCommand: (sessionId) => `claude --resume ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, prompt],
   hooks: null,

@@ -21,6 +21,7 @@ export const codexAgent: AgentModule = {
   label: 'Codex',
   word: 'codex',
   createSource: (context) => createCodexSessionSource(context),
+  freshSessionCommand: '/clear',
   resumeCommand: (sessionId) => `codex resume ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, prompt],
   hooks: null,

@@ -19,6 +19,7 @@ export const copilotAgent: AgentModule = {
   label: 'GitHub Copilot CLI',
   word: 'copilot',
   createSource: (context) => createCopilotSessionSource(context),
+  freshSessionCommand: '/clear',
   resumeCommand: (sessionId) => `copilot --resume=${sessionId}`,
   // `-i`: an interactive session that starts with the prompt; with `-p` among the client's arguments, a script's run of it.
   startArgs: (prompt, clientArgs) => {

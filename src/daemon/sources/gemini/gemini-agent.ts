@@ -21,6 +21,7 @@ export const geminiAgent: AgentModule = {
   label: 'Gemini CLI',
   word: 'gemini',
   createSource: (context) => createGeminiSource(context),
+  freshSessionCommand: '/clear',
   resumeCommand: (sessionId) => `gemini --resume ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, '-i', prompt],
   hooks: geminiHooks,

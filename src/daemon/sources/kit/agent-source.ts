@@ -33,6 +33,7 @@ export interface AgentNames {
   readonly name: WatchedAgent;
   readonly label: string;
   readonly word: string;
+  readonly freshSessionCommand: string | null;
   startArgs(prompt: string, clientArgs: readonly string[]): readonly string[];
 }
 
@@ -48,6 +49,7 @@ export function agentSource(agent: AgentNames, parts: AgentSessionParts): Watche
     handover: {
       readEvidence: parts.readEvidence,
       successorCommand: (documentPath) => successorCommand(agent, documentPath),
+      freshSessionCommand: agent.freshSessionCommand,
       selfHooksInstalled: parts.selfHooksInstalled,
       ...(parts.selfHooksMustAnswer ? { selfHooksMustAnswer: true } : {}),
       selfWriteInstructions: parts.selfWriteInstructions,

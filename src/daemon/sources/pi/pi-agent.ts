@@ -19,6 +19,7 @@ export const piAgent: AgentModule = {
   label: 'pi',
   word: 'pi',
   createSource: (context) => createPiSource(context),
+  freshSessionCommand: '/new',
   resumeCommand: (sessionId) => `pi --session ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, prompt],
   hooks: piHooks,

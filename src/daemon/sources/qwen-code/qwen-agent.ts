@@ -23,6 +23,7 @@ export const qwenAgent: AgentModule = {
   label: 'Qwen Code',
   word: 'qwen',
   createSource: (context) => createQwenCodeSource(context),
+  freshSessionCommand: '/clear',
   resumeCommand: (sessionId) => `qwen --resume ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, '-i', prompt],
   hooks: { install: installQwenHooks, uninstall: uninstallQwenHooks, readInput: (raw) => readQwenHookInput(raw) },

@@ -1,0 +1,53 @@
+// Which fresh session continues a handed-off one in the same terminal: the agent process whose
+// session was handed off (its Stop hook said which process it runs under) starts a fresh session with
+// `/clear` or `/new`, and that session's SessionStart hook comes from the same process. The first
+// fresh session of that process, while the handed-off session has not gone on past its document, is
+// the successor: it is told the document, and linked to the session it continues. Once, per handoff.
+import type { WatchedAgent } from '../../config/agent-names.js';
+
+export interface HandedOffProcess {
+  readonly agent: WatchedAgent;
+  /** The agent process (probe/agent-process.ts) the handed-off session ran in. */
+  readonly agentPid: number;
+  readonly sessionId: string;
+  readonly transcript: string;
+  /** The document, project-relative. */
+  readonly document: string;
+  /** The session's messages when its document was done: more later means the person went on in it. */
+  readonly messageCount: number;
+}
+
+export class ProcessSuccessors {
+  private readonly byProcess = new Map<string, HandedOffProcess>();
+
+  /** A session's document is done (written, checked): the next fresh session of its process continues it. */
+  handedOff(entry: HandedOffProcess): void {
+    this.byProcess.set(keyOf(entry.agent, entry.agentPid), entry);
+  }
+
+  /**
+   * A fresh session started in `agentPid`: the handed-off session it continues, or null (another
+   * process, no handoff, the person went on in the old session, or the successor was already claimed).
+   */
+  claim(
+    agent: WatchedAgent,
+    agentPid: number,
+    transcript: string,
+    messagesNow: (transcript: string) => number | null,
+  ): HandedOffProcess | null {
+    const key = keyOf(agent, agentPid);
+    const entry = this.byProcess.get(key);
+    if (!entry || entry.transcript === transcript) return null;
+    this.byProcess.delete(key);
+    const now = messagesNow(entry.transcript);
+    return now === null || now <= entry.messageCount ? entry : null;
+  }
+
+  /** The document a session was handed off to, while its process has not started the successor (a compaction names it). */
+  documentOf(transcript: string): string | null {
+    for (const entry of this.byProcess.values()) if (entry.transcript === transcript) return entry.document;
+    return null;
+  }
+}
+
+const keyOf = (agent: WatchedAgent, agentPid: number) => `${agent}:${agentPid}`;
