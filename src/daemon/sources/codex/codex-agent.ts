@@ -3,12 +3,13 @@
 // before Codex compacts by itself at about 95% of the window it reports (its auto-compaction limit is
 // 90% of the model's full window, which it reports as 95% of that), `codex resume <id>` to reopen a
 // session whole and a fresh `codex "<prompt>"` to continue from a document. Its hooks, their trust
-// and its MCP entry are installed by `install-hooks codex` itself (cli/daemon-agent-hooks.ts).
+// and its MCP entry in codex-agent-hooks.ts.
 import path from 'node:path';
 import { codexSessionsFolder } from '../../../paths.js';
 import type { WatchedSource } from '../../watching/session-source.js';
 import type { AgentModule, AgentSourceContext } from '../agent-module.js';
 import { agentSource, windowSettings } from '../kit/agent-source.js';
+import { codexHooks } from './codex-agent-hooks.js';
 import { readCodexEvidence } from './codex-evidence.js';
 import { codexHooksInstalled } from './codex-hooks.js';
 import { isCodexSessionLive } from './codex-liveness.js';
@@ -23,7 +24,7 @@ export const codexAgent: AgentModule = {
   createSource: (context) => createCodexSessionSource(context),
   resumeCommand: (sessionId) => `codex resume ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, prompt],
-  hooks: null,
+  hooks: codexHooks,
 };
 
 export function createCodexSessionSource(context: AgentSourceContext): WatchedSource {

@@ -8,7 +8,7 @@ import type { WatchedSource } from '../../watching/session-source.js';
 import type { AgentModule, AgentSourceContext, HookEvent, HookInput } from '../agent-module.js';
 import { agentSource, windowSettings } from '../kit/agent-source.js';
 import { readCopilotEvidence } from './copilot-evidence.js';
-import { copilotHooksInstalled, installCopilotHooks, uninstallCopilotHooks } from './copilot-hooks.js';
+import { copilotHooksInstalled, copilotSettingsFiles, installCopilotHooks, uninstallCopilotHooks } from './copilot-hooks.js';
 import { isCopilotSessionLive } from './copilot-liveness.js';
 import { copilotSessionState, EVENTS_FILE, isSessionId } from './copilot-paths.js';
 import { CopilotOwnership, copilotSessionFolders } from './copilot-session-folders.js';
@@ -26,10 +26,15 @@ export const copilotAgent: AgentModule = {
     return rest.length < clientArgs.length ? [...rest, '-p', prompt] : [...clientArgs, '-i', prompt];
   },
   hooks: {
+    scope: 'repo',
     install: installCopilotHooks,
     uninstall: uninstallCopilotHooks,
+    settingsFiles: ({ root }) => copilotSettingsFiles(root),
     readInput: (raw) => copilotHookInput(raw, process.env),
     writeOutput: copilotHookOutput,
+    mcp: null,
+    statusLine: null,
+    trust: null,
   },
 };
 

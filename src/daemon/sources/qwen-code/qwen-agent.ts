@@ -14,7 +14,8 @@ import { projectFolders } from '../kit/project-folders.js';
 import { readQwenEvidence } from './qwen-evidence.js';
 import { emptyQwenState, foldQwenLine, type QwenFoldOptions } from './qwen-fold.js';
 import { readQwenHookInput } from './qwen-hook-input.js';
-import { installQwenHooks, qwenHooksInstalled, uninstallQwenHooks } from './qwen-hooks.js';
+import { hookOutputAsItIs } from '../hook-groups.js';
+import { installQwenHooks, qwenHooksInstalled, qwenSettingsFiles, uninstallQwenHooks } from './qwen-hooks.js';
 import { isQwenTranscript, mayHoldSessionsOf, qwenProjectsDir, qwenSessionsRegistry } from './qwen-paths.js';
 import { scriptedByRegistry } from './qwen-scripted.js';
 
@@ -25,7 +26,17 @@ export const qwenAgent: AgentModule = {
   createSource: (context) => createQwenCodeSource(context),
   resumeCommand: (sessionId) => `qwen --resume ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, '-i', prompt],
-  hooks: { install: installQwenHooks, uninstall: uninstallQwenHooks, readInput: (raw) => readQwenHookInput(raw) },
+  hooks: {
+    scope: 'repo',
+    install: async (input) => ({ ...(await installQwenHooks(input)), what: '', notes: [] }),
+    uninstall: uninstallQwenHooks,
+    settingsFiles: ({ root }) => qwenSettingsFiles(root),
+    readInput: (raw) => readQwenHookInput(raw),
+    writeOutput: hookOutputAsItIs,
+    mcp: null,
+    statusLine: null,
+    trust: null,
+  },
 };
 
 export function createQwenCodeSource(context: AgentSourceContext): WatchedSource {
