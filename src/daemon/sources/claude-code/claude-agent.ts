@@ -2,6 +2,7 @@
 // (claude-paths.ts; other repos' folders are never listed), its fold, its liveness (its registry of
 // running sessions), its evidence, `claude --resume <id>` to reopen a session whole and `claude
 // "<prompt>"` to start a successor; its hooks, MCP entry and statusline in claude-agent-hooks.ts.
+import { AGENT_LABELS } from '../../../config/agent-names.js';
 import path from 'node:path';
 import { createLineFoldReader } from '../../watching/line-fold-reader.js';
 import type { WatchedSource } from '../../watching/session-source.js';
@@ -17,7 +18,7 @@ import { claudeHooksInstalled } from './claude-settings.js';
 
 export const claudeAgent: AgentModule = {
   name: 'claude-code',
-  label: 'Claude Code',
+  label: AGENT_LABELS['claude-code'],
   word: 'claude',
   createSource: (context) => createClaudeCodeSource(context),
   resumeCommand: (sessionId) => `claude --resume ${sessionId}`,

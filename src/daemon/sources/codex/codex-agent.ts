@@ -4,6 +4,7 @@
 // 90% of the model's full window, which it reports as 95% of that), `codex resume <id>` to reopen a
 // session whole and a fresh `codex "<prompt>"` to continue from a document. Its hooks, their trust
 // and its MCP entry in codex-agent-hooks.ts.
+import { AGENT_LABELS } from '../../../config/agent-names.js';
 import path from 'node:path';
 import { codexSessionsFolder } from '../../../paths.js';
 import type { WatchedSource } from '../../watching/session-source.js';
@@ -19,7 +20,7 @@ import { codexSessionIdFromName, createCodexSessionReader } from './codex-sessio
 
 export const codexAgent: AgentModule = {
   name: 'codex',
-  label: 'Codex',
+  label: AGENT_LABELS['codex'],
   word: 'codex',
   createSource: (context) => createCodexSessionSource(context),
   resumeCommand: (sessionId) => `codex resume ${sessionId}`,

@@ -3,6 +3,7 @@
 // as they are (copilot-hooks.ts), but for one field: its SessionStart input names the session and
 // not its transcript, which is where the session's id says (so the daemon knows this session's
 // hooks run, and lets its Stop hook take the crossing).
+import { AGENT_LABELS } from '../../../config/agent-names.js';
 import path from 'node:path';
 import type { WatchedSource } from '../../watching/session-source.js';
 import type { AgentModule, AgentSourceContext, HookEvent, HookInput } from '../agent-module.js';
@@ -16,7 +17,7 @@ import { createCopilotSessionReader } from './copilot-session-reader.js';
 
 export const copilotAgent: AgentModule = {
   name: 'copilot',
-  label: 'GitHub Copilot CLI',
+  label: AGENT_LABELS['copilot'],
   word: 'copilot',
   createSource: (context) => createCopilotSessionSource(context),
   resumeCommand: (sessionId) => `copilot --resume=${sessionId}`,

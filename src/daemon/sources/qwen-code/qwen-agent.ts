@@ -3,6 +3,7 @@
 // (its registry of running sessions, Claude Code's shape), its evidence, `qwen --resume <id>` to
 // reopen a session whole, a fresh `qwen -i "<prompt>"` to continue from a document (a bare positional
 // prompt would be one-shot and exit), and its Claude-shaped hooks in the project's `.qwen/settings.json`.
+import { AGENT_LABELS } from '../../../config/agent-names.js';
 import path from 'node:path';
 import { createLineFoldReader } from '../../watching/line-fold-reader.js';
 import type { WatchedSource } from '../../watching/session-source.js';
@@ -21,7 +22,7 @@ import { scriptedByRegistry } from './qwen-scripted.js';
 
 export const qwenAgent: AgentModule = {
   name: 'qwen-code',
-  label: 'Qwen Code',
+  label: AGENT_LABELS['qwen-code'],
   word: 'qwen',
   createSource: (context) => createQwenCodeSource(context),
   resumeCommand: (sessionId) => `qwen --resume ${sessionId}`,
