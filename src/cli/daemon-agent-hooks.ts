@@ -131,44 +131,45 @@ async function install(setup: CliSetup, word: string, hooks: AgentHooks, trust: 
   const shim = await ensureHookShim(env);
   const result = await hooks.install({ root, env, command: (event) => hookCommand(shim, word, event) });
   const { where, kept } = await place(root, result.file, hooks, env);
-  const lines = [
+  // Each step says what it did as soon as it is done: a later step that fails leaves the earlier ones told.
+  const say = (lines: readonly string[]) => (lines.length === 0 ? Promise.resolve() : writeOut(setup.io.stdout, `${lines.join('\n')}\n`));
+  await say([
     result.changed ? `ai-zen-daemon: hooks installed in ${where}${result.what}` : `ai-zen-daemon: hooks already installed in ${where}`,
     ...(kept === 'excluded' ? [`  ${where} is kept out of git (.git/info/exclude)`] : []),
     ...(kept === 'tracked'
       ? [`  note: ${where} is tracked by git; its hooks name this machine's paths — consider git rm --cached ${where}`]
       : []),
     ...result.notes,
-  ];
+  ]);
   if (hooks.mcp) {
-    // Issue 23 §3: the successor's way back to its predecessors, started through the same shim.
+    // The successor's way back to its predecessors, started through the same shim.
     const mcp = await hooks.mcp.install({ root, env, shim });
     if (mcp.taken)
-      lines.push(
+      await say([
         `  note: ${shownFile(root, mcp.file, hooks)} already has an MCP server named ai-zen of yours: ai-zen-daemon mcp is not added`,
-      );
+      ]);
     else {
       const placed = await place(root, mcp.file, hooks, env);
-      lines.push(
+      await say([
         `  MCP server ai-zen (ai-zen-daemon mcp: handoffs, read_handoff, search_history, read_message) in ${placed.where}${mcp.changed ? '' : ', already there'}`,
         ...(placed.kept === 'excluded' ? [`  ${placed.where} is kept out of git (.git/info/exclude)`] : []),
         ...(placed.kept === 'tracked'
           ? [`  note: ${placed.where} is tracked by git; the ai-zen server in it names this machine's paths`]
           : []),
-      );
+      ]);
     }
   }
   if (hooks.statusLine) {
     const statusLine = await hooks.statusLine.install({ root, env, command: `${shellWord(shim)} statusline` });
-    lines.push(statusLineNote(statusLine, shim, hooks.statusLine.shows));
+    await say([statusLineNote(statusLine, shim, hooks.statusLine.shows)]);
   }
   if (hooks.trust)
-    lines.push(
+    await say([
       trust ? `ai-zen-daemon: ${await hooks.trust.trust({ cwd: setup.io.cwd, env, version: packageVersion() })}` : hooks.trust.hint,
-    );
-  await writeOut(setup.io.stdout, `${lines.join('\n')}\n`);
+    ]);
 }
 
-/** What install-hooks says of the statusline (issue 23 §2): installed, or the user's left as it is and how to chain it. */
+/** What install-hooks says of the statusline: installed, or the user's left as it is and how to chain it. */
 function statusLineNote(result: StatusLineInstall, shim: string, shows: string): string {
   if (result.state === 'installed') return `ai-zen-daemon: statusline installed in ${result.file} (${shows})`;
   if (result.state !== 'theirs') return `ai-zen-daemon: statusline already installed in ${result.file}`;
