@@ -9,7 +9,7 @@ import type { AgentHooks, HookSettingsFile } from '../daemon/sources/agent-hooks
 import { parseSettingsObject, type Json } from '../daemon/sources/hook-groups.js';
 import { AGENT_MODULES } from '../daemon/sources/index.js';
 import { describeError } from '../errors.js';
-import { readRegularText } from '../fs/open-regular-file.js';
+import { NotRegularFileError, readRegularText } from '../fs/open-regular-file.js';
 import { hookShimPath, type Env } from '../paths.js';
 import type { Finding } from './doctor-finding.js';
 
@@ -88,9 +88,16 @@ interface FileVerdict {
 
 async function checkSettingsFile(place: HookSettingsFile, fix: string, env: Env): Promise<FileVerdict> {
   const { file, shown } = place;
-  // A FIFO at a settings path would hang doctor: only a regular file is read (anything else is no settings).
-  const text = await readRegularText(file, { follow: true }).catch(() => null);
+  // A regular file only: a repo's settings path may hold anything, and a FIFO would hang doctor.
+  const text = await readRegularText(file, { follow: true }).catch((error: unknown) =>
+    NotRegularFileError.isInstance(error) ? error : null,
+  );
   if (text === null) return { finding: null, namesShim: false };
+  if (typeof text !== 'string')
+    return {
+      finding: { check: 'hooks', status: 'problem', message: `${shown} is ${text.what}, not a regular file`, fix: `fix ${file} by hand` },
+      namesShim: false,
+    };
   let settings: Json;
   try {
     settings = parseSettingsObject(text, shown);

@@ -88,6 +88,16 @@ describe.each(AGENTS)("$label's hooks", ({ word, hooks }) => {
     const outside = (await checkHooks(null, env)).findings.filter((finding) => finding.message.startsWith(`${place.shown}: `));
     expect(outside).toHaveLength(hooks.scope === 'user' ? 1 : 0);
   });
+
+  it('doctor reports its settings path when it is not a regular file, in one finding, without reading it', async () => {
+    const { root, env } = places;
+    const place = ownFile(hooks);
+    await fs.mkdir(place.file, { recursive: true });
+    const findings = (await checkHooks(root, env)).findings.filter((finding) => finding.message.startsWith(`${place.shown} `));
+    expect(findings).toEqual([
+      { check: 'hooks', status: 'problem', message: `${place.shown} is a folder, not a regular file`, fix: `fix ${place.file} by hand` },
+    ]);
+  });
 });
 
 /** A temp repo and homes for one test, removed after it. */

@@ -11,6 +11,7 @@
 // and the script keeps its last reply as its output (issue 19 §7).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../../../fs/read-regular-file.js';
 import { writeFileInside } from '../../../fs/safe-write.js';
 import { aiZenHome, type Env } from '../../../paths.js';
 import type { AgentHooks, HookEvent } from '../agent-hooks.js';
@@ -117,12 +118,13 @@ async function oursIn(settings: Json): Promise<{ commands: string[]; problems: s
   const commands: string[] = [];
   const problems: string[] = [];
   for (const entry of extensionsOf(settings).filter(isOurs) as string[]) {
-    const text = await fs.readFile(entry, 'utf8').catch(() => null);
-    if (text === null) {
+    // Bounded, a regular file only: the path comes from the project's settings.
+    const read = await readRegularFile(entry, EXTENSION_MAX_BYTES);
+    if (!read.ok && read.missing) {
       problems.push(`names ai-zen's pi extension ${entry}, which no longer exists`);
       continue;
     }
-    const named = COMMANDS.exec(text)?.[1];
+    const named = read.ok ? COMMANDS.exec(read.bytes.toString('utf8'))?.[1] : undefined;
     try {
       commands.push(...Object.values(JSON.parse(named ?? '') as Record<string, unknown>).filter((command) => typeof command === 'string'));
     } catch {
@@ -134,6 +136,8 @@ async function oursIn(settings: Json): Promise<{ commands: string[]; problems: s
 
 /** The commands as piExtensionText writes them. */
 const COMMANDS = /^const COMMANDS = (\{[\s\S]*?\n\});$/m;
+/** The extension is a few kilobytes. */
+const EXTENSION_MAX_BYTES = 256 * 1024;
 
 export const piHooks: AgentHooks = {
   scope: 'repo',
