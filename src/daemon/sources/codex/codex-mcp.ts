@@ -10,8 +10,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AiZenError } from '../../../errors.js';
 import { codexHomeFolder, type Env } from '../../../paths.js';
-import { SettingsNotJson } from '../hook-groups.js';
-import { type SettingsFormat, updateSettingsFile } from '../settings-file.js';
+import { updateSettingsFile } from '../settings-file.js';
+import { loadToml, type ParseToml, tomlText } from '../settings-toml.js';
 
 const CONFIG = 'config.toml';
 const BEGIN = '# >>> ai-zen: its MCP server (ai-zen-daemon install-hooks codex; uninstall-hooks codex removes this block)';
@@ -55,35 +55,6 @@ function withoutBlock(text: string): string {
   // The blank line install put before the block goes too.
   const before = text.slice(0, start).replace(/\n\n$/, '\n');
   return before + (theirs === '' ? '' : `${theirs}\n`) + text.slice(after);
-}
-
-type ParseToml = (text: string) => Record<string, unknown>;
-
-/** smol-toml's parse, loaded here only: the hook's lean entry imports this module and never writes config.toml. */
-async function loadToml(): Promise<ParseToml> {
-  return (await import('smol-toml')).parse;
-}
-
-/**
- * config.toml as the settings swap carries it (settings-file.ts): the whole text under one key, so a
- * write of Codex's own that lands during ours is carried whole. Parsed before every write: a file
- * that is not TOML is the user's to fix, and is never written over.
- */
-function tomlText(parse: ParseToml): SettingsFormat {
-  return {
-    parse: (text, shown) => {
-      if (text === null) return { text: '' };
-      try {
-        parse(text);
-      } catch (error) {
-        const line = (error as { line?: unknown }).line;
-        const where = typeof line === 'number' ? ` (line ${line})` : '';
-        throw new SettingsNotJson(`${shown} is not valid TOML${where}; fix it first (nothing was changed)`, { cause: error });
-      }
-      return { text };
-    },
-    serialize: (value) => String(value.text),
-  };
 }
 
 /** Whether the text (TOML the format has read) has an MCP server named ai-zen outside our block: the user's. */
