@@ -1,27 +1,14 @@
-// `ai-zen-daemon install-hooks claude` / `uninstall-hooks claude` (X3, issue 10 §5): ai-zen's hooks
-// in the project's `.claude/settings.local.json`, and `ai-zen-daemon hook claude <event>`, the
+// `ai-zen-daemon install-hooks <agent>` / `uninstall-hooks <agent>`: ai-zen's hooks in the agent's
+// settings and each capability the agent's hooks have (agent-hooks.ts: an MCP entry, a statusline,
+// a trust step), for every agent of the list alike; and `ai-zen-daemon hook <agent> <event>`, the
 // command those hooks run. A hook never breaks the agent: without a daemon, or on any error at all,
 // it prints nothing and exits 0.
 import path from 'node:path';
 import type { Command } from 'commander';
-import {
-  HANDOFF_PERMISSION,
-  installClaudeHooks,
-  uninstallClaudeHooks,
-  type ClaudeHookEvent,
-} from '../daemon/sources/claude-code/claude-settings.js';
-import { installClaudeMcp, MCP_FILE, uninstallClaudeMcp } from '../daemon/sources/claude-code/claude-mcp.js';
-import {
-  installClaudeStatusLine,
-  type StatusLineInstall,
-  uninstallClaudeStatusLine,
-} from '../daemon/sources/claude-code/claude-statusline.js';
-import { trustOurCodexHooks } from '../daemon/sources/codex/codex-hook-trust.js';
-import { installCodexHooks, uninstallCodexHooks, type CodexHookEvent } from '../daemon/sources/codex/codex-hooks.js';
-import { installCodexMcp, uninstallCodexMcp } from '../daemon/sources/codex/codex-mcp.js';
-import type { AgentHooks, HookEvent } from '../daemon/sources/agent-module.js';
-import { agentModule } from '../daemon/sources/index.js';
+import type { AgentHooks, HookEvent, StatusLineInstall } from '../daemon/sources/agent-hooks.js';
+import { AGENT_MODULES, agentModule } from '../daemon/sources/index.js';
 import { AiZenError } from '../errors.js';
+import type { Env } from '../paths.js';
 import { daemonRoot } from './daemon-client.js';
 import { packageVersion } from './package-version.js';
 import { setEnabled } from './enabled-repos.js';
@@ -30,107 +17,81 @@ import { answerHookQuietly, HOOK_AGENTS } from './hook-answer.js';
 import { ensureHookShim, shellWord } from './hook-shim.js';
 import { writeOut, type CliSetup } from './run-cli.js';
 
-function checkAgent(agent: string): void {
-  if (!HOOK_AGENTS.includes(agent))
-    throw new AiZenError('usage', `unknown agent ${JSON.stringify(agent)} (known: ${HOOK_AGENTS.join(', ')})`);
+/** The hooks of the agent a person named (`install-hooks gemini`), or the one clear line. */
+function hooksOf(word: string): AgentHooks {
+  const hooks = agentModule(word)?.hooks;
+  if (!HOOK_AGENTS.includes(word) || !hooks)
+    throw new AiZenError('usage', `unknown agent ${JSON.stringify(word)} (known: ${HOOK_AGENTS.join(', ')})`);
+  return hooks;
 }
+
+/** The agents whose hooks ai-zen can trust for the person (`--trust`). */
+const TRUSTING = AGENT_MODULES.flatMap((agent) => (agent.hooks?.trust ? [{ word: agent.word, trust: agent.hooks.trust }] : []));
 
 /**
  * The command a hook runs: the stable shim under $AI_ZEN_HOME (hook-shim.ts), never this checkout's
  * path, so a moved or upgraded ai-zen leaves every repo's hooks working (issue 20 §5).
  */
-function hookCommand(shim: string, agent: string, event: ClaudeHookEvent | CodexHookEvent | HookEvent): string {
+function hookCommand(shim: string, agent: string, event: HookEvent): string {
   return `${shellWord(shim)} hook ${agent} ${event}`;
+}
+
+/** The repo's root for a repo's hooks; a user-wide agent's hooks install from anywhere (the command's folder). */
+async function rootFor(hooks: AgentHooks, setup: CliSetup): Promise<string> {
+  return hooks.scope === 'repo' ? daemonRoot(setup.io.cwd, setup.io.env) : setup.io.cwd;
+}
+
+/** A file as messages name it: relative when it is a repo's own file, else its whole path. */
+function shownFile(root: string, file: string, hooks: AgentHooks): string {
+  const relative = path.relative(root, file);
+  return hooks.scope === 'repo' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+/** A file as messages name it, kept out of git when it is a repo's own file (it names this machine's paths). */
+async function place(
+  root: string,
+  file: string,
+  hooks: AgentHooks,
+  env: Env,
+): Promise<{ where: string; kept: 'excluded' | 'tracked' | null }> {
+  const where = shownFile(root, file, hooks);
+  if (where === file) return { where, kept: null };
+  const kept = await keepOutOfGit(root, where, env);
+  return { where, kept: kept === 'excluded' || kept === 'tracked' ? kept : null };
 }
 
 export function registerAgentHookCommands(program: Command, setup: CliSetup): void {
   program
     .command('install-hooks')
     .argument('<agent>', HOOK_AGENTS.join(' | '))
-    .option('--trust', "codex: trust ai-zen's hooks (and only those) through Codex's own app-server, as /hooks in Codex would")
+    .option('--trust', TRUSTING.map(({ word, trust }) => `${word}: ${trust.option}`).join('; '))
     .description("add ai-zen's hooks (Stop, PreCompact, SessionStart) to the agent's settings")
     .action(async (agent: string, flags: { trust?: boolean }) => {
-      checkAgent(agent);
-      const generic = agentModule(agent)?.hooks;
-      if (agent !== 'claude' && agent !== 'codex' && generic) {
-        if (flags.trust) throw new AiZenError('usage', '--trust is for codex');
-        await installGeneric(setup, agent, generic);
-        return;
-      }
-      if (agent === 'codex') {
-        await installForCodex(setup, flags.trust === true);
-        return;
-      }
-      if (flags.trust) throw new AiZenError('usage', '--trust is for codex (Claude Code runs the hooks of its settings as they are)');
-      const root = await daemonRoot(setup.io.cwd, setup.io.env);
-      const shim = await ensureHookShim(setup.io.env);
-      const result = await installClaudeHooks(root, (event) => hookCommand(shim, 'claude', event), setup.io.env);
-      const where = path.relative(root, result.file);
-      const kept = await keepOutOfGit(root, where, setup.io.env);
-      // Issue 23 §3: the successor's way back to its predecessors, started through the same shim.
-      const mcp = await installClaudeMcp(root, shim, setup.io.env);
-      const mcpKept = mcp.taken ? null : await keepOutOfGit(root, MCP_FILE, setup.io.env);
-      await writeOut(
-        setup.io.stdout,
-        (result.changed
-          ? `ai-zen-daemon: hooks installed in ${where} (Stop, PreCompact, SessionStart), and the permission rule ${HANDOFF_PERMISSION} so Claude Code may write its handoff document there\n`
-          : `ai-zen-daemon: hooks already installed in ${where}\n`) +
-          (kept === 'excluded' ? `  ${where} is kept out of git (.git/info/exclude)\n` : '') +
-          (kept === 'tracked'
-            ? `  note: ${where} is tracked by git; its hooks name this machine's paths — consider git rm --cached ${where}\n`
-            : '') +
-          (mcp.taken
-            ? `  note: ${MCP_FILE} already has an MCP server named ai-zen of yours: ai-zen-daemon mcp is not added\n`
-            : `  MCP server ai-zen (ai-zen-daemon mcp: handoffs, read_handoff, search_history, read_message) in ${MCP_FILE}${mcp.changed ? '' : ', already there'}\n`) +
-          (mcpKept === 'excluded' ? `  ${MCP_FILE} is kept out of git (.git/info/exclude)\n` : '') +
-          (mcpKept === 'tracked' ? `  note: ${MCP_FILE} is tracked by git; the ai-zen server in it names this machine's paths\n` : ''),
-      );
-      await writeOut(
-        setup.io.stdout,
-        statusLineNote(await installClaudeStatusLine(root, `${shellWord(shim)} statusline`, setup.io.env), shim),
-      );
+      const hooks = hooksOf(agent);
+      if (flags.trust && !hooks.trust) throw new AiZenError('usage', `--trust is for ${TRUSTING.map(({ word }) => word).join(', ')}`);
+      await install(setup, agent, hooks, flags.trust === true);
     });
   program
     .command('uninstall-hooks')
     .argument('<agent>', HOOK_AGENTS.join(' | '))
     .description("remove ai-zen's hooks (and only those) from the agent's settings")
     .action(async (agent: string) => {
-      checkAgent(agent);
-      const generic = agentModule(agent)?.hooks;
-      if (agent !== 'claude' && agent !== 'codex' && generic) {
-        const root = await daemonRoot(setup.io.cwd, setup.io.env);
-        const result = await generic.uninstall({ root, env: setup.io.env });
-        await writeOut(
-          setup.io.stdout,
-          result.changed
-            ? `ai-zen-daemon: ai-zen's hooks removed from ${result.file}\n`
-            : `ai-zen-daemon: no ai-zen hooks in ${result.file}\n`,
-        );
-        return;
-      }
-      if (agent === 'codex') {
-        const mcp = await uninstallCodexMcp(setup.io.env);
-        if (mcp.changed) await writeOut(setup.io.stdout, `ai-zen-daemon: the MCP server ai-zen removed from ${mcp.file}\n`);
-        const result = await uninstallCodexHooks(setup.io.env);
-        await writeOut(
-          setup.io.stdout,
-          result.changed
-            ? `ai-zen-daemon: ai-zen's hooks removed from ${result.file}\n`
-            : `ai-zen-daemon: no ai-zen hooks in ${result.file}\n`,
-        );
-        return;
-      }
-      const root = await daemonRoot(setup.io.cwd, setup.io.env);
-      const mcp = await uninstallClaudeMcp(root, setup.io.env);
-      if (mcp.changed) await writeOut(setup.io.stdout, `ai-zen-daemon: the MCP server ai-zen removed from ${MCP_FILE}\n`);
-      const result = await uninstallClaudeHooks(root, setup.io.env);
-      const where = path.relative(root, result.file);
-      await writeOut(
-        setup.io.stdout,
-        result.changed ? `ai-zen-daemon: ai-zen's hooks removed from ${where}\n` : `ai-zen-daemon: no ai-zen hooks in ${where}\n`,
+      const hooks = hooksOf(agent);
+      const root = await rootFor(hooks, setup);
+      const env = setup.io.env;
+      const shown = (file: string) => shownFile(root, file, hooks);
+      const lines: string[] = [];
+      const mcp = hooks.mcp ? await hooks.mcp.uninstall({ root, env }) : null;
+      if (mcp?.changed) lines.push(`ai-zen-daemon: the MCP server ai-zen removed from ${shown(mcp.file)}`);
+      const result = await hooks.uninstall({ root, env });
+      lines.push(
+        result.changed
+          ? `ai-zen-daemon: ai-zen's hooks removed from ${shown(result.file)}`
+          : `ai-zen-daemon: no ai-zen hooks in ${shown(result.file)}`,
       );
-      const statusLine = await uninstallClaudeStatusLine(root, setup.io.env);
-      if (statusLine.changed) await writeOut(setup.io.stdout, `ai-zen-daemon: ai-zen's statusline removed from ${where}\n`);
+      const statusLine = hooks.statusLine ? await hooks.statusLine.uninstall({ root, env }) : null;
+      if (statusLine?.changed) lines.push(`ai-zen-daemon: ai-zen's statusline removed from ${shown(statusLine.file)}`);
+      await writeOut(setup.io.stdout, `${lines.join('\n')}\n`);
     });
   for (const on of [true, false])
     program
@@ -148,7 +109,7 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
         const what = root ?? 'every repo';
         await writeOut(
           setup.io.stdout,
-          `ai-zen-daemon: ${changed ? '' : 'already '}${on ? 'enabled' : 'disabled'} for ${what}${on ? " — an agent's session start brings the daemon up (with ai-zen's hooks installed: install-hooks claude|codex)" : ''}\n`,
+          `ai-zen-daemon: ${changed ? '' : 'already '}${on ? 'enabled' : 'disabled'} for ${what}${on ? ` — an agent's session start brings the daemon up (with ai-zen's hooks installed: install-hooks ${HOOK_AGENTS.join('|')})` : ''}\n`,
         );
       });
   program
@@ -163,66 +124,58 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
     });
 }
 
-/** What install-hooks claude says of the statusline (issue 23 §2): installed, or the user's left as it is and how to chain it. */
-function statusLineNote(result: StatusLineInstall, shim: string): string {
-  if (result.state === 'installed')
-    return `ai-zen-daemon: statusline installed in ${result.file} (context %, where ai-zen hands off, where Claude compacts, the last document)\n`;
-  if (result.state !== 'theirs') return `ai-zen-daemon: statusline already installed in ${result.file}\n`;
-  if (result.chained) return `ai-zen-daemon: your statusline in ${result.file} already shows ai-zen's line (--chain)\n`;
+/** install-hooks <agent>: the hooks, then each capability the agent has (its MCP entry, its statusline, its trust). */
+async function install(setup: CliSetup, word: string, hooks: AgentHooks, trust: boolean): Promise<void> {
+  const env = setup.io.env;
+  const root = await rootFor(hooks, setup);
+  const shim = await ensureHookShim(env);
+  const result = await hooks.install({ root, env, command: (event) => hookCommand(shim, word, event) });
+  const { where, kept } = await place(root, result.file, hooks, env);
+  // Each step says what it did as soon as it is done: a later step that fails leaves the earlier ones told.
+  const say = (lines: readonly string[]) => (lines.length === 0 ? Promise.resolve() : writeOut(setup.io.stdout, `${lines.join('\n')}\n`));
+  await say([
+    result.changed ? `ai-zen-daemon: hooks installed in ${where}${result.what}` : `ai-zen-daemon: hooks already installed in ${where}`,
+    ...(kept === 'excluded' ? [`  ${where} is kept out of git (.git/info/exclude)`] : []),
+    ...(kept === 'tracked'
+      ? [`  note: ${where} is tracked by git; its hooks name this machine's paths — consider git rm --cached ${where}`]
+      : []),
+    ...result.notes,
+  ]);
+  if (hooks.mcp) {
+    // The successor's way back to its predecessors, started through the same shim.
+    const mcp = await hooks.mcp.install({ root, env, shim });
+    if (mcp.taken)
+      await say([
+        `  note: ${shownFile(root, mcp.file, hooks)} already has an MCP server named ai-zen of yours: ai-zen-daemon mcp is not added`,
+      ]);
+    else {
+      const placed = await place(root, mcp.file, hooks, env);
+      await say([
+        `  MCP server ai-zen (ai-zen-daemon mcp: handoffs, read_handoff, search_history, read_message) in ${placed.where}${mcp.changed ? '' : ', already there'}`,
+        ...(placed.kept === 'excluded' ? [`  ${placed.where} is kept out of git (.git/info/exclude)`] : []),
+        ...(placed.kept === 'tracked'
+          ? [`  note: ${placed.where} is tracked by git; the ai-zen server in it names this machine's paths`]
+          : []),
+      ]);
+    }
+  }
+  if (hooks.statusLine) {
+    const statusLine = await hooks.statusLine.install({ root, env, command: `${shellWord(shim)} statusline` });
+    await say([statusLineNote(statusLine, shim, hooks.statusLine.shows)]);
+  }
+  if (hooks.trust)
+    await say([
+      trust ? `ai-zen-daemon: ${await hooks.trust.trust({ cwd: setup.io.cwd, env, version: packageVersion() })}` : hooks.trust.hint,
+    ]);
+}
+
+/** What install-hooks says of the statusline: installed, or the user's left as it is and how to chain it. */
+function statusLineNote(result: StatusLineInstall, shim: string, shows: string): string {
+  if (result.state === 'installed') return `ai-zen-daemon: statusline installed in ${result.file} (${shows})`;
+  if (result.state !== 'theirs') return `ai-zen-daemon: statusline already installed in ${result.file}`;
+  if (result.chained) return `ai-zen-daemon: your statusline in ${result.file} already shows ai-zen's line (--chain)`;
   return (
     `ai-zen-daemon: your statusline in ${result.file} is left as it is; to show ai-zen's line after it, set its command to:\n` +
-    `  ${shellWord(shim)} statusline --chain ${shellWord(result.command)}\n`
+    `  ${shellWord(shim)} statusline --chain ${shellWord(result.command)}`
   );
-}
-
-/** install-hooks <agent> for an agent whose module brings its hooks (issue 24). */
-async function installGeneric(setup: CliSetup, word: string, hooks: AgentHooks): Promise<void> {
-  const root = await daemonRoot(setup.io.cwd, setup.io.env);
-  const shim = await ensureHookShim(setup.io.env);
-  const result = await hooks.install({ root, env: setup.io.env, command: (event) => hookCommand(shim, word, event) });
-  const inRepo = !path.relative(root, result.file).startsWith('..') && !path.isAbsolute(path.relative(root, result.file));
-  const where = inRepo ? path.relative(root, result.file) : result.file;
-  const kept = inRepo ? await keepOutOfGit(root, where, setup.io.env) : null;
-  const lines = [
-    result.changed ? `ai-zen-daemon: hooks installed in ${where}` : `ai-zen-daemon: hooks already installed in ${where}`,
-    ...(kept === 'excluded' ? [`  ${where} is kept out of git (.git/info/exclude)`] : []),
-    ...(kept === 'tracked' ? [`  note: ${where} is tracked by git; its hooks name this machine's paths`] : []),
-    ...(result.notes ?? []),
-  ];
-  await writeOut(setup.io.stdout, `${lines.join('\n')}\n`);
-}
-
-async function installForCodex(setup: CliSetup, trust: boolean): Promise<void> {
-  const shim = await ensureHookShim(setup.io.env);
-  const result = await installCodexHooks(setup.io.env, (event) => hookCommand(shim, 'codex', event));
-  await writeOut(
-    setup.io.stdout,
-    result.changed
-      ? `ai-zen-daemon: hooks installed in ${result.file} (Stop, PreCompact, SessionStart), for Codex sessions in every repo (in a repo without a running daemon they do nothing)\n`
-      : `ai-zen-daemon: hooks already installed in ${result.file}\n`,
-  );
-  // Issue 23 §3: the successor's way back to its predecessors, in Codex's own config.
-  const mcp = await installCodexMcp(shim, setup.io.env);
-  const lines: string[] = [
-    mcp.taken
-      ? `  note: ${mcp.file} already has an MCP server named ai-zen of yours: ai-zen-daemon mcp is not added`
-      : `  MCP server ai-zen (ai-zen-daemon mcp: handoffs, read_handoff, search_history, read_message) in ${mcp.file}${mcp.changed ? '' : ', already there'}`,
-  ];
-  if (trust) {
-    const codex = setup.io.env.AI_ZEN_CODEX_BIN || 'codex';
-    const trusted = await trustOurCodexHooks({ codex, cwd: setup.io.cwd, env: setup.io.env, version: packageVersion() }).catch(
-      (error: unknown) => {
-        throw new AiZenError('config', `could not trust the hooks in Codex: ${error instanceof Error ? error.message : String(error)}`);
-      },
-    );
-    lines.push(
-      trusted.trusted.length > 0
-        ? `ai-zen-daemon: Codex now trusts ai-zen's ${trusted.trusted.length} hooks (and no other)`
-        : "ai-zen-daemon: Codex already trusted ai-zen's hooks",
-    );
-  } else
-    lines.push(
-      "Codex runs a hook only once you trust it: open codex, type /hooks and trust ai-zen's three hooks — or run: ai-zen-daemon install-hooks codex --trust",
-    );
-  await writeOut(setup.io.stdout, `${lines.join('\n')}\n`);
 }

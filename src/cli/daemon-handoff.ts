@@ -3,6 +3,7 @@
 // or a unique prefix of it or of the short id `status` prints, of any agent's session: a Claude
 // Code or Codex session is handed off from its transcript, which is only read (issue 19 §4).
 import { Option, type Command } from 'commander';
+import { agentsInWords } from '../config/agent-names.js';
 import { HandoffReply } from '../daemon/side-channels/status-schema.js';
 import { AiZenError } from '../errors.js';
 import { MAX_GOAL_CHARACTERS, SessionRef } from '../ipc/protocol.js';
@@ -21,7 +22,7 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
       .command(`${mode} [session]`)
       .description(
         mode === 'handoff'
-          ? 'write a handoff document for a session: ai-zen, Claude Code or Codex, by id or unique prefix (default: the latest ai-zen one)'
+          ? `write a handoff document for a session of ${agentsInWords(true)}, by id or unique prefix (default: the latest ai-zen one)`
           : 'hand an ai-zen session over to a new one, by id or unique prefix (default: the latest)',
       )
       .addOption(new Option('--executor <name>', 'self, summary or offline').choices(ExecutorName.options))

@@ -1,17 +1,17 @@
-// `doctor`'s look at the agents' settings (issue 20 §5): each ai-zen hook must run the stable shim
+// `doctor`'s look at every agent's hook settings (issue 20 §5), each file where the agent's hooks
+// say ours may be (agent-hooks.ts): each ai-zen hook must run the stable shim
 // ($AI_ZEN_HOME/bin/ai-zen-daemon) or an `ai-zen-daemon` found on the PATH. A hook that names a
 // checkout's script breaks when that checkout moves, and one naming a path that is gone already
 // did break — silently, since a hook never fails its agent.
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { codexHooksPath } from '../daemon/sources/codex/codex-hooks.js';
+import type { AgentHooks, HookSettingsFile } from '../daemon/sources/agent-hooks.js';
 import { parseSettingsObject, type Json } from '../daemon/sources/hook-groups.js';
+import { AGENT_MODULES } from '../daemon/sources/index.js';
 import { describeError } from '../errors.js';
-import { readRegularText } from '../fs/open-regular-file.js';
+import { NotRegularFileError, readRegularText } from '../fs/open-regular-file.js';
 import { hookShimPath, type Env } from '../paths.js';
 import type { Finding } from './doctor-finding.js';
-
-const OURS = / hook (claude|codex) (Stop|PreCompact|SessionStart)$/;
 
 /** The first words of a shell command as the shell would split them (quotes and backslashes undone). */
 export function shellWords(command: string, count: number): string[] {
@@ -50,24 +50,6 @@ export function shellWords(command: string, count: number): string[] {
   return words;
 }
 
-function ourCommands(settings: Json): string[] {
-  const hooks = settings.hooks;
-  if (!hooks || typeof hooks !== 'object') return [];
-  const commands: string[] = [];
-  for (const groups of Object.values(hooks as Json)) {
-    if (!Array.isArray(groups)) continue;
-    for (const group of groups) {
-      const inner = (group as Json | null)?.hooks;
-      if (!Array.isArray(inner)) continue;
-      for (const hook of inner) {
-        const command = (hook as Json | null)?.command;
-        if (typeof command === 'string' && OURS.test(command)) commands.push(command);
-      }
-    }
-  }
-  return commands;
-}
-
 const exists = (file: string) =>
   fs.stat(file).then(
     () => true,
@@ -104,20 +86,31 @@ interface FileVerdict {
   readonly namesShim: boolean;
 }
 
-async function checkSettingsFile(file: string, shown: string, fix: string, env: Env): Promise<FileVerdict> {
-  // A FIFO at a settings path would hang doctor: only a regular file is read (anything else is no settings).
-  const text = await readRegularText(file, { follow: true }).catch(() => null);
+async function checkSettingsFile(place: HookSettingsFile, fix: string, env: Env): Promise<FileVerdict> {
+  const { file, shown } = place;
+  // A regular file only: a repo's settings path may hold anything, and a FIFO would hang doctor.
+  const text = await readRegularText(file, { follow: true }).catch((error: unknown) =>
+    NotRegularFileError.isInstance(error) ? error : null,
+  );
   if (text === null) return { finding: null, namesShim: false };
+  if (typeof text !== 'string')
+    return {
+      finding: { check: 'hooks', status: 'problem', message: `${shown} is ${text.what}, not a regular file`, fix: `fix ${file} by hand` },
+      namesShim: false,
+    };
   let settings: Json;
   try {
     settings = parseSettingsObject(text, shown);
   } catch (error) {
     return { finding: { check: 'hooks', status: 'problem', message: describeError(error), fix: `fix ${file} by hand` }, namesShim: false };
   }
-  const commands = ourCommands(settings);
-  if (commands.length === 0) return { finding: null, namesShim: false };
+  const { commands, problems } = await place.ours(settings);
+  if (commands.length === 0 && problems.length === 0) return { finding: null, namesShim: false };
   const namesShim = commands.some((command) => shellWords(command, 1)[0] === hookShimPath(env));
-  const wrong = (await Promise.all(commands.map((command) => whatIsWrong(command, env)))).filter((why): why is string => why !== null);
+  const wrong = [
+    ...problems,
+    ...(await Promise.all(commands.map((command) => whatIsWrong(command, env)))).filter((why): why is string => why !== null),
+  ];
   if (wrong.length === 0)
     return {
       finding: { check: 'hooks', status: 'ok', message: `${shown}: ai-zen's ${commands.length} hooks run ai-zen-daemon`, fix: null },
@@ -128,23 +121,20 @@ async function checkSettingsFile(file: string, shown: string, fix: string, env: 
   return { finding: { check: 'hooks', status: 'problem', message, fix }, namesShim };
 }
 
-/** The hooks of this repo's Claude Code settings (root null: not in a repo) and of Codex's user file. */
+/** The one line that puts ours right in a file: install again (the shared file: take ours out of it first). */
+function fixFor(word: string, hooks: AgentHooks, place: HookSettingsFile, root: string | null): string {
+  const install = `ai-zen-daemon install-hooks ${word}${hooks.trust ? ' --trust' : ''}${hooks.scope === 'repo' && root !== null ? ` (in ${root})` : ''}`;
+  return place.shared ? `remove ai-zen's hooks from ${place.file} (the shared file), then ${install}` : install;
+}
+
+/** The hook settings of every agent of the list: this repo's files (root null: not in a repo) and the user's. */
 export async function checkHooks(root: string | null, env: Env): Promise<{ findings: Finding[]; namesShim: boolean }> {
-  const files: [string, string, string][] = [];
-  if (root !== null) {
-    files.push([
-      path.join(root, '.claude', 'settings.local.json'),
-      path.join('.claude', 'settings.local.json'),
-      `ai-zen-daemon install-hooks claude (in ${root})`,
-    ]);
-    files.push([
-      path.join(root, '.claude', 'settings.json'),
-      path.join('.claude', 'settings.json'),
-      `remove ai-zen's hooks from ${path.join(root, '.claude', 'settings.json')} (the shared file), then ai-zen-daemon install-hooks claude (in ${root})`,
-    ]);
-  }
-  files.push([codexHooksPath(env), codexHooksPath(env), 'ai-zen-daemon install-hooks codex --trust']);
-  const found = await Promise.all(files.map(([file, shown, fix]) => checkSettingsFile(file, shown, fix, env)));
+  const places = AGENT_MODULES.flatMap((agent) =>
+    agent.hooks
+      ? agent.hooks.settingsFiles({ root, env }).map((place) => ({ place, fix: fixFor(agent.word, agent.hooks!, place, root) }))
+      : [],
+  );
+  const found = await Promise.all(places.map(({ place, fix }) => checkSettingsFile(place, fix, env)));
   return {
     findings: found.map((verdict) => verdict.finding).filter((finding): finding is Finding => finding !== null),
     namesShim: found.some((verdict) => verdict.namesShim),

@@ -3,6 +3,7 @@
 // conversation on in a new session that `ai-zen --continue` picks up.
 import { confirm } from '@inquirer/prompts';
 import type { Command } from 'commander';
+import { agentsInWords } from '../config/agent-names.js';
 import { AiZenError } from '../errors.js';
 import { EXIT_FAILURE } from '../exit-codes.js';
 import { normaliseGoal } from '../handoff/goal.js';
@@ -158,7 +159,7 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
     .option('--json', 'one JSON object on stdout (path, executor, session ids, checks, cost), for scripts')
     .option(
       '--undo [session]',
-      'reopen a migrated session (default: the latest migration) with its whole history; for a Claude Code or Codex session, print its resume command',
+      `reopen a migrated session (default: the latest migration) with its whole history; for a session of ${agentsInWords(false)}, print its resume command`,
     )
     .action((options: HandoffCommandOptions, command: Command) => runHandoff('migrate', withGlobals(options, command), setup));
 }

@@ -12,8 +12,8 @@ import type { Env } from '../paths.js';
 import { agentProcessOf } from '../probe/agent-process.js';
 import { daemonRoot } from './daemon-client.js';
 
-/** Claude Code's and Codex's hooks have their own install code; every other agent's comes with its module. */
-export const HOOK_AGENTS = ['claude', 'codex', ...AGENT_MODULES.filter((agent) => agent.hooks !== null).map((agent) => agent.word)];
+/** The words of the agents whose hooks ai-zen installs and answers (`install-hooks <word>`, `hook <word> <event>`). */
+export const HOOK_AGENTS = AGENT_MODULES.filter((agent) => agent.hooks !== null).map((agent) => agent.word);
 /** What a hook reads on stdin at most (a Claude hook input is a few hundred bytes). */
 const MAX_INPUT_BYTES = 1024 * 1024;
 /** Under the hook's own timeout in the settings (60 s): the answer or nothing. */
@@ -37,13 +37,13 @@ export interface HookIo {
 
 export async function answerHook(agent: string, event: string, io: HookIo): Promise<Record<string, unknown> | null> {
   const module = agentModule(agent);
-  if (!HOOK_AGENTS.includes(agent) || module === null || !isHookEvent(event)) return null;
+  const hooks = module?.hooks;
+  if (!HOOK_AGENTS.includes(agent) || !module || !hooks || !isHookEvent(event)) return null;
   const raw: unknown = JSON.parse(await readInput(io.stdin));
-  const read = module.hooks?.readInput ? await module.hooks.readInput(raw) : null;
-  const input = HookInput.safeParse(module.hooks?.readInput ? (read ?? {}) : raw);
+  const input = HookInput.safeParse((await hooks.readInput(raw)) ?? {});
   if (!input.success || !input.data.transcript_path) return null;
   const shaped = (output: Record<string, unknown> | null): Record<string, unknown> | null =>
-    output && module.hooks?.writeOutput ? module.hooks.writeOutput(event, output) : output;
+    output ? hooks.writeOutput(event, output) : output;
   const root = await daemonRoot(input.data.cwd ?? io.cwd, io.env);
   const client = await connectIpc({ socketPath: socketPathFor(root, { env: io.env }), repoRoot: root, timeoutMs: 2000 }).catch(
     (error: unknown) => {

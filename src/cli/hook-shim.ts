@@ -21,7 +21,7 @@ export function hookShimText(script: string, node: string): string {
   const lost = JSON.stringify({
     hookSpecificOutput: {
       hookEventName: 'SessionStart',
-      additionalContext: `ai-zen: this repo is NOT protected — ai-zen's hooks cannot find ai-zen (it was at ${script}). Reinstall ai-zen, then run ai-zen-daemon enable (or install-hooks claude|codex) once to point the hooks at it`,
+      additionalContext: `ai-zen: this repo is NOT protected — ai-zen's hooks cannot find ai-zen (it was at ${script}). Reinstall ai-zen, then run ai-zen-daemon enable (or install-hooks <agent>) once to point the hooks at it`,
     },
   });
   return `#!/bin/sh

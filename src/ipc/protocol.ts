@@ -60,7 +60,7 @@ export const RequestParams = {
   migrate: HandoffParams,
   stop: NoParams,
   subscribe: NoParams,
-  /** X3: another agent's hook (`ai-zen-daemon hook claude|codex <event>`) asks what to answer. */
+  /** X3: another agent's hook (`ai-zen-daemon hook <agent> <event>`) asks what to answer. */
   'agent-hook': z
     .object({
       agent: z.enum(WATCHED_AGENTS),

@@ -4,6 +4,7 @@
 // overflow the daemon hands over itself is announced by that handoff; and no critical urgency for a
 // session whose live ai-zen process is already showing its selector. The notifier never throws.
 import type { CommitStatus } from '../committing/handoff-committer.js';
+import { agentLabel } from '../../config/agent-names.js';
 import type { AnyEvent } from '../../events.js';
 import { describeChecks } from '../../handoff/checks/describe-checks.js';
 import { formatTokens } from './format-tokens.js';
@@ -57,8 +58,6 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
   }
 }
 
-const AGENT_LABELS: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex' };
-
 /**
  * S5: `Claude Code session 1a2b3c4d at 61%` / `ai-zen session 1a2b3c4d at 82%`, and how to hand off
  * now: `ai-zen-daemon handoff <short id>` takes any agent's session by the short id shown here
@@ -66,7 +65,7 @@ const AGENT_LABELS: Record<string, string> = { 'claude-code': 'Claude Code', cod
  */
 function warningNotification(payload: Extract<AnyEvent, { name: 'session.warned' }>['payload']): Notification {
   const { sessionId, agent, percent, warnAt, promptTokens, maxContextTokens, handoffAt } = payload;
-  const label = agent === 'ai-zen' ? 'ai-zen' : (AGENT_LABELS[agent] ?? agent);
+  const label = agentLabel(agent);
   const usage = `${formatTokens(promptTokens)}/${formatTokens(maxContextTokens)} tokens, warning at ${warnAt}%`;
   const command = `ai-zen-daemon handoff ${shortId(sessionId)}`;
   const how =
@@ -81,7 +80,7 @@ function agentHandoffNotification(
   payload: Extract<AnyEvent, { name: 'handoff.written' }>['payload'],
   commit: CommitStatus | null | undefined,
 ): Notification {
-  const label = AGENT_LABELS[payload.agent ?? ''] ?? payload.agent ?? 'agent';
+  const label = payload.agent === undefined ? 'agent' : agentLabel(payload.agent);
   const at = payload.percent !== undefined ? ` at ${payload.percent}%` : '';
   return {
     title: `ai-zen: ${label} handoff written`,

@@ -10,10 +10,9 @@ import type { WatchedAgent } from '../../config/agent-names.js';
 import type { Env } from '../../paths.js';
 import type { CompactionPoints } from '../watching/compaction-points.js';
 import type { WatchedSource } from '../watching/session-source.js';
+import type { AgentHooks } from './agent-hooks.js';
 
-/** ai-zen's hook events; each agent's own events map onto them (Gemini's AfterAgent is Stop). */
-export type HookEvent = 'Stop' | 'PreCompact' | 'SessionStart';
-export const HOOK_EVENTS: readonly HookEvent[] = ['Stop', 'PreCompact', 'SessionStart'];
+export { HOOK_EVENTS, type AgentHooks, type HookEvent, type HookInput } from './agent-hooks.js';
 
 export interface AgentSourceContext {
   /** Real path of the project root. */
@@ -23,36 +22,6 @@ export interface AgentSourceContext {
   readonly config: AgentConfig;
   /** Where agents were seen compacting each model by themselves (absent: the tables' points only). */
   readonly learned?: Pick<CompactionPoints, 'pointFor'>;
-}
-
-/** What a hook's stdin says, in ai-zen's terms (Claude Code's field names). */
-export interface HookInput {
-  readonly transcript_path?: string;
-  readonly session_id?: string;
-  readonly cwd?: string;
-  readonly stop_hook_active?: boolean;
-  readonly trigger?: string;
-  readonly source?: string;
-  /** A script runs the session (`pi -p`): said by the hook where the agent's transcript does not say it (issue 19 §7). */
-  readonly scripted?: boolean;
-}
-
-export interface AgentHooks {
-  /** Adds ai-zen's hooks (and only those) to the agent's settings; `command(event)` is what a hook runs. Lines for the person, if any. */
-  install(input: {
-    readonly root: string;
-    readonly env: Env;
-    readonly command: (event: HookEvent) => string;
-  }): Promise<{ readonly file: string; readonly changed: boolean; readonly notes?: readonly string[] }>;
-  /** Removes ai-zen's hooks, and only those. */
-  uninstall(input: { readonly root: string; readonly env: Env }): Promise<{ readonly file: string; readonly changed: boolean }>;
-  /**
-   * The agent's hook stdin in ai-zen's terms (default: Claude Code's shape, as it is); null: not a hook
-   * input to answer. It may wait (in the hook's process) for what the agent has yet to write (Qwen Code).
-   */
-  readInput?(raw: unknown): HookInput | null | Promise<HookInput | null>;
-  /** The daemon's answer (Claude Code's shape: `{decision: 'block', reason}`, `hookSpecificOutput`) as this agent's hook must print it. */
-  writeOutput?(event: HookEvent, output: Record<string, unknown>): Record<string, unknown> | null;
 }
 
 export interface AgentModule {
@@ -69,6 +38,6 @@ export interface AgentModule {
   readonly freshSessionCommand: string | null;
   /** The client's arguments to start a session whose first prompt is `prompt` (`continue --in`, the successor command). */
   startArgs(prompt: string, clientArgs: readonly string[]): readonly string[];
-  /** The agent's hooks ai-zen installs generically; null where its command does it (Claude Code's and Codex's, for now). */
+  /** ai-zen's hooks in the agent's settings (agent-hooks.ts); null: the agent has none ai-zen can install. */
   readonly hooks: AgentHooks | null;
 }

@@ -5,6 +5,7 @@
 // ours back where they were, so no hook of the user's moves (Codex trusts a hook by its place).
 import { NotRegularFileError, readRegularText } from '../../fs/open-regular-file.js';
 import { AiZenError } from '../../errors.js';
+import { HOOK_EVENTS, type HookEvent, type HookInput, type HookSettingsFile } from './agent-hooks.js';
 
 export type Json = Record<string, unknown>;
 
@@ -177,4 +178,40 @@ export function parseSettingsObject(text: string, shown: string): Json {
   if (!value || typeof value !== 'object' || Array.isArray(value))
     throw new SettingsNotJson(`${shown} is not a JSON object; fix it first (nothing was changed)`);
   return value as Json;
+}
+
+/** What marks a hook command as ours: it ends in `hook <word> <event>` (whatever runs it: the shim, a checkout, the PATH's). */
+export function ourHookMark(word: string): (command: string) => boolean {
+  const mark = new RegExp(` hook ${word} (${HOOK_EVENTS.join('|')})$`);
+  return (command) => mark.test(command);
+}
+
+/** The commands of ours in a hooks object of this shape (every event, every group). */
+export function ourHookCommands(hooks: unknown, isOurs: (command: string) => boolean): string[] {
+  if (!hooks || typeof hooks !== 'object' || Array.isArray(hooks)) return [];
+  return Object.values(hooks as Json).flatMap((groups) =>
+    Array.isArray(groups)
+      ? groups.flatMap((group: unknown) => {
+          const inner = (group as Json | null)?.hooks;
+          return Array.isArray(inner)
+            ? inner.map(commandOf).filter((command): command is string => command !== null && isOurs(command))
+            : [];
+        })
+      : [],
+  );
+}
+
+/** A settings file whose `hooks` have this shape, as doctor reads it. */
+export function hookGroupsFile(file: string, shown: string, shared: boolean, isOurs: (command: string) => boolean): HookSettingsFile {
+  return { file, shown, shared, ours: async (settings) => ({ commands: ourHookCommands(settings.hooks, isOurs), problems: [] }) };
+}
+
+/** A hook's stdin in Claude Code's shape, taken as it is (Claude Code, Codex, Qwen Code, Copilot). */
+export function hookInputAsItIs(raw: unknown): HookInput | null {
+  return typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as HookInput) : null;
+}
+
+/** The daemon's answer as it is: the agent reads Claude Code's shape. */
+export function hookOutputAsItIs(_event: HookEvent, output: Record<string, unknown>): Record<string, unknown> {
+  return output;
 }

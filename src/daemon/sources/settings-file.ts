@@ -41,10 +41,27 @@ export interface SettingsUpdate {
   readonly env: Env;
   /** The new content from the current one (pure: called again when the file changed meanwhile). */
   readonly change: (before: Json) => Json;
+  /** How the file's text is read and written (default: a JSON object). */
+  readonly format?: SettingsFormat;
 }
+
+/**
+ * A settings file's text as the swap sees it: an object whose top-level keys a late writer's edits
+ * are carried by. `parse` throws SettingsNotJson on a text that is not whole (null: no file).
+ */
+export interface SettingsFormat {
+  parse(text: string | null, shown: string): Json;
+  serialize(value: Json): string;
+}
+
+export const JSON_SETTINGS: SettingsFormat = {
+  parse: (text, shown) => (text === null ? {} : parseSettingsObject(text, shown)),
+  serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
+};
 
 /** Applies `change` to the file; returns whether its content changed. */
 export async function updateSettingsFile(update: SettingsUpdate): Promise<{ file: string; changed: boolean }> {
+  const format = update.format ?? JSON_SETTINGS;
   const absolute = await prepareWriteInside(update.root, update.name);
   const dir = path.dirname(absolute);
   const aside = `${absolute}${ASIDE_SUFFIX}`;
@@ -60,7 +77,7 @@ export async function updateSettingsFile(update: SettingsUpdate): Promise<{ file
       const current = snapshotOf(absolute, update.shown);
       let read: Json;
       try {
-        read = current.text === null ? {} : parseSettingsObject(current.text, update.shown);
+        read = format.parse(current.text, update.shown);
       } catch (error) {
         // Caught halfway through someone's in-place write: read again in a moment. One that stays broken is the user's to fix.
         if (!(error instanceof SettingsNotJson)) throw error;
@@ -73,7 +90,7 @@ export async function updateSettingsFile(update: SettingsUpdate): Promise<{ file
       const before = withLateEdits(read, pending);
       const after = update.change(before);
       if (JSON.stringify(read) === JSON.stringify(after)) return { file: absolute, changed };
-      const temp = writeTempFileSync(dir, absolute, `${JSON.stringify(after, null, 2)}\n`, current.mode);
+      const temp = writeTempFileSync(dir, absolute, format.serialize(after), current.mode);
       let swap: ReturnType<typeof swapIn>;
       try {
         swap = swapIn(absolute, aside, temp, current);
@@ -86,7 +103,7 @@ export async function updateSettingsFile(update: SettingsUpdate): Promise<{ file
       // A writer that opened the file just before the swap writes into the one we took aside: what it
       // changed there goes onto the file as it is now, in another round.
       const taken = swap.taken;
-      const late = taken === null ? null : await lateWrite(taken, current.text).finally(() => closeQuietly(taken));
+      const late = taken === null ? null : await lateWrite(taken, current.text, format).finally(() => closeQuietly(taken));
       await fs.rm(aside, { force: true });
       if (late !== null) pending = carried(pending, lateEdits(read, late, swap.placed ? after : read));
       else if (swap.placed) return { file: absolute, changed: true };
@@ -148,7 +165,7 @@ function withLateEdits(settings: Json, edits: readonly LateEdit[]): Json {
  * write on a loaded machine), and whole JSON once it differs from what we read (one that truncated
  * it and has not written yet is waited for, up to LATE_WAIT_MS). Null when nobody wrote into it.
  */
-async function lateWrite(fd: number, base: string | null): Promise<Json | null> {
+async function lateWrite(fd: number, base: string | null, format: SettingsFormat): Promise<Json | null> {
   const deadline = Date.now() + LATE_WAIT_MS;
   let previous = base;
   let quiet = 0;
@@ -162,18 +179,17 @@ async function lateWrite(fd: number, base: string | null): Promise<Json | null> 
     previous = text;
     if (quiet >= QUIET_READS) {
       if (text === base) return null;
-      const late = parseObject(text);
+      const late = parseObject(text, format);
       if (late !== null) return late;
       // Half-written: wait for the rest.
     }
-    if (Date.now() > deadline) return text === null ? null : parseObject(text);
+    if (Date.now() > deadline) return text === null ? null : parseObject(text, format);
   }
 }
 
-function parseObject(text: string | null): Json | null {
+function parseObject(text: string | null, format: SettingsFormat): Json | null {
   try {
-    const value = text === null ? null : (JSON.parse(text) as unknown);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : null;
+    return text === null ? null : format.parse(text, '');
   } catch {
     return null;
   }

@@ -1,13 +1,14 @@
 // Claude Code as an agent ai-zen watches: its transcripts of this repo under `projects/<slug>`
 // (claude-paths.ts; other repos' folders are never listed), its fold, its liveness (its registry of
 // running sessions), its evidence, `claude --resume <id>` to reopen a session whole and `claude
-// "<prompt>"` to start a successor. Its hooks, statusline and MCP entry are installed by
-// `install-hooks claude` itself (cli/daemon-agent-hooks.ts), which predates the seam.
+// "<prompt>"` to start a successor; its hooks, MCP entry and statusline in claude-agent-hooks.ts.
+import { AGENT_LABELS } from '../../../config/agent-names.js';
 import path from 'node:path';
 import { createLineFoldReader } from '../../watching/line-fold-reader.js';
 import type { WatchedSource } from '../../watching/session-source.js';
 import type { AgentModule, AgentSourceContext } from '../agent-module.js';
 import { agentSource, windowSettings, writeWithTool } from '../kit/agent-source.js';
+import { claudeHooks } from './claude-agent-hooks.js';
 import { projectFolders } from '../kit/project-folders.js';
 import { readClaudeEvidence } from './claude-evidence.js';
 import { emptyClaudeState, foldClaudeLine, type ClaudeFoldOptions } from './claude-fold.js';
@@ -17,13 +18,13 @@ import { claudeHooksInstalled } from './claude-settings.js';
 
 export const claudeAgent: AgentModule = {
   name: 'claude-code',
-  label: 'Claude Code',
+  label: AGENT_LABELS['claude-code'],
   word: 'claude',
   createSource: (context) => createClaudeCodeSource(context),
   freshSessionCommand: '/clear',
   resumeCommand: (sessionId) => `claude --resume ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, prompt],
-  hooks: null,
+  hooks: claudeHooks,
 };
 
 export function createClaudeCodeSource(context: AgentSourceContext): WatchedSource {

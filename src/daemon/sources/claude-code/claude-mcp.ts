@@ -90,7 +90,7 @@ export async function installClaudeMcp(root: string, shim: string, env: Env): Pr
   return { file: server.file, changed: server.changed || approval.changed, taken };
 }
 
-export async function uninstallClaudeMcp(root: string, env: Env): Promise<{ changed: boolean }> {
+export async function uninstallClaudeMcp(root: string, env: Env): Promise<{ file: string; changed: boolean }> {
   const exists = (name: string) =>
     fs.stat(path.join(root, name)).then(
       () => true,
@@ -107,5 +107,5 @@ export async function uninstallClaudeMcp(root: string, env: Env): Promise<{ chan
     const approval = await updateSettingsFile({ root, name: SETTINGS, shown: SETTINGS, env, change: withoutApproval });
     changed ||= approval.changed;
   }
-  return { changed };
+  return { file: path.join(root, MCP_FILE), changed };
 }

@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { hashRealPath } from '../../../lock/lock-names.js';
 import { aiZenHome, type Env } from '../../../paths.js';
-import { hasOurHook, readSettingsObject, type Json, withOurHooks, withoutOurHooks } from '../hook-groups.js';
+import { hasOurHook, ourHookMark, readSettingsObject, type Json, withOurHooks, withoutOurHooks } from '../hook-groups.js';
 import { updateSettingsFile } from '../settings-file.js';
 
 export const HANDOFF_PERMISSION = 'Edit(.ai-zen/handoffs/**)';
@@ -16,8 +16,6 @@ export const HOOK_EVENTS = ['Stop', 'PreCompact', 'SessionStart'] as const;
 export type ClaudeHookEvent = (typeof HOOK_EVENTS)[number];
 
 const SETTINGS = path.join('.claude', 'settings.local.json');
-/** What marks a hook command as ours. */
-const MARK = / hook claude (Stop|PreCompact|SessionStart)$/;
 
 export function claudeSettingsPath(root: string): string {
   return path.join(root, SETTINGS);
@@ -30,7 +28,7 @@ const TIMEOUTS: Record<ClaudeHookEvent, number> = { Stop: 60, PreCompact: 60, Se
 
 const readSettings = (root: string): Promise<Json> => readSettingsObject(claudeSettingsPath(root), SETTINGS);
 
-const isOurs = (command: string) => MARK.test(command);
+const isOurs = ourHookMark('claude');
 
 /** The settings without our hooks, and without the rule when it is ours to take (`ruleIsOurs`). */
 export function withoutOurs(settings: Json, ruleIsOurs = true): Json {

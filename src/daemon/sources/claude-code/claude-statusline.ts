@@ -6,6 +6,7 @@
 // Uninstall removes only ours — recognised by its exact command, so a chain the user made stays.
 import path from 'node:path';
 import type { Env } from '../../../paths.js';
+import type { StatusLineInstall } from '../agent-hooks.js';
 import { readSettingsObject, type Json } from '../hook-groups.js';
 import { updateSettingsFile } from '../settings-file.js';
 import { claudeConfigDir } from './claude-paths.js';
@@ -16,11 +17,6 @@ const PROJECT = path.join('.claude', 'settings.json');
 const OURS = /ai-zen-daemon'? statusline$/;
 /** A statusline that already runs ours after the user's own command. */
 const CHAINED = /ai-zen-daemon'? statusline --chain[ =]/;
-
-export type StatusLineInstall =
-  | { readonly state: 'installed' | 'already'; readonly file: string }
-  /** The user's own statusline, left as it was; `chained`: it already runs ours after theirs. */
-  | { readonly state: 'theirs'; readonly file: string; readonly command: string; readonly chained: boolean };
 
 export function isOurStatusLine(value: unknown): boolean {
   const command = commandOf(value);

@@ -3,12 +3,14 @@
 // before Codex compacts by itself at about 95% of the window it reports (its auto-compaction limit is
 // 90% of the model's full window, which it reports as 95% of that), `codex resume <id>` to reopen a
 // session whole and a fresh `codex "<prompt>"` to continue from a document. Its hooks, their trust
-// and its MCP entry are installed by `install-hooks codex` itself (cli/daemon-agent-hooks.ts).
+// and its MCP entry in codex-agent-hooks.ts.
+import { AGENT_LABELS } from '../../../config/agent-names.js';
 import path from 'node:path';
 import { codexSessionsFolder } from '../../../paths.js';
 import type { WatchedSource } from '../../watching/session-source.js';
 import type { AgentModule, AgentSourceContext } from '../agent-module.js';
 import { agentSource, windowSettings } from '../kit/agent-source.js';
+import { codexHooks } from './codex-agent-hooks.js';
 import { readCodexEvidence } from './codex-evidence.js';
 import { codexHooksInstalled } from './codex-hooks.js';
 import { isCodexSessionLive } from './codex-liveness.js';
@@ -18,13 +20,13 @@ import { codexSessionIdFromName, createCodexSessionReader } from './codex-sessio
 
 export const codexAgent: AgentModule = {
   name: 'codex',
-  label: 'Codex',
+  label: AGENT_LABELS['codex'],
   word: 'codex',
   createSource: (context) => createCodexSessionSource(context),
   freshSessionCommand: '/clear',
   resumeCommand: (sessionId) => `codex resume ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, prompt],
-  hooks: null,
+  hooks: codexHooks,
 };
 
 export function createCodexSessionSource(context: AgentSourceContext): WatchedSource {

@@ -13,7 +13,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { codexHomeFolder, type Env } from '../../../paths.js';
-import { hasOurHook, type Json, type OurHook, readSettingsObject, withOurHooks, withoutOurHooks } from '../hook-groups.js';
+import { hasOurHook, type Json, type OurHook, ourHookMark, readSettingsObject, withOurHooks, withoutOurHooks } from '../hook-groups.js';
 import { updateSettingsFile } from '../settings-file.js';
 
 export const CODEX_HOOK_EVENTS = ['Stop', 'PreCompact', 'SessionStart'] as const;
@@ -21,8 +21,7 @@ export type CodexHookEvent = (typeof CODEX_HOOK_EVENTS)[number];
 
 const HOOKS_FILE = 'hooks.json';
 /** What marks a hook command as ours. */
-const MARK = / hook codex (Stop|PreCompact|SessionStart)$/;
-export const isOurCodexHook = (command: string) => MARK.test(command);
+export const isOurCodexHook = ourHookMark('codex');
 /** Seconds Codex gives each hook (PreCompact writes the offline document within it). */
 const TIMEOUTS: Record<CodexHookEvent, number> = { Stop: 60, PreCompact: 60, SessionStart: 10 };
 

@@ -4,13 +4,14 @@
 // Written as a block between two comment lines of ours, so uninstall takes exactly it away and
 // nothing of the user's; a table of the user's named ai-zen is never replaced. Codex starts an MCP
 // server with a few variables only: `env_vars` passes on the ones that say where ai-zen and the
-// agents keep their files (a test's, or a user's who moved them).
+// agents keep their files (a test's, or a user's who moved them). Written with the same
+// compare-and-swap as the agents' JSON settings (settings-file.ts): Codex writes this file itself.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { AiZenError } from '../../../errors.js';
-import { NotRegularFileError, readRegularText } from '../../../fs/open-regular-file.js';
-import { writeFileInside } from '../../../fs/safe-write.js';
 import { codexHomeFolder, type Env } from '../../../paths.js';
+import { updateSettingsFile } from '../settings-file.js';
+import { loadToml, type ParseToml, tomlText } from '../settings-toml.js';
 
 const CONFIG = 'config.toml';
 const BEGIN = '# >>> ai-zen: its MCP server (ai-zen-daemon install-hooks codex; uninstall-hooks codex removes this block)';
@@ -56,38 +57,68 @@ function withoutBlock(text: string): string {
   return before + (theirs === '' ? '' : `${theirs}\n`) + text.slice(after);
 }
 
-async function readConfig(env: Env): Promise<{ text: string; mode: number }> {
-  const file = codexConfigPath(env);
-  const text = await readRegularText(file, { follow: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
-    if (NotRegularFileError.isInstance(error))
-      throw new AiZenError('config', `${file} is ${error.what}, not a regular file; nothing was changed`, { cause: error });
-    throw error;
-  });
-  const mode = await fs.stat(file).then(
-    (stat) => stat.mode & 0o777,
-    () => 0o600,
-  );
-  return { text, mode };
+/** Whether the text (TOML the format has read) has an MCP server named ai-zen outside our block: the user's. */
+function theirServer(text: string, parse: ParseToml): boolean {
+  const servers = parse(withoutBlock(text)).mcp_servers;
+  return typeof servers === 'object' && servers !== null && Object.hasOwn(servers, 'ai-zen');
 }
+
+function withBlock(text: string, shim: string): string {
+  const ours = withoutBlock(text);
+  return `${ours}${ours === '' || ours.endsWith('\n') ? '' : '\n'}${ours === '' ? '' : '\n'}${block(shim)}`;
+}
+
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 
 export async function installCodexMcp(shim: string, env: Env): Promise<{ file: string; changed: boolean; taken: boolean }> {
   const file = codexConfigPath(env);
-  const { text, mode } = await readConfig(env);
-  const ours = withoutBlock(text);
-  if (TABLE.test(ours)) return { file, changed: false, taken: true };
-  const next = `${ours}${ours === '' || ours.endsWith('\n') ? '' : '\n'}${ours === '' ? '' : '\n'}${block(shim)}`;
-  if (next === text) return { file, changed: false, taken: false };
+  const parse = await loadToml();
   await fs.mkdir(codexHomeFolder(env), { recursive: true });
-  await writeFileInside(codexHomeFolder(env), CONFIG, next, { mode });
-  return { file, changed: true, taken: false };
+  let taken = false;
+  const result = await updateSettingsFile({
+    root: codexHomeFolder(env),
+    name: CONFIG,
+    shown: file,
+    env,
+    format: tomlText(parse),
+    change: (before) => {
+      const text = String(before.text);
+      // A server of the user's named ai-zen is theirs: it stays, and install says so.
+      taken = theirServer(text, parse);
+      if (taken) return before;
+      const next = withBlock(text, shim);
+      try {
+        parse(next);
+      } catch (error) {
+        // An inline `mcp_servers = { … }` of the user's cannot take a table of ours.
+        throw new AiZenError(
+          'config',
+          `${file}: ai-zen's [mcp_servers.ai-zen] cannot be added to its mcp_servers; add it by hand (nothing was changed)`,
+          {
+            cause: error,
+          },
+        );
+      }
+      return { text: next };
+    },
+  });
+  return { file, changed: result.changed, taken };
 }
 
 export async function uninstallCodexMcp(env: Env): Promise<{ file: string; changed: boolean }> {
   const file = codexConfigPath(env);
-  const { text, mode } = await readConfig(env);
-  const next = withoutBlock(text);
-  if (next === text) return { file, changed: false };
-  await writeFileInside(codexHomeFolder(env), CONFIG, next, { mode });
-  return { file, changed: true };
+  if (!(await exists(file))) return { file, changed: false };
+  const result = await updateSettingsFile({
+    root: codexHomeFolder(env),
+    name: CONFIG,
+    shown: file,
+    env,
+    format: tomlText(await loadToml()),
+    change: (before) => ({ text: withoutBlock(String(before.text)) }),
+  });
+  return { file, changed: result.changed };
 }

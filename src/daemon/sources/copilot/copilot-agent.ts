@@ -3,12 +3,13 @@
 // as they are (copilot-hooks.ts), but for one field: its SessionStart input names the session and
 // not its transcript, which is where the session's id says (so the daemon knows this session's
 // hooks run, and lets its Stop hook take the crossing).
+import { AGENT_LABELS } from '../../../config/agent-names.js';
 import path from 'node:path';
 import type { WatchedSource } from '../../watching/session-source.js';
 import type { AgentModule, AgentSourceContext, HookEvent, HookInput } from '../agent-module.js';
 import { agentSource, windowSettings } from '../kit/agent-source.js';
 import { readCopilotEvidence } from './copilot-evidence.js';
-import { copilotHooksInstalled, installCopilotHooks, uninstallCopilotHooks } from './copilot-hooks.js';
+import { copilotHooksInstalled, copilotSettingsFiles, installCopilotHooks, uninstallCopilotHooks } from './copilot-hooks.js';
 import { isCopilotSessionLive } from './copilot-liveness.js';
 import { copilotSessionState, EVENTS_FILE, isSessionId } from './copilot-paths.js';
 import { CopilotOwnership, copilotSessionFolders } from './copilot-session-folders.js';
@@ -16,7 +17,7 @@ import { createCopilotSessionReader } from './copilot-session-reader.js';
 
 export const copilotAgent: AgentModule = {
   name: 'copilot',
-  label: 'GitHub Copilot CLI',
+  label: AGENT_LABELS['copilot'],
   word: 'copilot',
   createSource: (context) => createCopilotSessionSource(context),
   freshSessionCommand: '/clear',
@@ -27,10 +28,15 @@ export const copilotAgent: AgentModule = {
     return rest.length < clientArgs.length ? [...rest, '-p', prompt] : [...clientArgs, '-i', prompt];
   },
   hooks: {
+    scope: 'repo',
     install: installCopilotHooks,
     uninstall: uninstallCopilotHooks,
+    settingsFiles: ({ root }) => copilotSettingsFiles(root),
     readInput: (raw) => copilotHookInput(raw, process.env),
     writeOutput: copilotHookOutput,
+    mcp: null,
+    statusLine: null,
+    trust: null,
   },
 };
 

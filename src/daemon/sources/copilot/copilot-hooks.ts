@@ -9,16 +9,20 @@
 // trusted (its first-run prompt, `--trust-folder`, or COPILOT_ALLOW_ALL=true).
 import path from 'node:path';
 import type { Env } from '../../../paths.js';
-import { HOOK_EVENTS, type HookEvent } from '../agent-module.js';
-import { type Json, readSettingsObject } from '../hook-groups.js';
+import { HOOK_EVENTS, type HookEvent, type HookSettingsFile } from '../agent-hooks.js';
+import { type Json, ourHookMark, readSettingsObject } from '../hook-groups.js';
 import { updateSettingsFile } from '../settings-file.js';
 
 export const COPILOT_SETTINGS = path.join('.github', 'copilot', 'settings.local.json');
 /** What marks a hook command as ours. */
-const MARK = / hook copilot (Stop|PreCompact|SessionStart)$/;
-const isOurs = (entry: unknown): boolean => {
+const isOurCommand = ourHookMark('copilot');
+const commandOf = (entry: unknown): string | null => {
   const command = typeof entry === 'object' && entry !== null ? (entry as Json).bash : undefined;
-  return typeof command === 'string' && MARK.test(command);
+  return typeof command === 'string' ? command : null;
+};
+const isOurs = (entry: unknown): boolean => {
+  const command = commandOf(entry);
+  return command !== null && isOurCommand(command);
 };
 /** Seconds Copilot gives each hook (PreCompact writes the offline document within it). */
 const TIMEOUTS: Record<HookEvent, number> = { Stop: 60, PreCompact: 60, SessionStart: 10 };
@@ -57,10 +61,11 @@ export async function installCopilotHooks(input: {
   readonly root: string;
   readonly env: Env;
   readonly command: (event: HookEvent) => string;
-}): Promise<{ file: string; changed: boolean; notes: readonly string[] }> {
+}): Promise<{ file: string; changed: boolean; what: string; notes: readonly string[] }> {
   const result = await update(input.root, input.env, (before) => withOurs(before, input.command));
   return {
     ...result,
+    what: '',
     notes: ['  Copilot runs them in a folder you trusted (its first-run question; `copilot --trust-folder` for one -p run)'],
   };
 }
@@ -77,4 +82,15 @@ export async function copilotHooksInstalled(root: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Where doctor looks for ours: this repo's settings.local.json, each entry's `bash`. */
+export function copilotSettingsFiles(root: string | null): HookSettingsFile[] {
+  if (root === null) return [];
+  const ours = async (settings: Json) => {
+    const hooks = typeof settings.hooks === 'object' && settings.hooks !== null ? Object.values(settings.hooks as Json) : [];
+    const entries = hooks.flatMap((list) => (Array.isArray(list) ? list : []));
+    return { commands: entries.filter(isOurs).map((entry) => commandOf(entry)!), problems: [] };
+  };
+  return [{ file: path.join(root, COPILOT_SETTINGS), shown: COPILOT_SETTINGS, shared: false, ours }];
 }

@@ -5,6 +5,7 @@
 // headless when stdin is no terminal), and its hooks in the project's `.gemini/settings.json`.
 // Whether a `gemini` process has a session open is not known: the client holds no lock and writes
 // no pid file, so `status` never shows one live.
+import { AGENT_LABELS } from '../../../config/agent-names.js';
 import { belongsToRepo } from '../../../probe/innermost-repo.js';
 import { createLineFoldReader } from '../../watching/line-fold-reader.js';
 import type { WatchedSource } from '../../watching/session-source.js';
@@ -18,7 +19,7 @@ import { geminiTmpDir, isGeminiTranscript, projectFolderOf } from './gemini-path
 
 export const geminiAgent: AgentModule = {
   name: 'gemini',
-  label: 'Gemini CLI',
+  label: AGENT_LABELS['gemini'],
   word: 'gemini',
   createSource: (context) => createGeminiSource(context),
   freshSessionCommand: '/clear',

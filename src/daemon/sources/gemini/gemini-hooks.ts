@@ -20,14 +20,23 @@ import { closeSync, fstatSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { HANDOFF_INSTRUCTION_MARK } from '../../../handoff/transcript.js';
 import type { AgentHooks, HookEvent, HookInput } from '../agent-module.js';
-import { hasOurHook, type Json, type OurHook, readSettingsObject, withOurHooks, withoutOurHooks } from '../hook-groups.js';
+import {
+  hasOurHook,
+  hookGroupsFile,
+  hookOutputAsItIs,
+  type Json,
+  type OurHook,
+  ourHookMark,
+  readSettingsObject,
+  withOurHooks,
+  withoutOurHooks,
+} from '../hook-groups.js';
 import { updateSettingsFile } from '../settings-file.js';
 import { userTexts } from './gemini-user-text.js';
 
 const SETTINGS = path.join('.gemini', 'settings.json');
 /** What marks a hook command as ours. */
-const MARK = / hook gemini (Stop|PreCompact|SessionStart)$/;
-const isOurs = (command: string) => MARK.test(command);
+const isOurs = ourHookMark('gemini');
 
 /** Gemini's event for each of ai-zen's, and the milliseconds it gives the hook (PreCompact writes the offline document within it). */
 const EVENTS: Readonly<Record<HookEvent, { readonly event: string; readonly timeout: number }>> = {
@@ -139,6 +148,7 @@ function readTail(file: string): string {
 }
 
 export const geminiHooks: AgentHooks = {
+  scope: 'repo',
   async install({ root, env, command }) {
     const result = await updateSettingsFile({
       root,
@@ -149,13 +159,18 @@ export const geminiHooks: AgentHooks = {
     });
     return {
       ...result,
+      what: '',
       notes: [
         '  AfterAgent (Stop), PreCompress (/compress only) and SessionStart; Gemini runs a project’s hooks only in a folder you trust',
       ],
     };
   },
   uninstall: ({ root, env }) => updateSettingsFile({ root, name: SETTINGS, shown: SETTINGS, env, change: withoutOurs }),
+  settingsFiles: ({ root }) => (root === null ? [] : [hookGroupsFile(geminiSettingsPath(root), SETTINGS, false, isOurs)]),
   readInput: readGeminiHookInput,
   // Gemini reads the answer in Claude Code's shape: `decision`/`reason`, `hookSpecificOutput.additionalContext`.
-  writeOutput: (_event, output) => output,
+  writeOutput: hookOutputAsItIs,
+  mcp: null,
+  statusLine: null,
+  trust: null,
 };

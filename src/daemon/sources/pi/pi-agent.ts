@@ -2,6 +2,7 @@
 // folders of this repo (and its subfolders) under pi's `sessions/` (pi-paths.ts), its fold, its
 // evidence, a successor started as `pi "<prompt>"`, a session reopened whole with `pi --session <id>`,
 // and its hooks as a pi extension (pi-extension.ts).
+import { AGENT_LABELS } from '../../../config/agent-names.js';
 import type { WatchedSource } from '../../watching/session-source.js';
 import { createLineFoldReader } from '../../watching/line-fold-reader.js';
 import type { AgentModule, AgentSourceContext } from '../agent-module.js';
@@ -16,7 +17,7 @@ import { isPiTranscript, mayHoldSessionsOf, piAgentDir, piSessionsDir } from './
 
 export const piAgent: AgentModule = {
   name: 'pi',
-  label: 'pi',
+  label: AGENT_LABELS['pi'],
   word: 'pi',
   createSource: (context) => createPiSource(context),
   freshSessionCommand: '/new',

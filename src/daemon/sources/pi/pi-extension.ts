@@ -11,10 +11,11 @@
 // and the script keeps its last reply as its output (issue 19 §7).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../../../fs/read-regular-file.js';
 import { writeFileInside } from '../../../fs/safe-write.js';
 import { aiZenHome, type Env } from '../../../paths.js';
-import type { AgentHooks, HookEvent } from '../agent-module.js';
-import { type Json, readSettingsObject } from '../hook-groups.js';
+import type { AgentHooks, HookEvent } from '../agent-hooks.js';
+import { hookInputAsItIs, hookOutputAsItIs, type Json, readSettingsObject } from '../hook-groups.js';
 import { updateSettingsFile } from '../settings-file.js';
 
 const SETTINGS = path.join('.pi', 'settings.json');
@@ -109,7 +110,37 @@ function extensionsOf(settings: Json): unknown[] {
   return Array.isArray(settings.extensions) ? settings.extensions : [];
 }
 
+/**
+ * The commands of ai-zen's hooks in this project's pi settings: those of the extension they name
+ * (its COMMANDS), and an extension named but gone — pi then runs no hook of ours.
+ */
+async function oursIn(settings: Json): Promise<{ commands: string[]; problems: string[] }> {
+  const commands: string[] = [];
+  const problems: string[] = [];
+  for (const entry of extensionsOf(settings).filter(isOurs) as string[]) {
+    // Bounded, a regular file only: the path comes from the project's settings.
+    const read = await readRegularFile(entry, EXTENSION_MAX_BYTES);
+    if (!read.ok && read.missing) {
+      problems.push(`names ai-zen's pi extension ${entry}, which no longer exists`);
+      continue;
+    }
+    const named = read.ok ? COMMANDS.exec(read.bytes.toString('utf8'))?.[1] : undefined;
+    try {
+      commands.push(...Object.values(JSON.parse(named ?? '') as Record<string, unknown>).filter((command) => typeof command === 'string'));
+    } catch {
+      problems.push(`${entry} is not the extension install-hooks pi writes`);
+    }
+  }
+  return { commands, problems };
+}
+
+/** The commands as piExtensionText writes them. */
+const COMMANDS = /^const COMMANDS = (\{[\s\S]*?\n\});$/m;
+/** The extension is a few kilobytes. */
+const EXTENSION_MAX_BYTES = 256 * 1024;
+
 export const piHooks: AgentHooks = {
+  scope: 'repo',
   async install({ root, env, command }) {
     const extension = piExtensionPath(env);
     const home = aiZenHome(env);
@@ -123,6 +154,7 @@ export const piHooks: AgentHooks = {
     }));
     return {
       ...result,
+      what: '',
       notes: [`  pi loads ai-zen's extension ${extension} in this project: its Stop (agent_end) lets pi write its own handoff document`],
     };
   },
@@ -138,6 +170,12 @@ export const piHooks: AgentHooks = {
       return next;
     });
   },
+  settingsFiles: ({ root }) => (root === null ? [] : [{ file: path.join(root, SETTINGS), shown: SETTINGS, shared: false, ours: oursIn }]),
+  readInput: hookInputAsItIs,
+  writeOutput: hookOutputAsItIs,
+  mcp: null,
+  statusLine: null,
+  trust: null,
 };
 
 /** Whether this project's pi loads ai-zen's extension (and the extension is there): its Stop lets pi write the document (self). */

@@ -3,6 +3,7 @@
 // (its registry of running sessions, Claude Code's shape), its evidence, `qwen --resume <id>` to
 // reopen a session whole, a fresh `qwen -i "<prompt>"` to continue from a document (a bare positional
 // prompt would be one-shot and exit), and its Claude-shaped hooks in the project's `.qwen/settings.json`.
+import { AGENT_LABELS } from '../../../config/agent-names.js';
 import path from 'node:path';
 import { createLineFoldReader } from '../../watching/line-fold-reader.js';
 import type { WatchedSource } from '../../watching/session-source.js';
@@ -14,19 +15,30 @@ import { projectFolders } from '../kit/project-folders.js';
 import { readQwenEvidence } from './qwen-evidence.js';
 import { emptyQwenState, foldQwenLine, type QwenFoldOptions } from './qwen-fold.js';
 import { readQwenHookInput } from './qwen-hook-input.js';
-import { installQwenHooks, qwenHooksInstalled, uninstallQwenHooks } from './qwen-hooks.js';
+import { hookOutputAsItIs } from '../hook-groups.js';
+import { installQwenHooks, qwenHooksInstalled, qwenSettingsFiles, uninstallQwenHooks } from './qwen-hooks.js';
 import { isQwenTranscript, mayHoldSessionsOf, qwenProjectsDir, qwenSessionsRegistry } from './qwen-paths.js';
 import { scriptedByRegistry } from './qwen-scripted.js';
 
 export const qwenAgent: AgentModule = {
   name: 'qwen-code',
-  label: 'Qwen Code',
+  label: AGENT_LABELS['qwen-code'],
   word: 'qwen',
   createSource: (context) => createQwenCodeSource(context),
   freshSessionCommand: '/clear',
   resumeCommand: (sessionId) => `qwen --resume ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, '-i', prompt],
-  hooks: { install: installQwenHooks, uninstall: uninstallQwenHooks, readInput: (raw) => readQwenHookInput(raw) },
+  hooks: {
+    scope: 'repo',
+    install: async (input) => ({ ...(await installQwenHooks(input)), what: '', notes: [] }),
+    uninstall: uninstallQwenHooks,
+    settingsFiles: ({ root }) => qwenSettingsFiles(root),
+    readInput: (raw) => readQwenHookInput(raw),
+    writeOutput: hookOutputAsItIs,
+    mcp: null,
+    statusLine: null,
+    trust: null,
+  },
 };
 
 export function createQwenCodeSource(context: AgentSourceContext): WatchedSource {

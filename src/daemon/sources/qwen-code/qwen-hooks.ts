@@ -7,14 +7,13 @@
 // `hook qwen` words. The file keeps its mode (settings-file.ts).
 import path from 'node:path';
 import type { Env } from '../../../paths.js';
-import type { HookEvent } from '../agent-module.js';
-import { hasOurHook, type Json, readSettingsObject, withOurHooks, withoutOurHooks } from '../hook-groups.js';
+import type { HookEvent, HookSettingsFile } from '../agent-hooks.js';
+import { hasOurHook, hookGroupsFile, type Json, ourHookMark, readSettingsObject, withOurHooks, withoutOurHooks } from '../hook-groups.js';
 import { updateSettingsFile } from '../settings-file.js';
 
 const SETTINGS = path.join('.qwen', 'settings.json');
 /** What marks a hook command as ours. */
-const MARK = / hook qwen (Stop|PreCompact|SessionStart)$/;
-const isOurs = (command: string) => MARK.test(command);
+const isOurs = ourHookMark('qwen');
 
 const EVENTS: readonly HookEvent[] = ['Stop', 'PreCompact', 'SessionStart'];
 /** SessionStart only for a fresh start, /clear and a compaction (not a resume, which has its history). */
@@ -73,4 +72,9 @@ export async function qwenHooksInstalled(root: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Where doctor looks for ours: the project's `.qwen/settings.json`. */
+export function qwenSettingsFiles(root: string | null): HookSettingsFile[] {
+  return root === null ? [] : [hookGroupsFile(qwenSettingsPath(root), SETTINGS, false, isOurs)];
 }
