@@ -57,7 +57,8 @@ describe('D4 desktop notifications from the daemon', { timeout: 60_000 }, () => 
   });
 
   it('issue 19 §6 with commit "ref" the one notification names the side ref', async () => {
-    daemon = await makeDaemonRepo({ env: bus.env, config: { daemon: { commit: 'ref' } } });
+    // The side ref is a trusted repo's choice (or the user's): an untrusted one's is ignored.
+    daemon = await makeDaemonRepo({ env: bus.env, config: { daemon: { commit: 'ref' } }, trusted: true });
     await daemon.start();
     const id = sessionId(6);
     await daemon.writeSession(id, { maxContextTokens: 1000 });
