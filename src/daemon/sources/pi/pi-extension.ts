@@ -87,6 +87,8 @@ export default function aiZenHooks(pi) {
     // A script (pi -p): the daemon writes the document itself; its last reply stays the script's output.
     const hook = input(ctx, 'Stop', ctx.hasUI ? { stop_hook_active: active } : { stop_hook_active: false, scripted: true });
     const answer = hook && (await ask('Stop', hook));
+    // The handoff is done: say so on pi's screen, with how to go on.
+    if (ctx.hasUI && typeof answer?.systemMessage === 'string') ctx.ui?.notify?.(answer.systemMessage, 'info');
     if (ctx.hasUI && answer?.decision === 'block' && typeof answer.reason === 'string') {
       asked = true;
       pi.sendUserMessage(answer.reason, { deliverAs: 'followUp' });
