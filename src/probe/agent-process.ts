@@ -27,6 +27,18 @@ export function processEntry(pid: number, proc = '/proc'): { readonly name: stri
   return Number.isInteger(parent) ? { name: stat.slice(open + 1, close), parent } : null;
 }
 
+/** `pid` and the processes above it (a program may run itself again as a child: both are the one agent). */
+export function lineageOf(pid: number, proc = '/proc'): number[] {
+  const lineage: number[] = [];
+  for (let current = pid, depth = 0; current > 1 && depth < MAX_DEPTH; depth++) {
+    lineage.push(current);
+    const entry = processEntry(current, proc);
+    if (entry === null) break;
+    current = entry.parent;
+  }
+  return lineage;
+}
+
 /** The agent process a hook runs under: from `pid` (the hook's parent) up past shells; null when none is found. */
 export function agentProcessOf(pid: number, proc = '/proc'): number | null {
   let current = pid;

@@ -22,6 +22,10 @@ import { namesSession, shortId } from '../../short-id.js';
 import { requestDaemon } from '../daemon-client.js';
 
 /** `.ai-zen/handoffs/20261204-040000-abcd1234(-2).md` → `abcd1234`: the short id of the session it was written for. */
+/** How long the caller's own session may take to reach the daemon's list, and how often it is asked. */
+const CALLER_WAIT_MS = 5_000;
+const CALLER_POLL_MS = 100;
+
 const DOC_SHORT_ID = /(?:^|\/)\d{8}-\d{6}-([A-Za-z0-9_-]{8})(?:-[1-9]\d{0,3})?\.md$/;
 
 export interface PredecessorChain {
@@ -45,7 +49,18 @@ export interface ChainContext {
  * the successor asking, as a running session is the one writing its transcript now).
  */
 export async function predecessorChain(context: ChainContext, session: string | undefined): Promise<PredecessorChain> {
-  const { sessions } = await requestDaemon(context.root, context.env, 'sessions', undefined, SessionsReply);
+  const callerId = session === undefined ? await claudeCallerId(context.env) : null;
+  let { sessions } = await requestDaemon(context.root, context.env, 'sessions', undefined, SessionsReply);
+  // The successor calls us in its first turn, a moment after it wrote its transcript: the daemon may not have read it yet
+  // (it is not listed, or not yet known to continue another session).
+  const found = (list: readonly SessionInfo[]) =>
+    callerId !== null
+      ? list.some((info) => info.id === callerId)
+      : list.some((info) => (info.agent ?? info.source) === 'ai-zen' || info.previous);
+  for (const deadline = Date.now() + CALLER_WAIT_MS; session === undefined && !found(sessions) && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, CALLER_POLL_MS));
+    ({ sessions } = await requestDaemon(context.root, context.env, 'sessions', undefined, SessionsReply));
+  }
   const paths = projectPaths(context.root);
   const store = new SessionStore(paths);
   const config = await loadConfig({ root: context.root, env: context.env });
@@ -76,7 +91,7 @@ export async function predecessorChain(context: ChainContext, session: string | 
     return named.length === 1 ? named[0]!.id : null;
   }
 
-  const caller = session === undefined ? await claudeCaller(context.env, sessions) : null;
+  const caller = sessions.find((info) => info.id === callerId && (info.agent ?? info.source) === 'claude-code') ?? null;
   const start = session !== undefined ? named(sessions, session) : (caller ?? (await latestContinuing(sessions, predecessorOf)));
   const previous = await predecessorOf(start);
   const predecessors = new Map<string, string | null>();
@@ -110,13 +125,12 @@ export async function predecessorChain(context: ChainContext, session: string | 
  * The Claude Code session that started this server: its process (our parent: the shim execs node)
  * names its session in `sessions/<pid>.json` while it runs. Null for any other caller.
  */
-async function claudeCaller(env: Env, sessions: readonly SessionInfo[]): Promise<SessionInfo | null> {
+async function claudeCallerId(env: Env): Promise<string | null> {
   const file = path.join(claudeSessionsDir(env), `${process.ppid}.json`);
   const record = await readRegularText(file)
     .then((text) => JSON.parse(text) as { sessionId?: unknown })
     .catch(() => null);
-  const id = record && typeof record.sessionId === 'string' ? record.sessionId : null;
-  return sessions.find((info) => info.id === id && (info.agent ?? info.source) === 'claude-code') ?? null;
+  return record && typeof record.sessionId === 'string' ? record.sessionId : null;
 }
 
 /** The session `given` names: its id, or a unique prefix of its id or short id. */

@@ -240,9 +240,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       facts,
       successors,
       continued,
-      isLive: async (transcript) => {
+      isLive: async (transcript, except) => {
         const owner = sources.find((candidate) => candidate.matches(transcript));
-        return owner?.isLive ? owner.isLive(transcript).catch(() => null) : null;
+        return owner?.isLive ? owner.isLive(transcript, except).catch(() => null) : null;
       },
     });
   }

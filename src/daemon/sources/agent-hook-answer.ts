@@ -30,6 +30,7 @@ import { usagePercent } from '../../usage-percent.js';
 import type { ContinuedSessions } from '../handover/continued-sessions.js';
 import type { ProcessSuccessors } from '../handover/process-successors.js';
 import { successorInstruction } from './kit/successor.js';
+import { lineageOf } from '../../probe/agent-process.js';
 
 export interface AgentHookRequest {
   readonly event: 'Stop' | 'PreCompact' | 'SessionStart';
@@ -53,7 +54,7 @@ export interface AgentHookDeps {
   readonly successors: ProcessSuccessors;
   readonly continued: Pick<ContinuedSessions, 'link'>;
   /** Whether an agent's process has a transcript's session open (null: the agent does not say). */
-  isLive(transcript: string): Promise<boolean | null>;
+  isLive(transcript: string, except?: readonly number[]): Promise<boolean | null>;
   readonly now?: () => number;
 }
 
@@ -67,7 +68,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
   const ofSource = deps.source.matches(file);
   // This session's hooks run (for Codex: the user trusted them), so its Stop hook can take a crossing.
   if (ofSource) deps.foreign.hookAnswered(file);
-  if (request.event === 'SessionStart') return { output: ofSource ? await sessionStartContext(request, file, deps) : null };
+  if (request.event === 'SessionStart') return { output: await sessionStartContext(request, file, ofSource, deps) };
   if (!ofSource) return { output: null };
   await deps.watcher.refresh(file);
   const state = deps.watcher.state(file);
@@ -162,7 +163,14 @@ function contextOf(text: string): Record<string, unknown> {
   return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
 }
 
-async function sessionStartContext(request: AgentHookRequest, file: string, deps: AgentHookDeps): Promise<Record<string, unknown> | null> {
+async function sessionStartContext(
+  request: AgentHookRequest,
+  file: string,
+  ofSource: boolean,
+  deps: AgentHookDeps,
+): Promise<Record<string, unknown> | null> {
+  // A transcript that is not this agent's (or a session the agent has not written yet) gets the information line at most.
+  if (!ofSource) return ['clear', 'resume', 'compact'].includes(request.source ?? '') ? null : recentHandoffLine(deps, request.agentPid);
   if (request.source === 'compact') {
     const document = deps.foreign.documentOf(file);
     return document === null
@@ -187,11 +195,11 @@ async function sessionStartContext(request: AgentHookRequest, file: string, deps
   }
   // `/clear` in a session never handed off: no pointer to another session's document.
   if (request.source === 'clear') return null;
-  return recentHandoffLine(deps);
+  return recentHandoffLine(deps, request.agentPid);
 }
 
 /** The newest document, when it is recent and its session has ended: one line of information, not an instruction. */
-async function recentHandoffLine(deps: AgentHookDeps): Promise<Record<string, unknown> | null> {
+async function recentHandoffLine(deps: AgentHookDeps, askingPid: number | undefined): Promise<Record<string, unknown> | null> {
   const names = (await fs.readdir(deps.paths.handoffs).catch(() => [] as string[])).filter((name) => name.endsWith('.md')).sort();
   const newest = names.at(-1);
   if (!newest) return null;
@@ -199,7 +207,9 @@ async function recentHandoffLine(deps: AgentHookDeps): Promise<Record<string, un
   if (!written || (deps.now ?? Date.now)() - written.mtimeMs > RECENT_HANDOFF_MS) return null;
   const relative = path.relative(deps.paths.root, path.join(deps.paths.handoffs, newest)).split(path.sep).join('/');
   const transcript = deps.foreign.transcriptOf(relative);
-  if (transcript !== null && (await deps.isLive(transcript)) === true) return null;
+  // The process asking runs the fresh session: it does not keep the old one open.
+  const asking = askingPid === undefined ? [] : lineageOf(askingPid);
+  if (transcript !== null && (await deps.isLive(transcript, asking)) === true) return null;
   return contextOf(
     `ai-zen: the newest handoff document of this repo is ${relative}, written for a session that has ended. If this session continues that work, read it first; otherwise ignore this line.`,
   );

@@ -223,7 +223,8 @@ export interface SessionSource {
   /** For people: 'Claude Code'. */
   readonly label?: string;
   /** Whether the agent's process has the session open (ai-zen's own: the session lock, asked by the daemon). */
-  isLive?(file: string): Promise<boolean>;
+  /** `except`: processes not to count (the agent process asking and those above it: its own fresh session is not this one). */
+  isLive?(file: string, except?: readonly number[]): Promise<boolean>;
   /** Another agent's sessions: what a handoff needs. ai-zen's own go through the migrator. */
   readonly handover?: ForeignHandover;
 }

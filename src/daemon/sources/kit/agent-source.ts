@@ -16,7 +16,7 @@ export interface AgentSessionParts {
   readonly folders: TranscriptFolders;
   createReader(file: string): SessionReader;
   /** Whether the agent's process has the session open; null: the agent leaves no trace of it (Gemini). */
-  readonly isLive: ((file: string) => Promise<boolean>) | null;
+  readonly isLive: ((file: string, except?: readonly number[]) => Promise<boolean>) | null;
   /** The whole transcript as ai-zen messages, read as a stream (kit/transcript-lines.ts). */
   readEvidence(file: string): Promise<readonly AgentMessage[]>;
   /** The agent's own hooks are installed for this repo: its Stop hook lets it write the document itself. */

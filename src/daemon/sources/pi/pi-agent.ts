@@ -38,7 +38,7 @@ export function createPiSource(context: AgentSourceContext): WatchedSource {
     folders: projectFolders(sessions, (name) => mayHoldSessionsOf(name, context.root)),
     createReader: (file) =>
       createLineFoldReader(file, { empty: (name) => emptyPiState(name, fold), fold: (state, raw) => foldPiLine(state, raw, fold) }),
-    isLive: (file) => isPiSessionLive(file),
+    isLive: (file, except) => isPiSessionLive(file, '/proc', except),
     readEvidence: (file) => readPiEvidence(file, context.root),
     selfHooksInstalled: () => piExtensionInstalled(context.root),
     selfHooksMustAnswer: false,

@@ -11,7 +11,7 @@ import path from 'node:path';
 const HEAD_BYTES = 16 * 1024;
 const PI_COMMAND = /(?:pi-coding-agent\/dist\/cli\.js|(?:^|\/)pi)$/;
 
-export async function isPiSessionLive(file: string, proc = '/proc'): Promise<boolean> {
+export async function isPiSessionLive(file: string, proc = '/proc', except: readonly number[] = []): Promise<boolean> {
   const cwd = await headerCwd(file);
   if (cwd === null || !(await isNewestOfFolder(file))) return false;
   let pids: string[];
@@ -21,11 +21,19 @@ export async function isPiSessionLive(file: string, proc = '/proc'): Promise<boo
     return false;
   }
   for (const pid of pids) {
+    if (except.includes(Number(pid))) continue;
     // Another user's process, or one that just ended: not ours to see.
     const where = await fs.readlink(path.join(proc, pid, 'cwd')).catch(() => null);
     if (where !== cwd) continue;
     const command = await fs.readFile(path.join(proc, pid, 'cmdline'), 'utf8').catch(() => '');
-    if (command.split('\0').some((arg) => PI_COMMAND.test(arg))) return true;
+    // The program or its script only: a hook ai-zen runs for pi (`… ai-zen-hook.js pi SessionStart`) is no pi.
+    if (
+      command
+        .split('\0')
+        .slice(0, 2)
+        .some((arg) => PI_COMMAND.test(arg))
+    )
+      return true;
   }
   return false;
 }
