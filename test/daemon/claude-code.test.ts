@@ -332,7 +332,11 @@ describe('X3 Claude Code sessions, with the real client', () => {
       args: ['--allowedTools', 'Bash', '--model', 'claude-sonnet-4-6'],
       env: daemon.env,
     });
-    await terminal.waitForScreen(/Handoff document written\./, { timeoutMs: 60_000 });
+    await terminal.waitForScreen(/Handoff document written\./, { timeoutMs: 60_000 }).catch(async (error) => {
+      // What the daemon judged of the crossing, for a run that did not block.
+      console.log(await fs.readFile(path.join(daemon.root, '.ai-zen/logs/daemon.log'), 'utf8'));
+      throw error;
+    });
     expect(asked).toContain('[ai-zen handoff]');
     expect(asked).toContain('--- handoff skill ---');
     expect(asked).not.toContain('PWNED-BY-THE-CLONE');
