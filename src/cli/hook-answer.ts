@@ -45,7 +45,10 @@ export async function answerHook(agent: string, event: string, io: HookIo): Prom
   const shaped = (output: Record<string, unknown> | null): Record<string, unknown> | null =>
     output ? hooks.writeOutput(event, output) : output;
   const root = await daemonRoot(input.data.cwd ?? io.cwd, io.env);
-  const client = await connectIpc({ socketPath: socketPathFor(root, { env: io.env }), repoRoot: root, timeoutMs: 2000 }).catch(
+  // A daemon that is not there refuses at once; one that is slow to accept (a loaded machine) is waited for on
+  // Stop and PreCompact, where a missed answer is a missed handoff; a session's start waits less.
+  const connectMs = event === 'SessionStart' ? 2_000 : 10_000;
+  const client = await connectIpc({ socketPath: socketPathFor(root, { env: io.env }), repoRoot: root, timeoutMs: connectMs }).catch(
     (error: unknown) => {
       // Unprotected is never silent (issue 20 §2): the session is told, once at its start, how to fix it.
       if (event === 'SessionStart') return null;
