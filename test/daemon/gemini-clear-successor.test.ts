@@ -103,6 +103,8 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
     const clear = async (gone: RegExp) => {
       await prompt('/clear');
       await waitFor(async () => !gone.test(await terminal.capture()), { timeoutMs: 30_000, message: '/clear to start a fresh session' });
+      // Keys typed while Gemini redraws may be lost: the empty composer says it takes them again.
+      await terminal.waitForScreen(/Type your message/);
     };
     fake.enqueue(geminiReply().text('Continuing from the handoff document.').usage({ prompt: 21_000 }));
     await clear(/The handoff document is written\./);
