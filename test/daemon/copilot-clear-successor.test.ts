@@ -104,7 +104,17 @@ describe('Copilot CLI at a terminal: /clear continues a handed-off session', { t
     expect(successor.previous?.sessionId).toBe((written.payload as { sessionId: string }).sessionId);
     expect(continued.allText).toContain(`Read the handoff document ${doc} (the previous session's record)`);
 
-    // Not asserted, as Copilot CLI 1.0.102 does not tell a /clear from a start: its SessionStart says
-    // `source: "new"` for both, so a /clear in that successor gets the line naming a recent document.
+    // A /clear in that successor, which was never handed off, carries no document. Copilot CLI 1.0.102
+    // says `source: "new"` for a start and a /clear alike: the daemon knows it by the same Copilot process starting again.
+    const later = server.requests.length;
+    server.enqueue(anthropicReply().text('A fresh start.').usage({ input_tokens: 9_000, output_tokens: 10 }));
+    await clear(/Continuing from the handoff document\./);
+    await prompt('something else');
+    await screen.waitForScreen(/A fresh start\./, { timeoutMs: 60_000 });
+    const fresh = server.requests
+      .slice(later)
+      .filter((received) => received.main)
+      .at(-1)!;
+    expect(fresh.allText).not.toContain('.ai-zen/handoffs/');
   });
 });

@@ -25,6 +25,14 @@ test('the next fresh session of the same agent process continues the handed-off 
   expect(links.documentOf('/t/old.jsonl')).toBeNull();
 });
 
+test('a second session started in the same agent process is a /clear, whatever the agent calls it', () => {
+  const links = new ProcessSuccessors();
+  expect(links.startedBefore('copilot', 4242)).toBe(false);
+  expect(links.startedBefore('copilot', 4243)).toBe(false);
+  expect(links.startedBefore('copilot', 4242)).toBe(true);
+  expect(links.startedBefore('claude-code', 4243)).toBe(false);
+});
+
 test('a person who went on in the handed-off session before /clear gets no pointer to the document', () => {
   const links = new ProcessSuccessors();
   links.handedOff(handedOff);

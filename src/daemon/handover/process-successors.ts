@@ -17,8 +17,25 @@ export interface HandedOffProcess {
   readonly messageCount: number;
 }
 
+/** Agent processes remembered as having started a session (the oldest forgotten first). */
+const STARTED_KEPT = 1_000;
+
 export class ProcessSuccessors {
   private readonly byProcess = new Map<string, HandedOffProcess>();
+  private readonly started = new Set<string>();
+
+  /**
+   * A session started in `agentPid`: whether that process had started one before — then this start
+   * is a fresh session in the same terminal (`/clear`), whatever the agent calls it (Copilot says
+   * `new` for both).
+   */
+  startedBefore(agent: WatchedAgent, agentPid: number): boolean {
+    const key = keyOf(agent, agentPid);
+    const before = this.started.delete(key);
+    this.started.add(key);
+    if (this.started.size > STARTED_KEPT) this.started.delete(this.started.values().next().value!);
+    return before;
+  }
 
   /** A session's document is done (written, checked): the next fresh session of its process continues it. */
   handedOff(entry: HandedOffProcess): void {

@@ -181,7 +181,9 @@ async function sessionStartContext(
   }
   if (request.source === 'resume') return null;
   const agent = deps.source.kind;
+  let again = false;
   if (request.agentPid !== undefined && agent !== 'ai-zen') {
+    again = deps.successors.startedBefore(agent, request.agentPid);
     const handed = deps.successors.claim(
       agent,
       request.agentPid,
@@ -193,8 +195,8 @@ async function sessionStartContext(
       return contextOf(`ai-zen: ${successorInstruction(handed.document)}`);
     }
   }
-  // `/clear` in a session never handed off: no pointer to another session's document.
-  if (request.source === 'clear') return null;
+  // `/clear` in a session never handed off (a second start in the same agent process is one): no pointer to another session's document.
+  if (request.source === 'clear' || again) return null;
   return recentHandoffLine(deps, request.agentPid);
 }
 
