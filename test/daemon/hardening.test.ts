@@ -144,6 +144,12 @@ describe('issue 11 §6 §7 the daemon keeps its own files in the project', { tim
       ...DEADLINE,
       message: 'the new log to record the migration',
     });
+    // The user's `git add` once the daemon's commit of the document is done: a git command of the user's
+    // that meets the commit's brief index.lock fails as any concurrent git does (commit-while-user-works bounds that).
+    await waitFor(async () => (await daemon.status()).handoffs.some((entry) => entry.state === 'committed'), {
+      ...DEADLINE,
+      message: 'the document to be committed',
+    });
     await daemon.repo.git('add', '-A');
     const staged = (await daemon.repo.git('diff', '--cached', '--name-only')).split('\n').filter(Boolean);
     expect(staged.filter((file) => file.startsWith('.ai-zen/sessions/') || file.startsWith('.ai-zen/logs/'))).toEqual([]);
