@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHooksRunner, HOOK_FOR_EVENT, type HooksRunnerOptions } from '../../src/daemon/side-channels/hooks-runner.js';
-import type { AnyEvent } from '../../src/events.js';
+import { overflow, writeHookIn, written } from '../support/hook-events.js';
 import { memoryLogger, type LogRecord, type MemoryLogger } from '../support/memory-logger.js';
 
 let root: string;
@@ -27,28 +27,7 @@ function runner(options: Partial<HooksRunnerOptions> = {}) {
   return createHooksRunner({ root, logger: log.logger, ...options });
 }
 
-async function writeHook(name: string, script: string, mode = 0o755): Promise<string> {
-  const file = path.join(hooksDir, name);
-  await fs.writeFile(file, script);
-  await fs.chmod(file, mode);
-  return file;
-}
-
-const overflow: AnyEvent = {
-  name: 'session.overflowed',
-  payload: { sessionId: 'abcd1234-x', promptTokens: 130_000, maxContextTokens: 128_000, source: 'ai-zen' },
-};
-const written: AnyEvent = {
-  name: 'handoff.written',
-  payload: {
-    sessionId: 'abcd1234-x',
-    mode: 'migrate',
-    path: '.ai-zen/handoffs/20260101-101010-abcd1234.md',
-    absolutePath: '/abs/x.md',
-    executor: 'offline',
-    cost: { requests: 0, prompt_tokens: 0, completion_tokens: 0 },
-  },
-};
+const writeHook = (name: string, script: string, mode?: number) => writeHookIn(hooksDir, name, script, mode);
 
 describe('D1 hooks on pipeline events', () => {
   it('D1 hooks are named after events: overflow, before-handoff, handoff, migrated, commit', () => {
