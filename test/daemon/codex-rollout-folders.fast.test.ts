@@ -4,9 +4,12 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { CodexOwnership, codexRolloutFolders } from '../../src/daemon/sources/codex/codex-rollout-folders.js';
-import { codexViewOf, createCodexSessionReader } from '../../src/daemon/sources/codex/codex-session-reader.js';
+import type { AgentWindowSettings } from '../../src/config/agent-models.js';
 import { readCodexEvidence } from '../../src/daemon/sources/codex/codex-evidence.js';
+import { codexRolloutFold } from '../../src/daemon/sources/codex/codex-rollout.js';
+import { codexOwnership, codexRolloutFolders } from '../../src/daemon/sources/codex/codex-rollout-folders.js';
+import { createAgentReader } from '../../src/daemon/sources/kit/agent-reader.js';
+import type { Owners } from '../../src/daemon/sources/kit/owners.js';
 import { toolActivity, lastUserRequest, lastDelivery } from '../../src/handoff/transcript.js';
 
 let base: string;
@@ -27,6 +30,8 @@ const countLine = (total: number, window = 258_400) =>
       model_context_window: window,
     },
   });
+const createCodexSessionReader = (file: string, ownership: Owners, windows: AgentWindowSettings) =>
+  createAgentReader(file, codexRolloutFold, windows, (name) => ownership.decide(name));
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 async function writeRollout(day: string, id: string, cwd: string, ...more: string[]): Promise<string> {
@@ -53,18 +58,18 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
       await writeRollout(`2026/${n % 2 === 0 ? '10' : '11'}/${String(1 + (n % 28)).padStart(2, '0')}`, uuid(n), `/elsewhere/repo-${n}`);
     await writeRollout('2026/10/05', uuid(1000), repo);
     await writeRollout('2026/11/30', uuid(1001), path.join(repo, 'packages', 'a'));
-    const ownership = new CodexOwnership(repo);
+    const ownership = codexOwnership(repo);
     const folders = codexRolloutFolders(sessions, ownership);
     expect(await folders.list()).toEqual({
       folders: [path.join(sessions, '2026/10/05'), path.join(sessions, '2026/11/30')],
       parents: [sessions, path.join(sessions, '2026'), path.join(sessions, '2026/11')],
     });
-    expect(ownership.counters.headReads).toBe(302);
+    expect(ownership.counters.reads).toBe(302);
 
     // Listed again (a parent moved): no rollout is read again, and unchanged days are not even listed.
     const listings = folders.counters.listings;
     await folders.list();
-    expect(ownership.counters.headReads).toBe(302);
+    expect(ownership.counters.reads).toBe(302);
     expect(folders.counters.listings - listings).toBe(1 + 1 + 2); // sessions, 2026, its two months
 
     // Midnight: a new year's first day.
@@ -73,16 +78,16 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
       folders: [path.join(sessions, '2026/10/05'), path.join(sessions, '2026/11/30'), path.join(sessions, '2027/01/01')],
       parents: [sessions, path.join(sessions, '2027'), path.join(sessions, '2027/01')],
     });
-    expect(ownership.counters.headReads).toBe(303);
+    expect(ownership.counters.reads).toBe(303);
   });
 
   test('X3 no sessions folder yet: nothing to watch but the folder to come', async () => {
-    const folders = codexRolloutFolders(sessions, new CodexOwnership(repo));
+    const folders = codexRolloutFolders(sessions, codexOwnership(repo));
     expect(await folders.list()).toEqual({ folders: [], parents: [sessions] });
   });
 
   test('X3 a rollout of another repo is reported foreign after its head and never read; one being created is decided once its first line is there', async () => {
-    const ownership = new CodexOwnership(repo);
+    const ownership = codexOwnership(repo);
     const foreign = await writeRollout('2026/12/03', uuid(1), '/elsewhere', countLine(200_000));
     const reader = createCodexSessionReader(foreign, ownership, settings);
     const update = await reader.update();
@@ -104,7 +109,7 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
   });
 
   test('X3 `codex exec resume` appending to an older day’s file: only the appended bytes are read, the crossing is seen', async () => {
-    const ownership = new CodexOwnership(repo);
+    const ownership = codexOwnership(repo);
     const old = await writeRollout('2026/11/20', uuid(5), repo, countLine(100_000));
     const reader = createCodexSessionReader(old, ownership, settings);
     const first = await reader.update();
@@ -118,7 +123,7 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
   });
 
   test('X3 edge cases: bogus readings are skipped and logged, an all-zero reading after a compaction is counted once, a configured window wins', async () => {
-    const ownership = new CodexOwnership(repo);
+    const ownership = codexOwnership(repo);
     const file = await writeRollout(
       '2026/12/03',
       uuid(6),
@@ -148,7 +153,7 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
       latestUsage: { prompt_tokens: 6_861 },
       overflowed: false,
     });
-    expect(codexViewOf(update.state)?.readingCount).toBe(2);
+    expect(update.state.messageCount).toBe(2);
   });
 
   test('X3 evidence for the offline document: the user’s words, the last answer, files from apply_patch relative to the repo, commands with their exit status', async () => {

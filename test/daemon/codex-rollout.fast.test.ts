@@ -4,8 +4,12 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { emptyCodexView, foldCodexLine, type CodexRolloutView } from '../../src/daemon/sources/codex/codex-rollout.js';
-import { isInsideRepo, metaFromHead, readRolloutMeta } from '../../src/daemon/sources/codex/codex-rollout-meta.js';
+import { readCodexEvidence } from '../../src/daemon/sources/codex/codex-evidence.js';
+import { codexRolloutFold } from '../../src/daemon/sources/codex/codex-rollout.js';
+import { metaFromHead, readRolloutMeta } from '../../src/daemon/sources/codex/codex-rollout-meta.js';
+import { lastDelivery, lastUserRequest, toolActivity } from '../../src/handoff/transcript.js';
+import { belongsToRepo } from '../../src/probe/innermost-repo.js';
+import { foldLines } from '../support/fold-lines.js';
 
 let ordinal = 0;
 const line = (type: string, payload: unknown) =>
@@ -34,42 +38,31 @@ const tokenCount = (last: object, window = 258_400, total: object = last) =>
   });
 const item = (value: object) => line('event_msg', { type: 'item_completed', item: value });
 
-function foldAll(lines: string[]): { view: CodexRolloutView; news: string[]; skips: string[] } {
-  let view = emptyCodexView();
-  const news: string[] = [];
-  const skips: string[] = [];
-  for (const text of lines) {
-    const folded = foldCodexLine(view, text);
-    if ('skip' in folded) skips.push(folded.skip);
-    else {
-      view = folded.view;
-      if (folded.news) news.push(folded.news);
-    }
-  }
-  return { view, news, skips };
-}
+const FILE = '/codex/sessions/2026/12/03/rollout-2026-12-03T05-43-02-01a23a6d-790a-79f2-a8a8-bc58c28da728.jsonl';
+const foldAll = (lines: string[]) => foldLines(codexRolloutFold, FILE, lines);
 
 describe('X3 Codex rollout reading', () => {
   test('X3 the context is the last turn’s total (cached input included), never the running total; the window comes from the same line', () => {
-    const { view } = foldAll([
+    const { state } = foldAll([
       meta('/repo'),
       tokenCount(usage(20_000, 15_000, 100), 258_400, usage(900_000, 0, 0)),
       tokenCount(usage(21_000, 20_000, 100), 258_400, usage(999_999, 0, 0)),
     ]);
-    expect(view.reading).toMatchObject({ contextTokens: 21_100, window: 258_400, cachedInputTokens: 20_000 });
-    expect(view.sessionId).toBe('01a23a6d-790a-79f2-a8a8-bc58c28da728');
-    expect(view.cwd).toBe('/repo');
+    // 21,000 input of which 20,000 cached, and 100 output: the context is all of it.
+    expect(state).toMatchObject({ latestUsage: { prompt_tokens: 21_100 }, maxContextTokens: 258_400 });
+    expect(state.sessionId).toBe('01a23a6d-790a-79f2-a8a8-bc58c28da728');
+    expect(state.cwd).toBe('/repo');
   });
 
   test('X3 a repeated identical reading counts once', () => {
     const same = tokenCount(usage(95_000, 0, 10_000));
-    const { view, news } = foldAll([meta('/repo'), same, same, tokenCount(usage(96_000, 0, 10))]);
-    expect(view.readingCount).toBe(2);
+    const { state, news } = foldAll([meta('/repo'), same, same, tokenCount(usage(96_000, 0, 10))]);
+    expect(state.messageCount).toBe(2);
     expect(news).toEqual(['reading', 'reading']);
   });
 
   test('X3 the all-zero reading after Codex’s own compaction is recorded as a compaction, once with its other markers', () => {
-    const { view, news } = foldAll([
+    const { state, news } = foldAll([
       meta('/repo'),
       tokenCount(usage(240_000, 0, 5_000)),
       line('compacted', { message: 'summary', replacement_history: [] }),
@@ -77,13 +70,13 @@ describe('X3 Codex rollout reading', () => {
       item({ type: 'ContextCompaction', id: 'c1' }),
       tokenCount(usage(7_000, 0, 10)),
     ]);
-    expect(view.compactions).toBe(1);
+    expect(state.compactions).toBe(1);
     expect(news).toEqual(['reading', 'compaction', 'reading', 'reading']);
-    expect(view.reading?.contextTokens).toBe(7_010);
+    expect(state.latestUsage?.prompt_tokens).toBe(7_010);
   });
 
   test('X3 bogus readings are skipped with a reason and leave the last good reading in place', () => {
-    const { view, skips } = foldAll([
+    const { state, skips } = foldAll([
       meta('/repo'),
       tokenCount(usage(50_000, 0, 10)),
       tokenCount({ input_tokens: -5, output_tokens: 1 }),
@@ -93,12 +86,14 @@ describe('X3 Codex rollout reading', () => {
       '{"timestamp":"x","type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":',
       '[]',
     ]);
-    expect(view.reading?.contextTokens).toBe(50_010);
+    expect(state.latestUsage?.prompt_tokens).toBe(50_010);
     expect(skips).toHaveLength(5);
   });
 
-  test('X3 evidence: the user’s own words, the last assistant text, files from apply_patch, commands with exit status', () => {
-    const { view } = foldAll([
+  test('X3 evidence: the user’s own words, the last assistant text, files from apply_patch, commands with exit status', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-codex-evidence-'));
+    const file = path.join(folder, 'rollout.jsonl');
+    const lines = [
       meta('/repo'),
       line('response_item', {
         type: 'message',
@@ -122,17 +117,21 @@ describe('X3 Codex rollout reading', () => {
         changes: { '/repo/hello.txt': { type: 'update' }, '/repo/c.txt': { type: 'add' } },
       }),
       line('event_msg', { type: 'agent_message', message: 'Done: wrote hello.txt' }),
-    ]);
-    expect(view.evidence).toEqual({
-      lastUserRequest: 'please add a hello file',
-      lastAssistantText: 'Done: wrote hello.txt',
-      filesChanged: ['/repo/hello.txt', '/repo/a.txt', '/repo/b.txt', '/repo/c.txt'],
-      commands: [
+    ];
+    try {
+      await fs.writeFile(file, `${lines.join('\n')}\n`);
+      const messages = await readCodexEvidence(file, '/repo');
+      expect(lastUserRequest(messages)).toBe('please add a hello file');
+      expect(lastDelivery(messages)).toBe('Done: wrote hello.txt');
+      const activity = toolActivity(messages);
+      expect([...new Set(activity.files.map((change) => change.path))]).toEqual(['hello.txt', 'a.txt', 'b.txt', 'c.txt']);
+      expect(activity.commands).toEqual([
         { command: 'ls -la && false', exitCode: 1 },
         { command: 'npm test', exitCode: 0 },
-      ],
-      commandCount: 2,
-    });
+      ]);
+    } finally {
+      await fs.rm(folder, { recursive: true, force: true });
+    }
   });
 });
 
@@ -162,11 +161,11 @@ describe('X3 Codex rollout ownership', () => {
   });
 
   test('X3 a session belongs to the repo when it ran in the root or a folder inside it', () => {
-    expect(isInsideRepo('/work/repo', '/work/repo')).toBe(true);
-    expect(isInsideRepo('/work/repo', '/work/repo/packages/a')).toBe(true);
-    expect(isInsideRepo('/work/repo', '/work/repo-other')).toBe(false);
-    expect(isInsideRepo('/work/repo', '/work')).toBe(false);
-    expect(isInsideRepo('/work/repo', 'relative/repo')).toBe(false);
+    expect(belongsToRepo('/work/repo', '/work/repo')).toBe(true);
+    expect(belongsToRepo('/work/repo', '/work/repo/packages/a')).toBe(true);
+    expect(belongsToRepo('/work/repo', '/work/repo-other')).toBe(false);
+    expect(belongsToRepo('/work/repo', '/work')).toBe(false);
+    expect(belongsToRepo('/work/repo', 'relative/repo')).toBe(false);
     expect(metaFromHead('{"timestamp":"t","type":"session_meta","payload":{"id":"a",')).toBe('more');
   });
 });
@@ -175,9 +174,9 @@ describe('issue 19 §7 who runs a Codex session', () => {
   const meta = (originator: string) => line('session_meta', { id: 'abc', cwd: '/work/repo', originator });
 
   test('issue 19 §7 `codex exec` (originator codex_exec) is a script; the interactive client is not; a later process (a resume) decides again', () => {
-    expect(foldAll([meta('codex_exec')]).view.scripted).toBe(true);
-    expect(foldAll([meta('codex_cli_rs')]).view.scripted).toBe(false);
-    expect(foldAll([meta('codex_exec'), meta('codex_cli_rs')]).view).toMatchObject({ sessionId: 'abc', scripted: false });
-    expect(foldAll([line('session_meta', { id: 'abc', cwd: '/work/repo' })]).view.scripted).toBeUndefined();
+    expect(foldAll([meta('codex_exec')]).state.scripted).toBe(true);
+    expect(foldAll([meta('codex_cli_rs')]).state.scripted).toBe(false);
+    expect(foldAll([meta('codex_exec'), meta('codex_cli_rs')]).state).toMatchObject({ sessionId: 'abc', scripted: false });
+    expect(foldAll([line('session_meta', { id: 'abc', cwd: '/work/repo' })]).state.scripted).toBeUndefined();
   });
 });

@@ -3,7 +3,8 @@
 // the offline evidence, which need a repository, are in copilot-events.test.ts.
 import { describe, expect, it } from 'vitest';
 import { copilotHookInput, copilotHookOutput } from '../../src/daemon/sources/copilot/copilot-agent.js';
-import { emptyCopilotView, foldCopilotLine, type CopilotView } from '../../src/daemon/sources/copilot/copilot-events.js';
+import { copilotEventsFold } from '../../src/daemon/sources/copilot/copilot-events.js';
+import { foldLines } from '../support/fold-lines.js';
 
 const ID = '0784847d-7fc6-418b-94cc-0890fea49572';
 const event = (type: string, data: object, extra: object = {}) =>
@@ -20,12 +21,14 @@ const usage = (input: number, output: number, extra: object = {}) =>
       ...extra,
     },
   });
-const fold = (...lines: string[]): CopilotView =>
-  lines.reduce((view, line) => {
-    const next = foldCopilotLine(view, line);
-    if ('skip' in next) throw new Error(next.skip);
-    return next.view;
-  }, emptyCopilotView());
+const FILE = `/c/session-state/${ID}/events.jsonl`;
+const fold = (...lines: string[]) => {
+  const { state, skips } = foldLines(copilotEventsFold, FILE, lines);
+  if (skips.length > 0) throw new Error(skips.join('; '));
+  return state;
+};
+/** One line folded into a session that has read nothing yet: the state, or why the line is skipped. */
+const foldOne = (line: string) => foldLines(copilotEventsFold, FILE, [line]);
 
 describe('issue 24 Copilot CLI transcripts', () => {
   it('issue 24 copilot: the context is the last main call’s input + output against the maxPromptTokens it states; subagents’ and side requests’ calls are not it; a compaction leaves what it left; a -p run is a script’s', () => {
@@ -51,8 +54,8 @@ describe('issue 24 Copilot CLI transcripts', () => {
       ),
       usage(800_000, 1, { interactionType: 'conversation-title' }),
     );
-    expect(view).toMatchObject({ sessionId: ID, model: 'gpt-5.4', cwd: '/r', scripted: true, readingCount: 2, firstReadingTokens: 10_100 });
-    expect(view.reading).toEqual({ contextTokens: 50_200, outputTokens: 200, window: 922_000 });
+    expect(view).toMatchObject({ sessionId: ID, model: 'gpt-5.4', cwd: '/r', scripted: true, messageCount: 2, firstReadingTokens: 10_100 });
+    expect(view).toMatchObject({ latestUsage: { prompt_tokens: 50_200, completion_tokens: 200 }, maxContextTokens: 922_000 });
 
     const compacted = fold(
       start,
@@ -65,14 +68,13 @@ describe('issue 24 Copilot CLI transcripts', () => {
     expect(compacted).toMatchObject({
       scripted: false,
       compactions: 1,
-      lastCompactionPreTokens: 876_000,
-      lastCompactionTrigger: 'threshold',
+      lastCompaction: { preTokens: 876_000, trigger: 'threshold' },
       model: 'claude-sonnet-4.5',
     });
-    expect(compacted.reading?.contextTokens).toBe(40_000);
+    expect(compacted.latestUsage?.prompt_tokens).toBe(40_000);
     // Lines the fold does not read are passed over unparsed; a broken line it reads is skipped.
-    expect(foldCopilotLine(emptyCopilotView(), '{"type":"tool.execution_complete","data":{ broken')).toEqual({ view: emptyCopilotView() });
-    expect(foldCopilotLine(emptyCopilotView(), '{"type":"session.usage_record","data":{ broken')).toHaveProperty('skip');
+    expect(foldOne('{"type":"tool.execution_complete","data":{ broken')).toEqual(foldLines(copilotEventsFold, FILE, []));
+    expect(foldOne('{"type":"session.usage_record","data":{ broken').skips).toHaveLength(1);
   });
 
   it('issue 24 copilot: SessionStart names no transcript — it is derived from the session id under COPILOT_HOME; its context goes where Copilot reads it', () => {

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCopilotEvidence } from '../../src/daemon/sources/copilot/copilot-evidence.js';
-import { CopilotOwnership, copilotSessionFolders } from '../../src/daemon/sources/copilot/copilot-session-folders.js';
+import { copilotOwnership, copilotSessionFolders } from '../../src/daemon/sources/copilot/copilot-session-folders.js';
 import { makeTempRepo } from '../support/temp-repo.js';
 
 const event = (type: string, data: object, extra: object = {}) =>
@@ -26,15 +26,15 @@ describe('issue 24 Copilot CLI transcripts', () => {
     await session('00000000-0000-4000-8000-000000000003', `cwd: ${path.join(repo.home, 'elsewhere')}`);
     const pending = await session('00000000-0000-4000-8000-000000000004', null);
     await fs.mkdir(path.join(state, 'not-a-session'));
-    const ownership = new CopilotOwnership(repo.root);
+    const ownership = copilotOwnership(repo.root);
     const listed = await copilotSessionFolders(state, ownership).list();
     expect(listed.folders).toEqual([ours, sub].sort());
     expect(listed.parents).toEqual([state, pending]);
     // Decided once: listing again reads no workspace.yaml of a decided folder.
-    const reads = ownership.counters.workspaceReads;
+    const reads = ownership.counters.reads;
     await fs.writeFile(path.join(pending, 'workspace.yaml'), `cwd: '${repo.root}'\n`);
     expect((await copilotSessionFolders(state, ownership).list()).folders).toEqual([ours, sub, pending].sort());
-    expect(ownership.counters.workspaceReads).toBe(reads + 1);
+    expect(ownership.counters.reads).toBe(reads + 1);
   });
 
   it('issue 24 copilot: the offline evidence holds the user’s words, the assistant’s text, commands with their exit code and the files its edit tools changed — not a subagent’s', async () => {

@@ -7,9 +7,10 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { agentCompactsAt, agentWindow } from '../../src/config/agent-models.js';
 import { HandoffLoopGuard } from '../../src/daemon/handover/handoff-loop-guard.js';
-import { emptyCodexView, foldCodexLine, type CodexRolloutView } from '../../src/daemon/sources/codex/codex-rollout.js';
+import { codexRolloutFold } from '../../src/daemon/sources/codex/codex-rollout.js';
 import { learnedPoint, loadCompactionPoints, POINTS_FILE } from '../../src/daemon/watching/compaction-points.js';
 import { isOverThreshold, sessionThresholds } from '../../src/daemon/watching/session-source.js';
+import { foldLines } from '../support/fold-lines.js';
 import { memoryLogger } from '../support/memory-logger.js';
 
 const noModels = {};
@@ -128,14 +129,14 @@ describe('issue 19 §2 thresholds relative to the compaction point', () => {
           model_context_window: 258_400,
         },
       });
-    let view: CodexRolloutView = emptyCodexView();
-    for (const text of [reading(200_000), reading(236_000), reading(12_000, true)]) {
-      const folded = foldCodexLine(view, text);
-      if ('skip' in folded) throw new Error(folded.skip);
-      view = folded.view;
-    }
-    expect(view.compactions).toBe(1);
-    expect(view.lastCompactionPreTokens).toBe(236_000);
+    const { state, skips } = foldLines(codexRolloutFold, '/codex/rollout-x.jsonl', [
+      reading(200_000),
+      reading(236_000),
+      reading(12_000, true),
+    ]);
+    expect(skips).toEqual([]);
+    expect(state.compactions).toBe(1);
+    expect(state.lastCompaction?.preTokens).toBe(236_000);
   });
 
   test('issue 19 §2 the loop guard never shows a target above the compaction point or 100% ("hands off once it reaches 106%" was seen); the grace window holds below 95% and a point short of the compaction point', () => {

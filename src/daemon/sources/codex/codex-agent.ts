@@ -9,14 +9,15 @@ import path from 'node:path';
 import { codexSessionsFolder } from '../../../paths.js';
 import type { WatchedSource } from '../../watching/session-source.js';
 import type { AgentModule, AgentSourceContext } from '../agent-module.js';
+import { createAgentReader } from '../kit/agent-reader.js';
 import { agentSource, windowSettings } from '../kit/agent-source.js';
 import { codexHooks } from './codex-agent-hooks.js';
 import { readCodexEvidence } from './codex-evidence.js';
 import { codexHooksInstalled } from './codex-hooks.js';
 import { isCodexSessionLive } from './codex-liveness.js';
-import { CodexOwnership, codexRolloutFolders } from './codex-rollout-folders.js';
+import { codexRolloutFold, codexSessionIdFromName } from './codex-rollout.js';
+import { codexOwnership, codexRolloutFolders } from './codex-rollout-folders.js';
 import { isRolloutName } from './codex-rollout-meta.js';
-import { codexSessionIdFromName, createCodexSessionReader } from './codex-session-reader.js';
 
 export const codexAgent: AgentModule = {
   name: 'codex',
@@ -31,13 +32,14 @@ export const codexAgent: AgentModule = {
 
 export function createCodexSessionSource(context: AgentSourceContext): WatchedSource {
   const sessions = codexSessionsFolder(context.env);
-  const ownership = new CodexOwnership(context.root);
+  const ownership = codexOwnership(context.root);
   const settings = windowSettings('codex', context);
   const prefix = sessions + path.sep;
   return agentSource(codexAgent, {
     folders: codexRolloutFolders(sessions, ownership),
     matches: (file) => file.startsWith(prefix) && isRolloutName(path.basename(file)),
-    createReader: (file) => createCodexSessionReader(file, ownership, settings),
+    // Another repo's rollout is reported foreign after a few KB of its head and never read again.
+    createReader: (file) => createAgentReader(file, codexRolloutFold, settings, (name) => ownership.decide(name)),
     isLive: (file) => isCodexSessionLive(path.dirname(sessions), codexSessionIdFromName(file)),
     readEvidence: (file) => readCodexEvidence(file, context.root),
     selfHooksInstalled: () => codexHooksInstalled(context.env),

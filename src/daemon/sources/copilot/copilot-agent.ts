@@ -7,13 +7,14 @@ import { AGENT_LABELS } from '../../../config/agent-names.js';
 import path from 'node:path';
 import type { WatchedSource } from '../../watching/session-source.js';
 import type { AgentModule, AgentSourceContext, HookEvent, HookInput } from '../agent-module.js';
+import { createAgentReader } from '../kit/agent-reader.js';
 import { agentSource, windowSettings } from '../kit/agent-source.js';
 import { readCopilotEvidence } from './copilot-evidence.js';
 import { copilotHooksInstalled, copilotSettingsFiles, installCopilotHooks, uninstallCopilotHooks } from './copilot-hooks.js';
 import { isCopilotSessionLive } from './copilot-liveness.js';
 import { copilotSessionState, EVENTS_FILE, isSessionId } from './copilot-paths.js';
-import { CopilotOwnership, copilotSessionFolders } from './copilot-session-folders.js';
-import { createCopilotSessionReader } from './copilot-session-reader.js';
+import { copilotEventsFold } from './copilot-events.js';
+import { copilotOwnership, copilotSessionFolders } from './copilot-session-folders.js';
 
 export const copilotAgent: AgentModule = {
   name: 'copilot',
@@ -47,7 +48,7 @@ export const copilotAgent: AgentModule = {
  */
 export function createCopilotSessionSource(context: AgentSourceContext): WatchedSource {
   const sessionState = copilotSessionState(context.env);
-  const ownership = new CopilotOwnership(context.root);
+  const ownership = copilotOwnership(context.root);
   const settings = windowSettings('copilot', context);
   const prefix = sessionState + path.sep;
   return agentSource(copilotAgent, {
@@ -57,7 +58,8 @@ export function createCopilotSessionSource(context: AgentSourceContext): Watched
       path.basename(file) === EVENTS_FILE &&
       isSessionId(path.basename(path.dirname(file))) &&
       path.dirname(path.dirname(file)) === sessionState,
-    createReader: (file) => createCopilotSessionReader(file, ownership, settings),
+    // Its folder's owner is decided before the first read: another repo's transcript is never read.
+    createReader: (file) => createAgentReader(file, copilotEventsFold, settings, () => ownership.decide(path.dirname(file))),
     isLive: (file) => isCopilotSessionLive(path.dirname(file)),
     readEvidence: (file) => readCopilotEvidence(file, context.root),
     selfHooksInstalled: () => copilotHooksInstalled(context.root),

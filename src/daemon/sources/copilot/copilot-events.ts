@@ -1,55 +1,28 @@
 // The fold of a Copilot CLI transcript (`events.jsonl`, one `{type, data, id, timestamp, agentId?}`
-// event a line) into what the daemon needs, purely. The context is measured as Copilot measures it
-// for its own status line: the last main-agent model call's input plus output tokens (its
-// `session.usage_record` lines: `inputTokens` counts cached input too, for OpenAI and Anthropic
-// providers alike; checked with 1.0.102). The window is that call's `maxPromptTokens`, the prompt
-// budget Copilot compacts against (it compacts by itself at 95% of it, its changelog says). The
-// live `session.usage_info` readings of its footer are never written to the file.
+// event a line) into the session state, purely (kit/observations.ts makes each sight into state).
+// The context is measured as Copilot measures it for its own status line: the last main-agent model
+// call's input plus output tokens (its `session.usage_record` lines: `inputTokens` counts cached
+// input too, for OpenAI and Anthropic providers alike; checked with 1.0.102). The window is that
+// call's `maxPromptTokens`, the prompt budget Copilot compacts against (it compacts by itself at 95%
+// of it, its changelog says). The live `session.usage_info` readings of its footer are never
+// written to the file.
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { asRecord } from '../kit/json-record.js';
+import type { SessionState } from '../../watching/session-source.js';
+import type { AgentLineFold, MeasureBy } from '../kit/agent-reader.js';
+import { asRecord, type JsonRecord } from '../kit/json-record.js';
+import { observeCompaction, observeMeasure, observeReading, observeStart } from '../kit/observations.js';
+import { copilotSessionIdOf } from './copilot-paths.js';
 
-export interface CopilotReading {
-  /** inputTokens + outputTokens of the last main-agent call (after a compaction: the tokens it left). */
-  readonly contextTokens: number;
-  readonly outputTokens: number;
-  /** maxPromptTokens of that call; null when it did not say. */
-  readonly window: number | null;
-}
-
-export interface CopilotView {
-  readonly sessionId: string | null;
-  readonly model: string | null;
-  readonly cwd: string | null;
-  readonly startedAt: string | null;
-  readonly reading: CopilotReading | null;
-  readonly readingCount: number;
-  readonly firstReadingTokens: number | null;
-  readonly compactions: number;
-  readonly lastCompactionAt: string | null;
-  readonly lastCompactionPreTokens: number | null;
-  readonly lastCompactionTrigger: string | null;
-  /** A `copilot -p` run (its system message says it runs non-interactively). */
-  readonly scripted?: boolean;
-}
-
-export function emptyCopilotView(): CopilotView {
-  return {
-    sessionId: null,
-    model: null,
-    cwd: null,
-    startedAt: null,
-    reading: null,
-    readingCount: 0,
-    firstReadingTokens: null,
-    compactions: 0,
-    lastCompactionAt: null,
-    lastCompactionPreTokens: null,
-    lastCompactionTrigger: null,
-  };
-}
+/** What the fold keeps besides the shared fields (in SessionState.details). */
+export type CopilotDetails = {
+  /** maxPromptTokens of the last main-agent call; null when it did not say. */
+  readonly reportedWindow: number | null;
+  /** What `session.compaction_start` said of the compaction under way (its `currentTokens`, its trigger). */
+  readonly compacting: { readonly preTokens: number | null; readonly trigger: string | null } | null;
+};
 
 /** Event types the fold reads; every other line (most bytes: tool output, messages) is passed over unparsed. */
-const FOLDED = [
+const FOLDED = new Set([
   'session.start',
   'session.resume',
   'session.model_change',
@@ -57,7 +30,7 @@ const FOLDED = [
   'session.compaction_start',
   'session.compaction_complete',
   'system.message',
-] as const;
+]);
 
 /** The event's type from the line's first bytes (Copilot writes `{"type":"…"` first), without parsing it. */
 export function eventTypeOf(text: string): string | null {
@@ -65,79 +38,84 @@ export function eventTypeOf(text: string): string | null {
   return match ? match[1]! : null;
 }
 
-/** The non-interactive prompt Copilot gives a `-p` run. */
+/** The non-interactive prompt Copilot gives a `-p` run: such a session is a script's. */
 const NON_INTERACTIVE = 'running in non-interactive mode';
 
-export function foldCopilotLine(view: CopilotView, text: string): { view: CopilotView } | { skip: string } {
+export const copilotEventsFold: AgentLineFold = {
+  agent: 'copilot',
+  details: { reportedWindow: null, compacting: null } satisfies CopilotDetails,
+  sessionId: copilotSessionIdOf,
+  fold: foldCopilotLine,
+};
+
+export function foldCopilotLine(state: SessionState, text: string, measure: MeasureBy): SessionState | string {
   const type = eventTypeOf(text);
-  if (type !== null && !(FOLDED as readonly string[]).includes(type)) return { view };
+  if (type !== null && !FOLDED.has(type)) return state;
   const event = asRecord(parseJsonLine(text));
-  if (!event) return { skip: 'not a JSON object' };
+  if (!event) return 'not a JSON object';
   // A subagent's events (they carry its agentId) are not the main conversation's context.
-  if (typeof event.agentId === 'string') return { view };
+  if (typeof event.agentId === 'string') return state;
   const data = asRecord(event.data) ?? {};
   const at = typeof event.timestamp === 'string' ? event.timestamp : null;
+  const kept = state.details as unknown as CopilotDetails;
+  const model = (value: unknown) => observeMeasure(state, measure(stringOr(value, state.model), kept.reportedWindow));
   switch (event.type) {
     case 'session.start':
-      return {
-        view: {
-          ...view,
-          sessionId: stringOr(data.sessionId, view.sessionId),
-          model: stringOr(data.selectedModel, view.model),
-          cwd: stringOr(asRecord(data.context)?.cwd, view.cwd),
-          startedAt: stringOr(data.startTime, at ?? view.startedAt),
-        },
-      };
     case 'session.resume':
-      return { view: { ...view, model: stringOr(data.selectedModel, view.model), cwd: stringOr(asRecord(data.context)?.cwd, view.cwd) } };
+      return observeStart(model(data.selectedModel), stringOr(data.startTime, at), stringOr(asRecord(data.context)?.cwd, null), null);
     case 'session.model_change':
-      return { view: { ...view, model: stringOr(data.newModel, view.model) } };
+      return model(data.newModel);
     case 'session.usage_record':
-      return { view: usageRecord(view, asRecord(data.usage)) };
-    case 'session.compaction_start':
-      return {
-        view: {
-          ...view,
-          lastCompactionPreTokens: numberOr(data.currentTokens, view.lastCompactionPreTokens),
-          lastCompactionTrigger: stringOr(data.trigger, null),
-        },
-      };
-    case 'session.compaction_complete': {
-      if (data.success !== true) return { view };
-      const after = numberOr(data.postCompactionTokens, null);
-      return {
-        view: {
-          ...view,
-          compactions: view.compactions + 1,
-          lastCompactionAt: at,
-          lastCompactionPreTokens: numberOr(data.preCompactionTokens, view.lastCompactionPreTokens),
-          reading: after !== null && view.reading ? { ...view.reading, contextTokens: after, outputTokens: 0 } : view.reading,
-        },
-      };
+      return usageRecord(state, asRecord(data.usage), measure);
+    case 'session.compaction_start': {
+      const compacting = { preTokens: numberOr(data.currentTokens, null), trigger: stringOr(data.trigger, null) };
+      return { ...state, details: { ...kept, compacting } satisfies CopilotDetails };
     }
+    case 'session.compaction_complete':
+      return data.success === true ? compacted(state, data, at, measure) : state;
     case 'system.message':
-      if (view.scripted !== undefined || typeof data.content !== 'string') return { view };
-      return { view: { ...view, scripted: data.content.includes(NON_INTERACTIVE) } };
+      if (state.scripted !== undefined || typeof data.content !== 'string') return state;
+      return { ...state, scripted: data.content.includes(NON_INTERACTIVE) };
     default:
-      return { view };
+      return state;
   }
 }
 
-function usageRecord(view: CopilotView, usage: Record<string, unknown> | null): CopilotView {
-  if (!usage) return view;
+function usageRecord(state: SessionState, usage: JsonRecord | null, measure: MeasureBy): SessionState {
   // Only the conversation's own calls: title and naming requests are not its context.
-  if (usage.interactionType !== undefined && usage.interactionType !== 'conversation-agent') return view;
+  if (!usage || (usage.interactionType !== undefined && usage.interactionType !== 'conversation-agent')) return state;
   const input = numberOr(usage.inputTokens, null);
-  if (input === null) return view;
+  if (input === null) return state;
   const output = numberOr(usage.outputTokens, 0) ?? 0;
-  const reading: CopilotReading = { contextTokens: input + output, outputTokens: output, window: numberOr(usage.maxPromptTokens, null) };
-  return {
-    ...view,
-    model: stringOr(usage.model, view.model),
-    reading,
-    readingCount: view.readingCount + 1,
-    firstReadingTokens: view.firstReadingTokens ?? reading.contextTokens,
-  };
+  const window = numberOr(usage.maxPromptTokens, null);
+  const details: CopilotDetails = { ...(state.details as unknown as CopilotDetails), reportedWindow: window };
+  const read = observeReading(state, {
+    ...measure(stringOr(usage.model, state.model), window),
+    promptTokens: input + output,
+    outputTokens: output,
+    totalTokens: input + output,
+    details,
+  });
+  return { ...read, messageCount: state.messageCount + 1 };
+}
+
+/** A compaction done: counted, and the context it left is the reading until the next call. */
+function compacted(state: SessionState, data: JsonRecord, at: string | null, measure: MeasureBy): SessionState {
+  const { compacting, reportedWindow } = state.details as unknown as CopilotDetails;
+  const last = state.lastCompaction;
+  const preTokens = numberOr(data.preCompactionTokens, null) ?? (compacting ? compacting.preTokens : null) ?? last?.preTokens ?? null;
+  const trigger = compacting ? compacting.trigger : (last?.trigger ?? null);
+  const details: CopilotDetails = { reportedWindow, compacting: null };
+  const next = { ...observeCompaction(state, { at, preTokens, trigger }), details };
+  const after = numberOr(data.postCompactionTokens, null);
+  if (after === null || state.latestUsage === null) return next;
+  return observeReading(next, {
+    ...measure(state.model, reportedWindow),
+    promptTokens: after,
+    outputTokens: 0,
+    totalTokens: after,
+    details,
+  });
 }
 
 function stringOr(value: unknown, fallback: string | null): string | null {

@@ -8,7 +8,7 @@ import type { Env } from '../../../paths.js';
 
 export const EVENTS_FILE = 'events.jsonl';
 export const WORKSPACE_FILE = 'workspace.yaml';
-const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `$COPILOT_HOME`, else `~/.copilot`: the client's own folder (settings, session-state, logs). */
 export function copilotHome(env: Env): string {
