@@ -9,9 +9,6 @@ import { asRecord, parseRecord } from '../kit/json-record.js';
 import { transcriptLines } from '../kit/transcript-lines.js';
 import { rolloutLineType } from './codex-rollout.js';
 
-/** Line types that carry nothing for the document (and are most of a rollout's bytes). */
-const WANTED_TYPES = new Set(['event_msg']);
-
 export async function readCodexEvidence(file: string, root: string): Promise<AgentMessage[]> {
   const evidence = new EvidenceMessages('codex');
   const fileChanges = (changes: unknown, failed: boolean) => {
@@ -33,8 +30,9 @@ export async function readCodexEvidence(file: string, root: string): Promise<Age
   };
 
   for await (const line of transcriptLines(file)) {
+    // Only events carry anything for the document; the other lines are most of a rollout's bytes.
     const type = rolloutLineType(line);
-    if (type !== null && !WANTED_TYPES.has(type)) continue;
+    if (type !== null && type !== 'event_msg') continue;
     const parsed = parseRecord(line);
     const payload = asRecord(parsed?.payload);
     if (parsed?.type !== 'event_msg' || !payload) continue;

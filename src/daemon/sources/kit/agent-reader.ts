@@ -4,7 +4,6 @@
 // before it is read (kit/owners.ts): another repo's transcript is never read.
 import { agentWindow, type AgentWindowSettings } from '../../../config/agent-models.js';
 import type { WatchedAgent } from '../../../config/agent-names.js';
-import type { IncrementalReaderOptions } from '../../watching/incremental-reader.js';
 import { createLineFoldReader } from '../../watching/line-fold-reader.js';
 import { agentThresholds, emptyAgentState, type SessionReader, type SessionState } from '../../watching/session-source.js';
 import type { Measure } from './observations.js';
@@ -39,12 +38,11 @@ export function createAgentReader(
   fold: AgentLineFold,
   settings: AgentWindowSettings,
   decideOwner: (file: string) => Promise<boolean | null>,
-  options: IncrementalReaderOptions = {},
 ): SessionReader {
   const measure = measureBy(fold.agent, settings);
   const lines = {
     empty: (name: string) => emptyFoldState(fold, name, measure),
     fold: (state: SessionState, raw: { text: string }) => fold.fold(state, raw.text, measure),
   };
-  return createLineFoldReader(file, lines, { ...options, decideOwner });
+  return createLineFoldReader(file, lines, { decideOwner });
 }
