@@ -2,7 +2,10 @@
 // words (`UserMessage` items, never the harness's `<environment_context>` or tool output), the
 // assistant's text, each command as an `exec` call whose result ends in `[exit code N]`, and each
 // file apply_patch changed as a `write` / `edit` / `rm` / `rename` call (paths relative to the
-// repo). The rollout is read once, start to end, and never written.
+// repo). The rollout is read once, start to end, and never written. The client (0.171) writes
+// `item_completed` items: UserMessage, AgentMessage, CommandExecution (`command`, `exit_code`),
+// FileChange (`changes`: path → change, a rename's `move_path`); older clients wrote the events
+// `user_message`, `agent_message`, `exec_command_end`, `patch_apply_end` instead: both are read.
 import type { AgentMessage } from '../../../session/session-recorder.js';
 import { contentText, EvidenceMessages, repoRelative } from '../kit/evidence.js';
 import { asRecord, parseRecord } from '../kit/json-record.js';
@@ -45,7 +48,6 @@ export async function readCodexEvidence(file: string, root: string): Promise<Age
         else if (item?.type === 'FileChange' && item.status !== 'declined') fileChanges(item.changes, item.status === 'failed');
         break;
       }
-      // What older clients wrote instead of items.
       case 'user_message':
         evidence.text('user', payload.message);
         break;
