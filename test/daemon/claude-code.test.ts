@@ -491,6 +491,9 @@ describe('X3 Claude Code sessions, with the real client', () => {
       seen.findIndex((event) => event.name === 'session.compacted'),
     );
     const [doc] = await handoffDocs(daemon.root);
+    // Announced once, as a compaction whose state before is recorded in the document (not "continue with …").
+    expect(seen.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ beforeCompaction: true });
+    expect(seen.find((event) => event.name === 'session.compacted')?.payload).toMatchObject({ document: doc });
     const text = await fs.readFile(path.join(daemon.root, doc!), 'utf8');
     expect(text).toContain('Fix the parser in src/parse.ts');
     expect(text).toContain('The parser is fixed.');
