@@ -41,6 +41,8 @@ export const EventSchemas = {
     transcript: z.string(),
     at: z.string(),
     percent: z.number().nullable(),
+    /** The session's handoff document, when it was handed off: the record of the state before this compaction. */
+    document: z.string().optional(),
   }),
   /** onBeforeHandoff (R21): a handoff is starting; show progress. */
   'handoff.started': z.object({
@@ -70,6 +72,8 @@ export const EventSchemas = {
     checks: HandoffChecks.optional(),
     /** Share of the window the session had reached. */
     percent: z.number().optional(),
+    /** Written because the agent was compacting the session (its PreCompact hook): the state before the compaction. */
+    beforeCompaction: z.boolean().optional(),
   }),
   /** onMigrated (R25): the new session is live. */
   'session.migrated': z.object({

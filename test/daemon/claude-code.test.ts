@@ -308,8 +308,8 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect(installed.stdout).toContain('Edit(.ai-zen/handoffs/**)');
     let asked = '';
     fake.enqueue(
-      anthropicReply().tool('Bash', { command: 'true' }).usage({ input_tokens: 20_000, output_tokens: 10 }),
-      anthropicReply().text('The parser is fixed.').usage({ input_tokens: 146_000, output_tokens: 10 }),
+      anthropicReply().tool('Bash', { command: 'true' }).usage({ input_tokens: 100_000, output_tokens: 10 }),
+      anthropicReply().text('The parser is fixed.').usage({ input_tokens: 705_000, output_tokens: 10 }),
       (request) => {
         // The Stop hook's reason reached the model: it names the exact document path.
         asked = request.allText;
@@ -317,9 +317,9 @@ describe('X3 Claude Code sessions, with the real client', () => {
           /write the handoff document with your Write tool to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
         const sections = HANDOFF_SECTIONS;
         const content = `# Handoff\n\n${sections.map((heading) => `## ${heading}\n\nWritten by the session itself: the user asked to fix the parser; it is fixed and tested.\n`).join('\n')}`;
-        return anthropicReply().tool('Write', { file_path: target, content }).usage({ input_tokens: 147_000, output_tokens: 400 });
+        return anthropicReply().tool('Write', { file_path: target, content }).usage({ input_tokens: 710_000, output_tokens: 400 });
       },
-      anthropicReply().text('Handoff document written.').usage({ input_tokens: 148_000, output_tokens: 10 }),
+      anthropicReply().text('Handoff document written.').usage({ input_tokens: 712_000, output_tokens: 10 }),
     );
     // A person at the terminal (`claude -p` is a script's run: issue 19 §7 below). The hook finds the
     // daemon as the user's shell would (the daemon's runtime folder is in this env). Write is not
@@ -328,8 +328,8 @@ describe('X3 Claude Code sessions, with the real client', () => {
       cwd: daemon.root,
       home: claude,
       baseURL: fake.baseURL,
-      // A 200k model, as every scenario here (runClaude above).
-      args: ['--allowedTools', 'Bash', '--model', 'claude-sonnet-4-6'],
+      // Its default model (claude-opus-5-5, a 1M window), as a person starts it: the crossing at 71% of it, under where it compacts (73%).
+      args: ['--allowedTools', 'Bash'],
       env: daemon.env,
     });
     await terminal.waitForScreen(/Handoff document written\./, { timeoutMs: 60_000 }).catch(async (error) => {
@@ -348,7 +348,7 @@ describe('X3 Claude Code sessions, with the real client', () => {
       throw error;
     });
     const written = seen.find((event) => event.name === 'handoff.written')!;
-    expect(written.payload).toMatchObject({ agent: 'claude-code', executor: 'self', percent: 74 });
+    expect(written.payload).toMatchObject({ agent: 'claude-code', executor: 'self', percent: 71 });
     const [doc] = await handoffDocs(daemon.root);
     expect(await fs.readFile(path.join(daemon.root, doc!), 'utf8')).toContain('Written by the session itself');
     expect(seen.filter((event) => event.name === 'handoff.written')).toHaveLength(1);
@@ -491,6 +491,9 @@ describe('X3 Claude Code sessions, with the real client', () => {
       seen.findIndex((event) => event.name === 'session.compacted'),
     );
     const [doc] = await handoffDocs(daemon.root);
+    // Announced once, as a compaction whose state before is recorded in the document (not "continue with …").
+    expect(seen.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ beforeCompaction: true });
+    expect(seen.find((event) => event.name === 'session.compacted')?.payload).toMatchObject({ document: doc });
     const text = await fs.readFile(path.join(daemon.root, doc!), 'utf8');
     expect(text).toContain('Fix the parser in src/parse.ts');
     expect(text).toContain('The parser is fixed.');

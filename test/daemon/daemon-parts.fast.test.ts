@@ -172,6 +172,36 @@ describe('D3 handoff documents found at startup', () => {
 });
 
 describe('D4 notification texts and the context bar', () => {
+  it('a session that was handed off and then compacted is announced as compacted, naming its document as the record of the state before; a document written as it compacted is not announced twice, and a compaction of a session never handed off is not announced', () => {
+    const compacted = {
+      sessionId: 'abcd1234-ffff',
+      agent: 'claude-code',
+      transcript: '/t/a.jsonl',
+      at: '2026-12-05T01:00:00Z',
+      percent: 31,
+    };
+    expect(notificationFor({ name: 'session.compacted', payload: { ...compacted, document: '.ai-zen/handoffs/a.md' } })).toEqual({
+      title: 'ai-zen: Claude Code compacted a session',
+      body: 'Claude Code compacted session abcd1234 at 31% — .ai-zen/handoffs/a.md records the state before the compaction',
+    });
+    expect(notificationFor({ name: 'session.compacted', payload: compacted })).toBeNull();
+    const atCompaction = {
+      name: 'handoff.written',
+      payload: {
+        sessionId: 'abcd1234-ffff',
+        mode: 'handoff',
+        path: '.ai-zen/handoffs/a.md',
+        absolutePath: '/r/.ai-zen/handoffs/a.md',
+        executor: 'offline',
+        cost: NO_COST,
+        agent: 'claude-code',
+        successorCommand: 'claude "Read the handoff document"',
+      },
+    } as const;
+    expect(notificationFor(atCompaction)?.body).toContain('continue with:');
+    expect(notificationFor({ ...atCompaction, payload: { ...atCompaction.payload, beforeCompaction: true } })).toBeNull();
+  });
+
   it('D4 overflow names the session and its usage; outcomes name the doc, the reason or the commit', () => {
     const overflow = notificationFor(
       {

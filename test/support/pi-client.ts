@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { agentClientPin, ensureAgentClient, installedPackage } from './agent-clients.js';
+import { startTmux, type TmuxSession } from './tmux.js';
 
 const pin = agentClientPin('pi');
 await ensureAgentClient(pin);
@@ -143,4 +144,15 @@ export function startPiRpc(args: readonly string[], options: PiRunOptions): PiRp
       return code;
     },
   };
+}
+
+/** `pi "<prompt>"` at a terminal (tmux): pi's interactive TUI, as most people run it. */
+export function startInteractivePi(prompt: string, options: PiRunOptions): Promise<TmuxSession> {
+  return startTmux({
+    command: [process.execPath, PI_CLI, prompt],
+    cwd: options.cwd,
+    env: { ...piEnv(options.home, options.env), TERM: 'xterm-256color' },
+    width: 140,
+    height: 50,
+  });
 }

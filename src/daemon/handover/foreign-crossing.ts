@@ -154,6 +154,8 @@ export interface Step {
 }
 
 export const SCRIPT_REASON = 'a script ran the session: the daemon writes the document, the script keeps its answer';
+/** Why a document is written in the agent's PreCompact hook: the record of the state before the compaction. */
+export const PRE_COMPACT_REASON = 'pre-compact';
 const NOT_TAKEN = 'the Stop hook did not take the handoff in time';
 const NOT_WRITTEN = 'the agent did not write its document in time';
 const NOT_CORRECTED = 'the agent did not correct its document in time';

@@ -24,6 +24,7 @@ import type { ExecutorName, HandoffChecks, HandoffCost } from '../../session/for
 import { usagePercent } from '../../usage-percent.js';
 import type { HandoffCommitter } from '../committing/handoff-committer.js';
 import type { SessionSource, SessionState } from '../watching/session-source.js';
+import { PRE_COMPACT_REASON } from './foreign-crossing.js';
 
 export interface ForeignHandoffResult {
   readonly path: string;
@@ -199,6 +200,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       successorCommand,
       percent: percentOf(state),
       ...(written.checks ? { checks: written.checks } : {}),
+      ...(reason.startsWith(PRE_COMPACT_REASON) ? { beforeCompaction: true } : {}),
     });
     return { path: doc.relative, successorCommand, executor, downgrades: written.downgrades };
   }

@@ -60,6 +60,8 @@ export interface ForeignSessions {
   /** What status shows for it (null: nothing done yet). */
   actionFor(file: string): string | null;
   successorCommandFor(file: string): string | null;
+  /** The session's handoff document, once it has one. */
+  documentOf?(file: string): string | null;
 }
 
 /** What the daemon did or leaves to others for one session, for status. */
@@ -235,6 +237,7 @@ export class SessionMonitor {
       transcript: state.file,
       at: state.lastCompactionAt ?? new Date().toISOString(),
       percent,
+      ...documentField(this.options.foreign?.documentOf?.(state.file) ?? null),
     });
   }
 
@@ -388,3 +391,5 @@ function handoffCost(handoff: SessionState['lastHandoff']): { requests: number; 
   const cost = handoff?.cost;
   return { requests: cost?.requests ?? 0, prompt_tokens: cost?.prompt_tokens ?? 0, completion_tokens: cost?.completion_tokens ?? 0 };
 }
+
+const documentField = (document: string | null) => (document === null ? {} : { document });

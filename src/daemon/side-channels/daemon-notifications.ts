@@ -37,7 +37,11 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
     }
     case 'session.warned':
       return warningNotification(event.payload);
+    case 'session.compacted':
+      return compactedNotification(event.payload);
     case 'handoff.written':
+      // Written in the agent's PreCompact hook: the compaction's own notification names it (session.compacted).
+      if (event.payload.beforeCompaction) return null;
       if (event.payload.successorCommand !== undefined) return agentHandoffNotification(event.payload, context.commit);
       return {
         title: 'ai-zen: handoff written',
@@ -73,6 +77,21 @@ function warningNotification(payload: Extract<AnyEvent, { name: 'session.warned'
       ? `hand off now with /handoff or /migrate in its chat, or: ${command}`
       : `the daemon hands it off at ${handoffAt ?? '?'}%, with a document and the command that continues fresh; to hand it off now: ${command}`;
   return { title: `${label} session ${shortId(sessionId)} at ${percent}%`, body: `${usage} — ${how}` };
+}
+
+/**
+ * The agent compacted a session that was handed off (the person kept working, or its hook wrote the
+ * document as it compacted): the document is the record of what the summary dropped, not a place to
+ * continue from. A session with no document compacting is nothing to announce.
+ */
+function compactedNotification(payload: Extract<AnyEvent, { name: 'session.compacted' }>['payload']): Notification | null {
+  if (payload.document === undefined) return null;
+  const label = agentLabel(payload.agent);
+  const at = payload.percent !== null ? ` at ${payload.percent}%` : '';
+  return {
+    title: `ai-zen: ${label} compacted a session`,
+    body: `${label} compacted session ${shortId(payload.sessionId)}${at} — ${payload.document} records the state before the compaction`,
+  };
 }
 
 /** `Claude Code session 1a2b3c4d at 71% — handoff written: <path>; continue with: claude "…"`. */

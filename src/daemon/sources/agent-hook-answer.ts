@@ -31,6 +31,7 @@ import type { ContinuedSessions } from '../handover/continued-sessions.js';
 import type { ProcessSuccessors } from '../handover/process-successors.js';
 import { successorInstruction } from './kit/successor.js';
 import { lineageOf } from '../../probe/agent-process.js';
+import { PRE_COMPACT_REASON } from '../handover/foreign-crossing.js';
 
 export interface AgentHookRequest {
   readonly event: 'Stop' | 'PreCompact' | 'SessionStart';
@@ -79,7 +80,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
     // The agent was asked to write its own document: adopt what it wrote, else the offline one now.
     if (await deps.foreign.finishSelf(file, { offline: true })) return { output: null };
     if (!deps.foreign.hasDocument(file) && (isOverThreshold(state) || request.trigger === 'auto'))
-      await deps.foreign.handOver(file, `pre-compact (${request.trigger ?? 'unknown'})`, { offline: true });
+      await deps.foreign.handOver(file, `${PRE_COMPACT_REASON} (${request.trigger ?? 'unknown'})`, { offline: true });
     return { output: null };
   }
 

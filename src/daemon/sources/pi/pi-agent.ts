@@ -20,7 +20,7 @@ export const piAgent: AgentModule = {
   label: AGENT_LABELS['pi'],
   word: 'pi',
   createSource: (context) => createPiSource(context),
-  freshSessionCommand: '/new',
+  freshSessionCommand: '/ai-zen-continue',
   resumeCommand: (sessionId) => `pi --session ${sessionId}`,
   startArgs: (prompt, clientArgs) => [...clientArgs, prompt],
   hooks: piHooks,

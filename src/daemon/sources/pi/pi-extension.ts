@@ -39,6 +39,7 @@ import { spawn } from 'node:child_process';
 
 const COMMANDS = ${JSON.stringify({ Stop: command('Stop'), PreCompact: command('PreCompact'), SessionStart: command('SessionStart') }, null, 2)};
 const ANSWER_MS = 60_000;
+const CONTINUE = 'Continue the work from the handoff document named above.';
 
 function ask(event, input) {
   return new Promise((resolve) => {
@@ -75,6 +76,25 @@ function input(ctx, event, extra) {
 export default function aiZenHooks(pi) {
   // Set while the agent answers ai-zen's request: its next stop is the one after writing the document.
   let asked = false;
+  // Set once this session was handed off: /ai-zen-continue then starts its successor in one step.
+  let handedOff = false;
+  pi.registerCommand('ai-zen-continue', {
+    description: 'Continue in a fresh session from the handoff document ai-zen just wrote',
+    handler: async (_args, ctx) => {
+      if (!handedOff) {
+        ctx.ui.notify('ai-zen: this session was not handed off; there is nothing to continue from', 'info');
+        return;
+      }
+      await ctx.waitForIdle();
+      // The new session's start hook gives it the document (the breakpoint); this message sets it to work.
+      await ctx.newSession({
+        parentSession: ctx.sessionManager.getSessionFile(),
+        withSession: async (fresh) => {
+          await fresh.sendUserMessage(CONTINUE);
+        },
+      });
+    },
+  });
   pi.on('session_start', async (event, ctx) => {
     const hook = input(ctx, 'SessionStart', { source: event.reason });
     const context = hook && (await ask('SessionStart', hook))?.hookSpecificOutput?.additionalContext;
@@ -88,7 +108,10 @@ export default function aiZenHooks(pi) {
     const hook = input(ctx, 'Stop', ctx.hasUI ? { stop_hook_active: active } : { stop_hook_active: false, scripted: true });
     const answer = hook && (await ask('Stop', hook));
     // The handoff is done: say so on pi's screen, with how to go on.
-    if (ctx.hasUI && typeof answer?.systemMessage === 'string') ctx.ui?.notify?.(answer.systemMessage, 'info');
+    if (ctx.hasUI && typeof answer?.systemMessage === 'string') {
+      handedOff = true;
+      ctx.ui?.notify?.(answer.systemMessage, 'info');
+    }
     if (ctx.hasUI && answer?.decision === 'block' && typeof answer.reason === 'string') {
       asked = true;
       pi.sendUserMessage(answer.reason, { deliverAs: 'followUp' });
