@@ -4,11 +4,10 @@
 // rule `mcp__ai-zen` lets its tools run without a prompt (they only read). The server runs through
 // the stable shim (hook-shim.ts), like the hooks. Uninstall removes what is ours only: the `ai-zen`
 // server when it runs the shim's `mcp` (kit/settings-entry.ts), its approval and its rule.
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { McpEntry } from '../agent-hooks.js';
 import type { Json } from '../hook-groups.js';
-import { settingsEntry, withListItem, withoutListItem } from '../kit/settings-entry.js';
+import { fileExists, settingsEntry, withListItem, withoutListItem } from '../kit/settings-entry.js';
 import { ALLOW, CLAUDE_LOCAL_SETTINGS, claudeSettings } from './claude-settings.js';
 
 const isOurServer = (entry: unknown): boolean => {
@@ -42,11 +41,7 @@ export const claudeMcp: McpEntry = {
   },
   async uninstall({ root, env }) {
     const removed = await server.uninstall(root, env);
-    const there = await fs.stat(path.join(root, CLAUDE_LOCAL_SETTINGS)).then(
-      () => true,
-      () => false,
-    );
-    const unapproved = there
+    const unapproved = (await fileExists(path.join(root, CLAUDE_LOCAL_SETTINGS)))
       ? await claudeSettings.update(root, env, (before) =>
           APPROVALS.reduce((settings, { at, item }) => withoutListItem(settings, at, item), before),
         )

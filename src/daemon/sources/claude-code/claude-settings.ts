@@ -5,14 +5,14 @@
 // the shared `.claude/settings.json`, where install never writes: a hook of ours there names this
 // machine's paths in a committed file.
 import path from 'node:path';
-import { REPO_HOOKS, settingsHooks, START_MATCHERS } from '../kit/settings-hooks.js';
+import { CLAUDE_SHAPE, settingsHooks, START_MATCHERS } from '../kit/settings-hooks.js';
 
 export const CLAUDE_LOCAL_SETTINGS = path.join('.claude', 'settings.local.json');
 export const ALLOW = ['permissions', 'allow'];
 const HANDOFF_PERMISSION = 'Edit(.ai-zen/handoffs/**)';
 
 export const claudeSettings = settingsHooks({
-  ...REPO_HOOKS,
+  ...CLAUDE_SHAPE,
   word: 'claude',
   file: CLAUDE_LOCAL_SETTINGS,
   shared: [path.join('.claude', 'settings.json')],

@@ -12,10 +12,10 @@
 import path from 'node:path';
 import { codexHomeFolder, type Env } from '../../../paths.js';
 import { ourHookMark } from '../hook-groups.js';
-import { REPO_HOOKS, settingsHooks } from '../kit/settings-hooks.js';
+import { CLAUDE_SHAPE, settingsHooks } from '../kit/settings-hooks.js';
 
 export const codexSettings = settingsHooks({
-  ...REPO_HOOKS,
+  ...CLAUDE_SHAPE,
   word: 'codex',
   home: codexHomeFolder,
   file: 'hooks.json',

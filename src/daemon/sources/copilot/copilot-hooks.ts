@@ -8,10 +8,10 @@
 // (`{type: "command", bash, timeoutSec}`). Copilot runs a repo's hooks only in a folder the person
 // trusted (its first-run prompt, `--trust-folder`, or COPILOT_ALLOW_ALL=true).
 import path from 'node:path';
-import { REPO_HOOKS, settingsHooks } from '../kit/settings-hooks.js';
+import { CLAUDE_SHAPE, settingsHooks } from '../kit/settings-hooks.js';
 
 const copilot = settingsHooks({
-  ...REPO_HOOKS,
+  ...CLAUDE_SHAPE,
   word: 'copilot',
   file: path.join('.github', 'copilot', 'settings.local.json'),
   entry: { command: 'bash', timeout: 'timeoutSec' },

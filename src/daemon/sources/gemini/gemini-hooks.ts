@@ -17,12 +17,12 @@ import path from 'node:path';
 import { HANDOFF_INSTRUCTION_MARK } from '../../../handoff/transcript.js';
 import type { AgentHooks, HookInput } from '../agent-module.js';
 import { hookOutputAsItIs } from '../hook-groups.js';
-import { REPO_HOOKS, settingsHooks } from '../kit/settings-hooks.js';
+import { CLAUDE_SHAPE, settingsHooks } from '../kit/settings-hooks.js';
 import { readTail } from '../kit/transcript-tail.js';
 import { userTexts } from './gemini-user-text.js';
 
 const gemini = settingsHooks({
-  ...REPO_HOOKS,
+  ...CLAUDE_SHAPE,
   word: 'gemini',
   file: path.join('.gemini', 'settings.json'),
   names: { Stop: 'AfterAgent', PreCompact: 'PreCompress' },

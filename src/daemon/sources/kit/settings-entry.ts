@@ -61,7 +61,7 @@ export function settingsEntry(table: EntryTable): SettingsEntry {
     },
     async uninstall(root, env) {
       const { folder, file, shown } = place(root, env);
-      if (!(await exists(file))) return { file, changed: false };
+      if (!(await fileExists(file))) return { file, changed: false };
       const format = await formatOf();
       const change = (before: Json) => format.put(before, table.at, undefined, shown);
       const { changed } = await updateSettingsFile({ root: folder, name: table.file, shown, env, format, change });
@@ -71,7 +71,7 @@ export function settingsEntry(table: EntryTable): SettingsEntry {
   };
 }
 
-const exists = (file: string) =>
+export const fileExists = (file: string): Promise<boolean> =>
   fs.stat(file).then(
     () => true,
     () => false,

@@ -19,7 +19,7 @@ import {
   withoutOurHooks,
 } from '../hook-groups.js';
 import { updateSettingsFile } from '../settings-file.js';
-import { valueAt, withListItem, withoutListItem } from './settings-entry.js';
+import { fileExists, valueAt, withListItem, withoutListItem } from './settings-entry.js';
 
 /** Seconds each hook gets: PreCompact writes the offline document within it, SessionStart only answers. */
 export const HOOK_SECONDS: Readonly<Record<HookEvent, number>> = { Stop: 60, PreCompact: 60, SessionStart: 10 };
@@ -59,8 +59,8 @@ export interface HookTable {
   readonly notes: readonly string[];
 }
 
-/** Hooks in Claude Code's shape in a repo's own file, every occurrence of each event: what a table changes of it is the agent's. */
-export const REPO_HOOKS = {
+/** Claude Code's shape, in a repo's own file, for every occurrence of each event: an agent's table says where it differs. */
+export const CLAUDE_SHAPE = {
   home: null,
   shared: [],
   names: {},
@@ -149,12 +149,7 @@ export function settingsHooks(table: HookTable): SettingsHooks {
   };
   const uninstall: SettingsHooks['hooks']['uninstall'] = async ({ root, env }) => {
     const { rule } = table;
-    const ruleIsOurs =
-      rule !== null &&
-      (await fs.stat(ruleMark(root, env)).then(
-        () => true,
-        () => false,
-      ));
+    const ruleIsOurs = rule !== null && (await fileExists(ruleMark(root, env)));
     const result = await update(root, env, (before) =>
       ruleIsOurs ? withoutListItem(withoutOurs(before), rule.at, rule.item) : withoutOurs(before),
     );

@@ -6,9 +6,9 @@
 import path from 'node:path';
 import type { Env } from '../../../paths.js';
 import type { HookEvent } from '../agent-hooks.js';
-import { REPO_HOOKS, settingsHooks, START_MATCHERS } from '../kit/settings-hooks.js';
+import { CLAUDE_SHAPE, settingsHooks, START_MATCHERS } from '../kit/settings-hooks.js';
 
-const qwen = settingsHooks({ ...REPO_HOOKS, word: 'qwen', file: path.join('.qwen', 'settings.json'), matchers: START_MATCHERS });
+const qwen = settingsHooks({ ...CLAUDE_SHAPE, word: 'qwen', file: path.join('.qwen', 'settings.json'), matchers: START_MATCHERS });
 
 export const installQwenHooks = (input: { readonly root: string; readonly env: Env; readonly command: (event: HookEvent) => string }) =>
   qwen.hooks.install(input);
