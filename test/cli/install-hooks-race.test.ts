@@ -11,7 +11,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hasOurHooks, installClaudeHooks, uninstallClaudeHooks } from '../../src/daemon/sources/claude-code/claude-settings.js';
+import { claudeHooks } from '../../src/daemon/sources/claude-code/claude-agent-hooks.js';
+import { claudeHooksInstalled } from '../../src/daemon/sources/claude-code/claude-settings.js';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
 import { runCli } from '../support/run-cli.js';
 import { waitFor } from '../support/wait-for.js';
@@ -108,7 +109,7 @@ describe('install-hooks claude against a concurrent editor (issue 22 low)', { ti
     // changes nothing more (the user runs it again). That is a right answer too; losing an edit never is.
     let refused = 0;
     const result = await race(edits, Number.POSITIVE_INFINITY, (round) =>
-      (round % 2 === 0 ? installClaudeHooks(root, command, env) : uninstallClaudeHooks(root, env)).catch((error: unknown) => {
+      (round % 2 === 0 ? claudeHooks.install({ root, env, command }) : claudeHooks.uninstall({ root, env })).catch((error: unknown) => {
         if (!(error instanceof Error) || !KEPT_CHANGING.test(error.message)) throw error;
         refused += 1;
       }),
@@ -122,12 +123,11 @@ describe('install-hooks claude against a concurrent editor (issue 22 low)', { ti
     expect(refused).toBeLessThan(result.steps);
     expect(result.missing).toEqual([]);
     // The user's own rule (there before ai-zen's first install) survives every install and uninstall.
-    await uninstallClaudeHooks(root, env);
+    await claudeHooks.uninstall({ root, env });
     const after = JSON.parse(await fs.readFile(settingsFile(), 'utf8')) as { permissions: { allow: string[] } };
     expect(after.permissions.allow).toEqual(['Edit(.ai-zen/handoffs/**)', 'Read(**)']);
-    expect(
-      hasOurHooks(await installClaudeHooks(root, command, env).then(async () => JSON.parse(await fs.readFile(settingsFile(), 'utf8')))),
-    ).toBe(true);
+    await claudeHooks.install({ root, env, command });
+    expect(await claudeHooksInstalled(root)).toBe(true);
   });
 
   it('issue 22 low the CLI: ai-zen-daemon install-hooks / uninstall-hooks claude spawned in a loop while the editor runs lose no edit', async () => {

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codexConfigPath, installCodexMcp, uninstallCodexMcp } from '../../src/daemon/sources/codex/codex-mcp.js';
+import { codexMcp } from '../../src/daemon/sources/codex/codex-mcp.js';
 import { describeError } from '../../src/errors.js';
 
 describe("Codex's config.toml, written by install-hooks codex", () => {
@@ -19,7 +19,9 @@ describe("Codex's config.toml, written by install-hooks codex", () => {
   afterEach(async () => {
     await fs.rm(base, { recursive: true, force: true });
   });
-  const config = () => codexConfigPath(env);
+  const config = () => path.join(env.CODEX_HOME!, 'config.toml');
+  const installCodexMcp = (shim: string, env: Record<string, string>) => codexMcp.install({ root: base, env, shim });
+  const uninstallCodexMcp = (env: Record<string, string>) => codexMcp.uninstall({ root: base, env });
 
   it('a config.toml that is not TOML is refused with one line naming the file and its line, and never written over', async () => {
     const broken = 'model = "gpt-5.5"\n[mcp_servers.docs\ncommand = "docs-server"\n';

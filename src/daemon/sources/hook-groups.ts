@@ -5,7 +5,7 @@
 // ours back where they were, so no hook of the user's moves (Codex trusts a hook by its place).
 import { NotRegularFileError, readRegularText } from '../../fs/open-regular-file.js';
 import { AiZenError } from '../../errors.js';
-import { HOOK_EVENTS, type HookEvent, type HookInput, type HookSettingsFile } from './agent-hooks.js';
+import { HOOK_EVENTS, type HookEvent, type HookInput } from './agent-hooks.js';
 
 export type Json = Record<string, unknown>;
 
@@ -113,22 +113,6 @@ export function withOurHooks(
   return next;
 }
 
-/** Whether `event` has a hook of ours. */
-export function hasOurHook(hooks: unknown, event: string, isOurs: (command: string) => boolean): boolean {
-  const groups = hooks && typeof hooks === 'object' ? (hooks as Json)[event] : undefined;
-  return (
-    Array.isArray(groups) &&
-    groups.some(
-      (group) =>
-        Array.isArray((group as Json | null)?.hooks) &&
-        ((group as Json).hooks as unknown[]).some((hook) => {
-          const command = commandOf(hook);
-          return command !== null && isOurs(command);
-        }),
-    )
-  );
-}
-
 /** Reads in a row (25 ms apart) of a settings file that is not JSON before it is the user's to fix. */
 export const HALF_WRITTEN_READS = 40;
 export const HALF_WRITTEN_PAUSE_MS = 25;
@@ -199,11 +183,6 @@ export function ourHookCommands(hooks: unknown, isOurs: (command: string) => boo
         })
       : [],
   );
-}
-
-/** A settings file whose `hooks` have this shape, as doctor reads it. */
-export function hookGroupsFile(file: string, shown: string, shared: boolean, isOurs: (command: string) => boolean): HookSettingsFile {
-  return { file, shown, shared, ours: async (settings) => ({ commands: ourHookCommands(settings.hooks, isOurs), problems: [] }) };
 }
 
 /** A hook's stdin in Claude Code's shape, taken as it is (Claude Code, Codex, Qwen Code, Copilot). */

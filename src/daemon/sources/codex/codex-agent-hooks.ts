@@ -3,29 +3,16 @@
 // config.toml (codex-mcp.ts); and `--trust`, through Codex's own app-server (codex-hook-trust.ts),
 // since Codex runs a hook only once the person trusted it.
 import type { AgentHooks } from '../agent-hooks.js';
-import { hookGroupsFile, hookInputAsItIs, hookOutputAsItIs } from '../hook-groups.js';
+import { hookInputAsItIs, hookOutputAsItIs } from '../hook-groups.js';
 import { AiZenError } from '../../../errors.js';
-import { codexHooksPath, installCodexHooks, isOurCodexHook, uninstallCodexHooks } from './codex-hooks.js';
-import { installCodexMcp, uninstallCodexMcp } from './codex-mcp.js';
+import { codexSettings } from './codex-hooks.js';
+import { codexMcp } from './codex-mcp.js';
 
 export const codexHooks: AgentHooks = {
-  scope: 'user',
-  async install({ env, command }) {
-    const result = await installCodexHooks(env, command);
-    return {
-      ...result,
-      what: ' (Stop, PreCompact, SessionStart), for Codex sessions in every repo (in a repo without a running daemon they do nothing)',
-      notes: [],
-    };
-  },
-  uninstall: ({ env }) => uninstallCodexHooks(env),
-  settingsFiles: ({ env }) => [hookGroupsFile(codexHooksPath(env), codexHooksPath(env), false, isOurCodexHook)],
+  ...codexSettings.hooks,
   readInput: hookInputAsItIs,
   writeOutput: hookOutputAsItIs,
-  mcp: {
-    install: ({ env, shim }) => installCodexMcp(shim, env),
-    uninstall: ({ env }) => uninstallCodexMcp(env),
-  },
+  mcp: codexMcp,
   statusLine: null,
   trust: {
     option: "trust ai-zen's hooks (and only those) through Codex's own app-server, as /hooks in Codex would",

@@ -25,6 +25,7 @@ interface ListedEntry {
   readonly errors?: { readonly message?: string }[];
 }
 
+/** A hook as Codex's /hooks screen lists it: its key (its place), command, file, hash and trust. */
 export interface ListedHook {
   readonly key: string;
   readonly command?: string;
@@ -33,65 +34,62 @@ export interface ListedHook {
   readonly trustStatus: string;
 }
 
+/** What Codex lists from `cwd`: every hook it sees, and what it says is wrong with its hook files. */
+type List = () => Promise<{ readonly hooks: ListedHook[]; readonly problems: string[] }>;
+
 /** Trusts ai-zen's hooks in the user's hooks.json; returns the keys newly trusted and those trusted before. */
 export function trustOurCodexHooks(options: CodexHookTrustOptions): Promise<{ trusted: string[]; already: string[] }> {
   return trustCodexHooks(options, isOurCodexHook);
 }
 
-/** Every hook Codex sees from `cwd`, with its key and trust, as its /hooks screen lists them (install-hooks --trust, tests). */
-export async function listCodexHooks(options: CodexHookTrustOptions): Promise<ListedHook[]> {
-  const server = startAppServer(options);
-  try {
-    await server.call('initialize', { clientInfo: { name: 'ai-zen', version: options.version } });
-    server.notify('initialized');
-    const listed = (await server.call('hooks/list', { cwds: [options.cwd] })) as { data?: ListedEntry[] };
-    return (listed.data ?? []).flatMap((entry) => entry.hooks ?? []);
-  } finally {
-    server.close();
-  }
+/** Every hook Codex sees from `cwd`, with its key and trust (tests). */
+export function listCodexHooks(options: CodexHookTrustOptions): Promise<ListedHook[]> {
+  return withAppServer(options, async (list) => (await list()).hooks);
 }
 
 /** Trusts the hooks of the user's hooks.json whose command `which` picks (ai-zen's only, but for a test acting as the user). */
-export async function trustCodexHooks(
+export function trustCodexHooks(
   options: CodexHookTrustOptions,
   which: (command: string) => boolean,
 ): Promise<{ trusted: string[]; already: string[] }> {
-  const server = startAppServer(options);
-  try {
-    await server.call('initialize', { clientInfo: { name: 'ai-zen', version: options.version } });
-    server.notify('initialized');
-    const file = path.resolve(codexHooksPath(options.env));
-    let problems: string[] = [];
-    const ours = async (): Promise<ListedHook[]> => {
-      const listed = (await server.call('hooks/list', { cwds: [options.cwd] })) as { data?: ListedEntry[] };
-      problems = (listed.data ?? []).flatMap((entry) => (entry.errors ?? []).map((error) => error.message ?? String(error)));
-      return (listed.data ?? [])
-        .flatMap((entry) => entry.hooks ?? [])
-        .filter((hook) => path.resolve(hook.sourcePath) === file && typeof hook.command === 'string' && which(hook.command));
-    };
-    const before = await ours();
+  const file = path.resolve(codexHooksPath(options.env));
+  return withAppServer(options, async (list, server) => {
+    const picked = (hooks: ListedHook[]) =>
+      hooks.filter((hook) => path.resolve(hook.sourcePath) === file && typeof hook.command === 'string' && which(hook.command));
+    const listed = await list();
+    const before = picked(listed.hooks);
     if (before.length === 0)
-      throw new Error(`Codex does not see those hooks in ${file}${problems.length > 0 ? ` (Codex says: ${problems.join('; ')})` : ''}`);
+      throw new Error(
+        `Codex does not see those hooks in ${file}${listed.problems.length > 0 ? ` (Codex says: ${listed.problems.join('; ')})` : ''}`,
+      );
     const untrusted = before.filter((hook) => hook.trustStatus !== 'trusted');
     if (untrusted.length > 0) {
+      const value = Object.fromEntries(untrusted.map((hook) => [hook.key, { trusted_hash: hook.currentHash }]));
       await server.call('config/batchWrite', {
-        edits: [
-          {
-            keyPath: 'hooks.state',
-            value: Object.fromEntries(untrusted.map((hook) => [hook.key, { trusted_hash: hook.currentHash }])),
-            mergeStrategy: 'upsert',
-          },
-        ],
+        edits: [{ keyPath: 'hooks.state', value, mergeStrategy: 'upsert' }],
         expectedVersion: null,
       });
-      const after = await ours();
-      const still = after.filter((hook) => hook.trustStatus !== 'trusted');
+      const still = picked((await list()).hooks).filter((hook) => hook.trustStatus !== 'trusted');
       if (still.length > 0) throw new Error(`Codex still reports ${still.map((hook) => `${hook.key} ${hook.trustStatus}`).join(', ')}`);
     }
     return {
       trusted: untrusted.map((hook) => hook.key),
       already: before.filter((hook) => hook.trustStatus === 'trusted').map((hook) => hook.key),
     };
+  });
+}
+
+/** One step with Codex's app-server: started, initialized, asked, closed. */
+async function withAppServer<T>(options: CodexHookTrustOptions, step: (list: List, server: AppServer) => Promise<T>): Promise<T> {
+  const server = startAppServer(options);
+  try {
+    await server.call('initialize', { clientInfo: { name: 'ai-zen', version: options.version } });
+    server.notify('initialized');
+    return await step(async () => {
+      const { data = [] } = (await server.call('hooks/list', { cwds: [options.cwd] })) as { data?: ListedEntry[] };
+      const problems = data.flatMap((entry) => (entry.errors ?? []).map((error) => error.message ?? String(error)));
+      return { hooks: data.flatMap((entry) => entry.hooks ?? []), problems };
+    }, server);
   } finally {
     server.close();
   }
@@ -123,7 +121,14 @@ function startAppServer(options: CodexHookTrustOptions): AppServer {
         : new Error(`${options.codex} app-server: ${error.message}`),
     ),
   );
-  child.on('exit', (code, signal) => failAll(new Error(`codex app-server ended (${signal ?? code}): ${lastLine(stderr)}`)));
+  child.on('exit', (code, signal) => {
+    const last =
+      stderr
+        .split('\n')
+        .findLast((line) => line.trim() !== '')
+        ?.trim() ?? 'no output';
+    failAll(new Error(`codex app-server ended (${signal ?? code}): ${last}`));
+  });
   child.stdin.on('error', () => {});
   createInterface({ input: child.stdout }).on('line', (line) => {
     let message: { id?: unknown; result?: unknown; error?: { message?: string } };
@@ -144,8 +149,7 @@ function startAppServer(options: CodexHookTrustOptions): AppServer {
   return {
     call(method, params) {
       if (failure) return Promise.reject(failure);
-      next += 1;
-      const id = next;
+      const id = (next += 1);
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
         child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
@@ -160,14 +164,4 @@ function startAppServer(options: CodexHookTrustOptions): AppServer {
       child.kill();
     },
   };
-}
-
-function lastLine(text: string): string {
-  return (
-    text
-      .trim()
-      .split('\n')
-      .filter((line) => line.trim().length > 0)
-      .at(-1) ?? 'no output'
-  );
 }

@@ -1,6 +1,6 @@
-// ai-zen's hooks for Gemini CLI (X3, issue 24), in the project's own `.gemini/settings.json` — the
-// file where Gemini reads a workspace's hooks, in the same `hooks` shape as Claude Code's — and
-// only there: ai-zen's three events on Gemini's own (checked with 0.61):
+// ai-zen's hooks for Gemini CLI, in the project's own `.gemini/settings.json` — the file where
+// Gemini reads a workspace's hooks, in the same `hooks` shape as Claude Code's (kit/settings-hooks.ts)
+// — and only there: ai-zen's three events on Gemini's own (checked with 0.61):
 // - Stop is AfterAgent: it runs when the agent has finished a turn, with `stop_hook_active` when
 //   the turn was the answer to a block; `{"decision": "block", "reason"}` makes the agent go on
 //   with the reason as its next prompt — the self executor's way in, as Claude Code's Stop.
@@ -12,93 +12,44 @@
 // - SessionStart is SessionStart (`hookSpecificOutput.additionalContext` reaches the model).
 // Gemini gives a hook milliseconds (`timeout`), and runs a project's hooks only in a folder the user
 // trusts (its folder trust); an untrusted folder skips them without a word, so the daemon counts on
-// a session's hook only once one has reached it (selfHooksMustAnswer). Merged into what is there,
-// idempotent; uninstall removes only ours (recognised by the command's `hook gemini` words), the
-// file's mode kept (settings-file.ts).
-import { openRegularFileSync } from '../../../fs/open-regular-file.js';
-import { closeSync, fstatSync, readSync } from 'node:fs';
+// a session's hook only once one has reached it (selfHooksMustAnswer).
 import path from 'node:path';
 import { HANDOFF_INSTRUCTION_MARK } from '../../../handoff/transcript.js';
-import type { AgentHooks, HookEvent, HookInput } from '../agent-module.js';
-import {
-  hasOurHook,
-  hookGroupsFile,
-  hookOutputAsItIs,
-  type Json,
-  type OurHook,
-  ourHookMark,
-  readSettingsObject,
-  withOurHooks,
-  withoutOurHooks,
-} from '../hook-groups.js';
-import { updateSettingsFile } from '../settings-file.js';
+import type { AgentHooks, HookInput } from '../agent-module.js';
+import { hookOutputAsItIs } from '../hook-groups.js';
+import { CLAUDE_SHAPE, settingsHooks } from '../kit/settings-hooks.js';
+import { readTail } from '../kit/transcript-tail.js';
 import { userTexts } from './gemini-user-text.js';
 
-const SETTINGS = path.join('.gemini', 'settings.json');
-/** What marks a hook command as ours. */
-const isOurs = ourHookMark('gemini');
-
-/** Gemini's event for each of ai-zen's, and the milliseconds it gives the hook (PreCompact writes the offline document within it). */
-const EVENTS: Readonly<Record<HookEvent, { readonly event: string; readonly timeout: number }>> = {
-  Stop: { event: 'AfterAgent', timeout: 60_000 },
-  PreCompact: { event: 'PreCompress', timeout: 60_000 },
-  SessionStart: { event: 'SessionStart', timeout: 10_000 },
-};
-
-export function geminiSettingsPath(root: string): string {
-  return path.join(root, SETTINGS);
-}
-
-function ourHooks(command: (event: HookEvent) => string): OurHook[] {
-  return (Object.keys(EVENTS) as HookEvent[]).map((event) => ({
-    event: EVENTS[event].event,
-    command: command(event),
-    timeout: EVENTS[event].timeout,
-  }));
-}
-
-function withoutOurs(settings: Json): Json {
-  const next: Json = { ...settings };
-  const hooks = withoutOurHooks(next.hooks, isOurs);
-  if (Object.keys(hooks).length === 0) delete next.hooks;
-  else next.hooks = hooks;
-  return next;
-}
+const gemini = settingsHooks({
+  ...CLAUDE_SHAPE,
+  word: 'gemini',
+  file: path.join('.gemini', 'settings.json'),
+  names: { Stop: 'AfterAgent', PreCompact: 'PreCompress' },
+  milliseconds: true,
+  notes: ['  AfterAgent (Stop), PreCompress (/compress only) and SessionStart; Gemini runs a project’s hooks only in a folder you trust'],
+});
 
 /** Our AfterAgent hook is in the project's settings (whether Gemini trusts the folder is another matter). */
-export async function geminiHooksInstalled(root: string): Promise<boolean> {
-  try {
-    return hasOurHook((await readSettingsObject(geminiSettingsPath(root), SETTINGS)).hooks, EVENTS.Stop.event, isOurs);
-  } catch {
-    return false;
-  }
-}
+export const geminiHooksInstalled = (root: string) => gemini.installed({ root, env: {} });
 
 /** Gemini's hook stdin in ai-zen's terms; null for what is not ai-zen's to answer (PreCompress "auto", see above). */
 export function readGeminiHookInput(raw: unknown): HookInput | null {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
   const input = raw as Record<string, unknown>;
-  const text = (key: string) => (typeof input[key] === 'string' ? (input[key] as string) : undefined);
-  const event = text('hook_event_name');
-  if (event === 'PreCompress' && text('trigger') !== 'manual') return null;
-  const transcript = text('transcript_path');
-  if (transcript === undefined) return null;
+  const text = (key: string) => (typeof input[key] === 'string' ? { [key]: input[key] as string } : {});
+  const transcript = input.transcript_path;
+  if ((input.hook_event_name === 'PreCompress' && input.trigger !== 'manual') || typeof transcript !== 'string') return null;
+  const active = stopHookActive(input, transcript) ? true : typeof input.stop_hook_active === 'boolean' ? false : undefined;
   return {
     transcript_path: transcript,
-    ...(text('session_id') !== undefined ? { session_id: text('session_id')! } : {}),
-    ...(text('cwd') !== undefined ? { cwd: text('cwd')! } : {}),
-    ...(stopHookActive(input, transcript)
-      ? { stop_hook_active: true }
-      : typeof input.stop_hook_active === 'boolean'
-        ? { stop_hook_active: false }
-        : {}),
-    ...(event === 'PreCompress' ? { trigger: 'manual' } : {}),
-    ...(text('source') !== undefined ? { source: text('source')! } : {}),
+    ...text('session_id'),
+    ...text('cwd'),
+    ...(active === undefined ? {} : { stop_hook_active: active }),
+    ...(input.hook_event_name === 'PreCompress' ? { trigger: 'manual' } : {}),
+    ...text('source'),
   };
 }
-
-/** How much of the transcript's end is read to find the request the turn answered. */
-const TAIL_BYTES = 256 * 1024;
 
 /**
  * Whether this AfterAgent ends the turn that answered ai-zen's block (Claude Code's
@@ -106,67 +57,27 @@ const TAIL_BYTES = 256 * 1024;
  * run a tool (its write_file of the document) the turn goes on as a new request, the flag is false
  * again and `prompt` is the person's first request. What the turn answered is in the transcript:
  * the last user message with words in it is ai-zen's reason, which starts with the handoff mark.
- * Read, never written; only its end.
  */
 function stopHookActive(input: Record<string, unknown>, transcript: string): boolean {
   if (input.stop_hook_active === true) return true;
-  if (input.hook_event_name !== 'AfterAgent' || !isGeminiTranscriptPath(transcript)) return false;
-  const lines = readTail(transcript).split('\n').reverse();
-  for (const text of lines) {
-    let line: unknown;
+  const isTranscript = path.isAbsolute(transcript) && /^session-.+\.jsonl$/.test(path.basename(transcript));
+  if (input.hook_event_name !== 'AfterAgent' || !isTranscript || path.basename(path.dirname(transcript)) !== 'chats') return false;
+  for (const text of (readTail(transcript) ?? '').split('\n').reverse()) {
+    let record: { type?: unknown; content?: unknown } | null;
     try {
-      line = JSON.parse(text);
+      record = JSON.parse(text);
     } catch {
       continue;
     }
-    const record = line as { type?: unknown; content?: unknown };
-    if (typeof line !== 'object' || line === null || record.type !== 'user') continue;
+    if (typeof record !== 'object' || record === null || record.type !== 'user') continue;
     const words = userTexts(record.content);
-    if (words.length > 0) return words.some((text) => text.startsWith(HANDOFF_INSTRUCTION_MARK));
+    if (words.length > 0) return words.some((line) => line.startsWith(HANDOFF_INSTRUCTION_MARK));
   }
   return false;
 }
 
-function isGeminiTranscriptPath(file: string): boolean {
-  return path.isAbsolute(file) && /^session-.+\.jsonl$/.test(path.basename(file)) && path.basename(path.dirname(file)) === 'chats';
-}
-
-function readTail(file: string): string {
-  let handle: number | null = null;
-  try {
-    handle = openRegularFileSync(file);
-    const size = fstatSync(handle).size;
-    const length = Math.min(size, TAIL_BYTES);
-    const buffer = Buffer.alloc(length);
-    readSync(handle, buffer, 0, length, size - length);
-    return buffer.toString('utf8');
-  } catch {
-    return '';
-  } finally {
-    if (handle !== null) closeSync(handle);
-  }
-}
-
 export const geminiHooks: AgentHooks = {
-  scope: 'repo',
-  async install({ root, env, command }) {
-    const result = await updateSettingsFile({
-      root,
-      name: SETTINGS,
-      shown: SETTINGS,
-      env,
-      change: (before) => ({ ...before, hooks: withOurHooks(before.hooks, ourHooks(command), isOurs) }),
-    });
-    return {
-      ...result,
-      what: '',
-      notes: [
-        '  AfterAgent (Stop), PreCompress (/compress only) and SessionStart; Gemini runs a project’s hooks only in a folder you trust',
-      ],
-    };
-  },
-  uninstall: ({ root, env }) => updateSettingsFile({ root, name: SETTINGS, shown: SETTINGS, env, change: withoutOurs }),
-  settingsFiles: ({ root }) => (root === null ? [] : [hookGroupsFile(geminiSettingsPath(root), SETTINGS, false, isOurs)]),
+  ...gemini.hooks,
   readInput: readGeminiHookInput,
   // Gemini reads the answer in Claude Code's shape: `decision`/`reason`, `hookSpecificOutput.additionalContext`.
   writeOutput: hookOutputAsItIs,

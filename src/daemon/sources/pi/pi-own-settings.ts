@@ -7,6 +7,7 @@ import { readRegularTextSync } from '../../../fs/open-regular-file.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { PiWindowSettings } from './pi-window.js';
 
 /** pi's window for a custom model that names none (models.md, 0.73). */
 const PI_CUSTOM_DEFAULT_WINDOW = 128_000;
@@ -30,12 +31,8 @@ const SettingsFile = z.looseObject({
     .optional(),
 });
 
-export interface PiOwnSettings {
-  /** Windows by `provider/model`, lower case. */
-  readonly piModels: ReadonlyMap<string, number>;
-  readonly reserveTokens?: number;
-  readonly compactionEnabled?: boolean;
-}
+/** What pi's own files say of its windows and its compaction, as its fold takes them. */
+type PiOwnSettings = Pick<PiWindowSettings, 'piModels' | 'reserveTokens' | 'compactionEnabled'>;
 
 export function readPiOwnSettings(agentDir: string, root: string): PiOwnSettings {
   const piModels = new Map<string, number>();
