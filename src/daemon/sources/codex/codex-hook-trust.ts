@@ -6,9 +6,8 @@
 // ai-zen's hooks in the user's hooks.json only, the hash Codex reported (`config/batchWrite`), then
 // lists again to see them trusted. Any other hook keeps the trust it had. Checked with 0.171.
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Env } from '../../../paths.js';
-import { startPipedProcess } from '../../../run-process.js';
+import { type JsonLinesRpc, startJsonLinesRpc } from '../../../json-lines-rpc.js';
 import { codexHooksPath, isOurCodexHook } from './codex-hooks.js';
 
 export interface CodexHookTrustOptions {
@@ -80,8 +79,13 @@ export function trustCodexHooks(
 }
 
 /** One step with Codex's app-server: started, initialized, asked, closed. */
-async function withAppServer<T>(options: CodexHookTrustOptions, step: (list: List, server: AppServer) => Promise<T>): Promise<T> {
-  const server = startAppServer(options);
+async function withAppServer<T>(options: CodexHookTrustOptions, step: (list: List, server: JsonLinesRpc) => Promise<T>): Promise<T> {
+  const server = startJsonLinesRpc(options.codex, ['app-server'], {
+    cwd: options.cwd,
+    env: options.env,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    notFound: `${options.codex} was not found; trust the hooks in Codex instead (/hooks)`,
+  });
   try {
     await server.call('initialize', { clientInfo: { name: 'ai-zen', version: options.version } });
     server.notify('initialized');
@@ -93,75 +97,4 @@ async function withAppServer<T>(options: CodexHookTrustOptions, step: (list: Lis
   } finally {
     server.close();
   }
-}
-
-interface AppServer {
-  call(method: string, params: unknown): Promise<unknown>;
-  notify(method: string): void;
-  close(): void;
-}
-
-function startAppServer(options: CodexHookTrustOptions): AppServer {
-  const child = startPipedProcess(options.codex, ['app-server'], { cwd: options.cwd, env: options.env });
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  let failure: Error | null = null;
-  const failAll = (error: Error) => {
-    failure ??= error;
-    for (const waiter of pending.values()) waiter.reject(failure);
-    pending.clear();
-  };
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString('utf8')).slice(-2000);
-  });
-  child.on('error', (error: NodeJS.ErrnoException) =>
-    failAll(
-      error.code === 'ENOENT'
-        ? new Error(`${options.codex} was not found; trust the hooks in Codex instead (/hooks)`)
-        : new Error(`${options.codex} app-server: ${error.message}`),
-    ),
-  );
-  child.on('exit', (code, signal) => {
-    const last =
-      stderr
-        .split('\n')
-        .findLast((line) => line.trim() !== '')
-        ?.trim() ?? 'no output';
-    failAll(new Error(`codex app-server ended (${signal ?? code}): ${last}`));
-  });
-  child.stdin.on('error', () => {});
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    let message: { id?: unknown; result?: unknown; error?: { message?: string } };
-    try {
-      message = JSON.parse(line);
-    } catch {
-      return;
-    }
-    if (typeof message.id !== 'number') return;
-    const waiter = pending.get(message.id);
-    if (!waiter) return;
-    pending.delete(message.id);
-    if (message.error) waiter.reject(new Error(`codex app-server: ${message.error.message ?? 'error'}`));
-    else waiter.resolve(message.result);
-  });
-  const timer = setTimeout(() => failAll(new Error('codex app-server did not answer in time')), options.timeoutMs ?? 30_000);
-  let next = 0;
-  return {
-    call(method, params) {
-      if (failure) return Promise.reject(failure);
-      const id = (next += 1);
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
-      });
-    },
-    notify(method) {
-      child.stdin.write(`${JSON.stringify({ method })}\n`);
-    },
-    close() {
-      clearTimeout(timer);
-      child.stdin.end();
-      child.kill();
-    },
-  };
 }
