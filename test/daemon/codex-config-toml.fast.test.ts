@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codexMcp } from '../../src/daemon/sources/codex/codex-mcp.js';
+import { codexMcp } from '../../src/daemon/sources/codex/codex-hooks.js';
 import { describeError } from '../../src/errors.js';
 
 describe("Codex's config.toml, written by install-hooks codex", () => {

@@ -3,7 +3,7 @@
 // before Codex compacts by itself at about 95% of the window it reports (its auto-compaction limit is
 // 90% of the model's full window, which it reports as 95% of that), `codex resume <id>` to reopen a
 // session whole and a fresh `codex "<prompt>"` to continue from a document. Its hooks, their trust
-// and its MCP entry in codex-agent-hooks.ts.
+// and its MCP entry in codex-hooks.ts.
 import { AGENT_LABELS } from '../../../config/agent-names.js';
 import path from 'node:path';
 import { codexSessionsFolder } from '../../../paths.js';
@@ -11,10 +11,9 @@ import type { WatchedSource } from '../../watching/session-source.js';
 import type { AgentModule, AgentSourceContext } from '../agent-module.js';
 import { createAgentReader } from '../kit/agent-reader.js';
 import { agentSource, windowSettings } from '../kit/agent-source.js';
-import { codexHooks } from './codex-agent-hooks.js';
 import { readCodexEvidence } from './codex-evidence.js';
-import { codexHooksInstalled } from './codex-hooks.js';
-import { isCodexSessionLive } from './codex-liveness.js';
+import { codexHooks, codexHooksInstalled } from './codex-hooks.js';
+import { flockHeld } from '../kit/flock-held.js';
 import { codexRolloutFold, codexSessionIdFromName } from './codex-rollout.js';
 import { codexOwnership, codexRolloutFolders } from './codex-rollout-folders.js';
 import { isRolloutName } from './codex-rollout-meta.js';
@@ -51,4 +50,15 @@ export function createCodexSessionSource(context: AgentSourceContext): WatchedSo
       `That is one patch with one "*** Add File: ${doc.relative}" and nothing else: change no other file.`,
     ],
   });
+}
+
+/**
+ * While a `codex` process has a thread open it holds an flock on
+ * `$CODEX_HOME/thread-writer-locks/<session id>.lock` and removes the file when it ends (seen with
+ * the real client, 0.171). Without /proc/locks (macOS) the file's presence decides.
+ */
+export async function isCodexSessionLive(codexHome: string, sessionId: string, procLocks = '/proc/locks'): Promise<boolean> {
+  // The id comes from a file name: never let it name another path.
+  if (!/^[0-9A-Za-z-]+$/.test(sessionId)) return false;
+  return (await flockHeld(path.join(codexHome, 'thread-writer-locks', `${sessionId}.lock`), procLocks)) !== false;
 }

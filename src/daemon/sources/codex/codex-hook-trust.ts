@@ -6,9 +6,9 @@
 // ai-zen's hooks in the user's hooks.json only, the hash Codex reported (`config/batchWrite`), then
 // lists again to see them trusted. Any other hook keeps the trust it had. Checked with 0.171.
 import path from 'node:path';
-import type { Env } from '../../../paths.js';
 import { type JsonLinesRpc, startJsonLinesRpc } from '../../../json-lines-rpc.js';
-import { codexHooksPath, isOurCodexHook } from './codex-hooks.js';
+import { codexHomeFolder, type Env } from '../../../paths.js';
+import { ourHookMark } from '../hook-groups.js';
 
 export interface CodexHookTrustOptions {
   /** The program to run: `codex` on the PATH unless told otherwise. */
@@ -38,7 +38,7 @@ type List = () => Promise<{ readonly hooks: ListedHook[]; readonly problems: str
 
 /** Trusts ai-zen's hooks in the user's hooks.json; returns the keys newly trusted and those trusted before. */
 export function trustOurCodexHooks(options: CodexHookTrustOptions): Promise<{ trusted: string[]; already: string[] }> {
-  return trustCodexHooks(options, isOurCodexHook);
+  return trustCodexHooks(options, ourHookMark('codex'));
 }
 
 /** Every hook Codex sees from `cwd`, with its key and trust (tests). */
@@ -51,7 +51,7 @@ export function trustCodexHooks(
   options: CodexHookTrustOptions,
   which: (command: string) => boolean,
 ): Promise<{ trusted: string[]; already: string[] }> {
-  const file = path.resolve(codexHooksPath(options.env));
+  const file = path.resolve(codexHomeFolder(options.env), 'hooks.json');
   return withAppServer(options, async (list, server) => {
     const picked = (hooks: ListedHook[]) =>
       hooks.filter((hook) => path.resolve(hook.sourcePath) === file && typeof hook.command === 'string' && which(hook.command));
