@@ -78,9 +78,9 @@ function run(start: CrossingRecord, events: readonly (readonly [CrossingEvent, n
 
 /** A crossing whose agent was asked at its Stop hook and named `doc` (self). */
 function claimed(agent: CrossingAgent = claude) {
-  return run(newCrossing(agent), [
+  return run(newCrossing(agent, T0), [
     [judge(), T0],
-    [{ type: 'hooks-known', installed: true }, T0],
+    [{ type: 'hooks-known', installed: true, live: true }, T0],
     [{ type: 'claimed', doc, facts }, T0 + MINUTE],
   ]);
 }
@@ -101,7 +101,7 @@ interface Seen {
 
 const asked: (readonly [CrossingEvent, number])[] = [
   [judge(), T0],
-  [{ type: 'hooks-known', installed: true }, T0],
+  [{ type: 'hooks-known', installed: true, live: true }, T0],
 ];
 const named: (readonly [CrossingEvent, number])[] = [...asked, [{ type: 'claimed', doc, facts }, T0 + MINUTE]];
 const review = (
@@ -247,7 +247,7 @@ const rows: readonly { name: string; agent: CrossingAgent; events: (readonly [Cr
 
 describe('step, row by row', () => {
   test.each(rows)('$name', ({ agent, events, seen }) => {
-    const { record, effects } = run(newCrossing(agent), events);
+    const { record, effects } = run(newCrossing(agent, T0), events);
     const all = effects.flat();
     const last = effects.at(-1) ?? [];
     expect(record.phase.name).toBe(seen.phase);
@@ -267,9 +267,9 @@ describe('step, row by row', () => {
 
 describe('the self deadline', () => {
   test('the agent never stops: at its own deadline the daemon writes the document itself, recorded as a downgrade from self', () => {
-    const asked = run(newCrossing(claude), [
+    const asked = run(newCrossing(claude, T0), [
       [judge(), T0],
-      [{ type: 'hooks-known', installed: true }, T0],
+      [{ type: 'hooks-known', installed: true, live: true }, T0],
     ]);
     expect(asked.record.action).toBe('waiting for Claude Code to stop and write the document itself (self)');
     expect(asked.last).toEqual([{ type: 'arm', timer: 'deadline', at: T0 + 180_000 }]);
@@ -302,10 +302,10 @@ describe('the self deadline', () => {
   });
 
   test("each agent runs by its own deadline: Gemini's 30 s, not Claude's 180 s", () => {
-    const asked = run(newCrossing(gemini), [
+    const asked = run(newCrossing(gemini, T0), [
       [{ type: 'hook-answered' }, T0],
       [judge(), T0],
-      [{ type: 'hooks-known', installed: true }, T0],
+      [{ type: 'hooks-known', installed: true, live: true }, T0],
     ]);
     expect(asked.record.action).toBe('waiting for Gemini CLI to stop and write the document itself (self)');
     expect(asked.last).toEqual([{ type: 'arm', timer: 'deadline', at: T0 + 30_000 }]);
@@ -403,13 +403,13 @@ describe('the one correction', () => {
 
 describe('script runs, PreCompact, by hand', () => {
   test('a script run (claude -p) stops while the crossing waits for the agent: the daemon writes the document, no self, no downgrade', () => {
-    const asked = run(newCrossing(claude), [
+    const asked = run(newCrossing(claude, T0), [
       [judge(), T0],
-      [{ type: 'hooks-known', installed: true }, T0],
+      [{ type: 'hooks-known', installed: true, live: true }, T0],
       [{ type: 'script-stopped' }, T0 + MINUTE],
     ]);
     expect(asked.last).toEqual([{ type: 'write', reason: SCRIPT_REASON, offline: false, byHand: false }]);
-    expect(step(newCrossing(claude), { type: 'script-stopped' }, T0).effects).toEqual([]);
+    expect(step(newCrossing(claude, T0), { type: 'script-stopped' }, T0).effects).toEqual([]);
   });
 
   test('PreCompact while the agent was asked: its document is taken if it passes, else the offline one is written before it compacts', () => {
@@ -426,7 +426,7 @@ describe('script runs, PreCompact, by hand', () => {
 
   test('PreCompact with nothing asked: the offline document now, once per crossing', () => {
     const request: CrossingEvent = { type: 'write-requested', reason: 'pre-compact (auto)', offline: true, byHand: false };
-    const first = run(newCrossing(noHooks), [[request, T0]]);
+    const first = run(newCrossing(noHooks, T0), [[request, T0]]);
     expect(first.last).toEqual([{ type: 'write', reason: 'pre-compact (auto)', offline: true, byHand: false }]);
     const documented = run(first.record, [
       [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0],
@@ -437,7 +437,7 @@ describe('script runs, PreCompact, by hand', () => {
   });
 
   test('a handoff by hand below the threshold is written, and the crossing still to come gets its own', () => {
-    const byHand = run(newCrossing(claude), [
+    const byHand = run(newCrossing(claude, T0), [
       [{ type: 'write-requested', reason: 'by hand', offline: false, byHand: true, goal: 'ship it' }, T0],
       [{ type: 'written', path: doc.relative, executor: 'summary', successorCommand: 'claude "…"', counts: false }, T0],
     ]);
@@ -449,7 +449,7 @@ describe('script runs, PreCompact, by hand', () => {
   });
 
   test('by hand over a crossing that has its document: a second document all the same', () => {
-    const documented = run(newCrossing(noHooks), [
+    const documented = run(newCrossing(noHooks, T0), [
       [judge(), T0],
       [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0],
     ]);
@@ -461,25 +461,27 @@ describe('script runs, PreCompact, by hand', () => {
 
 describe('who writes when nobody answers', () => {
   test('an agent without hooks (or whose hooks never answered) gets the daemon’s document at once: no self', () => {
-    expect(step(newCrossing(noHooks), judge(), T0).effects).toEqual([
+    expect(step(newCrossing(noHooks, T0), judge(), T0).effects).toEqual([
       { type: 'write', reason: 'threshold', offline: false, byHand: false },
     ]);
     // Gemini runs a project's hooks only in a trusted folder: none reached the daemon yet.
-    expect(step(newCrossing(gemini), judge(), T0).effects).toEqual([{ type: 'write', reason: 'threshold', offline: false, byHand: false }]);
-    const answered = step(newCrossing(gemini), { type: 'hook-answered' }, T0).next;
+    expect(step(newCrossing(gemini, T0), judge(), T0).effects).toEqual([
+      { type: 'write', reason: 'threshold', offline: false, byHand: false },
+    ]);
+    const answered = step(newCrossing(gemini, T0), { type: 'hook-answered' }, T0).next;
     expect(step(answered, judge(), T0).effects).toEqual([{ type: 'ask-hooks' }]);
   });
 
   test('hooks asked and not installed: the daemon writes it', () => {
-    const result = run(newCrossing(claude), [
+    const result = run(newCrossing(claude, T0), [
       [judge(), T0],
-      [{ type: 'hooks-known', installed: false }, T0],
+      [{ type: 'hooks-known', installed: false, live: true }, T0],
     ]);
     expect(result.last).toEqual([{ type: 'write', reason: 'threshold', offline: false, byHand: false }]);
   });
 
   test('an agent the daemon cannot hand over says so in status', () => {
-    const result = step(newCrossing({ ...claude, kind: 'mystery', handover: false }), judge(), T0);
+    const result = step(newCrossing({ ...claude, kind: 'mystery', handover: false }, T0), judge(), T0);
     expect(result.effects).toEqual([]);
     expect(result.next.action).toBe('the daemon cannot hand over mystery sessions');
   });
@@ -488,7 +490,7 @@ describe('who writes when nobody answers', () => {
 describe('the loop guard inside the machine', () => {
   test('a young session waits out its own grace window, then goes when the retry comes', () => {
     const young = { ...claude, graceMs: 120_000 };
-    const held = step(newCrossing(young), judge(85, { startedAtMs: T0 - 30_000 }), T0);
+    const held = step(newCrossing(young, T0), judge(85, { startedAtMs: T0 - 30_000 }), T0);
     expect(held.next.action).toBe('started less than two minutes ago: waiting');
     expect(held.effects).toContainEqual({ type: 'arm', timer: 'retry', at: T0 + 90_000 + 50 });
     const retry = T0 + 90_050;
@@ -497,7 +499,7 @@ describe('the loop guard inside the machine', () => {
   });
 
   test('a session first seen above its threshold waits for 10 more points; a new reading judges again', () => {
-    const held = step(newCrossing(claude), judge(85, { firstSeen: true }), T0);
+    const held = step(newCrossing(claude, T0), judge(85, { firstSeen: true }), T0);
     expect(held.next.action).toBe('first seen at 85%, already over 80%: hands off once it reaches 95%');
     expect(step(held.next, { type: 'judge', trigger: 'grew', reading: reading(90) }, T0 + MINUTE).effects).toEqual([
       expect.objectContaining({ type: 'log', message: 'no handoff for this crossing yet' }),
@@ -506,7 +508,7 @@ describe('the loop guard inside the machine', () => {
   });
 
   test('three handoffs in 15 minutes: the fourth crossing stops trying and the user is told once', () => {
-    let record = newCrossing(noHooks);
+    let record = newCrossing(noHooks, T0);
     for (let index = 0; index < 3; index += 1) {
       record = run(record, [
         [judge(), T0 + index * MINUTE],
@@ -526,7 +528,7 @@ describe('the loop guard inside the machine', () => {
   });
 
   test('dropping below keeps what status showed, and the next crossing is judged anew', () => {
-    const documented = run(newCrossing(noHooks), [
+    const documented = run(newCrossing(noHooks, T0), [
       [judge(), T0],
       [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0],
       [{ type: 'dropped' }, T0 + MINUTE],
