@@ -5,7 +5,10 @@
 // the action `status` shows.
 import { describe, expect, test } from 'vitest';
 import {
+  documentedCrossing,
+  EXITED_REASON,
   newCrossing,
+  RETRY_REASON,
   SCRIPT_REASON,
   step,
   type CrossingAgent,
@@ -536,5 +539,77 @@ describe('the loop guard inside the machine', () => {
     expect(documented.record.phase.name).toBe('quiet');
     expect(documented.record.action).toBe(`handoff written (offline): ${doc.relative}`);
     expect(writes(step(documented.record, judge(), T0 + 2 * MINUTE).effects)).toHaveLength(1);
+  });
+});
+
+describe('a run that has ended, a clock that is wrong, a disk that is full, a restart', () => {
+  const qwen: CrossingAgent = { ...claude, kind: 'qwen-code', label: 'Qwen Code', graceMs: 120_000 };
+
+  test('a one-shot run that crossed within its grace window and has exited is handed off when the window ends, at once: no Stop hook will come from a process that is gone', () => {
+    const held = step(newCrossing(qwen, T0 - 30_000), judge(85, { startedAtMs: T0 - 30_000 }), T0);
+    expect(held.next.action).toBe('started less than two minutes ago: waiting');
+    const retry = T0 + 90_050;
+    const due = step(held.next, { type: 'retry-due', at: retry, reading: reading(85, { startedAtMs: T0 - 30_000 }) }, retry);
+    expect(due.effects).toEqual([{ type: 'ask-hooks' }]);
+    const known = step(due.next, { type: 'hooks-known', installed: true, live: false }, retry);
+    expect(known.next.phase.name).toBe('writing');
+    expect(writes(known.effects)).toEqual([{ type: 'write', reason: EXITED_REASON, offline: false, byHand: false }]);
+    expect(known.effects.filter((effect) => effect.type === 'arm')).toEqual([]);
+  });
+
+  test('a session still running (or whose liveness is unknown) is asked at its Stop hook as before', () => {
+    for (const live of [true, null]) {
+      const known = run(newCrossing(qwen, T0 - 10 * MINUTE), [
+        [judge(85), T0],
+        [{ type: 'hooks-known', installed: true, live }, T0],
+      ]);
+      expect(known.record.phase.name).toBe('awaiting-stop');
+      expect(writes(known.last)).toEqual([]);
+    }
+  });
+
+  test('a transcript stamped a day in the future waits out the grace window from when the daemon first saw it, not for the whole skew', () => {
+    const future = T0 + 24 * 60 * MINUTE;
+    const seen = T0 - 30_000;
+    const held = step(newCrossing(qwen, seen), judge(85, { startedAtMs: future }), T0);
+    expect(held.next.action).toBe('started less than two minutes ago: waiting');
+    expect(held.effects).toContainEqual({ type: 'arm', timer: 'retry', at: seen + 120_000 + 50 });
+    // Seen longer ago than the window: judged at once.
+    expect(step(newCrossing(qwen, T0 - 5 * MINUTE), judge(85, { startedAtMs: future }), T0).effects).toEqual([{ type: 'ask-hooks' }]);
+  });
+
+  test('a write that failed (the disk was full) is tried again with the backoff of ai-zen’s own retries, while the session stays over its threshold', () => {
+    const failed = run(newCrossing(noHooks, T0), [
+      [judge(), T0],
+      [{ type: 'write-failed', reason: 'ENOSPC: no space left on device' }, T0],
+    ]);
+    expect(failed.record.phase).toEqual({ name: 'failed', retryAt: T0 + 5_000 });
+    expect(failed.record.action).toBe('failed: ENOSPC: no space left on device; tried again in 5 s');
+    expect(failed.last).toEqual([{ type: 'arm', timer: 'retry', at: T0 + 5_000 }]);
+    const again = step(failed.record, { type: 'retry-due', at: T0 + 5_000, reading: reading(85) }, T0 + 5_000);
+    expect(writes(again.effects)).toEqual([{ type: 'write', reason: RETRY_REASON, offline: false, byHand: false }]);
+    // The second failure waits twice as long.
+    const second = step(again.next, { type: 'write-failed', reason: 'ENOSPC' }, T0 + 6_000);
+    expect(second.effects).toEqual([{ type: 'arm', timer: 'retry', at: T0 + 16_000 }]);
+    // Below its threshold by then: nothing is written.
+    expect(step(second.next, { type: 'retry-due', at: T0 + 16_000, reading: null }, T0 + 16_000).effects).toEqual([]);
+  });
+
+  test('after a restart a session whose document an earlier daemon wrote is not armed again, however far it grew', () => {
+    const restored = documentedCrossing(noHooks, T0, {
+      path: doc.relative,
+      executor: 'offline',
+      successorCommand: 'pi "…"',
+      atMs: T0 - MINUTE,
+    });
+    expect(restored.action).toBe(`handoff written (offline): ${doc.relative}`);
+    expect(step(restored, judge(99, { firstSeen: true }), T0).effects).toEqual([]);
+    expect(step(restored, { type: 'judge', trigger: 'grew', reading: reading(99) }, T0).effects).toEqual([]);
+  });
+
+  test('after a restart a session whose handoff an earlier daemon began and never finished is handed off at once, not held as old news', () => {
+    const owed = { ...newCrossing(noHooks, T0), owed: true };
+    expect(writes(step(owed, judge(98, { firstSeen: true }), T0).effects)).toHaveLength(1);
+    expect(writes(step(newCrossing(noHooks, T0), judge(98, { firstSeen: true }), T0).effects)).toEqual([]);
   });
 });

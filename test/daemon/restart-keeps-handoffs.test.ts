@@ -203,4 +203,59 @@ describe("a restart keeps every other agent's handoff", () => {
     const session = (await sessions(daemon)).find((entry) => entry.id === SESSION);
     expect(session?.action).toBe(`handoff written (offline): ${left}`);
   }, 180_000);
+
+  // A full disk, made without root: the daemon's file size limit (RLIMIT_FSIZE, `prlimit --fsize`) is
+  // set below a document's size, so its writes fail with EFBIG as they would with ENOSPC; raising the
+  // limit again is the space coming back.
+  test('a full disk while a Claude Code document is written: no 0-byte document is left, the handoff is tried again with the backoff, and once there is space the document is written and committed', async () => {
+    const { daemon, transcript } = await setup();
+    const pid = await daemon.start();
+    await sessionRead(daemon, SESSION, 20_000);
+    execFileSync('prlimit', ['--pid', String(pid), '--fsize=512:']);
+    await cross(daemon.root, transcript);
+    const failed = await waitFor(
+      async () => (await sessions(daemon)).find((session) => session.id === SESSION && session.action?.startsWith('failed: ')),
+      { timeoutMs: 60_000, message: 'the handoff to fail on the full disk' },
+    ).catch(async (error) => {
+      console.log(await log(daemon));
+      throw error;
+    });
+    expect(failed.action).toMatch(/; tried again in 5 s$/);
+    expect(await handoffDocs(daemon.root)).toEqual([]);
+
+    execFileSync('prlimit', ['--pid', String(pid), '--fsize=unlimited:']);
+    const committed = await waitFor(async () => (await listed(daemon)).find((record) => record.state === 'committed'), {
+      timeoutMs: 60_000,
+      message: 'the document written and committed once there is space',
+    });
+    expect(committed).toMatchObject({ agent: 'claude-code', sessionId: SESSION });
+    expect(await handoffDocs(daemon.root)).toEqual([committed.path]);
+    expect((await sessions(daemon)).find((session) => session.id === SESSION)?.action).toBe(`handoff written (offline): ${committed.path}`);
+  }, 180_000);
+
+  test('a full disk while a Claude Code document is written, then a restart: the new daemon owes the session its handoff and writes it, rather than holding it as a session first seen above its threshold', async () => {
+    const { daemon, transcript } = await setup();
+    const pid = await daemon.start();
+    await sessionRead(daemon, SESSION, 20_000);
+    execFileSync('prlimit', ['--pid', String(pid), '--fsize=512:']);
+    await cross(daemon.root, transcript);
+    await waitFor(
+      async () => (await sessions(daemon)).some((session) => session.id === SESSION && session.action?.startsWith('failed: ')),
+      {
+        timeoutMs: 60_000,
+        message: 'the handoff to fail on the full disk',
+      },
+    );
+    expect((await daemon.daemon(['stop'])).code).toBe(0);
+    await daemon.start();
+    const committed = await waitFor(async () => (await listed(daemon)).find((record) => record.state === 'committed'), {
+      timeoutMs: 60_000,
+      message: 'the document written after the restart',
+    }).catch(async (error) => {
+      console.log(await log(daemon));
+      throw error;
+    });
+    expect(committed).toMatchObject({ agent: 'claude-code', sessionId: SESSION });
+    expect(await handoffDocs(daemon.root)).toEqual([committed.path]);
+  }, 180_000);
 });
