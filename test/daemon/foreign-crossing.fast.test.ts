@@ -557,7 +557,12 @@ describe('a run that has ended, a clock that is wrong, a disk that is full, a re
     expect(known.effects.filter((effect) => effect.type === 'arm')).toEqual([]);
   });
 
-  test('a session still running (or whose liveness is unknown) is asked at its Stop hook as before', () => {
+  test('a session still running (or whose liveness is unknown), or one judged as it crosses, is asked at its Stop hook as before', () => {
+    const crossing = run(newCrossing(qwen, T0 - 10 * MINUTE), [
+      [judge(85), T0],
+      [{ type: 'hooks-known', installed: true, live: false }, T0],
+    ]);
+    expect(crossing.record.phase.name).toBe('awaiting-stop');
     for (const live of [true, null]) {
       const known = run(newCrossing(qwen, T0 - 10 * MINUTE), [
         [judge(85), T0],

@@ -41,8 +41,11 @@ export type CrossingPhase =
   | { readonly name: 'held'; readonly retryAt: number | null }
   /** The loop guard stopped trying for this crossing. */
   | { readonly name: 'stopped' }
-  /** Go: whether the agent's hooks are installed is being asked. */
-  | { readonly name: 'asking-hooks' }
+  /**
+   * Go: whether the agent's hooks are installed is being asked. `late`: the go came when a held
+   * crossing's retry time came, so the process that crossed may have ended since (a one-shot run).
+   */
+  | { readonly name: 'asking-hooks'; readonly late: boolean }
   /** The agent's Stop hook is to take the handoff at the end of its turn (self). */
   | { readonly name: 'awaiting-stop'; readonly deadline: Deadline }
   /** The agent was asked to write `doc`; `corrected`: it was already told once what its document fails. */
@@ -227,11 +230,12 @@ export function step(record: CrossingRecord, event: CrossingEvent, now: number):
         return event.reading === null ? to({ name: 'failed', retryAt: null }) : write(record, { reason: RETRY_REASON });
       if (phase.name !== 'held' || phase.retryAt !== event.at) return stay;
       if (event.reading === null) return to({ name: 'held', retryAt: null });
-      return judge({ ...record, phase: { name: 'held', retryAt: null } }, event.reading, now);
+      return judge({ ...record, phase: { name: 'held', retryAt: null } }, event.reading, now, true);
     case 'hooks-known':
       if (phase.name !== 'asking-hooks') return stay;
       if (!event.installed) return write(record, { reason: 'threshold' });
-      if (event.live === false) return write(record, { reason: EXITED_REASON });
+      // Asked at the crossing, the agent has just written its transcript: only a late go may find it gone.
+      if (event.live === false && phase.late) return write(record, { reason: EXITED_REASON });
       return awaitStop(record, now);
     case 'hook-answered':
       return record.hooksAnswered ? stay : { next: { ...record, hooksAnswered: true }, effects: [] };
@@ -298,7 +302,7 @@ export function step(record: CrossingRecord, event: CrossingEvent, now: number):
   }
 }
 
-function judge(record: CrossingRecord, reading: Reading, now: number): Step {
+function judge(record: CrossingRecord, reading: Reading, now: number, late = false): Step {
   const { agent } = record;
   if (!agent.handover)
     return {
@@ -317,7 +321,7 @@ function judge(record: CrossingRecord, reading: Reading, now: number): Step {
   const judged = { ...record, guard: memory };
   if (verdict.go) {
     if (agent.selfHooks !== null && (!agent.selfHooks.mustAnswer || record.hooksAnswered))
-      return { next: { ...judged, phase: { name: 'asking-hooks' } }, effects: [{ type: 'ask-hooks' }] };
+      return { next: { ...judged, phase: { name: 'asking-hooks', late } }, effects: [{ type: 'ask-hooks' }] };
     return write(judged, { reason: 'threshold' });
   }
   const effects: CrossingEffect[] = [
