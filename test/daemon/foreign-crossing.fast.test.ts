@@ -5,7 +5,10 @@
 // the action `status` shows.
 import { describe, expect, test } from 'vitest';
 import {
+  documentedCrossing,
+  EXITED_REASON,
   newCrossing,
+  RETRY_REASON,
   SCRIPT_REASON,
   step,
   type CrossingAgent,
@@ -78,9 +81,9 @@ function run(start: CrossingRecord, events: readonly (readonly [CrossingEvent, n
 
 /** A crossing whose agent was asked at its Stop hook and named `doc` (self). */
 function claimed(agent: CrossingAgent = claude) {
-  return run(newCrossing(agent), [
+  return run(newCrossing(agent, T0), [
     [judge(), T0],
-    [{ type: 'hooks-known', installed: true }, T0],
+    [{ type: 'hooks-known', installed: true, live: true }, T0],
     [{ type: 'claimed', doc, facts }, T0 + MINUTE],
   ]);
 }
@@ -101,7 +104,7 @@ interface Seen {
 
 const asked: (readonly [CrossingEvent, number])[] = [
   [judge(), T0],
-  [{ type: 'hooks-known', installed: true }, T0],
+  [{ type: 'hooks-known', installed: true, live: true }, T0],
 ];
 const named: (readonly [CrossingEvent, number])[] = [...asked, [{ type: 'claimed', doc, facts }, T0 + MINUTE]];
 const review = (
@@ -247,7 +250,7 @@ const rows: readonly { name: string; agent: CrossingAgent; events: (readonly [Cr
 
 describe('step, row by row', () => {
   test.each(rows)('$name', ({ agent, events, seen }) => {
-    const { record, effects } = run(newCrossing(agent), events);
+    const { record, effects } = run(newCrossing(agent, T0), events);
     const all = effects.flat();
     const last = effects.at(-1) ?? [];
     expect(record.phase.name).toBe(seen.phase);
@@ -267,9 +270,9 @@ describe('step, row by row', () => {
 
 describe('the self deadline', () => {
   test('the agent never stops: at its own deadline the daemon writes the document itself, recorded as a downgrade from self', () => {
-    const asked = run(newCrossing(claude), [
+    const asked = run(newCrossing(claude, T0), [
       [judge(), T0],
-      [{ type: 'hooks-known', installed: true }, T0],
+      [{ type: 'hooks-known', installed: true, live: true }, T0],
     ]);
     expect(asked.record.action).toBe('waiting for Claude Code to stop and write the document itself (self)');
     expect(asked.last).toEqual([{ type: 'arm', timer: 'deadline', at: T0 + 180_000 }]);
@@ -302,10 +305,10 @@ describe('the self deadline', () => {
   });
 
   test("each agent runs by its own deadline: Gemini's 30 s, not Claude's 180 s", () => {
-    const asked = run(newCrossing(gemini), [
+    const asked = run(newCrossing(gemini, T0), [
       [{ type: 'hook-answered' }, T0],
       [judge(), T0],
-      [{ type: 'hooks-known', installed: true }, T0],
+      [{ type: 'hooks-known', installed: true, live: true }, T0],
     ]);
     expect(asked.record.action).toBe('waiting for Gemini CLI to stop and write the document itself (self)');
     expect(asked.last).toEqual([{ type: 'arm', timer: 'deadline', at: T0 + 30_000 }]);
@@ -403,13 +406,13 @@ describe('the one correction', () => {
 
 describe('script runs, PreCompact, by hand', () => {
   test('a script run (claude -p) stops while the crossing waits for the agent: the daemon writes the document, no self, no downgrade', () => {
-    const asked = run(newCrossing(claude), [
+    const asked = run(newCrossing(claude, T0), [
       [judge(), T0],
-      [{ type: 'hooks-known', installed: true }, T0],
+      [{ type: 'hooks-known', installed: true, live: true }, T0],
       [{ type: 'script-stopped' }, T0 + MINUTE],
     ]);
     expect(asked.last).toEqual([{ type: 'write', reason: SCRIPT_REASON, offline: false, byHand: false }]);
-    expect(step(newCrossing(claude), { type: 'script-stopped' }, T0).effects).toEqual([]);
+    expect(step(newCrossing(claude, T0), { type: 'script-stopped' }, T0).effects).toEqual([]);
   });
 
   test('PreCompact while the agent was asked: its document is taken if it passes, else the offline one is written before it compacts', () => {
@@ -426,7 +429,7 @@ describe('script runs, PreCompact, by hand', () => {
 
   test('PreCompact with nothing asked: the offline document now, once per crossing', () => {
     const request: CrossingEvent = { type: 'write-requested', reason: 'pre-compact (auto)', offline: true, byHand: false };
-    const first = run(newCrossing(noHooks), [[request, T0]]);
+    const first = run(newCrossing(noHooks, T0), [[request, T0]]);
     expect(first.last).toEqual([{ type: 'write', reason: 'pre-compact (auto)', offline: true, byHand: false }]);
     const documented = run(first.record, [
       [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0],
@@ -437,7 +440,7 @@ describe('script runs, PreCompact, by hand', () => {
   });
 
   test('a handoff by hand below the threshold is written, and the crossing still to come gets its own', () => {
-    const byHand = run(newCrossing(claude), [
+    const byHand = run(newCrossing(claude, T0), [
       [{ type: 'write-requested', reason: 'by hand', offline: false, byHand: true, goal: 'ship it' }, T0],
       [{ type: 'written', path: doc.relative, executor: 'summary', successorCommand: 'claude "…"', counts: false }, T0],
     ]);
@@ -449,7 +452,7 @@ describe('script runs, PreCompact, by hand', () => {
   });
 
   test('by hand over a crossing that has its document: a second document all the same', () => {
-    const documented = run(newCrossing(noHooks), [
+    const documented = run(newCrossing(noHooks, T0), [
       [judge(), T0],
       [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0],
     ]);
@@ -461,25 +464,27 @@ describe('script runs, PreCompact, by hand', () => {
 
 describe('who writes when nobody answers', () => {
   test('an agent without hooks (or whose hooks never answered) gets the daemon’s document at once: no self', () => {
-    expect(step(newCrossing(noHooks), judge(), T0).effects).toEqual([
+    expect(step(newCrossing(noHooks, T0), judge(), T0).effects).toEqual([
       { type: 'write', reason: 'threshold', offline: false, byHand: false },
     ]);
     // Gemini runs a project's hooks only in a trusted folder: none reached the daemon yet.
-    expect(step(newCrossing(gemini), judge(), T0).effects).toEqual([{ type: 'write', reason: 'threshold', offline: false, byHand: false }]);
-    const answered = step(newCrossing(gemini), { type: 'hook-answered' }, T0).next;
+    expect(step(newCrossing(gemini, T0), judge(), T0).effects).toEqual([
+      { type: 'write', reason: 'threshold', offline: false, byHand: false },
+    ]);
+    const answered = step(newCrossing(gemini, T0), { type: 'hook-answered' }, T0).next;
     expect(step(answered, judge(), T0).effects).toEqual([{ type: 'ask-hooks' }]);
   });
 
   test('hooks asked and not installed: the daemon writes it', () => {
-    const result = run(newCrossing(claude), [
+    const result = run(newCrossing(claude, T0), [
       [judge(), T0],
-      [{ type: 'hooks-known', installed: false }, T0],
+      [{ type: 'hooks-known', installed: false, live: true }, T0],
     ]);
     expect(result.last).toEqual([{ type: 'write', reason: 'threshold', offline: false, byHand: false }]);
   });
 
   test('an agent the daemon cannot hand over says so in status', () => {
-    const result = step(newCrossing({ ...claude, kind: 'mystery', handover: false }), judge(), T0);
+    const result = step(newCrossing({ ...claude, kind: 'mystery', handover: false }, T0), judge(), T0);
     expect(result.effects).toEqual([]);
     expect(result.next.action).toBe('the daemon cannot hand over mystery sessions');
   });
@@ -488,7 +493,7 @@ describe('who writes when nobody answers', () => {
 describe('the loop guard inside the machine', () => {
   test('a young session waits out its own grace window, then goes when the retry comes', () => {
     const young = { ...claude, graceMs: 120_000 };
-    const held = step(newCrossing(young), judge(85, { startedAtMs: T0 - 30_000 }), T0);
+    const held = step(newCrossing(young, T0), judge(85, { startedAtMs: T0 - 30_000 }), T0);
     expect(held.next.action).toBe('started less than two minutes ago: waiting');
     expect(held.effects).toContainEqual({ type: 'arm', timer: 'retry', at: T0 + 90_000 + 50 });
     const retry = T0 + 90_050;
@@ -497,7 +502,7 @@ describe('the loop guard inside the machine', () => {
   });
 
   test('a session first seen above its threshold waits for 10 more points; a new reading judges again', () => {
-    const held = step(newCrossing(claude), judge(85, { firstSeen: true }), T0);
+    const held = step(newCrossing(claude, T0), judge(85, { firstSeen: true }), T0);
     expect(held.next.action).toBe('first seen at 85%, already over 80%: hands off once it reaches 95%');
     expect(step(held.next, { type: 'judge', trigger: 'grew', reading: reading(90) }, T0 + MINUTE).effects).toEqual([
       expect.objectContaining({ type: 'log', message: 'no handoff for this crossing yet' }),
@@ -506,7 +511,7 @@ describe('the loop guard inside the machine', () => {
   });
 
   test('three handoffs in 15 minutes: the fourth crossing stops trying and the user is told once', () => {
-    let record = newCrossing(noHooks);
+    let record = newCrossing(noHooks, T0);
     for (let index = 0; index < 3; index += 1) {
       record = run(record, [
         [judge(), T0 + index * MINUTE],
@@ -526,7 +531,7 @@ describe('the loop guard inside the machine', () => {
   });
 
   test('dropping below keeps what status showed, and the next crossing is judged anew', () => {
-    const documented = run(newCrossing(noHooks), [
+    const documented = run(newCrossing(noHooks, T0), [
       [judge(), T0],
       [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0],
       [{ type: 'dropped' }, T0 + MINUTE],
@@ -534,5 +539,82 @@ describe('the loop guard inside the machine', () => {
     expect(documented.record.phase.name).toBe('quiet');
     expect(documented.record.action).toBe(`handoff written (offline): ${doc.relative}`);
     expect(writes(step(documented.record, judge(), T0 + 2 * MINUTE).effects)).toHaveLength(1);
+  });
+});
+
+describe('a run that has ended, a clock that is wrong, a disk that is full, a restart', () => {
+  const qwen: CrossingAgent = { ...claude, kind: 'qwen-code', label: 'Qwen Code', graceMs: 120_000 };
+
+  test('a one-shot run that crossed within its grace window and has exited is handed off when the window ends, at once: no Stop hook will come from a process that is gone', () => {
+    const held = step(newCrossing(qwen, T0 - 30_000), judge(85, { startedAtMs: T0 - 30_000 }), T0);
+    expect(held.next.action).toBe('started less than two minutes ago: waiting');
+    const retry = T0 + 90_050;
+    const due = step(held.next, { type: 'retry-due', at: retry, reading: reading(85, { startedAtMs: T0 - 30_000 }) }, retry);
+    expect(due.effects).toEqual([{ type: 'ask-hooks' }]);
+    const known = step(due.next, { type: 'hooks-known', installed: true, live: false }, retry);
+    expect(known.next.phase.name).toBe('writing');
+    expect(writes(known.effects)).toEqual([{ type: 'write', reason: EXITED_REASON, offline: false, byHand: false }]);
+    expect(known.effects.filter((effect) => effect.type === 'arm')).toEqual([]);
+  });
+
+  test('a session still running (or whose liveness is unknown), or one judged as it crosses, is asked at its Stop hook as before', () => {
+    const crossing = run(newCrossing(qwen, T0 - 10 * MINUTE), [
+      [judge(85), T0],
+      [{ type: 'hooks-known', installed: true, live: false }, T0],
+    ]);
+    expect(crossing.record.phase.name).toBe('awaiting-stop');
+    for (const live of [true, null]) {
+      const known = run(newCrossing(qwen, T0 - 10 * MINUTE), [
+        [judge(85), T0],
+        [{ type: 'hooks-known', installed: true, live }, T0],
+      ]);
+      expect(known.record.phase.name).toBe('awaiting-stop');
+      expect(writes(known.last)).toEqual([]);
+    }
+  });
+
+  test('a transcript stamped a day in the future waits out the grace window from when the daemon first saw it, not for the whole skew', () => {
+    const future = T0 + 24 * 60 * MINUTE;
+    const seen = T0 - 30_000;
+    const held = step(newCrossing(qwen, seen), judge(85, { startedAtMs: future }), T0);
+    expect(held.next.action).toBe('started less than two minutes ago: waiting');
+    expect(held.effects).toContainEqual({ type: 'arm', timer: 'retry', at: seen + 120_000 + 50 });
+    // Seen longer ago than the window: judged at once.
+    expect(step(newCrossing(qwen, T0 - 5 * MINUTE), judge(85, { startedAtMs: future }), T0).effects).toEqual([{ type: 'ask-hooks' }]);
+  });
+
+  test('a write that failed (the disk was full) is tried again with the backoff of ai-zen’s own retries, while the session stays over its threshold', () => {
+    const failed = run(newCrossing(noHooks, T0), [
+      [judge(), T0],
+      [{ type: 'write-failed', reason: 'ENOSPC: no space left on device' }, T0],
+    ]);
+    expect(failed.record.phase).toEqual({ name: 'failed', retryAt: T0 + 5_000 });
+    expect(failed.record.action).toBe('failed: ENOSPC: no space left on device; tried again in 5 s');
+    expect(failed.last).toEqual([{ type: 'arm', timer: 'retry', at: T0 + 5_000 }]);
+    const again = step(failed.record, { type: 'retry-due', at: T0 + 5_000, reading: reading(85) }, T0 + 5_000);
+    expect(writes(again.effects)).toEqual([{ type: 'write', reason: RETRY_REASON, offline: false, byHand: false }]);
+    // The second failure waits twice as long.
+    const second = step(again.next, { type: 'write-failed', reason: 'ENOSPC' }, T0 + 6_000);
+    expect(second.effects).toEqual([{ type: 'arm', timer: 'retry', at: T0 + 16_000 }]);
+    // Below its threshold by then: nothing is written.
+    expect(step(second.next, { type: 'retry-due', at: T0 + 16_000, reading: null }, T0 + 16_000).effects).toEqual([]);
+  });
+
+  test('after a restart a session whose document an earlier daemon wrote is not armed again, however far it grew', () => {
+    const restored = documentedCrossing(noHooks, T0, {
+      path: doc.relative,
+      executor: 'offline',
+      successorCommand: 'pi "…"',
+      atMs: T0 - MINUTE,
+    });
+    expect(restored.action).toBe(`handoff written (offline): ${doc.relative}`);
+    expect(step(restored, judge(99, { firstSeen: true }), T0).effects).toEqual([]);
+    expect(step(restored, { type: 'judge', trigger: 'grew', reading: reading(99) }, T0).effects).toEqual([]);
+  });
+
+  test('after a restart a session whose handoff an earlier daemon began and never finished is handed off at once, not held as old news', () => {
+    const owed = { ...newCrossing(noHooks, T0), owed: true };
+    expect(writes(step(owed, judge(98, { firstSeen: true }), T0).effects)).toHaveLength(1);
+    expect(writes(step(newCrossing(noHooks, T0), judge(98, { firstSeen: true }), T0).effects)).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { resolveAgentsConfig } from '../../src/config/agents-config.js';
+import { createForeignRecords } from '../../src/daemon/handover/foreign-records.js';
 import { createForeignSessions, type Timers } from '../../src/daemon/handover/foreign-sessions.js';
 import { emptyAgentState, type SessionSource, type SessionState } from '../../src/daemon/watching/session-source.js';
 import { EventBus, type AnyEvent, type EventPayload } from '../../src/events.js';
@@ -98,6 +99,7 @@ describe('the crossing runner', () => {
           ? { graceMs: config[agent].graceSeconds * 1000, selfDeadlineMs: config[agent].selfDeadlineSeconds * 1000 }
           : undefined,
       timers,
+      records: createForeignRecords({ root, env: { AI_ZEN_HOME: path.join(root, '.home') }, logger: memoryLogger().logger }),
     });
     for (const state of states.values()) await runner.settle(state.file);
     expect(

@@ -10,6 +10,7 @@ import type { Facts } from '../../probe/facts.js';
 import type { ExecutorName, HandoffChecks } from '../../session/format.js';
 import { shortId } from '../../short-id.js';
 import { droppedBelow, judgeCrossing, type GuardMemory } from './handoff-loop-guard.js';
+import { retryDelayMs } from './retry-backoff.js';
 
 /** The agent a transcript belongs to, with its own settings (config `agents.<name>`). */
 export interface CrossingAgent {
@@ -40,8 +41,11 @@ export type CrossingPhase =
   | { readonly name: 'held'; readonly retryAt: number | null }
   /** The loop guard stopped trying for this crossing. */
   | { readonly name: 'stopped' }
-  /** Go: whether the agent's hooks are installed is being asked. */
-  | { readonly name: 'asking-hooks' }
+  /**
+   * Go: whether the agent's hooks are installed is being asked. `late`: the go came when a held
+   * crossing's retry time came, so the process that crossed may have ended since (a one-shot run).
+   */
+  | { readonly name: 'asking-hooks'; readonly late: boolean }
   /** The agent's Stop hook is to take the handoff at the end of its turn (self). */
   | { readonly name: 'awaiting-stop'; readonly deadline: Deadline }
   /** The agent was asked to write `doc`; `corrected`: it was already told once what its document fails. */
@@ -55,7 +59,8 @@ export type CrossingPhase =
   /** The daemon writes the document (summary or offline), or adopts the agent's. */
   | { readonly name: 'writing' }
   | { readonly name: 'documented' }
-  | { readonly name: 'failed' };
+  /** No document could be written; `retryAt`: written again then, while the session is still over its threshold. */
+  | { readonly name: 'failed'; readonly retryAt: number | null };
 
 /** Everything the daemon knows of one transcript's crossings. */
 export interface CrossingRecord {
@@ -69,6 +74,12 @@ export interface CrossingRecord {
   /** A hook of this session reached the daemon: the agent runs our hooks. */
   readonly hooksAnswered: boolean;
   readonly guard: GuardMemory | null;
+  /** When the daemon first saw the transcript (ms): a start stamped later than that is a clock that is wrong. */
+  readonly seenAt: number;
+  /** Writes of this crossing that failed in a row (a full disk): the next waits as long as ai-zen's own retries. */
+  readonly failures: number;
+  /** An earlier daemon began this session's document and never finished it: its crossing is no old news. */
+  readonly owed: boolean;
 }
 
 /** A reading of a session over its threshold, as the loop guard judges it. */
@@ -87,7 +98,8 @@ export type CrossingEvent =
   | { readonly type: 'judge'; readonly trigger: 'crossed' | 'grew'; readonly reading: Reading }
   /** The guard's retry time came; `reading` null: the session is no longer over its threshold. */
   | { readonly type: 'retry-due'; readonly at: number; readonly reading: Reading | null }
-  | { readonly type: 'hooks-known'; readonly installed: boolean }
+  /** `live` false: no process runs the session any more (a one-shot run ended), so no Stop hook will come. */
+  | { readonly type: 'hooks-known'; readonly installed: boolean; readonly live: boolean | null }
   | { readonly type: 'hook-answered' }
   /** The Stop hook blocks the agent, naming this free path and these facts. */
   | { readonly type: 'claimed'; readonly doc: DocPath; readonly facts: Facts }
@@ -165,8 +177,39 @@ const late = (why: string): CrossingEffect => ({
   fields: { why },
 });
 
-export function newCrossing(agent: CrossingAgent): CrossingRecord {
-  return { agent, phase: { name: 'quiet' }, action: null, successorCommand: null, document: null, hooksAnswered: false, guard: null };
+export const EXITED_REASON = "the agent's process has ended: no Stop hook will come, the daemon writes the document";
+export const RETRY_REASON = 'tried again after a failed handoff';
+
+export function newCrossing(agent: CrossingAgent, seenAt: number): CrossingRecord {
+  return {
+    agent,
+    phase: { name: 'quiet' },
+    action: null,
+    successorCommand: null,
+    document: null,
+    hooksAnswered: false,
+    guard: null,
+    seenAt,
+    failures: 0,
+    owed: false,
+  };
+}
+
+/** A record a restart rebuilds from what an earlier daemon kept: its document written, this crossing done. */
+export function documentedCrossing(
+  agent: CrossingAgent,
+  seenAt: number,
+  written: { readonly path: string; readonly executor: string; readonly successorCommand: string; readonly atMs: number | null },
+): CrossingRecord {
+  return {
+    ...newCrossing(agent, seenAt),
+    phase: { name: 'documented' },
+    action: `handoff written (${written.executor}): ${written.path}`,
+    successorCommand: written.successorCommand,
+    document: written.path,
+    // The loop guard counts it among the session's recent handoffs, as the earlier daemon did.
+    guard: written.atMs === null ? null : { baseline: null, handoffs: [written.atMs], stoppedNoticeGiven: false },
+  };
 }
 
 /** The one transition function: what the record becomes on `event` at `now` (ms), and what to do. */
@@ -183,12 +226,16 @@ export function step(record: CrossingRecord, event: CrossingEvent, now: number):
       if (event.trigger === 'crossed' ? phase.name !== 'quiet' : phase.name !== 'held') return stay;
       return judge(record, event.reading, now);
     case 'retry-due':
+      if (phase.name === 'failed' && phase.retryAt === event.at)
+        return event.reading === null ? to({ name: 'failed', retryAt: null }) : write(record, { reason: RETRY_REASON });
       if (phase.name !== 'held' || phase.retryAt !== event.at) return stay;
       if (event.reading === null) return to({ name: 'held', retryAt: null });
-      return judge({ ...record, phase: { name: 'held', retryAt: null } }, event.reading, now);
+      return judge({ ...record, phase: { name: 'held', retryAt: null } }, event.reading, now, true);
     case 'hooks-known':
       if (phase.name !== 'asking-hooks') return stay;
       if (!event.installed) return write(record, { reason: 'threshold' });
+      // Asked at the crossing, the agent has just written its transcript: only a late go may find it gone.
+      if (event.live === false && phase.late) return write(record, { reason: EXITED_REASON });
       return awaitStop(record, now);
     case 'hook-answered':
       return record.hooksAnswered ? stay : { next: { ...record, hooksAnswered: true }, effects: [] };
@@ -231,28 +278,50 @@ export function step(record: CrossingRecord, event: CrossingEvent, now: number):
           action: `handoff written (${event.executor}): ${event.path}`,
           successorCommand: event.successorCommand,
           document: event.path,
+          failures: 0,
+          owed: false,
         },
         effects: [],
       };
-    case 'write-failed':
-      return to({ name: 'failed' }, `failed: ${event.reason}`);
+    case 'write-failed': {
+      // As ai-zen's own failed migrations: tried again, later each time, while the session stays over its threshold.
+      const failures = record.failures + 1;
+      const retryAt = now + retryDelayMs(failures);
+      return {
+        next: {
+          ...record,
+          phase: { name: 'failed', retryAt },
+          failures,
+          action: `failed: ${event.reason}; tried again in ${Math.round((retryAt - now) / 1000)} s`,
+        },
+        effects: [{ type: 'arm', timer: 'retry', at: retryAt }],
+      };
+    }
     case 'dropped':
-      return { next: { ...record, phase: { name: 'quiet' }, guard: droppedBelow(record.guard) }, effects: [] };
+      return { next: { ...record, phase: { name: 'quiet' }, guard: droppedBelow(record.guard), failures: 0, owed: false }, effects: [] };
   }
 }
 
-function judge(record: CrossingRecord, reading: Reading, now: number): Step {
+function judge(record: CrossingRecord, reading: Reading, now: number, late = false): Step {
   const { agent } = record;
   if (!agent.handover)
     return {
       next: { ...record, phase: { name: 'unsupported' }, action: `the daemon cannot hand over ${agent.kind} sessions` },
       effects: [],
     };
-  const { verdict, memory } = judgeCrossing(record.guard, { file: '', ...reading, nowMs: now, graceMs: agent.graceMs });
+  const { verdict, memory } = judgeCrossing(record.guard, {
+    file: '',
+    ...reading,
+    // A start stamped after the daemon first saw the transcript (clock skew) counts from that sight.
+    startedAtMs: reading.startedAtMs === null ? null : Math.min(reading.startedAtMs, record.seenAt),
+    firstSeen: reading.firstSeen && !record.owed,
+    nowMs: now,
+    graceMs: agent.graceMs,
+  });
   const judged = { ...record, guard: memory };
   if (verdict.go) {
     if (agent.selfHooks !== null && (!agent.selfHooks.mustAnswer || record.hooksAnswered))
-      return { next: { ...judged, phase: { name: 'asking-hooks' } }, effects: [{ type: 'ask-hooks' }] };
+      return { next: { ...judged, phase: { name: 'asking-hooks', late } }, effects: [{ type: 'ask-hooks' }] };
     return write(judged, { reason: 'threshold' });
   }
   const effects: CrossingEffect[] = [

@@ -25,6 +25,8 @@ import { usagePercent } from '../../usage-percent.js';
 import type { HandoffCommitter } from '../committing/handoff-committer.js';
 import type { SessionSource, SessionState } from '../watching/session-source.js';
 import { PRE_COMPACT_REASON } from './foreign-crossing.js';
+import type { BeganRecord, ForeignRecords, HandoffRecordLine } from './foreign-records.js';
+import type { PauseHook } from '../../session/pause-hook.js';
 
 export interface ForeignHandoffResult {
   readonly path: string;
@@ -45,6 +47,10 @@ export interface ForeignDocumentsOptions {
   readonly now: () => Date;
   /** The summary executor and its model's window, when a model may be used; null: offline only. */
   readonly summary?: () => Promise<{ readonly executor: Executor; readonly maxContextTokens: number } | null>;
+  /** Where what was done is kept for the next start (foreign-records.ts). */
+  readonly records: ForeignRecords;
+  /** Test-only: pause between the document and its seal, so a test can kill the daemon there. */
+  readonly pause?: PauseHook;
 }
 
 export interface WriteRequest {
@@ -74,6 +80,15 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
         });
     const first = summary ? 'summary' : 'offline';
     request.began(first);
+    // Before the name is reserved: a kill from here on leaves a record the next start finishes.
+    await options.records.began({
+      at: options.now().toISOString(),
+      transcript: file,
+      sessionId: state.sessionId,
+      agent: state.kind,
+      executor: first,
+      document: null,
+    });
     options.events.emit('handoff.started', { sessionId: state.sessionId, mode: 'handoff', executor: first });
     if (request.after)
       options.events.emit('handoff.downgraded', {
@@ -111,6 +126,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
         options.events.emit('handoff.downgraded', { sessionId: state.sessionId, from, to, reason });
       },
       logger: options.logger,
+      ...(options.pause ? { afterDocument: () => options.pause!('after-document') } : {}),
     });
     return record(state, source, written.doc, written.executor, request.reason, {
       cost: written.cost,
@@ -130,6 +146,35 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       sealed,
       ...(checks ? { checks } : {}),
     });
+  }
+
+  /**
+   * A document an earlier daemon began and never recorded (killed between writing and sealing it):
+   * sealed, recorded and committed now as it would have been. Null: it is no document (too short).
+   */
+  async function adoptLeftover(began: BeganRecord, source: SessionSource, doc: DocPath): Promise<HandoffRecordLine | null> {
+    if (!(await verifyDocument(options.root, doc)).ok) return null;
+    const sealed = await sealOrKeepUncommitted(options.root, doc, options.logger, began.sessionId);
+    const seen = {
+      transcript: began.transcript,
+      path: doc.relative,
+      sessionId: began.sessionId,
+      executor: began.executor,
+      mode: 'handoff',
+      at: began.at,
+      agent: began.agent,
+      successorCommand: source.handover!.successorCommand(doc.relative),
+      sha256: sealed?.sha256 ?? null,
+      redactions: sealed?.redactions ?? null,
+    };
+    options.logger.info(
+      { sessionId: began.sessionId, agent: began.agent, path: doc.relative },
+      'adopted the handoff document an interrupted daemon left; committing it',
+    );
+    await options.records.handoff(seen);
+    const { transcript: _transcript, ...committed } = seen;
+    options.committer.add(committed);
+    return seen;
   }
 
   /** The agent's document as it is now: whether it is one, and F1–F4 against the facts it was given (F2). */
@@ -158,7 +203,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
     });
   }
 
-  function record(
+  async function record(
     state: SessionState,
     source: SessionSource,
     doc: DocPath,
@@ -170,13 +215,13 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       readonly checks?: HandoffChecks;
       readonly sealed: { readonly sha256: string; readonly redactions: number } | null;
     },
-  ): ForeignHandoffResult {
+  ): Promise<ForeignHandoffResult> {
     const successorCommand = source.handover!.successorCommand(doc.relative);
     options.logger.info(
       { sessionId: state.sessionId, agent: state.kind, path: doc.relative, executor, reason, successorCommand },
       'handoff document written for another agent session',
     );
-    options.committer.add({
+    const seen = {
       path: doc.relative,
       sessionId: state.sessionId,
       executor,
@@ -186,9 +231,12 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       successorCommand,
       sha256: written.sealed?.sha256 ?? null,
       redactions: written.sealed?.redactions ?? null,
-      ...(written.downgrades.length > 0 ? { downgrades: written.downgrades } : {}),
+      ...(written.downgrades.length > 0 ? { downgrades: written.downgrades.map((entry) => ({ ...entry })) } : {}),
       ...(written.checks ? { checks: written.checks } : {}),
-    });
+    };
+    // Kept first, as ai-zen's own `handoff` line is: the next start gives it to the committer again.
+    await options.records.handoff({ transcript: state.file, ...seen });
+    options.committer.add(seen);
     options.events.emit('handoff.written', {
       sessionId: state.sessionId,
       mode: 'handoff',
@@ -205,7 +253,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
     return { path: doc.relative, successorCommand, executor, downgrades: written.downgrades };
   }
 
-  return { write, adopt, review };
+  return { write, adopt, review, adoptLeftover };
 }
 
 export function percentOf(state: SessionState): number {

@@ -13,8 +13,20 @@ import type { Env, ProjectPaths } from '../../paths.js';
 import type { Facts, FactsProvider } from '../../probe/facts.js';
 import type { HandoffCommitter } from '../committing/handoff-committer.js';
 import { findSource, isOverThreshold, type SessionSource, type SessionState } from '../watching/session-source.js';
-import { newCrossing, step, type CrossingEffect, type CrossingEvent, type CrossingRecord, type Reading } from './foreign-crossing.js';
+import {
+  documentedCrossing,
+  newCrossing,
+  step,
+  type CrossingAgent,
+  type CrossingEffect,
+  type CrossingEvent,
+  type CrossingRecord,
+  type Reading,
+} from './foreign-crossing.js';
 import { createForeignDocuments, percentOf, type ForeignHandoffResult } from './foreign-documents.js';
+import type { ForeignRecords, HandoffRecordLine } from './foreign-records.js';
+import { leftoverDocuments } from './leftover-documents.js';
+import type { PauseHook } from '../../session/pause-hook.js';
 import { GRACE_MS } from './handoff-loop-guard.js';
 import type { ForeignSessions } from './session-monitor.js';
 
@@ -54,6 +66,10 @@ export interface ForeignSessionsOptions {
   readonly now?: () => Date;
   /** Where the deadline and retry timers are set (default: the process's, unref'd so they never hold it open). */
   readonly timers?: Timers;
+  /** What was done, kept for the next start (foreign-records.ts). */
+  readonly records: ForeignRecords;
+  /** Test-only: pause between a document and its seal, so a test can kill the daemon there. */
+  readonly pause?: PauseHook;
 }
 
 export interface Timers {
@@ -79,6 +95,12 @@ export interface HandOverOptions {
 }
 
 export interface ForeignSessionsRunner extends ForeignSessions {
+  /**
+   * At start, before the transcripts are read: what an earlier daemon did, from its records — each
+   * sealed document to the committer again, each session it handed off known as handed off, and a
+   * handoff it began and never finished adopted (its document sealed and committed) or owed.
+   */
+  restore(): Promise<void>;
   /**
    * Write the document now for this transcript (summary when a model may be used, else offline),
    * unless one was written for this crossing. `offline`: no model call (PreCompact, within the
@@ -129,20 +151,23 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   const timers = new Map<string, unknown>();
   let closed = false;
 
-  const recordOf = (file: string): CrossingRecord => {
-    const known = records.get(file);
-    if (known) return known;
+  const agentOf = (file: string): CrossingAgent => {
     const source = findSource(options.sources, file);
     const kind = source?.kind ?? 'unknown';
     const terms = options.termsFor?.(kind);
-    const record = newCrossing({
+    return {
       kind,
       label: source?.label ?? kind,
       handover: source?.handover !== undefined,
       selfHooks: source?.handover?.selfHooksInstalled ? { mustAnswer: source.handover.selfHooksMustAnswer === true } : null,
       graceMs: terms?.graceMs ?? GRACE_MS,
       selfDeadlineMs: terms?.selfDeadlineMs ?? DEFAULT_SELF_DEADLINE_MS,
-    });
+    };
+  };
+  const recordOf = (file: string): CrossingRecord => {
+    const known = records.get(file);
+    if (known) return known;
+    const record = newCrossing(agentOf(file), now().getTime());
     records.set(file, record);
     return record;
   };
@@ -178,10 +203,13 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         return; // the Stop hook's answer (correctSelf reads it from the effects)
       case 'ask-hooks': {
         const asking = (async () => {
-          const installed = await (findSource(options.sources, file)?.handover?.selfHooksInstalled?.() ?? Promise.resolve(false)).catch(
-            () => false,
-          );
-          await dispatch(file, { type: 'hooks-known', installed }).done;
+          const source = findSource(options.sources, file);
+          const [installed, live] = await Promise.all([
+            (source?.handover?.selfHooksInstalled?.() ?? Promise.resolve(false)).catch(() => false),
+            // A one-shot run that ended in its grace window: no process is left to stop and be asked.
+            (source?.isLive?.(file) ?? Promise.resolve(null)).catch(() => null),
+          ]);
+          await dispatch(file, { type: 'hooks-known', installed, live }).done;
         })();
         askingHooks.set(file, asking);
         await asking.finally(() => askingHooks.delete(file));
@@ -286,7 +314,54 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
 
   const phaseOf = (file: string) => records.get(file)?.phase.name ?? 'quiet';
 
+  async function restore(): Promise<void> {
+    const found = await options.records.read();
+    const latest = new Map<string, (typeof found.handoffs)[number]>();
+    for (const handoff of found.handoffs) {
+      const { transcript: _transcript, ...seen } = handoff;
+      options.committer.add(seen, { announce: false });
+      const before = latest.get(handoff.transcript);
+      if (!before || before.at <= handoff.at) latest.set(handoff.transcript, handoff);
+    }
+    const seenAt = now().getTime();
+    for (const [transcript, handoff] of latest) {
+      const atMs = Date.parse(handoff.at);
+      records.set(transcript, documentedCrossing(agentOf(transcript), seenAt, { ...handoff, atMs: Number.isFinite(atMs) ? atMs : null }));
+    }
+    const known = new Set(found.handoffs.map((handoff) => handoff.path));
+    for (const began of found.unfinished) {
+      const source = findSource(options.sources, began.transcript);
+      if (!source?.handover) continue;
+      const leftovers = await leftoverDocuments({ root: options.root, paths: options.paths, env: options.env, began, known });
+      let adopted: HandoffRecordLine | null = null;
+      for (const doc of leftovers) {
+        const taken: HandoffRecordLine | null =
+          adopted === null ? await documents.adoptLeftover(began, source, doc).catch(() => null) : null;
+        if (taken) adopted = taken;
+        // Too short to be a document (cut short): removed, and the session is handed off again.
+        else await fs.rm(doc.absolute, { force: true }).catch(() => {});
+      }
+      const atMs = Date.parse(began.at);
+      records.set(
+        began.transcript,
+        adopted
+          ? documentedCrossing(agentOf(began.transcript), seenAt, { ...adopted, atMs: Number.isFinite(atMs) ? atMs : null })
+          : { ...newCrossing(agentOf(began.transcript), seenAt), owed: true },
+      );
+      options.logger.info(
+        { sessionId: began.sessionId, agent: began.agent, adopted: adopted?.path ?? null },
+        adopted
+          ? 'an interrupted handoff left its document: adopted'
+          : 'an interrupted handoff left no document: the session is handed off again',
+      );
+    }
+  }
+
   return {
+    restore,
+    seen(state) {
+      recordOf(state.file);
+    },
     crossed(state, info) {
       // Only a session read at start-up (it was there before the daemon) may be old news; one born
       // since is handled as it comes, whatever its first reading.
@@ -333,6 +408,15 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       dispatch(file, { type: 'claimed', doc, facts });
       const phase = records.get(file)?.phase;
       if (phase?.name !== 'awaiting-document' || phase.doc !== doc) return null;
+      // Kept before the agent is told: a restart while it writes adopts what it wrote.
+      await options.records.began({
+        at: now().toISOString(),
+        transcript: file,
+        sessionId: state.sessionId,
+        agent: state.kind,
+        executor: 'self',
+        document: doc.relative,
+      });
       return { doc, successorCommand: source.handover.successorCommand(doc.relative), state, facts };
     },
     async finishSelf(file, how = {}) {

@@ -47,6 +47,8 @@ export interface SessionMonitorOptions {
 
 /** The daemon's part for another agent's sessions (foreign-sessions.ts). */
 export interface ForeignSessions {
+  /** A transcript was read (the first time: when the daemon first saw it, which a clock that is wrong cannot move). */
+  seen?(state: SessionState): void;
   /** The session crossed its handoffAt: hand it over unless a loop guard says no (the reason is the action shown). */
   crossed(state: SessionState, info: { readonly initial: boolean; readonly firstReading?: boolean }): void;
   /**
@@ -102,6 +104,7 @@ export class SessionMonitor {
       return;
     }
     if (state.foreign) return; // another repo's transcript
+    if (state.kind !== 'ai-zen') this.options.foreign?.seen?.(state);
     this.noticeWarning(state, info.initial);
     for (const handoff of update.handoffs) this.noticeHandoff(state, handoff, info.initial);
     if ((update.compactionsSeen ?? 0) > 0) {

@@ -15,6 +15,8 @@ import { createDaemonMigrator } from '../handover/daemon-migrator.js';
 import { notificationFor } from '../side-channels/daemon-notifications.js';
 import { createFactsCache } from '../handover/facts-cache.js';
 import { createForeignSessions } from '../handover/foreign-sessions.js';
+import { createForeignRecords } from '../handover/foreign-records.js';
+import { pauseHookFromEnv } from '../../session/pause-hook.js';
 import { foreignSummaryExecutor } from '../handover/foreign-summary.js';
 import { answerAgentHook as answerHookOf } from '../sources/agent-hook-answer.js';
 import type { RequestParams } from '../../ipc/protocol.js';
@@ -129,6 +131,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   // Which fresh session continues a handed-off one in the agent's own terminal (after `/clear`).
   const successors = new ProcessSuccessors();
+  const pause = pauseHookFromEnv(env);
   const foreign = createForeignSessions({
     root,
     paths,
@@ -146,6 +149,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         ? { graceMs: config.agents[agent].graceSeconds * 1000, selfDeadlineMs: config.agents[agent].selfDeadlineSeconds * 1000 }
         : undefined,
     summary: () => foreignSummaryExecutor(config, logger.child({ component: 'model' })),
+    records: createForeignRecords({ root, env, logger: logger.child({ component: 'foreign-records' }) }),
+    ...(pause ? { pause } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
   const monitor = new SessionMonitor({
@@ -271,6 +276,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // Issue 22: and what a kill -9 mid-migration left (a successor nothing points to, a document nothing names).
   const cleanupLogger = logger.child({ component: 'cleanup' });
   await removeOrphans({ paths, store: new SessionStore(paths, { logger: cleanupLogger }), isOwned, logger: cleanupLogger, env });
+  // What an earlier daemon did for other agents' sessions, known before their transcripts are read.
+  await foreign.restore();
   await watcher.start();
   ready = true;
   logger.info({ socket: core.socketPath, sessions: watcher.states().length }, 'daemon ready');
