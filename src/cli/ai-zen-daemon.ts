@@ -2,9 +2,9 @@
 // The `ai-zen-daemon` command (D1–D5): start/stop the per-repo daemon and ask it questions.
 // Exit codes: src/exit-codes.ts (all of them, documented in docs/contracts.md).
 // No V8 flag is set here: the daemon process gets its own on its command line (daemon-node-options.ts).
-import { registrarsFor } from './daemon-commands.js';
-import { packageVersion } from './package-version.js';
-import { runCli } from './run-cli.js';
+import { registrarsFor } from './daemon/commands.js';
+import { packageVersion } from './shared/package-version.js';
+import { runCli } from './shared/run-cli.js';
 
 // `ai-zen-daemon status | head -1`: a reader that goes away early is not an error.
 for (const stream of [process.stdout, process.stderr]) {

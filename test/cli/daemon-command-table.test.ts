@@ -5,8 +5,8 @@
 import os from 'node:os';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_REGISTRARS, registrarsFor } from '../../src/cli/daemon-commands.js';
-import { processIo } from '../../src/cli/run-cli.js';
+import { COMMAND_REGISTRARS, registrarsFor } from '../../src/cli/daemon/commands.js';
+import { processIo } from '../../src/cli/shared/run-cli.js';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
 import { runCli } from '../support/run-cli.js';
 

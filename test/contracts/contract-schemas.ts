@@ -12,7 +12,7 @@ import {
   TranscriptReply,
   StatuslineReply,
 } from '../../src/daemon/side-channels/status-schema.js';
-import { ConfigReport } from '../../src/cli/config-command.js';
+import { ConfigReport } from '../../src/cli/ai-zen/config.js';
 import { HOOK_FOR_EVENT, type HookName } from '../../src/daemon/side-channels/hooks-runner.js';
 import { EventSchemas, type EventName } from '../../src/events.js';
 import { PROTOCOL_VERSION, Reply, RequestId, RequestParams, RequestType } from '../../src/ipc/protocol.js';

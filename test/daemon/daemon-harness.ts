@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { trustProject } from '../../src/config/trust.js';
-import { requestDaemon } from '../../src/cli/daemon-client.js';
+import { requestDaemon } from '../../src/cli/shared/daemon-client.js';
 import { StatusInfo, StopReply } from '../../src/daemon/side-channels/status-schema.js';
 import { connectIpc, type IpcClient } from '../../src/ipc/client.js';
 import { socketPathFor } from '../../src/ipc/socket-path.js';
