@@ -104,7 +104,7 @@ export const CONTRACTS: readonly Contract[] = [
     file: 'config-report.v1.schema.json',
     title: 'ai-zen config --json v1',
     description:
-      'What `ai-zen config --json` prints: the effective settings of a repo, where each came from, and what an untrusted repo tried to set. Source: src/cli/config-command.ts.',
+      'What `ai-zen config --json` prints: the effective settings of a repo, where each came from, and what an untrusted repo tried to set. Source: src/cli/ai-zen/config.ts.',
     schema: ConfigReport,
   },
 ];

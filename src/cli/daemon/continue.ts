@@ -2,8 +2,6 @@
 // a session's successor in the agent of the person's choice, from the session's handoff document,
 // and hands the terminal to it; `--print` prints the command instead. The first prompt names the
 // document first and shows it when it is small (successor-start.ts).
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Command, Option } from 'commander';
 import { AGENT_MODULES, agentModule } from '../../daemon/sources/index.js';
 import { AiZenError } from '../../errors.js';
@@ -11,6 +9,7 @@ import { SessionRef } from '../../ipc/protocol.js';
 import { runInteractive } from '../../run-process.js';
 import { shortId } from '../../short-id.js';
 import { daemonRoot } from '../shared/daemon-client.js';
+import { commandScript } from '../shared/command-scripts.js';
 import { knownSessions, resolveNamedSession } from '../shared/other-agent-sessions.js';
 import { writeOut, type CliSetup } from '../shared/run-cli.js';
 import { commandLine, documentToShow, latestDocument, onPath, successorPrompt } from './successor-start.js';
@@ -55,7 +54,7 @@ export function registerContinueCommand(program: Command, setup: CliSetup): void
         shown = commandLine('ai-zen', args);
         // Our own ai-zen, beside this command: the one that wrote the session.
         file = process.execPath;
-        args = [path.join(path.dirname(fileURLToPath(import.meta.url)), 'ai-zen.js'), ...args];
+        args = [commandScript('ai-zen'), ...args];
       } else {
         const client = agentModule(options.in);
         if (client === null) throw new AiZenError('usage', `cannot continue in ${JSON.stringify(options.in)}`);

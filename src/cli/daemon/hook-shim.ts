@@ -6,12 +6,12 @@
 // (it never fails the agent) but a session's start is told that the repo is unprotected.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { writeFileInside } from '../../fs/safe-write.js';
 import { aiZenHome, hookShimPath, type Env } from '../../paths.js';
+import { commandScript } from '../shared/command-scripts.js';
 
 /** This ai-zen's `ai-zen-daemon` script. */
-export const DAEMON_SCRIPT = fileURLToPath(new URL('./ai-zen-daemon.js', import.meta.url));
+export const DAEMON_SCRIPT = commandScript('ai-zen-daemon');
 
 export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;

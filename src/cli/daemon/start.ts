@@ -3,12 +3,9 @@
 // the daemon answers a status request, printing pid, socket and log. A second `start` for the
 // same repo says it is already running and exits with EXIT_ALREADY_RUNNING, leaving it alone.
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import { allowsProjectChoices, checkTrust, describeTrust } from '../../config/trust.js';
-import { daemonLogPath, daemonOutputPath } from '../../daemon/process/daemon-logger.js';
-import { DAEMON_NODE_OPTIONS } from '../../daemon/process/daemon-node-options.js';
+import { daemonLogPath } from '../../daemon/process/daemon-logger.js';
 import { EXIT_ALREADY_RUNNING } from '../../exit-codes.js';
 import { StatusInfo } from '../../daemon/side-channels/status-schema.js';
 import { AiZenError, describeError } from '../../errors.js';
@@ -17,16 +14,15 @@ import { connectIpc } from '../../ipc/client.js';
 import { silentLogger } from '../../log/logger.js';
 import { socketPathFor } from '../../ipc/socket-path.js';
 import { projectPaths, type Env } from '../../paths.js';
-import { startDetachedProcess } from '../../run-process.js';
 import { daemonRoot, isDaemonRunning } from '../shared/daemon-client.js';
 import { readEnabled } from '../shared/enabled-repos.js';
 import { ensureGitignore } from '../shared/project-root.js';
+import { launchDaemon } from '../shared/launch-daemon.js';
 import { writeOut, type CliSetup } from '../shared/run-cli.js';
 import { packageVersion } from '../shared/package-version.js';
 
 /** How long `start` waits for the new daemon to answer. */
 const START_DEADLINE_MS = 20_000;
-const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ai-zen-daemon.js');
 
 export function registerStartCommand(program: Command, setup: CliSetup): void {
   program
@@ -105,32 +101,6 @@ async function runInForeground(root: string, env: Env, readableStderr: boolean):
   }
   // The daemon's watchers and socket keep the process alive; the shutdown coordinator exits it.
   return new Promise<never>(() => {});
-}
-
-/**
- * Spawns the daemon of `root`, detached (its own session, output appended to daemon.out), and
- * returns at once: `start` then waits for its answer; an agent's SessionStart hook in an enabled
- * repo does not (issue 20 §1). A second one started meanwhile loses the daemon lock and exits.
- */
-export function launchDaemon(
-  root: string,
-  env: Env,
-): { child: ReturnType<typeof startDetachedProcess>; outputFile: string; startedAt: number } {
-  const outputFile = daemonOutputPath(root);
-  fs.mkdirSync(path.dirname(outputFile), { recursive: true });
-  const output = fs.openSync(outputFile, 'a');
-  const startedAt = fs.fstatSync(output).size;
-  try {
-    // The V8 memory settings go on the daemon's own command line, never set after start-up (issue 13 item 7).
-    const child = startDetachedProcess(process.execPath, [...DAEMON_NODE_OPTIONS, BIN, 'start', '--detached-child'], {
-      cwd: root,
-      env,
-      outputFd: output,
-    });
-    return { child, outputFile, startedAt };
-  } finally {
-    fs.closeSync(output);
-  }
 }
 
 async function startDetached(root: string, env: Env): Promise<{ pid: number; socket: string; log: string }> {

@@ -5,7 +5,7 @@ import { projectPaths, type Env } from '../../paths.js';
 import type { Logger } from 'pino';
 import { silentLogger } from '../../log/logger.js';
 import { isDaemonRunning } from './daemon-client.js';
-import { launchDaemon } from '../daemon/start.js';
+import { launchDaemon } from './launch-daemon.js';
 import { isEnabled } from './enabled-repos.js';
 import { ensureGitignore } from './project-root.js';
 
