@@ -39,6 +39,7 @@ export async function runChat(options: RootOptions, setup: CliSetup): Promise<vo
   const project = await openProject({
     cwd: io.cwd,
     env: io.env,
+    stderr: io.stderr,
     continueLatest: options.continue === true,
     ...(options.resume !== undefined ? { resumeId: options.resume } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),

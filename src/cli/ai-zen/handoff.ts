@@ -95,6 +95,7 @@ async function runHandoff(mode: HandoffMode, options: HandoffCommandOptions, set
   const project = await openProject({
     cwd: io.cwd,
     env: io.env,
+    stderr: io.stderr,
     ...(options.session !== undefined ? { resumeId: options.session } : { continueLatest: true }),
     verbose: options.verbose === true,
     extensions: setup.extensions,

@@ -41,6 +41,7 @@ export async function runPrint(prompt: string, options: RootOptions, setup: CliS
   const project = await openProject({
     cwd: setup.io.cwd,
     env: setup.io.env,
+    stderr: setup.io.stderr,
     continueLatest: options.continue === true,
     ...(options.resume !== undefined ? { resumeId: options.resume } : {}),
     ...(options.model !== undefined ? { model: options.model } : {}),

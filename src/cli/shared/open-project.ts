@@ -55,8 +55,10 @@ export interface OpenProjectOptions {
   readonly requireModel?: boolean;
   readonly extensions?: readonly ProjectExtension[];
   readonly interactive?: boolean;
-  /** Where one-line notices go (project settings ignored in an untrusted repo). Default stderr. */
+  /** Where one-line notices go (project settings ignored in an untrusted repo). Default: a line on `stderr`. */
   readonly notice?: (line: string) => void;
+  /** The command's stderr: notices and the --verbose log (default the process's). */
+  readonly stderr?: NodeJS.WritableStream;
 }
 
 export interface OpenProject {
@@ -105,7 +107,12 @@ export async function openProject(options: OpenProjectOptions): Promise<OpenProj
     throw new AiZenError('usage', '--continue and --resume cannot be used together');
   const root = await findProjectRoot(options.cwd, env);
   const paths = projectPaths(root);
-  const logger = createLogger({ file: path.join(paths.logs, LOG_FILE_NAME), verbose: options.verbose === true, name: 'ai-zen' });
+  const logger = createLogger({
+    file: path.join(paths.logs, LOG_FILE_NAME),
+    verbose: options.verbose === true,
+    ...(options.stderr !== undefined && options.stderr !== process.stderr ? { verboseDestination: options.stderr } : {}),
+    name: 'ai-zen',
+  });
   try {
     return await assemble(options, env, root, paths, logger);
   } catch (error) {
@@ -120,7 +127,8 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
     { root, model: config.model, baseURL: config.baseURL, maxContextTokens: config.maxContextTokens, files: config.files },
     'project opened',
   );
-  const notice = options.notice ?? ((line: string) => process.stderr.write(`ai-zen: ${line}\n`));
+  const stderr = options.stderr ?? process.stderr;
+  const notice = options.notice ?? ((line: string) => void stderr.write(`ai-zen: ${line}\n`));
   for (const line of config.ignored) {
     logger.warn({ trust: config.trust.state }, line);
     notice(line);
