@@ -5,7 +5,7 @@ import type { CommandRegistrar } from '../shared/run-cli.js';
  * Which module registers each command. A run loads only the one its command needs: loading all of
  * them cost every `status`, `stop`, `install-hooks` and the daemon process itself ~255 modules and
  * 0.4 s of CPU before doing anything. Help, `--version`, and anything not listed load them all, so
- * commander sees the whole program there (test/cli/daemon-command-table.test.ts keeps this table
+ * commander sees the whole program there (test/cli/daemon-command-table.fast.test.ts keeps this table
  * equal to what the registrars register).
  */
 export const COMMAND_REGISTRARS: Readonly<Record<string, () => Promise<CommandRegistrar>>> = {

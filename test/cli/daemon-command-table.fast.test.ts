@@ -1,4 +1,4 @@
-// ai-zen-daemon loads only the module of the command it runs (daemon-commands.ts). The table that
+// ai-zen-daemon loads only the module of the command it runs (src/cli/daemon/commands.ts). The table that
 // says which module that is must name every command the registrars register, and each entry must
 // register its command: a command missing from it would still work (all modules load then), but a
 // wrong entry would make the command unknown.
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMAND_REGISTRARS, registrarsFor } from '../../src/cli/daemon/commands.js';
 import { processIo } from '../../src/cli/shared/run-cli.js';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 
 const setup = { io: processIo(), extensions: [] };
 const commandsOf = (registrars: Awaited<ReturnType<typeof registrarsFor>>) => {
