@@ -37,6 +37,16 @@ const DAEMON_LAYERS = [
   { name: 'process', paths: ['src/daemon/process/'] },
 ];
 
+/** Inside src/cli/: what both binaries share, one folder of commands per binary, and the entry scripts (ARCHITECTURE.md, "Inside cli/"). */
+const CLI_LAYERS = [
+  // what both binaries use: run-cli (the CLI edge), the daemon client and launcher, opening a project
+  { name: 'shared', paths: ['src/cli/shared/'] },
+  // ai-zen's commands · ai-zen-daemon's commands: one file per command, neither imports the other
+  { name: 'commands', paths: ['src/cli/ai-zen/', 'src/cli/daemon/'], independent: true },
+  // the scripts people and agents start (bundled, rolldown.config.ts): the two binaries and the lean entries
+  { name: 'entries', paths: ['src/cli/[^/]+\\.ts$'] },
+];
+
 const anchor = (path) => `^${path}`;
 const either = (paths) => `(${paths.map(anchor).join('|')})`;
 const KNOWN = LAYERS.flatMap((layer) => layer.paths);
@@ -72,10 +82,29 @@ const daemonLayerRules = DAEMON_LAYERS.flatMap((layer, index) => {
   }));
 });
 
+const cliLayerRules = CLI_LAYERS.flatMap((layer, index) => {
+  const below = CLI_LAYERS.slice(0, index).flatMap((lower) => lower.paths);
+  return layer.paths.map((path) => ({
+    name: `cli-${layer.name}`,
+    comment: `${path} imports only ${layer.independent ? 'itself' : 'its layer'} and the CLI's layers below: ${below.join(' ') || 'none'}`,
+    severity: 'error',
+    from: { path: anchor(path) },
+    to: { path: '^src/cli/', pathNot: either([...below, ...(layer.independent ? [path] : layer.paths)]) },
+  }));
+});
+
 module.exports = {
   forbidden: [
     ...layerRules,
     ...daemonLayerRules,
+    ...cliLayerRules,
+    {
+      name: 'cli-entries-only',
+      comment: 'the only modules loose in src/cli/ are the four scripts people and agents start; a command goes in its binary\'s folder',
+      severity: 'error',
+      from: { path: '^src/cli/[^/]+$', pathNot: '^src/cli/ai-zen(-daemon|-hook|-statusline)?\\.ts$' },
+      to: {},
+    },
     {
       name: 'daemon-in-sub-folders',
       comment: 'every module of src/daemon/ sits in one of its sub-folders (ARCHITECTURE.md, "Inside daemon/")',
@@ -141,3 +170,4 @@ module.exports = {
 // (not enumerable: dependency-cruiser refuses configuration keys it does not know).
 Object.defineProperty(module.exports, 'layers', { value: LAYERS, enumerable: false });
 Object.defineProperty(module.exports, 'daemonLayers', { value: DAEMON_LAYERS, enumerable: false });
+Object.defineProperty(module.exports, 'cliLayers', { value: CLI_LAYERS, enumerable: false });

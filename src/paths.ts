@@ -10,13 +10,13 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** `$AI_ZEN_HOME`, else `~/.ai-zen`. */
 export function aiZenHome(env: Env = process.env): string {
   const fromEnv = env.AI_ZEN_HOME;
-  return fromEnv && fromEnv.length > 0 ? path.resolve(fromEnv) : path.join(os.homedir(), '.ai-zen');
+  return fromEnv && fromEnv.length > 0 ? path.resolve(fromEnv) : path.join(homeFolder(env), '.ai-zen');
 }
 
 /** `${CODEX_HOME:-~/.codex}`: Codex's own folder (config.toml, hooks.json, sessions/). */
 export function codexHomeFolder(env: Env = process.env): string {
   const fromEnv = env.CODEX_HOME;
-  return fromEnv && fromEnv.length > 0 ? path.resolve(fromEnv) : path.join(os.homedir(), '.codex');
+  return fromEnv && fromEnv.length > 0 ? path.resolve(fromEnv) : path.join(homeFolder(env), '.codex');
 }
 
 /** Codex CLI's rollouts (X3): `$CODEX_HOME/sessions`, else `~/.codex/sessions`. */
@@ -106,7 +106,10 @@ export function isInside(root: string, candidate: string): boolean {
   return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
-/** The user's home folder (`$HOME` on POSIX): documents name it `~` (issue 21 §2). */
-export function homeFolder(): string {
-  return os.homedir();
+/**
+ * The user's home folder: `$HOME` as `env` says it (a command run in-process has its own env), else
+ * the process's. Documents name it `~` (issue 21 §2).
+ */
+export function homeFolder(env: Env = process.env): string {
+  return env.HOME && env.HOME.length > 0 ? env.HOME : os.homedir();
 }

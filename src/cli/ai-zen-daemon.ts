@@ -1,10 +1,8 @@
 #!/usr/bin/env node
-// The `ai-zen-daemon` command (D1–D5): start/stop the per-repo daemon and ask it questions.
+// The `ai-zen-daemon` command (D1–D5; its commands are in daemon/): start/stop the per-repo daemon and ask it questions.
 // Exit codes: src/exit-codes.ts (all of them, documented in docs/contracts.md).
 // No V8 flag is set here: the daemon process gets its own on its command line (daemon-node-options.ts).
-import { registrarsFor } from './daemon-commands.js';
-import { packageVersion } from './package-version.js';
-import { runCli } from './run-cli.js';
+import { runAiZenDaemon } from './daemon/program.js';
 
 // `ai-zen-daemon status | head -1`: a reader that goes away early is not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -13,6 +11,4 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const argv = process.argv.slice(2);
-const code = await runCli(argv, { name: 'ai-zen-daemon', version: packageVersion(), registrars: await registrarsFor(argv) });
-process.exit(code);
+process.exit(await runAiZenDaemon(process.argv.slice(2)));

@@ -5,7 +5,7 @@
 // daemon launcher): the agent waits on each hook, and each ran ~0.4 s of CPU before the daemon was
 // even asked. Never fails the agent: any error prints nothing and exits 0.
 import { EXIT_USAGE } from '../exit-codes.js';
-import { answerHookQuietly } from './hook-answer.js';
+import { answerHookQuietly } from './daemon/hook-answer.js';
 
 const [agent, event, ...rest] = process.argv.slice(2);
 if (agent === undefined || event === undefined || rest.length > 0) {

@@ -4,7 +4,7 @@
 // imports, not the whole CLI (commander, zod, …: bench item (s) measured the full CLI's median at
 // ~5× this one's on a loaded 2-core machine; bench/RESULTS-statusline.md).
 // Its arguments are those after `statusline`: only `--chain <command>`. It always exits 0.
-import { runStatusline } from './statusline.js';
+import { runStatusline } from './daemon/statusline.js';
 
 function chainOf(args: readonly string[]): { chain?: string; unknown: string[] } {
   let chain: string | undefined;

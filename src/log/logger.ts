@@ -26,6 +26,8 @@ export interface CreateLoggerOptions {
   readonly file?: string;
   /** Also write to stderr. */
   readonly verbose?: boolean;
+  /** Where `verbose` writes instead of the process's stderr (a command run in-process, with its own streams). */
+  readonly verboseDestination?: pino.DestinationStream;
   readonly name: string;
   /** Where to write instead of `file` (the daemon's rotating file, a test's collector). */
   readonly destination?: pino.DestinationStream;
@@ -42,7 +44,7 @@ export function createLogger(options: CreateLoggerOptions): Logger {
     // Synchronous: a CLI that exits right after an error must not lose the line that says why.
     streams.push({ level, stream: pino.destination({ dest: options.file, sync: true, mkdir: true }) });
   }
-  if (options.verbose) streams.push({ level: 'debug', stream: pino.destination({ dest: 2, sync: true }) });
+  if (options.verbose) streams.push({ level: 'debug', stream: options.verboseDestination ?? pino.destination({ dest: 2, sync: true }) });
   if (streams.length === 0) return silentLogger();
   return pino(
     {

@@ -1,12 +1,15 @@
 // Issue 13 item 2: ARCHITECTURE.md's map is the one the boundary check enforces. The table of
 // layers there and the layers in .dependency-cruiser.cjs must name the same folders in the same
 // order, and every top-level folder of src/ must be on the map; the same for the sub-folders of
-// daemon/ and their table "Inside daemon/".
+// daemon/ and their table "Inside daemon/", and of cli/ and "Inside cli/".
 import { promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+
+/** The scripts rolldown.config.ts bundles, whose built paths package.json's bin and the hook shim name. */
+const ENTRY_SCRIPTS = ['ai-zen.ts', 'ai-zen-daemon.ts', 'ai-zen-hook.ts', 'ai-zen-statusline.ts'];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -82,5 +85,24 @@ describe('issue 13 item 2: the map is the check', () => {
     const placed = new Set(daemonLayers.flatMap((layer) => layer.paths.map((rulePath) => rulePath.replace(/^src\/daemon\//, ''))));
     const entries = await fs.readdir(path.join(root, 'src', 'daemon'), { withFileTypes: true });
     expect(entries.filter((entry) => !entry.isDirectory() || !placed.has(`${entry.name}/`)).map((entry) => entry.name)).toEqual([]);
+  });
+
+  it('ARCHITECTURE.md names the layers inside cli/ that .dependency-cruiser.cjs enforces, in the same order', async () => {
+    const { cliLayers } = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as { cliLayers: readonly Layer[] };
+    const fromRules = cliLayers.map((layer) => ({
+      name: layer.name,
+      alone: layer.independent === true,
+      // The entry scripts' pattern (`[^/]+\.ts$`) is written `*.ts` on the map.
+      folders: layer.paths.map((rulePath) => rulePath.replace(/^src\/cli\//, '').replace('[^/]+\\.ts$', '*.ts')),
+    }));
+    expect(await mapRows('### Inside cli/')).toEqual(fromRules);
+  });
+
+  it('src/cli/ holds its folders on the map and the four scripts people and agents start, nothing else', async () => {
+    const { cliLayers } = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as { cliLayers: readonly Layer[] };
+    const placed = new Set(cliLayers.flatMap((layer) => layer.paths.map((rulePath) => rulePath.replace(/^src\/cli\//, ''))));
+    const entries = await fs.readdir(path.join(root, 'src', 'cli'), { withFileTypes: true });
+    const loose = entries.filter((entry) => (entry.isDirectory() ? !placed.has(`${entry.name}/`) : !ENTRY_SCRIPTS.includes(entry.name)));
+    expect(loose.map((entry) => entry.name)).toEqual([]);
   });
 });

@@ -7,7 +7,8 @@ import { HandoffReply, HandoffsReply } from '../../src/daemon/side-channels/stat
 import { makeDaemonRepo, sessionId, usageLine } from '../daemon/daemon-harness.js';
 import { reply } from '../support/fake-openai.js';
 import { freshRepoAndModel } from '../support/repo-and-model.js';
-import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { CLI_PATH } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { waitFor } from '../support/wait-for.js';
 import { makeChatFixture } from './chat/chat-fixture.js';
 

@@ -4,9 +4,9 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigReport } from '../../src/cli/config-command.js';
+import { ConfigReport } from '../../src/cli/ai-zen/config.js';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 const SECRET = 'sk-test-0123456789abcdef';

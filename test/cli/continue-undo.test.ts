@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import type { SessionLine } from '../../src/session/format.js';
 import { contentText, reply } from '../support/fake-openai.js';
 import { freshRepoAndModel } from '../support/repo-and-model.js';
-import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { CLI_PATH, runCli as runScript } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
 import { shortId } from '../../src/short-id.js';
@@ -20,6 +21,8 @@ describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout
   const env = () => ({ AI_ZEN_HOME: each.repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: each.fake.baseURL, TZ: 'UTC' });
   const cli = (args: string[]) => runCli(args, { cwd: each.repo.root, env: env(), timeoutMs: 60_000 });
   const daemonCli = (args: string[]) => runCli(args, { cwd: each.repo.root, env: env(), timeoutMs: 60_000, bin: DAEMON_BIN });
+  // `continue` hands its own terminal (stdin, stdout) to the client it starts: only a process has one to hand.
+  const daemonScript = (args: string[]) => runScript(args, { cwd: each.repo.root, env: env(), timeoutMs: 60_000, bin: DAEMON_BIN });
   async function ok(result: Promise<{ code: number | null; stdout: string; stderr: string }>): Promise<string> {
     const done = await result;
     expect(done.code, done.stderr).toBe(0);
@@ -77,7 +80,7 @@ describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout
     const first = await latest();
     const doc = (await ok(cli(['handoff', '--executor', 'offline']))).trim();
     each.fake.enqueue(reply().text('Reading the document.'));
-    const ran = await daemonCli(['continue', first, '--in', 'ai-zen', '--', '-p', 'go on']);
+    const ran = await daemonScript(['continue', first, '--in', 'ai-zen', '--', '-p', 'go on']);
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toContain('Reading the document.');
     const request = each.fake.requests.at(-1)!;

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { waitFor } from '../support/wait-for.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import { shortId } from '../../src/short-id.js';
 import { DAEMON_BIN, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from '../daemon/daemon-harness.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { startTmux, type TmuxSession } from '../support/tmux.js';
 import { waitFor } from '../support/wait-for.js';
 

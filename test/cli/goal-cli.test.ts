@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionLine } from '../../src/session/format.js';
 import { parseSessionText } from '../../src/session/store.js';
 import { reply } from '../support/fake-openai.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { freshRepoAndModel } from '../support/repo-and-model.js';
 import { isSummaryCall, goodDocument } from '../handoff/harness.js';
 

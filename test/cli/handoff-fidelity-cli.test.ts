@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSessionText } from '../../src/session/store.js';
 import { reply } from '../support/fake-openai.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { freshRepoAndModel } from '../support/repo-and-model.js';
 import { goodDocument, isHandoffTurn, isSummaryCall } from '../handoff/harness.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatTokens } from '../../src/daemon/side-channels/format-tokens.js';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 const SECRET = 'sk-test-secret-0123456789';

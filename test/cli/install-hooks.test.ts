@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listCodexHooks, trustCodexHooks } from '../../src/daemon/sources/codex/codex-hook-trust.js';
 import { CODEX_BIN } from '../support/codex-client.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
+import { runCli as runScript } from '../support/run-cli.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
 
@@ -121,7 +122,8 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     await fs.cp(path.join(ROOT, 'skills'), path.join(moved, 'skills'), { recursive: true });
     await fs.copyFile(path.join(ROOT, 'package.json'), path.join(moved, 'package.json'));
     await fs.symlink(path.join(ROOT, 'node_modules'), path.join(moved, 'node_modules'));
-    const again = await runCli(['install-hooks', 'claude'], {
+    // Which ai-zen runs is the script's own place: only a process shows it.
+    const again = await runScript(['install-hooks', 'claude'], {
       cwd: repo.root,
       env,
       bin: path.join(moved, 'dist', 'cli', 'ai-zen-daemon.js'),
@@ -144,10 +146,10 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
 
   it('issue 20 §2 unprotected is never silent: in a repo with ai-zen’s hooks and no daemon, SessionStart adds one line of context naming the fix', async () => {
     const input = JSON.stringify({ transcript_path: path.join(repo.root, 'x.jsonl'), cwd: repo.root, source: 'startup' });
-    // `ai-zen-daemon hook …` and the lean entry the shim runs for it (ai-zen-hook.js) answer alike.
+    // `ai-zen-daemon hook …` and the lean entry the shim runs for it (ai-zen-hook.js, a bundle: run as a process) answer alike.
     const hookRuns = [
       (agent: string, event: string) => runCli(['hook', agent, event], { cwd: repo.root, env, bin: DAEMON_BIN, input }),
-      (agent: string, event: string) => runCli([agent, event], { cwd: repo.root, env, bin: LEAN_HOOK, input }),
+      (agent: string, event: string) => runScript([agent, event], { cwd: repo.root, env, bin: LEAN_HOOK, input }),
     ];
     for (const run of hookRuns) {
       for (const agent of ['claude', 'codex']) {
@@ -162,7 +164,7 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
       expect(await run('claude', 'Stop')).toMatchObject({ code: 0, stdout: '' });
     }
     // The lean entry run by hand without its two words: one line and the usage exit, as the full CLI's.
-    const bare = await runCli(['claude'], { cwd: repo.root, env, bin: LEAN_HOOK });
+    const bare = await runScript(['claude'], { cwd: repo.root, env, bin: LEAN_HOOK });
     expect(bare.code).toBe(2);
     expect(bare.stderr.trim().split('\n')).toHaveLength(1);
   });

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 describe('issue 23 §3 the MCP server registered by install-hooks', { timeout: 120_000 }, () => {

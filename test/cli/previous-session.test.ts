@@ -7,7 +7,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { contentText, reply, type RecordedRequest } from '../support/fake-openai.js';
-import { CLI_PATH, runCli } from '../support/run-cli.js';
+import { CLI_PATH } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { waitFor } from '../support/wait-for.js';
 import { freshRepoAndModel } from '../support/repo-and-model.js';
 

@@ -7,7 +7,7 @@ import { parseSessionLine } from '../../src/session/parse-line.js';
 import type { SessionLine } from '../../src/session/format.js';
 import { memoryLogger } from '../support/memory-logger.js';
 import { hang, httpError, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 const SECRET = 'sk-test-secret-0123456789';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 const run = promisify(execFile);

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reply } from '../support/fake-openai.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { freshRepoAndModel } from '../support/repo-and-model.js';
 
 describe('issue 9 item 9 the session header is the truth for model and window', () => {

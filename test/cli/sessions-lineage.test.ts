@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LineageChain } from '../../src/session/lineage.js';
 import { reply } from '../support/fake-openai.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { freshRepoAndModel } from '../support/repo-and-model.js';
 
 const KEY = 'sk-test-lineage';

@@ -13,7 +13,8 @@ import { DAEMON_BIN, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } fro
 import { makeClaudeHome } from '../support/claude-client.js';
 import { startInteractiveClaude } from '../support/claude-interactive.js';
 import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
+import { runCli as runScript } from '../support/run-cli.js';
 import { waitFor } from '../support/wait-for.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -43,8 +44,9 @@ async function repo(config?: object): Promise<DaemonRepo> {
   return daemon;
 }
 
+// The lean entry is what Claude Code spawns: its bundle is only proven by running it as a process.
 const lean = (repo: DaemonRepo, input: string, args: string[] = []) =>
-  runCli(args, { cwd: repo.root, env: repo.env, input, bin: LEAN, timeoutMs: 30_000 });
+  runScript(args, { cwd: repo.root, env: repo.env, input, bin: LEAN, timeoutMs: 30_000 });
 
 describe('issue 23 §2 statusline', { timeout: 120_000 }, () => {
   it('issue 23 §2 statusline with no daemon prints the context % of Claude’s own reading and “ai-zen off”, exit 0 (lean entry and full CLI alike)', async () => {
@@ -73,7 +75,13 @@ describe('issue 23 §2 statusline', { timeout: 120_000 }, () => {
     const r = await repo();
     for (const input of ['', 'not json', '[1,2]', 'null', '{"session_id": 3', 'x'.repeat(400_000)]) {
       for (const bin of [LEAN, DAEMON_BIN]) {
-        const result = await runCli(bin === LEAN ? [] : ['statusline'], { cwd: r.root, env: r.env, input, bin, timeoutMs: 30_000 });
+        const result = await (bin === LEAN ? runScript : runCli)(bin === LEAN ? [] : ['statusline'], {
+          cwd: r.root,
+          env: r.env,
+          input,
+          bin,
+          timeoutMs: 30_000,
+        });
         expect(result, `${bin} ${input.slice(0, 20)}`).toMatchObject({ code: 0, stdout: 'ai-zen: no reading\n', stderr: '' });
       }
     }

@@ -3,8 +3,8 @@
 // (OSC 8), set the title, erase the line above (CSI 2K, a bare CR, the C1 CSI) — and every command
 // that prints them, as text or as --json, prints them as visible signs, never as the raw bytes.
 import { describe, expect, it } from 'vitest';
-import { visibleJson, visibleLine, visibleText } from '../../src/cli/visible-text.js';
-import { runCli } from '../support/run-cli.js';
+import { visibleJson, visibleLine, visibleText } from '../../src/cli/shared/visible-text.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { waitFor } from '../support/wait-for.js';
 import { makeDaemonRepo, messageLine, sessionId } from '../daemon/daemon-harness.js';
 

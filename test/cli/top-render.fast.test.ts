@@ -11,7 +11,7 @@ import {
   topRows,
   type TopDaemon,
   type TopView,
-} from '../../src/cli/top-render.js';
+} from '../../src/cli/daemon/top-render.js';
 
 const NOW = Date.parse('2026-12-04T04:00:00.000Z');
 const at = (secondsAgo: number) => new Date(NOW - secondsAgo * 1000).toISOString();

@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkHooks } from '../../src/cli/doctor-hooks.js';
+import { checkHooks } from '../../src/cli/daemon/doctor-hooks.js';
 import type { AgentHooks, HookEvent } from '../../src/daemon/sources/agent-hooks.js';
 import { AGENT_MODULES } from '../../src/daemon/sources/index.js';
 import { hookShimPath } from '../../src/paths.js';

@@ -12,7 +12,7 @@ import {
   TranscriptReply,
   StatuslineReply,
 } from '../../src/daemon/side-channels/status-schema.js';
-import { ConfigReport } from '../../src/cli/config-command.js';
+import { ConfigReport } from '../../src/cli/ai-zen/config.js';
 import { HOOK_FOR_EVENT, type HookName } from '../../src/daemon/side-channels/hooks-runner.js';
 import { EventSchemas, type EventName } from '../../src/events.js';
 import { PROTOCOL_VERSION, Reply, RequestId, RequestParams, RequestType } from '../../src/ipc/protocol.js';
@@ -104,7 +104,7 @@ export const CONTRACTS: readonly Contract[] = [
     file: 'config-report.v1.schema.json',
     title: 'ai-zen config --json v1',
     description:
-      'What `ai-zen config --json` prints: the effective settings of a repo, where each came from, and what an untrusted repo tried to set. Source: src/cli/config-command.ts.',
+      'What `ai-zen config --json` prints: the effective settings of a repo, where each came from, and what an untrusted repo tried to set. Source: src/cli/ai-zen/config.ts.',
     schema: ConfigReport,
   },
 ];

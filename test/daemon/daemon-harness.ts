@@ -1,17 +1,19 @@
 // Real daemon processes in real temp git repos: `node dist/cli/ai-zen-daemon.js` with its own
-// AI_ZEN_HOME and XDG_RUNTIME_DIR, raw v1 session lines written as another agent would, and
-// cleanup that leaves no daemon behind (kill -9 of every pid a start printed) and fails the test
-// when `stop` did not end the daemon cleanly.
+// AI_ZEN_HOME and XDG_RUNTIME_DIR (the commands that start, ask and stop it run in this process,
+// run-cli-in-process.ts), raw v1 session lines written as another agent would, and cleanup that
+// leaves no daemon behind (kill -9 of every pid a start printed) and fails the test when `stop` did
+// not end the daemon cleanly.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { trustProject } from '../../src/config/trust.js';
-import { requestDaemon } from '../../src/cli/daemon-client.js';
+import { requestDaemon } from '../../src/cli/shared/daemon-client.js';
 import { StatusInfo, StopReply } from '../../src/daemon/side-channels/status-schema.js';
 import { connectIpc, type IpcClient } from '../../src/ipc/client.js';
 import { socketPathFor } from '../../src/ipc/socket-path.js';
 import { daemonLockName, isLockHeld } from '../../src/lock/os-lock.js';
-import { runCli, type CliResult } from '../support/run-cli.js';
+import { runCli, type CliResult } from '../support/run-cli-in-process.js';
+import { runCli as runScript } from '../support/run-cli.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -64,6 +66,8 @@ export async function makeDaemonRepo(
     env?: Record<string, string>;
     config?: object /** Trust the repo's config (T4) as `ai-zen-daemon trust` would. */;
     trusted?: boolean;
+    /** Run the commands as processes: a test of what a kill -9 leaves to the next start of one. */
+    commandsAsProcesses?: boolean;
   } = {},
 ): Promise<DaemonRepo> {
   const repo = await makeTempRepo();
@@ -93,7 +97,10 @@ export async function makeDaemonRepo(
   const sessionsDir = path.join(root, '.ai-zen', 'sessions');
 
   const daemon = async (args: readonly string[], runOptions: { cwd?: string; timeoutMs?: number } = {}) => {
-    const result = await runCli(args, { cwd: runOptions.cwd ?? root, env, bin: DAEMON_BIN, timeoutMs: runOptions.timeoutMs ?? 30_000 });
+    // In this process, as a test of the command's logic; but `continue` without --print hands its own
+    // terminal (stdin, stdout) to the client it starts, and only a process has one to hand.
+    const run = options.commandsAsProcesses || (args[0] === 'continue' && !args.includes('--print')) ? runScript : runCli;
+    const result = await run(args, { cwd: runOptions.cwd ?? root, env, bin: DAEMON_BIN, timeoutMs: runOptions.timeoutMs ?? 30_000 });
     const pid = /pid\s+(\d+)/.exec(result.stdout)?.[1];
     if (pid) pids.add(Number(pid));
     return result;

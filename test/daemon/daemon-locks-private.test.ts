@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { daemonLockName, isLockHeld, sessionLockName } from '../../src/lock/os-lock.js';
 import { runFolder } from '../../src/paths.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, handoffDocs, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 

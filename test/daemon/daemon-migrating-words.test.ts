@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { projectPaths } from '../../src/paths.js';
 import { SessionStore } from '../../src/session/store.js';
 import { httpError, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { waitFor } from '../support/wait-for.js';
 import { makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 

@@ -1,7 +1,7 @@
 // The daemon's small parts, with real inputs: the facts cache, the committer's retry and
 // bookkeeping (its git work is commit-handoff's, injected here), notification texts, the bar.
 import { describe, expect, it } from 'vitest';
-import { contextBar, sessionLine } from '../../src/cli/daemon-render.js';
+import { contextBar, sessionLine } from '../../src/cli/daemon/render.js';
 import { notificationFor } from '../../src/daemon/side-channels/daemon-notifications.js';
 import { createFactsCache } from '../../src/daemon/handover/facts-cache.js';
 import { formatTokens } from '../../src/daemon/side-channels/format-tokens.js';

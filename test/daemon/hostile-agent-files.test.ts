@@ -21,7 +21,7 @@ import { readPiEvidence } from '../../src/daemon/sources/pi/pi-evidence.js';
 import { readQwenEvidence } from '../../src/daemon/sources/qwen-code/qwen-evidence.js';
 import { NotRegularFileError } from '../../src/fs/open-regular-file.js';
 import { readPreviousDocument } from '../../src/handoff/previous-document.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { makeTempRepo } from '../support/temp-repo.js';
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';

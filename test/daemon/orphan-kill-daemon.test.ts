@@ -24,7 +24,7 @@ const CYCLES = Number(process.env.AI_ZEN_ORPHAN_CYCLES ?? HANDOFF_STAGES.length 
 
 describe('issue 22 kill -9 of the daemon mid-migration leaves no orphan for good', () => {
   it(`issue 22 kill -9 of the daemon at each step of a migration, ${CYCLES} cycles: after the next start no orphan document nor orphan successor session remains, and every session is migrated once`, async () => {
-    daemon = await makeDaemonRepo();
+    daemon = await makeDaemonRepo({ commandsAsProcesses: true });
     const { root, env } = daemon;
     const pauseFile = path.join(root, '..', 'paused-at');
     const stages = [...HANDOFF_STAGES, ...MIGRATION_STAGES];

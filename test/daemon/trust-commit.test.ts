@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HandoffInfo } from '../../src/daemon/side-channels/status-schema.js';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { DOCUMENT_WITH_SECRETS, SECRETS } from '../support/secrets-fixture.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, messageLine, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';

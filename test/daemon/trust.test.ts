@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { bundledSkillPath } from '../../src/paths.js';
 import { goodDocument, selfModel } from '../handoff/harness.js';
 import { contentText, reply, startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../support/fake-openai.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli } from '../support/run-cli-in-process.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 

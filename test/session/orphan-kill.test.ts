@@ -30,7 +30,7 @@ afterEach(async () => {
 describe('issue 22 kill -9 mid-migration leaves no orphan for good', () => {
   it(`issue 22 kill -9 of the CLI at each step of a migration (document written, each write of the migration), ${ROUNDS} times over: the next start, CLI or daemon, leaves no orphan document nor orphan successor session, and no history is lost`, async () => {
     fake = await startFakeOpenAI();
-    daemon = await makeDaemonRepo({ env: { OPENAI_API_KEY: 'sk-test-orphans', OPENAI_BASE_URL: fake.baseURL } });
+    daemon = await makeDaemonRepo({ env: { OPENAI_API_KEY: 'sk-test-orphans', OPENAI_BASE_URL: fake.baseURL }, commandsAsProcesses: true });
     const { root, env } = daemon;
     const cli = (args: string[]) => runCli(args, { cwd: root, env, timeoutMs: 40_000 });
     fake.enqueue(reply().text('Started.'));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { trustProject } from '../../../src/config/trust.js';
 import { contentText, reply, type RecordedRequest } from '../../support/fake-openai.js';
-import { runCli } from '../../support/run-cli.js';
+import { runCli } from '../../support/run-cli-in-process.js';
 import { goodDocument, selfModel } from '../../handoff/harness.js';
 import { makeChatFixture, type ChatFixture } from './chat-fixture.js';
 

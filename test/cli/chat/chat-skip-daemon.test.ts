@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StatusInfo } from '../../../src/daemon/side-channels/status-schema.js';
 import { daemonLockName, isLockHeld } from '../../../src/lock/os-lock.js';
 import { reply } from '../../support/fake-openai.js';
-import { runCli } from '../../support/run-cli.js';
+import { runCli } from '../../support/run-cli-in-process.js';
 import { waitFor } from '../../support/wait-for.js';
 import { DAEMON_BIN } from '../../daemon/daemon-harness.js';
 import { makeChatFixture, type ChatFixture } from './chat-fixture.js';

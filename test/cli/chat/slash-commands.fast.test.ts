@@ -1,7 +1,7 @@
 // What a typed line means (R16), and how context usage reads.
 import { describe, expect, it } from 'vitest';
-import { contextBar, formatTokens } from '../../../src/cli/chat/context-usage.js';
-import { parseChatInput } from '../../../src/cli/chat/slash-commands.js';
+import { contextBar, formatTokens } from '../../../src/cli/ai-zen/chat/context-usage.js';
+import { parseChatInput } from '../../../src/cli/ai-zen/chat/slash-commands.js';
 
 describe('chat input', () => {
   it('R16 /handoff, /handoff summary, /migrate, /migration, /migrate self, /migrate summary', () => {

@@ -1,0 +1,220 @@
+// The checks of `ai-zen-daemon doctor` (issue 20 §5) but the hooks' (doctor-hooks.ts): Node, the
+// hook shim, dead daemon sockets, untrusted repos, config errors, the login service. Each says
+// what it found and, for a problem, the one line that fixes it; none changes anything.
+import { promises as fs } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { readConfigFile, loadConfig } from '../../config/load-config.js';
+import { checkTrust, describeTrust, TRUST_COMMAND } from '../../config/trust.js';
+import { describeError } from '../../errors.js';
+import { packageRoot, projectPaths, runFolder, userConfigPath, type Env } from '../../paths.js';
+import { runProcess } from '../../run-process.js';
+import { serviceFile, serviceState } from './service.js';
+import type { Finding } from './doctor-finding.js';
+import { enabledPath, readEnabled, type Enabled } from '../shared/enabled-repos.js';
+import { hookShimState, DAEMON_SCRIPT } from './hook-shim.js';
+import { shellWord } from './hook-shim.js';
+
+type Version = readonly [number, number, number];
+
+function parseVersion(text: string): Version | null {
+  const match = /(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(text);
+  return match ? [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)] : null;
+}
+
+const atLeast = (version: Version, minimum: Version) => {
+  for (let index = 0; index < 3; index += 1) if (version[index] !== minimum[index]) return version[index]! > minimum[index]!;
+  return true;
+};
+
+/** package.json's `engines.node` (a `>=x.y` range): the one statement of which Node ai-zen needs. */
+async function nodeRange(): Promise<{ text: string; minimum: Version } | null> {
+  try {
+    const text = (JSON.parse(await fs.readFile(path.join(packageRoot(), 'package.json'), 'utf8')) as { engines?: { node?: string } })
+      .engines?.node;
+    const minimum = text && /^>=\s*[\d.]+$/.test(text.trim()) ? parseVersion(text) : null;
+    return text && minimum ? { text, minimum } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The Node running this command and the `node` on the PATH: a global install's `ai-zen` runs the
+ * PATH's (`#!/usr/bin/env node`), and the hook shim falls back to it when its own Node is gone.
+ */
+export async function checkNode(env: Env): Promise<Finding[]> {
+  const range = await nodeRange();
+  if (range === null) return [];
+  const fix = `install Node ${range.text} (e.g. nvm install 22) and put it first on the PATH`;
+  const findings: Finding[] = [];
+  const running = parseVersion(process.versions.node)!;
+  findings.push(
+    atLeast(running, range.minimum)
+      ? { check: 'node', status: 'ok', message: `node v${process.versions.node} runs this (ai-zen needs ${range.text})`, fix: null }
+      : { check: 'node', status: 'problem', message: `node v${process.versions.node} runs this; ai-zen needs ${range.text}`, fix },
+  );
+  const onPath = await runProcess('node', ['--version'], { env, timeoutMs: 20_000 });
+  const version = onPath.exitCode === 0 ? parseVersion(onPath.stdout) : null;
+  if (version === null)
+    findings.push({
+      check: 'node',
+      status: 'note',
+      message: 'no working node on the PATH: a global install of ai-zen (ai-zen, ai-zen-daemon) needs one',
+      fix: null,
+    });
+  else if (!atLeast(version, range.minimum))
+    findings.push({
+      check: 'node',
+      status: 'problem',
+      message: `the node on the PATH is ${onPath.stdout.trim()}; ai-zen needs ${range.text} (its commands run with it)`,
+      fix,
+    });
+  return findings;
+}
+
+/** Whether the shim the hooks and the service run points at an ai-zen that is there. */
+export async function checkShim(env: Env, needed: boolean, shim: string): Promise<Finding[]> {
+  const state = await hookShimState(env);
+  const fix = 'ai-zen-daemon enable (or install-hooks claude|codex) points it at this ai-zen';
+  switch (state) {
+    case 'current':
+      return [{ check: 'shim', status: 'ok', message: `${shim} runs this ai-zen`, fix: null }];
+    case 'other':
+      return [
+        {
+          check: 'shim',
+          status: 'note',
+          message: `${shim} runs another ai-zen installed here, not this one (${DAEMON_SCRIPT})`,
+          fix: null,
+        },
+      ];
+    case 'missing':
+      return needed
+        ? [
+            {
+              check: 'shim',
+              status: 'problem',
+              message: `${shim} is missing, and hooks, the login service or an enabled repo's agents need it`,
+              fix,
+            },
+          ]
+        : [];
+    case 'stale':
+      return [{ check: 'shim', status: 'problem', message: `${shim} runs an ai-zen that is no longer there`, fix }];
+  }
+}
+
+function answers(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ path: socketPath });
+    const done = (value: boolean) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(2000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Daemon sockets and locks in the run folder that no process answers on: a daemon that died (kill -9, a crash, a reboot). */
+export async function checkSockets(env: Env): Promise<Finding[]> {
+  const folder = runFolder(env);
+  const names = (await fs.readdir(folder).catch(() => [] as string[])).filter((name) =>
+    /^d-[0-9a-f]{16}\.sock$|^daemon-[0-9a-f]{24}\.lock$/.test(name),
+  );
+  const dead: string[] = [];
+  for (const name of names) if (!(await answers(path.join(folder, name)))) dead.push(path.join(folder, name));
+  if (dead.length === 0)
+    return [{ check: 'sockets', status: 'ok', message: `no dead daemon socket in ${folder} (${names.length} live)`, fix: null }];
+  return [
+    {
+      check: 'sockets',
+      status: 'problem',
+      message: `${dead.length} dead daemon socket${dead.length === 1 ? '' : 's'} (no daemon answers): ${dead.map((file) => path.basename(file)).join(', ')}`,
+      fix: `rm ${dead.map(shellWord).join(' ')}`,
+    },
+  ];
+}
+
+/** This repo and every enabled one: an untrusted repo's hooks, skills and config choices are ignored. */
+export async function checkTrustOf(roots: readonly string[], env: Env): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const root of roots) {
+    const verdict = await checkTrust(root, env).catch(() => null);
+    if (verdict === null) continue;
+    if (verdict.state === 'untrusted' || verdict.state === 'changed')
+      findings.push({
+        check: 'trust',
+        status: 'problem',
+        message: `${root} is ${describeTrust(verdict)}`,
+        fix: `look at ${root}/.ai-zen (hooks, skills, config.json), then: cd ${shellWord(root)} && ${TRUST_COMMAND}`,
+      });
+    else findings.push({ check: 'trust', status: 'ok', message: `${root}: ${describeTrust(verdict)}`, fix: null });
+  }
+  return findings;
+}
+
+/** The user's config, this repo's, enabled.json and what loading them together refuses (an apiKey in the repo, a bad OPENAI_BASE_URL). */
+export async function checkConfig(root: string | null, env: Env): Promise<{ findings: Finding[]; enabled: Enabled }> {
+  const findings: Finding[] = [];
+  const files = [userConfigPath(env), ...(root ? [projectPaths(root).config] : [])];
+  let filesOk = true;
+  for (const file of files) {
+    const problem = await readConfigFile(file).then(
+      () => null,
+      (error: unknown) => describeError(error),
+    );
+    if (problem === null) continue;
+    filesOk = false;
+    findings.push({ check: 'config', status: 'problem', message: problem, fix: `fix ${file} (see docs/configuration.md) or move it away` });
+  }
+  if (filesOk && root) {
+    const problem = await loadConfig({ root, env }).then(
+      () => null,
+      (error: unknown) => describeError(error),
+    );
+    if (problem !== null) findings.push({ check: 'config', status: 'problem', message: problem, fix: 'do what the message says' });
+  }
+  let enabled: Enabled = { global: false, repos: [] };
+  try {
+    enabled = await readEnabled(env);
+  } catch (error) {
+    findings.push({
+      check: 'config',
+      status: 'problem',
+      message: describeError(error),
+      fix: `remove ${enabledPath(env)}, then ai-zen-daemon enable again in each repo`,
+    });
+  }
+  for (const repo of enabled.repos)
+    if (!(await fs.stat(repo).catch(() => null))?.isDirectory())
+      findings.push({
+        check: 'config',
+        status: 'problem',
+        message: `${repo} is enabled but no longer there (moved or deleted)`,
+        fix: `remove ${JSON.stringify(repo)} from ${enabledPath(env)} (and ai-zen-daemon enable in its new place)`,
+      });
+  if (findings.length === 0)
+    findings.push({ check: 'config', status: 'ok', message: `${files.join(', ')}: valid where present`, fix: null });
+  return { findings, enabled };
+}
+
+/** The login service, when installed: is it what `service install` writes now? */
+export async function checkService(env: Env): Promise<Finding[]> {
+  if (process.platform !== 'linux' && process.platform !== 'darwin') return [];
+  const state = await serviceState(process.platform, env);
+  const { file } = serviceFile(process.platform, env);
+  if (state === 'current') return [{ check: 'service', status: 'ok', message: `${file} is up to date`, fix: null }];
+  if (state === 'outdated')
+    return [
+      {
+        check: 'service',
+        status: 'problem',
+        message: `${file} is not what service install writes now (an older ai-zen, or another AI_ZEN_HOME)`,
+        fix: 'ai-zen-daemon service install',
+      },
+    ];
+  return [];
+}

@@ -1,0 +1,142 @@
+// `doctor`'s look at every agent's hook settings (issue 20 §5), each file where the agent's hooks
+// say ours may be (agent-hooks.ts): each ai-zen hook must run the stable shim
+// ($AI_ZEN_HOME/bin/ai-zen-daemon) or an `ai-zen-daemon` found on the PATH. A hook that names a
+// checkout's script breaks when that checkout moves, and one naming a path that is gone already
+// did break — silently, since a hook never fails its agent.
+import { constants, promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { AgentHooks, HookSettingsFile } from '../../daemon/sources/agent-hooks.js';
+import { parseSettingsObject, type Json } from '../../daemon/sources/hook-groups.js';
+import { AGENT_MODULES } from '../../daemon/sources/index.js';
+import { describeError } from '../../errors.js';
+import { NotRegularFileError, readRegularText } from '../../fs/open-regular-file.js';
+import { hookShimPath, type Env } from '../../paths.js';
+import type { Finding } from './doctor-finding.js';
+
+/** The first words of a shell command as the shell would split them (quotes and backslashes undone). */
+export function shellWords(command: string, count: number): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  let index = 0;
+  while (index < command.length && words.length < count) {
+    const char = command[index]!;
+    if (/\s/.test(char)) {
+      if (word !== null) words.push(word);
+      word = null;
+      index += 1;
+    } else if (char === "'") {
+      const end = command.indexOf("'", index + 1);
+      word = (word ?? '') + command.slice(index + 1, end === -1 ? undefined : end);
+      index = end === -1 ? command.length : end + 1;
+    } else if (char === '"') {
+      let text = '';
+      index += 1;
+      while (index < command.length && command[index] !== '"') {
+        if (command[index] === '\\' && index + 1 < command.length) index += 1;
+        text += command[index];
+        index += 1;
+      }
+      word = (word ?? '') + text;
+      index += 1;
+    } else if (char === '\\' && index + 1 < command.length) {
+      word = (word ?? '') + command[index + 1];
+      index += 2;
+    } else {
+      word = (word ?? '') + char;
+      index += 1;
+    }
+  }
+  if (word !== null && words.length < count) words.push(word);
+  return words;
+}
+
+const exists = (file: string) =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+
+async function onPath(name: string, env: Env): Promise<boolean> {
+  for (const folder of (env.PATH ?? '').split(path.delimiter).filter(Boolean))
+    if (
+      await fs.access(path.join(folder, name), constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+  return false;
+}
+
+/** What is wrong with one hook command, or null when it runs the shim or ai-zen-daemon from the PATH. */
+async function whatIsWrong(command: string, env: Env): Promise<string | null> {
+  const [program = '', second] = shellWords(command, 2);
+  if (program === hookShimPath(env)) return null;
+  if (program === 'ai-zen-daemon') return (await onPath(program, env)) ? null : 'runs ai-zen-daemon from the PATH, and there is none on it';
+  // `node /checkout/dist/cli/ai-zen-daemon.js hook …`: what is named is the script.
+  const named = path.basename(program) === 'node' && second !== undefined ? second : program;
+  if (!path.isAbsolute(named)) return null;
+  if (!(await exists(named))) return `runs ${named}, which no longer exists`;
+  return `runs ${named} (a checkout of ai-zen) instead of the stable ${hookShimPath(env)}: moving or re-cloning it breaks the hook`;
+}
+
+interface FileVerdict {
+  readonly finding: Finding | null;
+  /** Some hook of ours runs the shim: it must be there. */
+  readonly namesShim: boolean;
+}
+
+async function checkSettingsFile(place: HookSettingsFile, fix: string, env: Env): Promise<FileVerdict> {
+  const { file, shown } = place;
+  // A regular file only: a repo's settings path may hold anything, and a FIFO would hang doctor.
+  const text = await readRegularText(file, { follow: true }).catch((error: unknown) =>
+    NotRegularFileError.isInstance(error) ? error : null,
+  );
+  if (text === null) return { finding: null, namesShim: false };
+  if (typeof text !== 'string')
+    return {
+      finding: { check: 'hooks', status: 'problem', message: `${shown} is ${text.what}, not a regular file`, fix: `fix ${file} by hand` },
+      namesShim: false,
+    };
+  let settings: Json;
+  try {
+    settings = parseSettingsObject(text, shown);
+  } catch (error) {
+    return { finding: { check: 'hooks', status: 'problem', message: describeError(error), fix: `fix ${file} by hand` }, namesShim: false };
+  }
+  const { commands, problems } = await place.ours(settings);
+  if (commands.length === 0 && problems.length === 0) return { finding: null, namesShim: false };
+  const namesShim = commands.some((command) => shellWords(command, 1)[0] === hookShimPath(env));
+  const wrong = [
+    ...problems,
+    ...(await Promise.all(commands.map((command) => whatIsWrong(command, env)))).filter((why): why is string => why !== null),
+  ];
+  if (wrong.length === 0)
+    return {
+      finding: { check: 'hooks', status: 'ok', message: `${shown}: ai-zen's ${commands.length} hooks run ai-zen-daemon`, fix: null },
+      namesShim,
+    };
+  const plural = wrong.length === 1 ? 'hook' : 'hooks';
+  const message = `${shown}: ${wrong.length} stale ai-zen ${plural}: ${[...new Set(wrong)].join('; ')}`;
+  return { finding: { check: 'hooks', status: 'problem', message, fix }, namesShim };
+}
+
+/** The one line that puts ours right in a file: install again (the shared file: take ours out of it first). */
+function fixFor(word: string, hooks: AgentHooks, place: HookSettingsFile, root: string | null): string {
+  const install = `ai-zen-daemon install-hooks ${word}${hooks.trust ? ' --trust' : ''}${hooks.scope === 'repo' && root !== null ? ` (in ${root})` : ''}`;
+  return place.shared ? `remove ai-zen's hooks from ${place.file} (the shared file), then ${install}` : install;
+}
+
+/** The hook settings of every agent of the list: this repo's files (root null: not in a repo) and the user's. */
+export async function checkHooks(root: string | null, env: Env): Promise<{ findings: Finding[]; namesShim: boolean }> {
+  const places = AGENT_MODULES.flatMap((agent) =>
+    agent.hooks
+      ? agent.hooks.settingsFiles({ root, env }).map((place) => ({ place, fix: fixFor(agent.word, agent.hooks!, place, root) }))
+      : [],
+  );
+  const found = await Promise.all(places.map(({ place, fix }) => checkSettingsFile(place, fix, env)));
+  return {
+    findings: found.map((verdict) => verdict.finding).filter((finding): finding is Finding => finding !== null),
+    namesShim: found.some((verdict) => verdict.namesShim),
+  };
+}

@@ -1,0 +1,129 @@
+// What `ai-zen-daemon hook <agent> <event>` does (X3, issue 10 §5): reads the agent's hook JSON on
+// stdin, asks the repo's daemon, and returns the answer shaped for the agent, or null. Shared by the
+// full CLI's `hook` command and the lean entry the shim runs (ai-zen-hook.ts): a hook never fails
+// the agent, so the callers print nothing on any error.
+import { appendFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { HOOK_EVENTS, type HookEvent } from '../../daemon/sources/agent-module.js';
+import { AGENT_MODULES, agentModule } from '../../daemon/sources/index.js';
+import { connectIpc } from '../../ipc/client.js';
+import { socketPathFor } from '../../ipc/socket-path.js';
+import type { Env } from '../../paths.js';
+import { agentProcessOf } from '../../probe/agent-process.js';
+import { daemonRoot } from '../shared/daemon-client.js';
+
+/** The words of the agents whose hooks ai-zen installs and answers (`install-hooks <word>`, `hook <word> <event>`). */
+export const HOOK_AGENTS = AGENT_MODULES.filter((agent) => agent.hooks !== null).map((agent) => agent.word);
+/** What a hook reads on stdin at most (a Claude hook input is a few hundred bytes). */
+const MAX_INPUT_BYTES = 1024 * 1024;
+/** Under the hook's own timeout in the settings (60 s): the answer or nothing. */
+const HOOK_ANSWER_MS = 50_000;
+
+const HookInput = z.looseObject({
+  transcript_path: z.string().optional(),
+  session_id: z.string().optional(),
+  cwd: z.string().optional(),
+  stop_hook_active: z.boolean().optional(),
+  trigger: z.string().optional(),
+  source: z.string().optional(),
+  scripted: z.boolean().optional(),
+});
+
+export interface HookIo {
+  readonly cwd: string;
+  readonly env: Env;
+  readonly stdin: NodeJS.ReadableStream;
+}
+
+export async function answerHook(agent: string, event: string, io: HookIo): Promise<Record<string, unknown> | null> {
+  const module = agentModule(agent);
+  const hooks = module?.hooks;
+  if (!HOOK_AGENTS.includes(agent) || !module || !hooks || !isHookEvent(event)) return null;
+  const raw: unknown = JSON.parse(await readInput(io.stdin));
+  const input = HookInput.safeParse((await hooks.readInput(raw)) ?? {});
+  if (!input.success || !input.data.transcript_path) return null;
+  const shaped = (output: Record<string, unknown> | null): Record<string, unknown> | null =>
+    output ? hooks.writeOutput(event, output) : output;
+  const root = await daemonRoot(input.data.cwd ?? io.cwd, io.env);
+  // A daemon that is not there refuses at once; one that is slow to accept (a loaded machine) is waited for on
+  // Stop and PreCompact, where a missed answer is a missed handoff; a session's start waits less.
+  const connectMs = event === 'SessionStart' ? 2_000 : 10_000;
+  const client = await connectIpc({ socketPath: socketPathFor(root, { env: io.env }), repoRoot: root, timeoutMs: connectMs }).catch(
+    (error: unknown) => {
+      // Unprotected is never silent (issue 20 §2): the session is told, once at its start, how to fix it.
+      if (event === 'SessionStart') return null;
+      throw error;
+    },
+  );
+  if (client === null) {
+    // An enabled repo: this session's start brings its daemon up, detached, without waiting for it (issue 20 §1).
+    // Loaded only here: the daemon launcher (and its logger) is most of the CLI, and every other hook run skips it.
+    const { startDaemonIfEnabled } = await import('../shared/daemon-autostart.js');
+    return shaped((await startDaemonIfEnabled(root, io.env)) === 'not-enabled' ? unprotected(root) : null);
+  }
+  // The agent runs the hook (through a shell or two): its process is the one `/clear` keeps.
+  const agentPid = agentProcessOf(process.ppid);
+  try {
+    const reply = await client.request<{ output: Record<string, unknown> | null }>(
+      'agent-hook',
+      {
+        agent: module.name,
+        event,
+        transcriptPath: input.data.transcript_path,
+        ...(input.data.session_id ? { sessionId: input.data.session_id } : {}),
+        ...(input.data.stop_hook_active !== undefined ? { stopHookActive: input.data.stop_hook_active } : {}),
+        ...(input.data.trigger ? { trigger: input.data.trigger } : {}),
+        ...(input.data.source ? { source: input.data.source } : {}),
+        ...(input.data.scripted ? { scripted: true } : {}),
+        ...(agentPid !== null ? { agentPid } : {}),
+      },
+      { timeoutMs: HOOK_ANSWER_MS },
+    );
+    return shaped(reply && typeof reply === 'object' && reply.output && typeof reply.output === 'object' ? reply.output : null);
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+/**
+ * answerHook for the two entries that run it (the lean one and the full CLI's `hook`): any error is
+ * null, silent for the agent; AI_ZEN_HOOK_DEBUG names a file that gets the reason (for a person
+ * debugging a hook).
+ */
+export async function answerHookQuietly(agent: string, event: string, io: HookIo): Promise<Record<string, unknown> | null> {
+  return answerHook(agent, event, io).catch(async (error: unknown) => {
+    const debug = io.env.AI_ZEN_HOOK_DEBUG;
+    if (debug) await appendFile(debug, hookFailureLine(agent, event, error)).catch(() => {});
+    return null;
+  });
+}
+
+function hookFailureLine(agent: string, event: string, error: unknown): string {
+  return `${new Date().toISOString()} hook ${agent} ${event}: ${error instanceof Error ? error.stack : String(error)}\n`;
+}
+
+/** The one line of context a session gets at its start in a repo whose daemon is not running. */
+function unprotected(root: string): Record<string, unknown> {
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'SessionStart',
+      additionalContext: `ai-zen: this repo (${root}) is NOT protected — no ai-zen daemon runs here, so nothing hands this session over when its context fills up. Tell the user; the fix is: ai-zen-daemon start (or ai-zen-daemon enable, to start it with every session here)`,
+    },
+  };
+}
+
+function isHookEvent(event: string): event is HookEvent {
+  return (HOOK_EVENTS as readonly string[]).includes(event);
+}
+
+async function readInput(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of stream) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    bytes += buffer.length;
+    if (bytes > MAX_INPUT_BYTES) throw new Error('hook input too large');
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

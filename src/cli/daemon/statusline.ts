@@ -1,0 +1,148 @@
+// `ai-zen-daemon statusline` (issue 23 §2): Claude Code's `statusLine` command. Reads Claude's JSON
+// on stdin, hands the exact reading to this repo's daemon (IPC `statusline`) and prints one line:
+// `ctx 62% · hands off 70% · compacts ~73% · last doc 14:02`. It never fails the statusline (Claude
+// shows nothing for a command that exits non-zero): bad input, no daemon, a slow daemon each print
+// a short line and exit 0. `--chain '<command>'` runs the user's own statusline command with the
+// same input and appends ours to what it prints.
+//
+// Fast on purpose: Claude runs it on every refresh. The stable shim runs ai-zen-statusline.js,
+// which loads this module and what it imports — node built-ins and small base modules, no zod, no
+// commander — and `ai-zen-daemon statusline` (the full CLI) runs the same function.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { requestOnce } from '../../ipc/one-request.js';
+import { socketPathFor } from '../../ipc/socket-path.js';
+import type { Env } from '../../paths.js';
+import { runProcess } from '../../run-process.js';
+import { readStatuslineFacts, readStatuslineInput, statuslineText, UNREADABLE_LINE, type StatuslineReading } from './statusline-line.js';
+
+/** What the statusline reads on stdin at most (Claude's input is about 2 KB). */
+const MAX_INPUT_BYTES = 256 * 1024;
+/** Claude closes stdin at once; a caller that never does gets the line from what it sent by then. */
+const INPUT_DEADLINE_MS = 1000;
+/** How long the daemon has to answer, connecting included (it answers from memory). */
+const DAEMON_DEADLINE_MS = 500;
+/** How long a chained command may run (Claude itself cancels a statusline that takes much longer). */
+const CHAIN_DEADLINE_MS = 5000;
+const CHAIN_MAX_OUTPUT = 64 * 1024;
+
+export interface StatuslineIo {
+  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly env: Env;
+  readonly cwd: string;
+}
+
+export interface StatuslineOptions {
+  /** The user's own statusline command, run first with the same input. */
+  readonly chain?: string;
+}
+
+/** Prints the line; resolves once it is written. Never rejects. */
+export async function runStatusline(options: StatuslineOptions, io: StatuslineIo): Promise<void> {
+  const line = await statuslineLine(options, io).catch(() => UNREADABLE_LINE);
+  await new Promise<void>((resolve) => io.stdout.write(`${line}\n`, () => resolve()));
+}
+
+async function statuslineLine(options: StatuslineOptions, io: StatuslineIo): Promise<string> {
+  const input = io.stdin.isTTY ? '' : await readInput(io.stdin);
+  const reading = readStatuslineInput(input);
+  const [theirs, ours] = await Promise.all([
+    options.chain ? runChained(options.chain, input, io) : Promise.resolve(''),
+    reading === null ? Promise.resolve(UNREADABLE_LINE) : ourLine(reading, io),
+  ]);
+  return theirs === '' ? ours : `${theirs} · ${ours}`;
+}
+
+async function ourLine(reading: StatuslineReading, io: StatuslineIo): Promise<string> {
+  const root = projectRoot(reading.folder ?? io.cwd);
+  const outcome = await requestOnce(socketPathFor(root, { env: io.env }), 'statusline', daemonParams(reading), DAEMON_DEADLINE_MS);
+  const facts = outcome.kind === 'answered' ? readStatuslineFacts(outcome.result) : null;
+  const daemon =
+    facts !== null
+      ? ({ kind: 'facts', facts } as const)
+      : outcome.kind === 'no-daemon'
+        ? ({ kind: 'off' } as const)
+        : ({ kind: 'no-answer' } as const);
+  return statuslineText(reading, daemon, new Date());
+}
+
+/** The reading as the `statusline` request's params (ipc/protocol.ts): a field out of bounds is left out, never cut. */
+function daemonParams(reading: StatuslineReading): Record<string, unknown> {
+  const params: Record<string, unknown> = { agent: 'claude-code' };
+  if (reading.sessionId !== null && reading.sessionId.length <= 256) params.sessionId = reading.sessionId;
+  if (reading.transcriptPath !== null && reading.transcriptPath.length <= 4096) params.transcriptPath = reading.transcriptPath;
+  if (reading.model !== null && reading.model.length <= 256) params.model = reading.model;
+  if (reading.usedPercent !== null && reading.usedPercent <= 10_000) params.usedPercent = reading.usedPercent;
+  if (reading.contextWindowSize !== null) params.contextWindowSize = reading.contextWindowSize;
+  if (reading.promptTokens !== null) params.promptTokens = reading.promptTokens;
+  return params;
+}
+
+/**
+ * The repo the daemon watches: the nearest folder holding `.git` (a folder, or a worktree's file),
+ * as `git rev-parse --show-toplevel` finds it, without the ~10 ms of starting git; else the folder.
+ */
+export function projectRoot(folder: string): string {
+  let current = path.resolve(folder);
+  for (;;) {
+    try {
+      statSync(path.join(current, '.git'));
+      return current;
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return path.resolve(folder);
+      current = parent;
+    }
+  }
+}
+
+/** The user's command, with Claude's input on its stdin; what it printed, without the trailing newline. */
+async function runChained(command: string, input: string, io: StatuslineIo): Promise<string> {
+  const result = await runProcess('/bin/sh', ['-c', command], {
+    cwd: io.cwd,
+    env: io.env,
+    input,
+    timeoutMs: CHAIN_DEADLINE_MS,
+    processGroup: true,
+    drainMs: 100,
+    maxBuffer: CHAIN_MAX_OUTPUT,
+  }).catch(() => null);
+  return result === null ? '' : result.stdout.replace(/\s+$/, '');
+}
+
+async function readInput(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const read = (async () => {
+    for await (const chunk of stream) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      bytes += buffer.length;
+      if (bytes > MAX_INPUT_BYTES) throw new Error('statusline input too large');
+      chunks.push(buffer);
+    }
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, INPUT_DEADLINE_MS);
+  });
+  try {
+    await Promise.race([read, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `ai-zen-daemon statusline` in the full CLI (the shim takes the lean entry, ai-zen-statusline.js). */
+export function registerStatuslineCommand(program: Command, setup: { readonly io: StatuslineIo }): void {
+  program
+    .command('statusline')
+    .option('--chain <command>', 'run your own statusline command first (same input) and append ai-zen’s line to what it prints')
+    .description('Claude Code’s statusLine: reads its JSON on stdin, prints context %, handoff and compaction points, last document')
+    .action(async (flags: { chain?: string }) => {
+      await runStatusline(flags.chain ? { chain: flags.chain } : {}, setup.io);
+    });
+}
