@@ -34,6 +34,8 @@ export interface LoadSkillOptions {
   /** Release/sync the user copy first (R5). Default true. */
   readonly bootstrap?: boolean;
   readonly logger?: Logger;
+  /** How a skill file is read (default readRegularFile): a test swaps a file at exactly this read. */
+  readonly readFile?: typeof readRegularFile;
 }
 
 // The cap is the trust check's too: it reads the skill the same way when it is not handed the bytes.
@@ -61,7 +63,7 @@ export async function loadHandoffSkill(options: LoadSkillOptions = {}): Promise<
     options.logger?.warn({ skill: candidate.path, source: candidate.source, reason }, 'handoff skill skipped');
   };
   for (const candidate of candidates) {
-    const read = await readRegularFile(candidate.path, SKILL_MAX_BYTES);
+    const read = await (options.readFile ?? readRegularFile)(candidate.path, SKILL_MAX_BYTES);
     if (!read.ok) {
       // A missing project or user copy is the normal case, not worth a warning.
       if (read.missing && candidate.source !== 'bundled') skipped.push({ ...candidate, reason: 'missing' });

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { requestDaemon } from '../../src/cli/daemon-client.js';
+import { requestDaemon } from '../../src/cli/shared/daemon-client.js';
 import { SessionsReply } from '../../src/daemon/side-channels/status-schema.js';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import { processAlive } from '../support/process-alive.js';
