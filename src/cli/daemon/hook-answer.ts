@@ -40,6 +40,9 @@ export async function answerHook(agent: string, event: string, io: HookIo): Prom
   const hooks = module?.hooks;
   if (!HOOK_AGENTS.includes(agent) || !module || !hooks || !isHookEvent(event)) return null;
   const raw: unknown = JSON.parse(await readInput(io.stdin));
+  // Another agent running this agent's hooks (Cursor runs Claude Code's from .claude/settings*.json) is not asked,
+  // told or blocked: its session is not one ai-zen watches, and a block would hold its stop.
+  if (isOtherAgentsPayload(raw, agent, event)) return null;
   const input = HookInput.safeParse((await hooks.readInput(raw)) ?? {});
   if (!input.success || !input.data.transcript_path) return null;
   const shaped = (output: Record<string, unknown> | null): Record<string, unknown> | null =>
@@ -110,6 +113,17 @@ function unprotected(root: string): Record<string, unknown> {
       additionalContext: `ai-zen: this repo (${root}) is NOT protected — no ai-zen daemon runs here, so nothing hands this session over when its context fills up. Tell the user; the fix is: ai-zen-daemon start (or ai-zen-daemon enable, to start it with every session here)`,
     },
   };
+}
+
+/** Fields only Cursor's hook input has (its common schema); no agent whose hooks ai-zen installs sends them. */
+const OTHER_AGENTS_FIELDS = ['cursor_version', 'conversation_id', 'generation_id', 'workspace_roots'];
+
+/** Whether a hook's input is another agent's: Cursor's fields, or Claude's event spelt Cursor's way ("stop", "sessionStart"). */
+function isOtherAgentsPayload(raw: unknown, agent: string, event: string): boolean {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
+  if (OTHER_AGENTS_FIELDS.some((field) => field in raw)) return true;
+  const named = (raw as { hook_event_name?: unknown }).hook_event_name;
+  return agent === 'claude' && typeof named === 'string' && named !== event && named.toLowerCase() === event.toLowerCase();
 }
 
 function isHookEvent(event: string): event is HookEvent {
