@@ -2,7 +2,8 @@
 // runs this ai-zen. The agents' settings name the script, never the checkout or the global
 // install, so moving, re-cloning or upgrading ai-zen breaks no repo's hooks: whichever ai-zen runs
 // next (install-hooks, enable) points the script at itself. When the ai-zen it names
-// is gone, an `ai-zen-daemon` on the PATH takes over; when there is none, the hook still exits 0
+// is gone, an `ai-zen-daemon` on the PATH takes over (from an absolute entry outside the folder the
+// hook runs in: never a cloned repo's own); when there is none, the hook still exits 0
 // (it never fails the agent) but a session's start is told that the repo is unprotected.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -38,8 +39,26 @@ if [ -f "$script" ]; then
   if [ -x "$node" ]; then exec "$node" "$@"; fi
   exec node "$@"
 fi
-found=$(command -v ai-zen-daemon 2>/dev/null)
-if [ -n "$found" ] && [ ! "$found" -ef "$0" ]; then exec "$found" "$@"; fi
+# An ai-zen-daemon on the PATH, but never from a relative entry or one inside the folder the agent runs
+# the hook in: a cloned repo's node_modules/.bin would run as the hook.
+here=$(pwd -P 2>/dev/null || pwd)
+found=
+set -f
+was=$IFS
+IFS=:
+for dir in $PATH; do
+  case "$dir" in /*) ;; *) continue ;; esac
+  if [ "$here" != / ]; then
+    case "$dir/" in "$here"/* | "$PWD"/*) continue ;; esac
+  fi
+  if [ -f "$dir/ai-zen-daemon" ] && [ -x "$dir/ai-zen-daemon" ] && [ ! "$dir/ai-zen-daemon" -ef "$0" ]; then
+    found="$dir/ai-zen-daemon"
+    break
+  fi
+done
+IFS=$was
+set +f
+if [ -n "$found" ]; then exec "$found" "$@"; fi
 # No ai-zen anywhere: never fail the agent, but do not leave it unprotected without a word.
 cat >/dev/null 2>&1
 if [ "$1" = hook ] && [ "$3" = SessionStart ]; then
