@@ -2,6 +2,7 @@
 // (open-project.ts) and `ai-zen-daemon`, which must agree on the root; kept small so the daemon
 // does not load the agent stack to find it.
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { AiZenError } from '../../errors.js';
 import type { Env } from '../../paths.js';
 import { runProcess } from '../../run-process.js';
@@ -14,7 +15,17 @@ export async function findProjectRoot(cwd: string, env: Env = process.env): Prom
   // Not a git repository, or no git: the working folder is the project.
   const git = await runProcess('git', ['rev-parse', '--show-toplevel'], { cwd: real, env: { ...env, GIT_OPTIONAL_LOCKS: '0' } });
   const top = git.exitCode === 0 ? git.stdout.trim() : '';
-  if (top !== '') return await fs.realpath(top).catch(() => real);
+  if (top !== '') {
+    const root = await fs.realpath(top).catch(() => real);
+    // A crafted .git (core.worktree in a gitdir it names) can make another repo the top level: ai-zen would then
+    // act there, on that repo's trust, for a folder that is not part of it.
+    if (real !== root && !real.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`))
+      throw new AiZenError(
+        'usage',
+        `${real} is not inside the working tree its .git names (${root}): ai-zen works only in a folder of the repository it belongs to; run it in ${root} if that is the one meant`,
+      );
+    return root;
+  }
   await refuseGitDir(real, env);
   return real;
 }
