@@ -7,6 +7,7 @@ import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { AgentHooks, HookSettingsFile } from '../../daemon/sources/agent-hooks.js';
 import { parseSettingsObject, type Json } from '../../daemon/sources/hook-groups.js';
+import { approvedMcpProblem } from '../../daemon/sources/claude-code/claude-mcp.js';
 import { AGENT_MODULES } from '../../daemon/sources/index.js';
 import { describeError } from '../../errors.js';
 import { NotRegularFileError, readRegularText } from '../../fs/open-regular-file.js';
@@ -135,8 +136,20 @@ export async function checkHooks(root: string | null, env: Env): Promise<{ findi
       : [],
   );
   const found = await Promise.all(places.map(({ place, fix }) => checkSettingsFile(place, fix, env)));
+  // The MCP server Claude Code starts by its approved name must still be ai-zen's.
+  const mcp = root === null ? null : await approvedMcpProblem(root, env);
+  const mcpFinding: Finding[] = mcp
+    ? [
+        {
+          check: 'hooks',
+          status: 'problem',
+          message: mcp,
+          fix: `unless that server is yours, remove it from ${root}/.mcp.json and "ai-zen" from enabledMcpjsonServers in .claude/settings.local.json, then ai-zen-daemon install-hooks claude`,
+        },
+      ]
+    : [];
   return {
-    findings: found.map((verdict) => verdict.finding).filter((finding): finding is Finding => finding !== null),
+    findings: [...found.map((verdict) => verdict.finding).filter((finding): finding is Finding => finding !== null), ...mcpFinding],
     namesShim: found.some((verdict) => verdict.namesShim),
   };
 }

@@ -19,7 +19,7 @@ export interface EntryTable {
   /** Where in the file: `['mcpServers', 'ai-zen']`. */
   readonly at: readonly string[];
   /** JSON, where `isOurs` tells our entry from the user's at the same key; or TOML, ours in a block that opens with `mark`. */
-  readonly format: { readonly kind: 'json'; isOurs(value: unknown): boolean } | { readonly kind: 'toml'; readonly mark: string };
+  readonly format: { readonly kind: 'json'; isOurs(value: unknown, env: Env): boolean } | { readonly kind: 'toml'; readonly mark: string };
   /** A file left holding nothing once ours is out goes with it (one install created it). */
   readonly dropEmpty: boolean;
 }
@@ -44,12 +44,14 @@ export function settingsEntry(table: EntryTable): SettingsEntry {
     const file = path.join(folder, table.file);
     return { folder, file, shown: table.home ? file : table.file };
   };
-  const formatOf = async (): Promise<EntryFormat> =>
-    table.format.kind === 'json' ? jsonEntries(table.format.isOurs) : tomlEntries(await loadToml(), table.format.mark);
+  const formatOf = async (env: Env): Promise<EntryFormat> => {
+    const format = table.format;
+    return format.kind === 'json' ? jsonEntries((value) => format.isOurs(value, env)) : tomlEntries(await loadToml(), format.mark);
+  };
   return {
     async install(root, env, value) {
       const { folder, file, shown } = place(root, env);
-      const format = await formatOf();
+      const format = await formatOf(env);
       if (table.home) await fs.mkdir(folder, { recursive: true, mode: 0o700 });
       let theirs: unknown;
       const change = (before: Json) => {
@@ -62,7 +64,7 @@ export function settingsEntry(table: EntryTable): SettingsEntry {
     async uninstall(root, env) {
       const { folder, file, shown } = place(root, env);
       if (!(await fileExists(file))) return { file, changed: false };
-      const format = await formatOf();
+      const format = await formatOf(env);
       const change = (before: Json) => format.put(before, table.at, undefined, shown);
       const { changed } = await updateSettingsFile({ root: folder, name: table.file, shown, env, format, change });
       if (table.dropEmpty && changed && ['', '{}'].includes((await fs.readFile(file, 'utf8')).trim())) await fs.rm(file, { force: true });
