@@ -12,6 +12,7 @@ import type { Env } from '../../paths.js';
 import { daemonRoot } from '../shared/daemon-client.js';
 import { packageVersion } from '../shared/package-version.js';
 import { setEnabled } from '../shared/enabled-repos.js';
+import { recordInstalledHooks } from './doctor-hooks.js';
 import { keepOutOfGit } from './git-exclude.js';
 import { answerHookQuietly, HOOK_AGENTS } from './hook-answer.js';
 import { ensureHookShim, shellWord } from './hook-shim.js';
@@ -84,6 +85,7 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
       const mcp = hooks.mcp ? await hooks.mcp.uninstall({ root, env }) : null;
       if (mcp?.changed) lines.push(`ai-zen-daemon: the MCP server ai-zen removed from ${shown(mcp.file)}`);
       const result = await hooks.uninstall({ root, env });
+      await recordInstalledHooks(hooks.settingsFiles({ root, env }), env);
       lines.push(
         result.changed
           ? `ai-zen-daemon: ai-zen's hooks removed from ${shown(result.file)}`
@@ -130,6 +132,7 @@ async function install(setup: CliSetup, word: string, hooks: AgentHooks, trust: 
   const root = await rootFor(hooks, setup);
   const shim = await ensureHookShim(env);
   const result = await hooks.install({ root, env, command: (event) => hookCommand(shim, word, event) });
+  await recordInstalledHooks(hooks.settingsFiles({ root, env }), env);
   const { where, kept } = await place(root, result.file, hooks, env);
   // Each step says what it did as soon as it is done: a later step that fails leaves the earlier ones told.
   const say = (lines: readonly string[]) => (lines.length === 0 ? Promise.resolve() : writeOut(setup.io.stdout, `${lines.join('\n')}\n`));

@@ -102,6 +102,15 @@ export async function checkShim(env: Env, needed: boolean, shim: string): Promis
         : [];
     case 'stale':
       return [{ check: 'shim', status: 'problem', message: `${shim} runs an ai-zen that is no longer there`, fix }];
+    case 'changed':
+      return [
+        {
+          check: 'shim',
+          status: 'problem',
+          message: `${shim} is not what ai-zen last wrote there: something changed it since, and every hook of ai-zen's runs it`,
+          fix: `read ${shim} for what was added; ai-zen-daemon enable writes ai-zen's back`,
+        },
+      ];
   }
 }
 

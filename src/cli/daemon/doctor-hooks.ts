@@ -13,6 +13,7 @@ import { describeError } from '../../errors.js';
 import { NotRegularFileError, readRegularText } from '../../fs/open-regular-file.js';
 import { hookShimPath, type Env } from '../../paths.js';
 import type { Finding } from './doctor-finding.js';
+import { readInstalledHooks, recordHookCommands } from './installed-hooks-record.js';
 
 /** The first words of a shell command as the shell would split them (quotes and backslashes undone). */
 export function shellWords(command: string, count: number): string[] {
@@ -87,7 +88,28 @@ interface FileVerdict {
   readonly namesShim: boolean;
 }
 
-async function checkSettingsFile(place: HookSettingsFile, fix: string, env: Env): Promise<FileVerdict> {
+/** The commands of ai-zen's hooks in one settings file as it is now (none: no file, or not one ai-zen can read). */
+async function ourCommandsIn(place: HookSettingsFile): Promise<readonly string[]> {
+  const text = await readRegularText(place.file, { follow: true }).catch(() => null);
+  if (text === null) return [];
+  try {
+    return (await place.ours(parseSettingsObject(text, place.shown))).commands;
+  } catch {
+    return [];
+  }
+}
+
+/** What install-hooks just wrote as ai-zen's hooks, for doctor to compare with later. */
+export async function recordInstalledHooks(places: readonly HookSettingsFile[], env: Env): Promise<void> {
+  for (const place of places) if (!place.shared) await recordHookCommands(env, place.file, await ourCommandsIn(place));
+}
+
+async function checkSettingsFile(
+  place: HookSettingsFile,
+  fix: string,
+  env: Env,
+  recorded: readonly string[] | undefined,
+): Promise<FileVerdict> {
   const { file, shown } = place;
   // A regular file only: a repo's settings path may hold anything, and a FIFO would hang doctor.
   const text = await readRegularText(file, { follow: true }).catch((error: unknown) =>
@@ -106,20 +128,38 @@ async function checkSettingsFile(place: HookSettingsFile, fix: string, env: Env)
     return { finding: { check: 'hooks', status: 'problem', message: describeError(error), fix: `fix ${file} by hand` }, namesShim: false };
   }
   const { commands, problems } = await place.ours(settings);
-  if (commands.length === 0 && problems.length === 0) return { finding: null, namesShim: false };
+  // What install-hooks wrote and is no longer there as written: edited by another program (a worm's payload
+  // before or after ours), so the hook no longer reads as ours, or reads as ours and runs more.
+  const gone = recorded === undefined ? [] : recorded.filter((command) => !commands.includes(command));
+  if (commands.length === 0 && problems.length === 0 && gone.length === 0) return { finding: null, namesShim: false };
   const namesShim = commands.some((command) => shellWords(command, 1)[0] === hookShimPath(env));
-  const wrong = [
-    ...problems,
-    ...(await Promise.all(commands.map((command) => whatIsWrong(command, env)))).filter((why): why is string => why !== null),
-  ];
-  if (wrong.length === 0)
+  const verdicts = await Promise.all(commands.map(async (command) => ({ command, why: await whatIsWrong(command, env) })));
+  const wrong = [...problems, ...verdicts.map((verdict) => verdict.why).filter((why): why is string => why !== null)];
+  if (wrong.length > 0) {
+    const plural = wrong.length === 1 ? 'hook' : 'hooks';
+    const message = `${shown}: ${wrong.length} stale ai-zen ${plural}: ${[...new Set(wrong)].join('; ')}`;
+    return { finding: { check: 'hooks', status: 'problem', message, fix }, namesShim };
+  }
+  const added = recorded === undefined ? [] : commands.filter((command) => !recorded.includes(command));
+  if (added.length > 0 || gone.length > 0) {
+    const changes = [
+      ...added.map((command) => `now ${JSON.stringify(command)}`),
+      ...gone.map((command) => `${JSON.stringify(command)} is gone`),
+    ];
     return {
-      finding: { check: 'hooks', status: 'ok', message: `${shown}: ai-zen's ${commands.length} hooks run ai-zen-daemon`, fix: null },
+      finding: {
+        check: 'hooks',
+        status: 'problem',
+        message: `${shown}: ai-zen's hooks changed since install-hooks wrote them: ${changes.join('; ')}`,
+        fix: `if you did not change them, something on this machine did: remove them, then ${fix}`,
+      },
       namesShim,
     };
-  const plural = wrong.length === 1 ? 'hook' : 'hooks';
-  const message = `${shown}: ${wrong.length} stale ai-zen ${plural}: ${[...new Set(wrong)].join('; ')}`;
-  return { finding: { check: 'hooks', status: 'problem', message, fix }, namesShim };
+  }
+  return {
+    finding: { check: 'hooks', status: 'ok', message: `${shown}: ai-zen's ${commands.length} hooks run ai-zen-daemon`, fix: null },
+    namesShim,
+  };
 }
 
 /** The one line that puts ours right in a file: install again (the shared file: take ours out of it first). */
@@ -135,7 +175,8 @@ export async function checkHooks(root: string | null, env: Env): Promise<{ findi
       ? agent.hooks.settingsFiles({ root, env }).map((place) => ({ place, fix: fixFor(agent.word, agent.hooks!, place, root) }))
       : [],
   );
-  const found = await Promise.all(places.map(({ place, fix }) => checkSettingsFile(place, fix, env)));
+  const recorded = (await readInstalledHooks(env))?.files ?? {};
+  const found = await Promise.all(places.map(({ place, fix }) => checkSettingsFile(place, fix, env, recorded[place.file])));
   // The MCP server Claude Code starts by its approved name must still be ai-zen's.
   const mcp = root === null ? null : await approvedMcpProblem(root, env);
   const mcpFinding: Finding[] = mcp

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { writeFileInside } from '../../fs/safe-write.js';
 import { aiZenHome, hookShimPath, type Env } from '../../paths.js';
 import { commandScript } from '../shared/command-scripts.js';
+import { readInstalledHooks, recordShim, sha256 } from './installed-hooks-record.js';
 
 /** This ai-zen's `ai-zen-daemon` script. */
 export const DAEMON_SCRIPT = commandScript('ai-zen-daemon');
@@ -78,19 +79,22 @@ export async function ensureHookShim(env: Env): Promise<string> {
     (stat) => stat.mode & 0o777,
     () => 0,
   );
-  if (current === text && mode === 0o755) return shim;
-  const home = aiZenHome(env);
-  await fs.mkdir(home, { recursive: true, mode: 0o700 });
-  await writeFileInside(home, path.relative(home, shim), text, { mode: 0o755 });
+  if (current !== text || mode !== 0o755) {
+    const home = aiZenHome(env);
+    await fs.mkdir(home, { recursive: true, mode: 0o700 });
+    await writeFileInside(home, path.relative(home, shim), text, { mode: 0o755 });
+  }
+  await recordShim(env, text);
   return shim;
 }
 
-/** Whether the shim runs this ai-zen. */
-export async function hookShimState(env: Env): Promise<'current' | 'missing' | 'stale' | 'other'> {
+/** Whether the shim runs this ai-zen; `changed`: its bytes are not what ai-zen last wrote there. */
+export async function hookShimState(env: Env): Promise<'current' | 'missing' | 'stale' | 'other' | 'changed'> {
   const current = await fs.readFile(hookShimPath(env), 'utf8').catch(() => null);
   if (current === null) return 'missing';
   if (current === hookShimText(DAEMON_SCRIPT, process.execPath)) return 'current';
   const named = /^script=(.*)$/m.exec(current)?.[1]?.replace(/^'|'$/g, '');
-  if (named && (await fs.stat(named).catch(() => null))) return 'other';
-  return 'stale';
+  if (!named || !(await fs.stat(named).catch(() => null))) return 'stale';
+  const recorded = (await readInstalledHooks(env))?.shim ?? null;
+  return recorded !== null && recorded !== sha256(current) ? 'changed' : 'other';
 }
