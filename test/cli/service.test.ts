@@ -193,6 +193,32 @@ describe('ai-zen-daemon service install|uninstall', { timeout: 120_000 }, () => 
     }
     expect(await fs.readFile(setup.unitFile, 'utf8')).toBe('[Service]\nExecStart=/bin/true\n');
   });
+
+  it('service install refuses an AI_ZEN_HOME with a $, a quote or a backslash in one line, writing no unit systemd would reject or run wrong', async () => {
+    const setup = await user(['systemctl']);
+    for (const [odd, said] of [
+      ['$HOME', 'a $'],
+      ['"q', 'a quote'],
+      ["'q", 'a quote'],
+      ['\\q', 'a backslash'],
+    ] as const) {
+      const home = path.join(setup.home, `ai-zen ${odd}`);
+      const env = { ...setup.env, AI_ZEN_HOME: home };
+      for (const args of [
+        ['service', 'install', '--platform', 'linux'],
+        ['service', 'install', '--platform', 'linux', '--dry-run'],
+      ]) {
+        const refused = await runCli(args, { cwd: setup.repo.root, env, bin: DAEMON_BIN, timeoutMs: 60_000 });
+        expect(refused.code, odd).toBe(2);
+        expect(refused.stderr, odd).toBe(
+          `ai-zen-daemon: AI_ZEN_HOME ${JSON.stringify(home)} has ${said}, which a systemd unit cannot carry in the command it runs: set it to a path without $, quotes or backslashes (nothing was written)\n`,
+        );
+      }
+      await expect(fs.access(setup.unitFile), odd).rejects.toThrow();
+      await expect(fs.access(path.join(home, 'bin', 'ai-zen-daemon')), odd).rejects.toThrow();
+    }
+    expect(await calls(setup)).toEqual([]);
+  });
 });
 
 async function toolPath(tool: string): Promise<string> {

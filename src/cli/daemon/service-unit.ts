@@ -35,6 +35,19 @@ export function systemdQuote(word: string, { exec }: { exec: boolean }): string 
   return `"${quoted}"`;
 }
 
+/**
+ * Refuses a path systemd cannot run: a quote or a backslash in the executable's name is a fatal error of the
+ * unit, and `$$` (the escape of `$`) stays in it as written, so the unit names a file that is not there.
+ */
+export function refuseSystemdUnsafe(what: string, value: string): void {
+  const bad = /[$"'\\]/.exec(value)?.[0];
+  if (bad !== undefined)
+    throw new AiZenError(
+      'usage',
+      `${what} ${JSON.stringify(value)} has ${bad === '$' ? 'a $' : bad === '\\' ? 'a backslash' : 'a quote'}, which a systemd unit cannot carry in the command it runs: set it to a path without $, quotes or backslashes (nothing was written)`,
+    );
+}
+
 export function renderSystemdUnit({ shim, home }: ServiceInputs): string {
   const command = systemdQuote(shim, { exec: true });
   return `# ${SERVICE_MARK}; removed by ai-zen-daemon service uninstall.

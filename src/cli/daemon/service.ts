@@ -17,6 +17,7 @@ import { ensureHookShim, shellWord } from './hook-shim.js';
 import { writeOut, type CliSetup } from '../shared/run-cli.js';
 import {
   LAUNCHD_LABEL,
+  refuseSystemdUnsafe,
   renderLaunchdPlist,
   renderSystemdUnit,
   SERVICE_MARK,
@@ -155,6 +156,7 @@ async function enabledSummary(env: Env): Promise<string> {
 
 async function install(setup: CliSetup, platform: ServicePlatform, dryRun: boolean, json: boolean): Promise<void> {
   const { env } = setup.io;
+  if (platform === 'linux') refuseSystemdUnsafe('AI_ZEN_HOME', aiZenHome(env));
   const wanted = serviceFile(platform, env);
   const current = await fs.readFile(wanted.file, 'utf8').catch(() => null);
   if (current !== null && !current.includes(SERVICE_MARK))
