@@ -1,5 +1,5 @@
 // The last step of every handoff before its `handoff` line is written, whoever wrote the document
-// (T1, T5): scan it for secrets, redact them in the file itself, and record the sha256 of what is
+// (T1, T5): make forged markup inert, scan it for secrets, redact them in the file itself, and record the sha256 of what is
 // left. The daemon commits a document only while it still has that sha256, so what it commits is
 // always a document that was verified and scanned — never one changed afterwards, never one
 // ai-zen did not write.
@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { writeFileInside } from '../fs/safe-write.js';
 import { homeFolder } from '../paths.js';
 import type { DocPath } from './doc-path.js';
+import { neutraliseMarkup } from './forged-markup.js';
 import { portableText } from './portable-paths.js';
 import { redactFindings, scanForSecrets, type SecretScanner } from './secret-scan.js';
 
@@ -23,7 +24,8 @@ export interface SealedDocument {
 export async function sealDocument(root: string, doc: DocPath, scan: SecretScanner = scanForSecrets): Promise<SealedDocument> {
   const original = await readRegularFile(doc.absolute);
   // Issue 21 §2: a committed document names no path of this machine (the project's are relative, the home is `~`).
-  const text = portableText(original.toString('utf8'), { root, home: homeFolder() });
+  // Markup that would pose as an agent's harness or as ai-zen's own frames is made inert: a later session reads this as a record.
+  const text = neutraliseMarkup(portableText(original.toString('utf8'), { root, home: homeFolder() })).text;
   const findings = await scan(text);
   // Secrets redacted before the document was built (the offline executor scans the transcript's
   // texts first) count as much as those redacted now.

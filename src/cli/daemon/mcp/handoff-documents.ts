@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { HandoffsReply } from '../../../daemon/side-channels/status-schema.js';
 import { readRegularFile } from '../../../fs/read-regular-file.js';
+import { neutraliseMarkup } from '../../../handoff/forged-markup.js';
 import { isInside, projectPaths, type Env } from '../../../paths.js';
 import { isDaemonRunning, requestDaemon } from '../../shared/daemon-client.js';
 import { renderHandoffs } from '../render.js';
@@ -58,7 +59,8 @@ export async function readHandoff(context: DocumentsContext, given: string, offs
     throw new ToolFailure(`${name} leads outside .ai-zen/handoffs: not read`);
   const read = await readRegularFile(real, MAX_DOCUMENT_BYTES);
   if (!read.ok) throw new ToolFailure(`${name} ${read.reason}`);
-  const text = read.bytes.toString('utf8');
+  // A document not sealed by ai-zen (written by hand, or pulled) may carry forged frames: made inert here too.
+  const text = neutraliseMarkup(read.bytes.toString('utf8')).text;
   if (offset > text.length) throw new ToolFailure(`${name} has ${text.length} characters; offset ${offset} is past its end`);
   const body = charactersWithin(text.slice(offset, offset + MAX_ANSWER_BYTES), MAX_ANSWER_BYTES - 200);
   const end = offset + body.length;
