@@ -67,7 +67,16 @@ export function createMcpServer(given: McpContext): McpServer {
     return { ...given, root: given.root };
   };
 
-  async function runChain(from: string | undefined, args: PreviousSessionArgs): Promise<string> {
+  // One read of the history at a time: each search copies the chain's texts to its worker, so calls at once would
+  // hold one copy each (eight calls on a 300 MB predecessor held 4.3 GB); queued, they share the cached chain.
+  let queue: Promise<unknown> = Promise.resolve();
+  function runChain(from: string | undefined, args: PreviousSessionArgs): Promise<string> {
+    const run = queue.then(() => runChainNow(from, args));
+    queue = run.catch(() => {});
+    return run;
+  }
+
+  async function runChainNow(from: string | undefined, args: PreviousSessionArgs): Promise<string> {
     const context = inRepo();
     const chain = await predecessorChain(context, from);
     const how = { given: '', caller: ', the session that started this server', latest: ', the latest session that continues another' }[

@@ -10,6 +10,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PreviousSessionOptions, SessionReader } from '../../../agent/tools/previous-session.js';
 import { loadConfig } from '../../../config/load-config.js';
+import { checkTrust, TRUST_COMMAND } from '../../../config/trust.js';
 import { claudeSessionsDir } from '../../../daemon/sources/claude-code/claude-paths.js';
 import { createSessionSources } from '../../../daemon/sources/index.js';
 import { SessionsReply, type SessionInfo } from '../../../daemon/side-channels/status-schema.js';
@@ -19,7 +20,9 @@ import { projectPaths, type Env } from '../../../paths.js';
 import type { HeaderLine, SessionLine } from '../../../session/format.js';
 import { SessionStore } from '../../../session/store.js';
 import { namesSession, shortId } from '../../../short-id.js';
+import { runProcess } from '../../../run-process.js';
 import { requestDaemon } from '../../shared/daemon-client.js';
+import { boundedMessage, cachedSession, fileIdentity, readAiZenSession } from './chain-sessions.js';
 
 /** `.ai-zen/handoffs/20261204-040000-abcd1234(-2).md` → `abcd1234`: the short id of the session it was written for. */
 /** How long the caller's own session may take to reach the daemon's list, and how often it is asked. */
@@ -67,13 +70,18 @@ export async function predecessorChain(context: ChainContext, session: string | 
   const sources = createSessionSources({ root: context.root, paths, env: context.env, config });
   const byId = new Map(sessions.map((info) => [info.id, info]));
 
+  /** An ai-zen session, streamed once per file identity (chain-sessions.ts). */
+  const aiZenSession = async (id: string) => {
+    const file = await store.confinedSessionFile(id);
+    return cachedSession(fileIdentity(file, await fs.stat(file)), () => readAiZenSession(file, id));
+  };
   const headers = new Map<string, Promise<HeaderLine | null>>();
   const headerOf = (id: string): Promise<HeaderLine | null> => {
     let header = headers.get(id);
     if (!header)
       headers.set(
         id,
-        (header = store.read(id).then(
+        (header = aiZenSession(id).then(
           (content) => content.header,
           () => null,
         )),
@@ -96,12 +104,23 @@ export async function predecessorChain(context: ChainContext, session: string | 
   const previous = await predecessorOf(start);
   const predecessors = new Map<string, string | null>();
 
+  // A cloned repo's git-tracked session files are someone else's words: not given to a model until the repo is trusted.
+  const untrusted = (await checkTrust(context.root, context.env)).state !== 'trusted';
+  const tracked = untrusted ? await trackedSessionFiles(context.root, context.env) : new Set<string>();
+
   const reader: SessionReader = {
     async read(id) {
       const info = byId.get(id);
       if (!info) throw new Error('it is not a session the daemon watches in this repo');
-      if ((info.agent ?? info.source) === 'ai-zen') return store.read(id);
-      const messages = await foreignMessages(info, sources);
+      if ((info.agent ?? info.source) === 'ai-zen') {
+        const file = await store.confinedSessionFile(id);
+        if (tracked.has(path.basename(file)))
+          throw new Error(
+            `it came with the repo (its session file is tracked by git) and this repo is not trusted: its messages are not given to a model (trust the repo with: ${TRUST_COMMAND})`,
+          );
+        return aiZenSession(id);
+      }
+      const messages = await foreignLines(info, sources);
       if (!predecessors.has(id)) predecessors.set(id, await predecessorOf(info));
       const header = {
         type: 'session',
@@ -113,8 +132,7 @@ export async function predecessorChain(context: ChainContext, session: string | 
         maxContextTokens: info.maxContextTokens ?? 1,
         previousId: predecessors.get(id) ?? null,
       } as HeaderLine;
-      const lines = messages.map((entry) => ({ type: 'message', message: entry.message }) as SessionLine);
-      return { header, lines };
+      return { header, lines: messages };
     },
   };
   const chosenBy = session !== undefined ? 'given' : caller ? 'caller' : 'latest';
@@ -164,10 +182,37 @@ async function latestContinuing(
 }
 
 /** Another agent's transcript, read by its own source; never a file outside that agent's transcript folders. */
-async function foreignMessages(info: SessionInfo, sources: readonly SessionSource[]) {
+async function foreignLines(info: SessionInfo, sources: readonly SessionSource[]): Promise<readonly SessionLine[]> {
   const file = info.transcript;
   if (!file || !path.isAbsolute(file)) throw new Error('the daemon did not say where its transcript is');
   const source = findSource(sources, file);
   if (!source?.handover || source.kind !== info.agent) throw new Error('its transcript is not one ai-zen reads');
-  return source.handover.readEvidence(file);
+  const handover = source.handover;
+  const stats = await fs.stat(file);
+  const read = await cachedSession(fileIdentity(file, stats), async () => {
+    let characters = 0;
+    const lines = (await handover.readEvidence(file)).map((entry) => {
+      const bounded = boundedMessage(entry.message);
+      characters += bounded.characters;
+      return { type: 'message', message: bounded.message } as SessionLine;
+    });
+    // The header is the caller's to make (it names the session's predecessor); the cache keeps the lines.
+    return { session: { header: null as unknown as HeaderLine, lines }, characters };
+  });
+  return read.lines;
+}
+
+/** The names of `.ai-zen/sessions/` files git tracks: sessions that came with the repo. */
+async function trackedSessionFiles(root: string, env: Env): Promise<Set<string>> {
+  const git = await runProcess('git', ['ls-files', '-z', '--', '.ai-zen/sessions'], {
+    cwd: root,
+    env: { ...env, GIT_OPTIONAL_LOCKS: '0' },
+  });
+  if (git.exitCode !== 0) return new Set();
+  return new Set(
+    git.stdout
+      .split('\0')
+      .filter(Boolean)
+      .map((name) => path.basename(name)),
+  );
 }
