@@ -10,7 +10,7 @@ import type { AgentConfig } from '../../src/config/agents-config.js';
 import { qwenTranscriptMessages } from '../../src/daemon/sources/qwen-code/qwen-evidence.js';
 import { isQwenTranscript, qwenProjectsDir, qwenSlug } from '../../src/daemon/sources/qwen-code/qwen-paths.js';
 import { createQwenCodeSource } from '../../src/daemon/sources/qwen-code/qwen-agent.js';
-import { qwenOwnCompactionPoint } from '../../src/daemon/sources/qwen-code/qwen-window.js';
+import { qwenOwnCompactionPoint } from '../../src/daemon/sources/qwen-code/qwen-fold.js';
 
 const ROOT = '/work/repo';
 const ID = '82ff93ad-5b5c-40af-bed2-0464f1ba2106';

@@ -4,20 +4,36 @@
 // line per content block, all with the same message.id and usage: it counts once. Sidechain
 // (subagent) lines, `<synthetic>` model lines and API-error lines are no readings. A `system` line
 // with subtype `compact_boundary` is Claude compacting (its `compactMetadata`: `trigger` auto or
-// manual, `preTokens` the context before it). The model is the one asked for (`requestedModel`, the
-// `model` attachment: claude-window.ts). The first `cwd` decides whether the session is this repo's.
+// manual, `preTokens` the context before it). The first `cwd` decides whether the session is this repo's.
 // A user line's `entrypoint` says who runs the turn: `sdk-cli` is `claude -p`, `sdk-ts`/`sdk-py` the
 // Agent SDK, `cli` a person at the terminal. A compaction right after an API error that said the
 // prompt is too long is `reactive`: Claude compacted to recover, not at its own point.
+// The transcript never states the window: it names the model. Checked with Claude Code 2.1.332: every
+// assistant line carries `requestedModel` (the model asked for, `[1m]` kept, e.g.
+// `claude-sonnet-4-6[1m]`; with no `--model` it is claude-opus-5-5), and a `model` attachment at the
+// start (`attachment.identity.modelId`, spelt the same); `message.model` is what the API answered,
+// without the `[1m]`. The window then comes from the model table (config/agent-models.ts), the
+// user's `models` entries, the agent-wide `contextWindow`, and the readings themselves (one above
+// the table's window proves a 1M one).
 import path from 'node:path';
 import { z } from 'zod';
-import type { RawLine } from '../../watching/incremental-reader.js';
-import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { emptyAgentState, type SessionState } from '../../watching/session-source.js';
-import { asRecord } from '../kit/json-record.js';
-import { type Measure, notTheAgents, observeCompaction, observeMeasure, observeReading, observeStart } from '../kit/observations.js';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
-import { claudeThresholds, claudeWindow, type ClaudeWindowSettings } from './claude-window.js';
+import type { AgentWindowSettings } from '../../../config/agent-models.js';
+import type { RawLine } from '../../watching/incremental-reader.js';
+import type { SessionState } from '../../watching/session-source.js';
+import { asRecord } from '../kit/json-record.js';
+import {
+  detailsOf,
+  emptyFoldState,
+  type Measure,
+  measureOf,
+  notTheAgents,
+  observeCompaction,
+  observeMeasure,
+  observeReading,
+  observeStart,
+  parseAgentLine,
+} from '../kit/observations.js';
 
 /** What the API answers a prompt over the window (Claude Code shows it as an API error line). */
 const PROMPT_TOO_LONG = /prompt is too long/i;
@@ -57,7 +73,7 @@ const ClaudeLine = compiledOnFirstUse(
   }),
 );
 
-export interface ClaudeFoldOptions extends ClaudeWindowSettings {
+export interface ClaudeFoldOptions extends AgentWindowSettings {
   /** Real path of the repo. */
   readonly root: string;
 }
@@ -73,28 +89,15 @@ export type ClaudeDetails = {
 };
 
 export function emptyClaudeState(file: string, options: ClaudeFoldOptions): SessionState {
-  const window = claudeWindow(null, 0, options);
   const details: ClaudeDetails = { lastMessageId: null, readings: 0, largestReading: 0 };
-  return emptyAgentState({
-    kind: 'claude-code',
-    file,
-    sessionId: path.basename(file, '.jsonl'),
-    window,
-    thresholds: claudeThresholds(null, window, options),
-    details,
-  });
+  return emptyFoldState('claude-code', file, path.basename(file, '.jsonl'), measure(null, 0, options), details);
 }
 
-export function claudeDetails(state: SessionState): ClaudeDetails {
-  return state.details as unknown as ClaudeDetails;
-}
+const claudeDetails = detailsOf<ClaudeDetails>;
 
 export function foldClaudeLine(state: SessionState, raw: RawLine, options: ClaudeFoldOptions): SessionState | string {
-  const value = parseJsonLine(raw.text);
-  if (value === undefined) return 'not JSON';
-  const parsed = ClaudeLine().safeParse(value);
-  if (!parsed.success) return 'not a Claude Code transcript line';
-  const line = parsed.data;
+  const line = parseAgentLine(raw.text, ClaudeLine, 'a Claude Code transcript line');
+  if (typeof line === 'string') return line;
   let next = observeStart(state, line.timestamp, line.cwd, options.root);
   if (line.sessionId && line.sessionId !== next.sessionId && next.messageCount === 0) next = { ...next, sessionId: line.sessionId };
 
@@ -139,6 +142,5 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
 }
 
 function measure(model: string | null, largestReading: number, options: ClaudeFoldOptions): Measure {
-  const window = claudeWindow(model, largestReading, options);
-  return { model, window, thresholds: claudeThresholds(model, window, options) };
+  return measureOf('claude-code', model, options, { largestReading });
 }

@@ -4,19 +4,28 @@
 // the last reply's `usageMetadata.promptTokenCount` (its lastPromptTokenCount; the whole prompt,
 // cached tokens included — the OpenAI `prompt_tokens` it was given), falling back to
 // `totalTokenCount` as Qwen does. Each assistant line carries `contextWindowSize`, the window Qwen
-// itself uses (qwen-window.ts). A `system` line with subtype `chat_compression` is Qwen compacting
+// itself uses (qwenOwnCompactionPoint below). A `system` line with subtype `chat_compression` is Qwen compacting
 // (`systemPayload.info`: originalTokenCount before, `triggerReason` "manual" for /compress). The
 // first `cwd` decides whether the session is this repo's. Qwen's transcript does not say whether
 // a person or a script (a one-shot `qwen "…"`) runs the turn: qwen-scripted.ts asks Qwen's registry.
 import path from 'node:path';
 import { z } from 'zod';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
+import type { AgentWindowSettings } from '../../../config/agent-models.js';
 import type { RawLine } from '../../watching/incremental-reader.js';
-import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { emptyAgentState, type SessionState } from '../../watching/session-source.js';
+import type { SessionState } from '../../watching/session-source.js';
 import { asRecord } from '../kit/json-record.js';
-import { notTheAgents, observeCompaction, observeReading, observeStart } from '../kit/observations.js';
-import { qwenThresholds, qwenWindow, type QwenWindowSettings } from './qwen-window.js';
+import {
+  detailsOf,
+  emptyFoldState,
+  type Measure,
+  measureOf,
+  notTheAgents,
+  observeCompaction,
+  observeReading,
+  observeStart,
+  parseAgentLine,
+} from '../kit/observations.js';
 
 const Count = z.number().int().nonnegative().max(100_000_000);
 
@@ -45,7 +54,7 @@ const QwenLine = compiledOnFirstUse(
   }),
 );
 
-export interface QwenFoldOptions extends QwenWindowSettings {
+export interface QwenFoldOptions extends AgentWindowSettings {
   /** Real path of the repo. */
   readonly root: string;
 }
@@ -58,28 +67,13 @@ export type QwenDetails = {
 };
 
 export function emptyQwenState(file: string, options: QwenFoldOptions): SessionState {
-  const window = qwenWindow(null, null, options);
   const details: QwenDetails = { reportedWindow: null, readings: 0 };
-  return emptyAgentState({
-    kind: 'qwen-code',
-    file,
-    sessionId: path.basename(file, '.jsonl'),
-    window,
-    thresholds: qwenThresholds(null, window, options),
-    details,
-  });
-}
-
-export function qwenDetails(state: SessionState): QwenDetails {
-  return state.details as unknown as QwenDetails;
+  return emptyFoldState('qwen-code', file, path.basename(file, '.jsonl'), measure(null, null, options), details);
 }
 
 export function foldQwenLine(state: SessionState, raw: RawLine, options: QwenFoldOptions): SessionState | string {
-  const value = parseJsonLine(raw.text);
-  if (value === undefined) return 'not JSON';
-  const parsed = QwenLine().safeParse(value);
-  if (!parsed.success) return 'not a Qwen Code transcript line';
-  const line = parsed.data;
+  const line = parseAgentLine(raw.text, QwenLine, 'a Qwen Code transcript line');
+  if (typeof line === 'string') return line;
   let next = observeStart(state, line.timestamp, line.cwd, options.root);
 
   if (line.type === 'system' && line.subtype === 'chat_compression') {
@@ -97,16 +91,33 @@ export function foldQwenLine(state: SessionState, raw: RawLine, options: QwenFol
   // Qwen's own rule: the prompt's count, else the total (a provider that reports only that).
   const reading = prompt > 0 ? prompt : (usage.data.totalTokenCount ?? 0);
   if (reading === 0) return next;
-  const model = line.model ?? next.model;
-  const details = qwenDetails(next);
+  const details = detailsOf<QwenDetails>(next);
   const reported = line.contextWindowSize ?? details.reportedWindow;
-  const window = qwenWindow(model, reported, options);
   return observeReading(next, {
-    model,
-    window,
-    thresholds: qwenThresholds(model, window, options),
+    ...measure(line.model ?? next.model, reported, options),
     promptTokens: reading,
     outputTokens: (usage.data.candidatesTokenCount ?? 0) + (usage.data.thoughtsTokenCount ?? 0),
     details: { reportedWindow: reported, readings: details.readings + 1 } satisfies QwenDetails,
   });
+}
+
+// Qwen Code states the window in every assistant line of its transcript (`contextWindowSize`, from
+// its own model table or the user's setting; checked with 0.24.4: 1,000,000 for its default model
+// qwen3.7-max, 262,144 for qwen3-max, 131,072 for gpt-4.1): that number wins over ai-zen's table
+// (config/agent-models.ts; 200,000 for a model Qwen does not know, its DEFAULT_TOKEN_LIMIT), which
+// only serves before the first reply. Qwen compacts by itself when the context reaches min(85% of
+// the window, window − 33,000) (its computeThresholds: 20,000 reserved for the summary plus a
+// 13,000 buffer): 85% for a window of 220k and more, less below (74% of 131,072). The user's
+// `models` entry and what the daemon learned from Qwen's own compactions come first.
+const AUTO_COMPACT_SHARE = 85;
+const SUMMARY_RESERVE_AND_BUFFER = 33_000;
+
+function measure(model: string | null, reported: number | null, options: QwenFoldOptions): Measure {
+  return measureOf('qwen-code', model, options, { reported }, qwenOwnCompactionPoint);
+}
+
+/** Where Qwen compacts a session of this window by itself, in whole percent (rounded down: never above the real point). */
+export function qwenOwnCompactionPoint(window: number): number {
+  const ceiling = Math.floor(((window - SUMMARY_RESERVE_AND_BUFFER) * 100) / window);
+  return ceiling > 0 ? Math.min(AUTO_COMPACT_SHARE, ceiling) : AUTO_COMPACT_SHARE;
 }
