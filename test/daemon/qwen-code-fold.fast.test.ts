@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../src/config/agents-config.js';
 import { qwenTranscriptMessages } from '../../src/daemon/sources/qwen-code/qwen-evidence.js';
 import { isQwenTranscript, qwenProjectsDir, qwenSlug } from '../../src/daemon/sources/qwen-code/qwen-paths.js';
-import { createQwenCodeSource } from '../../src/daemon/sources/qwen-code/qwen-agent.js';
+import { qwenAgent } from '../../src/daemon/sources/qwen-code/qwen-agent.js';
 import { qwenOwnCompactionPoint } from '../../src/daemon/sources/qwen-code/qwen-fold.js';
 
 const ROOT = '/work/repo';
@@ -69,7 +69,7 @@ async function read(lines: readonly (object | string)[], config: AgentConfig = C
   await fs.mkdir(folder, { recursive: true });
   const file = path.join(folder, `${ID}.jsonl`);
   await fs.writeFile(file, lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n');
-  const source = createQwenCodeSource({ root: ROOT, env: { QWEN_HOME: home }, config });
+  const source = qwenAgent.createSource({ root: ROOT, env: { QWEN_HOME: home }, config });
   expect(source.matches(file)).toBe(true);
   const update = await source.createReader(file).update();
   await fs.rm(home, { recursive: true, force: true });
