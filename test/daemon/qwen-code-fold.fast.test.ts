@@ -8,7 +8,8 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../src/config/agents-config.js';
 import { qwenTranscriptMessages } from '../../src/daemon/sources/qwen-code/qwen-evidence.js';
-import { isQwenTranscript, qwenProjectsDir, qwenSlug } from '../../src/daemon/sources/qwen-code/qwen-paths.js';
+import { dashSlug as qwenSlug } from '../../src/daemon/sources/kit/project-folders.js';
+import { isQwenTranscript, qwenProjectsDir } from '../../src/daemon/sources/qwen-code/qwen-paths.js';
 import { qwenAgent } from '../../src/daemon/sources/qwen-code/qwen-agent.js';
 import { qwenOwnCompactionPoint } from '../../src/daemon/sources/qwen-code/qwen-fold.js';
 

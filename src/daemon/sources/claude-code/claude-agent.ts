@@ -2,13 +2,12 @@
 // (claude-paths.ts; other repos' folders are never listed), its fold, its liveness (its registry of
 // running sessions), its evidence, `claude --resume <id>` to reopen a session whole and `claude
 // "<prompt>"` to start a successor; its hooks, MCP entry and statusline in claude-agent-hooks.ts.
-import path from 'node:path';
 import { defineAgent, foldReader, windowSettings, writeWithTool } from '../kit/agent-source.js';
 import { projectFolders } from '../kit/project-folders.js';
 import { claudeHooks } from './claude-agent-hooks.js';
 import { readClaudeEvidence } from './claude-evidence.js';
 import { emptyClaudeState, foldClaudeLine, type ClaudeFoldOptions } from './claude-fold.js';
-import { isClaudeSessionLive } from './claude-liveness.js';
+import { registryLiveness } from '../kit/session-registry.js';
 import { claudeProjectsDir, claudeSessionsDir, isClaudeTranscript, mayHoldSessionsOf } from './claude-paths.js';
 import { claudeHooksInstalled } from './claude-settings.js';
 
@@ -29,7 +28,7 @@ export const claudeAgent = defineAgent(
       matches: (file) => isClaudeTranscript(file, projects),
       folders: projectFolders(projects, (name) => mayHoldSessionsOf(name, context.root)),
       createReader: foldReader(emptyClaudeState, foldClaudeLine, fold),
-      isLive: (file) => isClaudeSessionLive(sessions, path.basename(file, '.jsonl')),
+      isLive: registryLiveness(sessions),
       readEvidence: readClaudeEvidence,
       selfHooksInstalled: () => claudeHooksInstalled(context.root),
       selfHooksMustAnswer: false,

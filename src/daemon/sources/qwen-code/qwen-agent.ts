@@ -3,17 +3,15 @@
 // (its registry of running sessions, Claude Code's shape), its evidence, `qwen --resume <id>` to
 // reopen a session whole, a fresh `qwen -i "<prompt>"` to continue from a document (a bare positional
 // prompt would be one-shot and exit), and its Claude-shaped hooks in the project's `.qwen/settings.json`.
-import path from 'node:path';
-// Qwen's session registry is Claude Code's shape: `<pid>.json` naming the running session.
-import { isClaudeSessionLive } from '../claude-code/claude-liveness.js';
+import { registryLiveness } from '../kit/session-registry.js';
 import { hookOutputAsItIs } from '../hook-groups.js';
 import { defineAgent, foldReader, windowSettings, writeWithTool } from '../kit/agent-source.js';
-import { projectFolders } from '../kit/project-folders.js';
+import { mayHoldDashSlug, projectFolders } from '../kit/project-folders.js';
 import { readQwenEvidence } from './qwen-evidence.js';
 import { emptyQwenState, foldQwenLine, type QwenFoldOptions } from './qwen-fold.js';
 import { readQwenHookInput } from './qwen-hook-input.js';
 import { installQwenHooks, qwenHooksInstalled, qwenSettingsFiles, uninstallQwenHooks } from './qwen-hooks.js';
-import { isQwenTranscript, mayHoldSessionsOf, qwenProjectsDir, qwenSessionsRegistry } from './qwen-paths.js';
+import { isQwenTranscript, qwenProjectsDir, qwenSessionsRegistry } from './qwen-paths.js';
 import { scriptedByRegistry } from './qwen-scripted.js';
 
 export const qwenAgent = defineAgent(
@@ -42,10 +40,10 @@ export const qwenAgent = defineAgent(
       root: context.root,
       ...windowSettings('qwen-code', context),
     } satisfies QwenFoldOptions);
-    const isLive = (file: string) => isClaudeSessionLive(registry, path.basename(file, '.jsonl'));
+    const isLive = registryLiveness(registry);
     return {
       matches: (file) => isQwenTranscript(file, projects),
-      folders: projectFolders(projects, (name) => mayHoldSessionsOf(name, context.root), 'chats'),
+      folders: projectFolders(projects, (name) => mayHoldDashSlug(name, context.root), 'chats'),
       createReader: (file) => scriptedByRegistry(reader(file), () => isLive(file)),
       isLive,
       readEvidence: readQwenEvidence,
