@@ -9,7 +9,7 @@ import type { ChatMessage } from '../../../session/format.js';
 import type { AgentMessage } from '../../../session/session-recorder.js';
 import { commandResult, contentText, EvidenceMessages, repoRelative, type ToolNames, toolCallOf } from '../kit/evidence.js';
 import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
-import { foldTranscript, type TranscriptCollector } from '../kit/transcript-lines.js';
+import { foldLines, foldTranscript, type TranscriptCollector } from '../kit/transcript-lines.js';
 import { userWords } from './gemini-fold.js';
 
 const TOOLS: ToolNames = {
@@ -27,9 +27,7 @@ export async function readGeminiEvidence(file: string, root: string): Promise<Ag
 
 /** The messages in the order the client would resume them. */
 export function conversation(lines: readonly string[]): JsonRecord[] {
-  const collector = conversationCollector();
-  for (const line of lines) collector.line(line);
-  return collector.result();
+  return foldLines(lines, conversationCollector());
 }
 
 function conversationCollector(): TranscriptCollector<JsonRecord[]> {

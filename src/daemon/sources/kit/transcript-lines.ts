@@ -30,3 +30,9 @@ export async function foldTranscript<T>(file: string, collector: TranscriptColle
   for await (const line of transcriptLines(file)) collector.line(line);
   return collector.result();
 }
+
+/** The same over lines already in memory (a test's, a bench's). */
+export function foldLines<T>(lines: readonly string[], collector: TranscriptCollector<T>): T {
+  for (const line of lines) collector.line(line);
+  return collector.result();
+}
