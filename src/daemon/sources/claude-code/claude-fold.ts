@@ -23,6 +23,7 @@ import type { RawLine } from '../../watching/incremental-reader.js';
 import type { SessionState } from '../../watching/session-source.js';
 import { asRecord } from '../kit/json-record.js';
 import {
+  TokenCount,
   detailsOf,
   emptyFoldState,
   type Measure,
@@ -38,14 +39,12 @@ import {
 /** What the API answers a prompt over the window (Claude Code shows it as an API error line). */
 const PROMPT_TOO_LONG = /prompt is too long/i;
 
-const Count = z.number().int().nonnegative().max(100_000_000);
-
 const ClaudeUsage = compiledOnFirstUse(
   z.looseObject({
-    input_tokens: Count,
-    cache_creation_input_tokens: Count.nullish(),
-    cache_read_input_tokens: Count.nullish(),
-    output_tokens: Count.nullish(),
+    input_tokens: TokenCount,
+    cache_creation_input_tokens: TokenCount.nullish(),
+    cache_read_input_tokens: TokenCount.nullish(),
+    output_tokens: TokenCount.nullish(),
   }),
 );
 
@@ -105,7 +104,7 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
     const meta = asRecord(line.compactMetadata);
     const trigger = claudeDetails(next).promptTooLong ? 'reactive' : meta?.trigger;
     next = { ...next, details: { ...claudeDetails(next), promptTooLong: false } };
-    return observeCompaction(next, { at: line.timestamp ?? null, preTokens: Count.safeParse(meta?.preTokens).data ?? null, trigger });
+    return observeCompaction(next, { at: line.timestamp ?? null, preTokens: TokenCount.safeParse(meta?.preTokens).data ?? null, trigger });
   }
   // The model the session runs (at its start, and after a `/model`): the window is known before the first reply.
   const attachment = asRecord(line.attachment);

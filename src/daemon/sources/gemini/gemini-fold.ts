@@ -19,13 +19,11 @@ import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
 import type { SessionState } from '../../watching/session-source.js';
 import { asRecord } from '../kit/json-record.js';
-import { detailsOf, emptyFoldState, measureOf, observeReading } from '../kit/observations.js';
+import { TokenCount, detailsOf, emptyFoldState, measureOf, observeReading } from '../kit/observations.js';
 import { idPartOfName } from './gemini-paths.js';
 import { userTexts } from './gemini-user-text.js';
 
-const Count = z.number().int().nonnegative().max(100_000_000);
-
-const Tokens = compiledOnFirstUse(z.looseObject({ input: Count, output: Count.optional(), total: Count.optional() }));
+const Tokens = compiledOnFirstUse(z.looseObject({ input: TokenCount, output: TokenCount.optional(), total: TokenCount.optional() }));
 
 const Message = compiledOnFirstUse(
   z.looseObject({

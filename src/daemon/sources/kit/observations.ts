@@ -3,7 +3,7 @@
 // the model and window it runs by, a reading of its context. Each agent's fold parses its own lines
 // and says what it saw; how that changes the state, and when the session is over its threshold,
 // is decided here once. Pure functions.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type AgentWindowSettings, agentWindow } from '../../../config/agent-models.js';
 import type { WatchedAgent } from '../../../config/agent-names.js';
 import { belongsToRepo } from '../../../probe/innermost-repo.js';
@@ -15,6 +15,9 @@ import {
   type SessionState,
   type SessionThresholds,
 } from '../../watching/session-source.js';
+
+/** A count of tokens as an agent writes it: a whole number, and never more than any window holds. */
+export const TokenCount = z.number().int().nonnegative().max(100_000_000);
 
 /** The window and thresholds a session runs by, for its model. */
 export interface Measure {

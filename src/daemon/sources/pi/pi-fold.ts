@@ -20,6 +20,7 @@ import type { RawLine } from '../../watching/incremental-reader.js';
 import type { SessionState } from '../../watching/session-source.js';
 import { asRecord } from '../kit/json-record.js';
 import {
+  TokenCount,
   detailsOf,
   emptyFoldState,
   type Measure,
@@ -34,16 +35,15 @@ import {
 } from '../kit/observations.js';
 import { piSessionIdFromName } from './pi-paths.js';
 
-const Count = z.number().int().nonnegative().max(100_000_000);
 const Name = z.string().min(1).max(200);
 
 const PiUsage = compiledOnFirstUse(
   z.looseObject({
-    input: Count,
-    output: Count,
-    cacheRead: Count.optional(),
-    cacheWrite: Count.optional(),
-    totalTokens: Count.optional(),
+    input: TokenCount,
+    output: TokenCount,
+    cacheRead: TokenCount.optional(),
+    cacheWrite: TokenCount.optional(),
+    totalTokens: TokenCount.optional(),
   }),
 );
 
@@ -105,7 +105,7 @@ export function foldPiLine(state: SessionState, raw: RawLine, options: PiFoldOpt
         state,
         {
           at: line.timestamp ?? null,
-          preTokens: Count.safeParse(line.tokensBefore).data ?? null,
+          preTokens: TokenCount.safeParse(line.tokensBefore).data ?? null,
           trigger: line.fromHook === true ? 'extension' : null,
         },
         { details: { ...details, usageTokens: null, trailingTokens: 0 } satisfies PiDetails },

@@ -16,6 +16,7 @@ import type { RawLine } from '../../watching/incremental-reader.js';
 import type { SessionState } from '../../watching/session-source.js';
 import { asRecord } from '../kit/json-record.js';
 import {
+  TokenCount,
   detailsOf,
   emptyFoldState,
   type Measure,
@@ -27,15 +28,13 @@ import {
   parseAgentLine,
 } from '../kit/observations.js';
 
-const Count = z.number().int().nonnegative().max(100_000_000);
-
 const QwenUsage = compiledOnFirstUse(
   z.looseObject({
-    promptTokenCount: Count.nullish(),
-    candidatesTokenCount: Count.nullish(),
-    thoughtsTokenCount: Count.nullish(),
-    totalTokenCount: Count.nullish(),
-    cachedContentTokenCount: Count.nullish(),
+    promptTokenCount: TokenCount.nullish(),
+    candidatesTokenCount: TokenCount.nullish(),
+    thoughtsTokenCount: TokenCount.nullish(),
+    totalTokenCount: TokenCount.nullish(),
+    cachedContentTokenCount: TokenCount.nullish(),
   }),
 );
 
@@ -78,7 +77,7 @@ export function foldQwenLine(state: SessionState, raw: RawLine, options: QwenFol
 
   if (line.type === 'system' && line.subtype === 'chat_compression') {
     const info = asRecord(asRecord(line.systemPayload)?.info);
-    const preTokens = Count.safeParse(info?.originalTokenCount).data ?? null;
+    const preTokens = TokenCount.safeParse(info?.originalTokenCount).data ?? null;
     return observeCompaction(next, { at: line.timestamp ?? null, preTokens, trigger: info?.triggerReason });
   }
   if (line.type === 'user') return { ...next, messageCount: next.messageCount + 1 };
