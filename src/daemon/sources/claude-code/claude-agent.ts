@@ -2,11 +2,11 @@
 // (claude-paths.ts; other repos' folders are never listed), its fold, its liveness (its registry of
 // running sessions), its evidence, `claude --resume <id>` to reopen a session whole and `claude
 // "<prompt>"` to start a successor; its hooks, MCP entry and statusline in claude-agent-hooks.ts.
-import { defineAgent, foldReader, windowSettings, writeWithTool } from '../kit/agent-source.js';
+import { defineAgent, foldOptions, foldReader, writeWithTool } from '../kit/agent-source.js';
 import { projectFolders } from '../kit/project-folders.js';
 import { claudeHooks } from './claude-agent-hooks.js';
 import { readClaudeEvidence } from './claude-evidence.js';
-import { emptyClaudeState, foldClaudeLine, type ClaudeFoldOptions } from './claude-fold.js';
+import { emptyClaudeState, foldClaudeLine } from './claude-fold.js';
 import { registryLiveness } from '../kit/session-registry.js';
 import { claudeProjectsDir, claudeSessionsDir, isClaudeTranscript, mayHoldSessionsOf } from './claude-paths.js';
 import { claudeHooksInstalled } from './claude-settings.js';
@@ -23,11 +23,10 @@ export const claudeAgent = defineAgent(
   (context) => {
     const projects = claudeProjectsDir(context.env);
     const sessions = claudeSessionsDir(context.env);
-    const fold: ClaudeFoldOptions = { root: context.root, ...windowSettings('claude-code', context) };
     return {
       matches: (file) => isClaudeTranscript(file, projects),
       folders: projectFolders(projects, (name) => mayHoldSessionsOf(name, context.root)),
-      createReader: foldReader(emptyClaudeState, foldClaudeLine, fold),
+      createReader: foldReader(emptyClaudeState, foldClaudeLine, foldOptions('claude-code', context)),
       isLive: registryLiveness(sessions),
       readEvidence: readClaudeEvidence,
       selfHooksInstalled: () => claudeHooksInstalled(context.root),

@@ -18,11 +18,12 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
-import type { AgentWindowSettings } from '../../../config/agent-models.js';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import type { SessionState } from '../../watching/session-source.js';
 import { asRecord } from '../kit/json-record.js';
 import {
+  CLAUDE_SHAPED_LINE,
+  type FoldOptions,
   TokenCount,
   detailsOf,
   emptyFoldState,
@@ -50,11 +51,7 @@ const ClaudeUsage = compiledOnFirstUse(
 
 const ClaudeLine = compiledOnFirstUse(
   z.looseObject({
-    type: z.string(),
-    subtype: z.string().optional(),
-    sessionId: z.string().optional(),
-    cwd: z.string().optional(),
-    timestamp: z.string().optional(),
+    ...CLAUDE_SHAPED_LINE,
     isSidechain: z.boolean().optional(),
     isApiErrorMessage: z.boolean().optional(),
     entrypoint: z.string().optional(),
@@ -72,11 +69,6 @@ const ClaudeLine = compiledOnFirstUse(
   }),
 );
 
-export interface ClaudeFoldOptions extends AgentWindowSettings {
-  /** Real path of the repo. */
-  readonly root: string;
-}
-
 /** What the fold keeps besides the shared fields (in SessionState.details). */
 export type ClaudeDetails = {
   readonly lastMessageId: string | null;
@@ -87,14 +79,14 @@ export type ClaudeDetails = {
   readonly largestReading: number;
 };
 
-export function emptyClaudeState(file: string, options: ClaudeFoldOptions): SessionState {
+export function emptyClaudeState(file: string, options: FoldOptions): SessionState {
   const details: ClaudeDetails = { lastMessageId: null, readings: 0, largestReading: 0 };
   return emptyFoldState('claude-code', file, path.basename(file, '.jsonl'), measure(null, 0, options), details);
 }
 
 const claudeDetails = detailsOf<ClaudeDetails>;
 
-export function foldClaudeLine(state: SessionState, raw: RawLine, options: ClaudeFoldOptions): SessionState | string {
+export function foldClaudeLine(state: SessionState, raw: RawLine, options: FoldOptions): SessionState | string {
   const line = parseAgentLine(raw.text, ClaudeLine, 'a Claude Code transcript line');
   if (typeof line === 'string') return line;
   let next = observeStart(state, line.timestamp, line.cwd, options.root);
@@ -140,6 +132,6 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
   });
 }
 
-function measure(model: string | null, largestReading: number, options: ClaudeFoldOptions): Measure {
+function measure(model: string | null, largestReading: number, options: FoldOptions): Measure {
   return measureOf('claude-code', model, options, { largestReading });
 }

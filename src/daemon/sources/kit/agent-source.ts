@@ -10,6 +10,7 @@ import type { RawLine } from '../../watching/incremental-reader.js';
 import { createLineFoldReader } from '../../watching/line-fold-reader.js';
 import type { SessionReader, SessionState, TranscriptFolders, WatchedSource } from '../../watching/session-source.js';
 import type { AgentModule, AgentSourceContext } from '../agent-module.js';
+import type { FoldOptions } from './observations.js';
 import { successorCommand } from './successor.js';
 
 export interface AgentSessionParts {
@@ -80,6 +81,11 @@ export function foldReader<O>(
   options: O,
 ): (file: string) => SessionReader {
   return (file) => createLineFoldReader(file, { empty: (name) => empty(name, options), fold: (state, raw) => fold(state, raw, options) });
+}
+
+/** What the agent's fold is given: the repo and the window settings. */
+export function foldOptions(agent: WatchedAgent, context: AgentSourceContext): FoldOptions {
+  return { root: context.root, ...windowSettings(agent, context) };
 }
 
 /** The window settings of the agent's sessions: `agents.<name>` of the config and what was learned of where it compacts. */

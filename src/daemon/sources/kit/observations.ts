@@ -19,6 +19,21 @@ import {
 /** A count of tokens as an agent writes it: a whole number, and never more than any window holds. */
 export const TokenCount = z.number().int().nonnegative().max(100_000_000);
 
+/** What an agent's fold is given: the window settings, and the repo (whether a session is its: the first cwd decides). */
+export interface FoldOptions extends AgentWindowSettings {
+  /** Real path of the repo. */
+  readonly root: string;
+}
+
+/** The fields every line of a Claude-shaped transcript carries (Claude Code's, and Qwen Code's after it). */
+export const CLAUDE_SHAPED_LINE = {
+  type: z.string(),
+  subtype: z.string().optional(),
+  sessionId: z.string().optional(),
+  cwd: z.string().optional(),
+  timestamp: z.string().optional(),
+};
+
 /** The window and thresholds a session runs by, for its model. */
 export interface Measure {
   readonly model: string | null;

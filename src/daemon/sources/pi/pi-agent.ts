@@ -2,7 +2,7 @@
 // folders of this repo (and its subfolders) under pi's `sessions/` (pi-paths.ts), its fold, its
 // evidence, a successor started as `pi "<prompt>"`, a session reopened whole with `pi --session <id>`,
 // and its hooks as a pi extension (pi-extension.ts).
-import { defineAgent, foldReader, windowSettings, writeWithTool } from '../kit/agent-source.js';
+import { defineAgent, foldOptions, foldReader, writeWithTool } from '../kit/agent-source.js';
 import { projectFolders } from '../kit/project-folders.js';
 import { readPiEvidence } from './pi-evidence.js';
 import { piExtensionInstalled, piHooks } from './pi-extension.js';
@@ -22,11 +22,7 @@ export const piAgent = defineAgent(
   },
   (context) => {
     const sessions = piSessionsDir(context.env);
-    const fold: PiFoldOptions = {
-      root: context.root,
-      ...windowSettings('pi', context),
-      ...readPiOwnSettings(piAgentDir(context.env), context.root),
-    };
+    const fold: PiFoldOptions = { ...foldOptions('pi', context), ...readPiOwnSettings(piAgentDir(context.env), context.root) };
     return {
       matches: (file) => isPiTranscript(file, sessions),
       folders: projectFolders(sessions, (name) => mayHoldSessionsOf(name, context.root)),

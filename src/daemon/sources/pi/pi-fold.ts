@@ -15,11 +15,11 @@
 // another.
 import { z } from 'zod';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
-import type { AgentWindowSettings } from '../../../config/agent-models.js';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import type { SessionState } from '../../watching/session-source.js';
 import { asRecord } from '../kit/json-record.js';
 import {
+  type FoldOptions,
   TokenCount,
   detailsOf,
   emptyFoldState,
@@ -64,9 +64,7 @@ const PiLine = compiledOnFirstUse(
 /** pi's default `compaction.reserveTokens`. */
 const PI_RESERVE_TOKENS = 16_384;
 
-export interface PiFoldOptions extends AgentWindowSettings {
-  /** Real path of the repo. */
-  readonly root: string;
+export interface PiFoldOptions extends FoldOptions {
   /** Windows pi's own models.json gives, by `provider/model` (lower case). */
   readonly piModels?: ReadonlyMap<string, number>;
   /** pi's `compaction` settings: where it compacts (reserveTokens below the window), and whether it does. */

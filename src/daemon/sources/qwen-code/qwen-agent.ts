@@ -5,10 +5,10 @@
 // prompt would be one-shot and exit), and its Claude-shaped hooks in the project's `.qwen/settings.json`.
 import { registryLiveness } from '../kit/session-registry.js';
 import { hookOutputAsItIs } from '../hook-groups.js';
-import { defineAgent, foldReader, windowSettings, writeWithTool } from '../kit/agent-source.js';
+import { defineAgent, foldOptions, foldReader, writeWithTool } from '../kit/agent-source.js';
 import { mayHoldDashSlug, projectFolders } from '../kit/project-folders.js';
 import { readQwenEvidence } from './qwen-evidence.js';
-import { emptyQwenState, foldQwenLine, type QwenFoldOptions } from './qwen-fold.js';
+import { emptyQwenState, foldQwenLine } from './qwen-fold.js';
 import { readQwenHookInput } from './qwen-hook-input.js';
 import { installQwenHooks, qwenHooksInstalled, qwenSettingsFiles, uninstallQwenHooks } from './qwen-hooks.js';
 import { isQwenTranscript, qwenProjectsDir, qwenSessionsRegistry } from './qwen-paths.js';
@@ -36,10 +36,7 @@ export const qwenAgent = defineAgent(
   (context) => {
     const projects = qwenProjectsDir(context.env);
     const registry = qwenSessionsRegistry(context.env);
-    const reader = foldReader(emptyQwenState, foldQwenLine, {
-      root: context.root,
-      ...windowSettings('qwen-code', context),
-    } satisfies QwenFoldOptions);
+    const reader = foldReader(emptyQwenState, foldQwenLine, foldOptions('qwen-code', context));
     const isLive = registryLiveness(registry);
     return {
       matches: (file) => isQwenTranscript(file, projects),

@@ -11,11 +11,12 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
-import type { AgentWindowSettings } from '../../../config/agent-models.js';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import type { SessionState } from '../../watching/session-source.js';
 import { asRecord } from '../kit/json-record.js';
 import {
+  CLAUDE_SHAPED_LINE,
+  type FoldOptions,
   TokenCount,
   detailsOf,
   emptyFoldState,
@@ -40,11 +41,7 @@ const QwenUsage = compiledOnFirstUse(
 
 const QwenLine = compiledOnFirstUse(
   z.looseObject({
-    type: z.string(),
-    subtype: z.string().optional(),
-    sessionId: z.string().optional(),
-    cwd: z.string().optional(),
-    timestamp: z.string().optional(),
+    ...CLAUDE_SHAPED_LINE,
     model: z.string().max(200).optional(),
     contextWindowSize: z.number().int().positive().max(100_000_000).optional(),
     // Read field by field below: a payload of a shape not known here must not cost the line.
@@ -53,11 +50,6 @@ const QwenLine = compiledOnFirstUse(
   }),
 );
 
-export interface QwenFoldOptions extends AgentWindowSettings {
-  /** Real path of the repo. */
-  readonly root: string;
-}
-
 /** What the fold keeps besides the shared fields (in SessionState.details). */
 export type QwenDetails = {
   /** The window Qwen reported last (null: no reply yet). */
@@ -65,12 +57,12 @@ export type QwenDetails = {
   readonly readings: number;
 };
 
-export function emptyQwenState(file: string, options: QwenFoldOptions): SessionState {
+export function emptyQwenState(file: string, options: FoldOptions): SessionState {
   const details: QwenDetails = { reportedWindow: null, readings: 0 };
   return emptyFoldState('qwen-code', file, path.basename(file, '.jsonl'), measure(null, null, options), details);
 }
 
-export function foldQwenLine(state: SessionState, raw: RawLine, options: QwenFoldOptions): SessionState | string {
+export function foldQwenLine(state: SessionState, raw: RawLine, options: FoldOptions): SessionState | string {
   const line = parseAgentLine(raw.text, QwenLine, 'a Qwen Code transcript line');
   if (typeof line === 'string') return line;
   let next = observeStart(state, line.timestamp, line.cwd, options.root);
@@ -111,7 +103,7 @@ export function foldQwenLine(state: SessionState, raw: RawLine, options: QwenFol
 const AUTO_COMPACT_SHARE = 85;
 const SUMMARY_RESERVE_AND_BUFFER = 33_000;
 
-function measure(model: string | null, reported: number | null, options: QwenFoldOptions): Measure {
+function measure(model: string | null, reported: number | null, options: FoldOptions): Measure {
   return measureOf('qwen-code', model, options, { reported }, qwenOwnCompactionPoint);
 }
 
