@@ -75,7 +75,7 @@ function toolResults(evidence: EvidenceMessages, parts: readonly unknown[], outc
     const output = typeof body?.output === 'string' ? body.output : error !== null ? '' : JSON.stringify(body ?? {});
     const display = asRecord(outcome?.resultDisplay);
     const code = typeof display?.exitCode === 'number' ? display.exitCode : /^Exit Code: (-?\d+)$/m.exec(output)?.[1];
-    // A shell call that failed keeps its `error:` with its exit code: the text says it failed, not the flag.
+    // An error is written as one here, a shell call's too (its exit code after it): the text says so, not the flag.
     evidence.result(response.id, error !== null ? `error: ${error}` : output, false, code);
   }
 }

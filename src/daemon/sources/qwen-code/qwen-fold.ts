@@ -4,7 +4,7 @@
 // the last reply's `usageMetadata.promptTokenCount` (its lastPromptTokenCount; the whole prompt,
 // cached tokens included — the OpenAI `prompt_tokens` it was given), falling back to
 // `totalTokenCount` as Qwen does. Each assistant line carries `contextWindowSize`, the window Qwen
-// itself uses (qwenOwnCompactionPoint below). A `system` line with subtype `chat_compression` is Qwen compacting
+// itself uses (its rule: below). A `system` line with subtype `chat_compression` is Qwen compacting
 // (`systemPayload.info`: originalTokenCount before, `triggerReason` "manual" for /compress). The
 // first `cwd` decides whether the session is this repo's. Qwen's transcript does not say whether
 // a person or a script (a one-shot `qwen "…"`) runs the turn: qwen-scripted.ts asks Qwen's registry.
