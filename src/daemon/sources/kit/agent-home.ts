@@ -1,6 +1,6 @@
 // Where an agent keeps its own files: the folder its own environment variable names, else a folder
-// under the user's home — HOME as the agent's process sees it, else the OS's. The one place the
-// agents' folders meet os.homedir().
+// under the user's home — HOME as the agent's process sees it, else the OS's. Each agent names only
+// its variable and its folder.
 import os from 'node:os';
 import path from 'node:path';
 import type { Env } from '../../../paths.js';
