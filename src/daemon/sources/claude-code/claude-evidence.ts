@@ -7,7 +7,7 @@ import type { ChatMessage } from '../../../session/format.js';
 import type { AgentMessage } from '../../../session/session-recorder.js';
 import { contentText, EvidenceMessages, type ToolNames } from '../kit/evidence.js';
 import { parseRecord } from '../kit/json-record.js';
-import { foldLines, foldTranscript, type TranscriptCollector } from '../kit/transcript-lines.js';
+import { type TranscriptCollector, transcriptReader } from '../kit/transcript-lines.js';
 
 /** Claude's tools under ai-zen's names: the file tools with the argument naming the file (Read too: the document names the files a session read), and Bash. */
 const TOOLS: ToolNames = {
@@ -21,13 +21,7 @@ const TOOLS: ToolNames = {
   shell: 'Bash',
 };
 
-export function readClaudeEvidence(file: string): Promise<AgentMessage[]> {
-  return foldTranscript(file, claudeEvidence());
-}
-
-export function claudeTranscriptMessages(lines: readonly string[]): AgentMessage[] {
-  return foldLines(lines, claudeEvidence());
-}
+export const { file: readClaudeEvidence, lines: claudeTranscriptMessages } = transcriptReader(claudeEvidence);
 
 function claudeEvidence(): TranscriptCollector<AgentMessage[]> {
   const evidence = new EvidenceMessages('claude');

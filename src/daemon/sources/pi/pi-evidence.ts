@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { AgentMessage } from '../../../session/session-recorder.js';
 import { contentText, EvidenceMessages, repoRelative, type ToolNames } from '../kit/evidence.js';
 import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
-import { foldLines, foldTranscript, type TranscriptCollector } from '../kit/transcript-lines.js';
+import { type TranscriptCollector, transcriptReader } from '../kit/transcript-lines.js';
 
 type Entry = JsonRecord & { readonly id: string; readonly parentId: string | null };
 
@@ -17,13 +17,7 @@ const TOOLS: ToolNames = {
   shell: 'bash',
 };
 
-export function readPiEvidence(file: string, root: string): Promise<AgentMessage[]> {
-  return foldTranscript(file, piEvidence(root));
-}
-
-export function piTranscriptMessages(lines: readonly string[], root: string): AgentMessage[] {
-  return foldLines(lines, piEvidence(root));
-}
+export const { file: readPiEvidence, lines: piTranscriptMessages } = transcriptReader(piEvidence);
 
 /** The entries are kept as they come (the branch is known only at the end: the last entry written is its leaf). */
 function piEvidence(root: string): TranscriptCollector<AgentMessage[]> {

@@ -8,7 +8,7 @@ import type { ChatMessage } from '../../../session/format.js';
 import type { AgentMessage } from '../../../session/session-recorder.js';
 import { EvidenceMessages, type ToolCall, type ToolNames } from '../kit/evidence.js';
 import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
-import { foldLines, foldTranscript, type TranscriptCollector } from '../kit/transcript-lines.js';
+import { type TranscriptCollector, transcriptReader } from '../kit/transcript-lines.js';
 
 const TOOLS: ToolNames = {
   files: {
@@ -20,13 +20,7 @@ const TOOLS: ToolNames = {
   shell: 'run_shell_command',
 };
 
-export function readQwenEvidence(file: string): Promise<AgentMessage[]> {
-  return foldTranscript(file, qwenEvidence());
-}
-
-export function qwenTranscriptMessages(lines: readonly string[]): AgentMessage[] {
-  return foldLines(lines, qwenEvidence());
-}
+export const { file: readQwenEvidence, lines: qwenTranscriptMessages } = transcriptReader(qwenEvidence);
 
 function qwenEvidence(): TranscriptCollector<AgentMessage[]> {
   const evidence = new EvidenceMessages('qwen');
