@@ -14,7 +14,7 @@ import { SessionMonitor } from '../dist/daemon/handover/session-monitor.js';
 import { fixedFolder, type WatchedSource } from '../dist/daemon/watching/session-source.js';
 import { createAiZenSessionSource } from '../dist/daemon/watching/session-source-ai-zen.js';
 import { claudeSlug } from '../dist/daemon/sources/claude-code/claude-paths.js';
-import { createClaudeCodeSource } from '../dist/daemon/sources/claude-code/claude-agent.js';
+import { claudeAgent } from '../dist/daemon/sources/claude-code/claude-agent.js';
 import { TranscriptWatchers } from '../dist/daemon/watching/transcript-watchers.js';
 import { startDaemonProcess } from './daemon-process.js';
 import { cpuPercent, sampleCpu } from './proc-usage.js';
@@ -141,7 +141,7 @@ export async function benchAgents(options: AgentsBenchOptions): Promise<ItemResu
     const claude: Subject = {
       name: 'Claude Code transcript',
       folder: slugFolder,
-      source: createClaudeCodeSource({ root, env: { CLAUDE_CONFIG_DIR: configDir }, config: claudeConfig }),
+      source: claudeAgent.createSource({ root, env: { CLAUDE_CONFIG_DIR: configDir }, config: claudeConfig }),
       async write(index) {
         const id = `aaaaaaaa-0000-4000-8000-${String(index).padStart(12, '0')}`;
         const file = path.join(slugFolder, `${id}.jsonl`);

@@ -11,7 +11,7 @@ import { HandoffLoopGuard } from '../../src/daemon/handover/handoff-loop-guard.j
 import { claudeTranscriptMessages } from '../../src/daemon/sources/claude-code/claude-evidence.js';
 import { emptyClaudeState, foldClaudeLine } from '../../src/daemon/sources/claude-code/claude-fold.js';
 import { claudeSlug, mayHoldSessionsOf } from '../../src/daemon/sources/claude-code/claude-paths.js';
-import { createClaudeCodeSource } from '../../src/daemon/sources/claude-code/claude-agent.js';
+import { claudeAgent } from '../../src/daemon/sources/claude-code/claude-agent.js';
 import { toolActivity } from '../../src/handoff/transcript.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'claude-code');
@@ -33,7 +33,7 @@ async function read(fixture: string, config: AgentConfig = CONFIG) {
   await fs.mkdir(folder, { recursive: true });
   const file = path.join(folder, '11111111-2222-4333-8444-555555555555.jsonl');
   await fs.copyFile(path.join(FIXTURES, fixture), file);
-  const source = createClaudeCodeSource({ root: '/work/repo', env: { CLAUDE_CONFIG_DIR: home }, config });
+  const source = claudeAgent.createSource({ root: '/work/repo', env: { CLAUDE_CONFIG_DIR: home }, config });
   expect(source.matches(file)).toBe(true);
   const update = await source.createReader(file).update();
   await fs.rm(home, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../src/config/agents-config.js';
 import { conversation, geminiSessionMessages } from '../../src/daemon/sources/gemini/gemini-evidence.js';
 import { readGeminiHookInput } from '../../src/daemon/sources/gemini/gemini-hooks.js';
-import { createGeminiSource } from '../../src/daemon/sources/gemini/gemini-agent.js';
+import { geminiAgent } from '../../src/daemon/sources/gemini/gemini-agent.js';
 import { previousDocumentPath } from '../../src/handoff/previous-document.js';
 
 const CONFIG: AgentConfig = {
@@ -84,7 +84,7 @@ describe('issue 24 X3 gemini: what Gemini CLI 0.61 writes, read as the daemon re
     await fs.writeFile(path.join(folder, '.project_root'), options.projectRoot ?? root);
     const file = path.join(folder, 'chats', options.name ?? NAME);
     await fs.writeFile(file, lines.map((line) => `${typeof line === 'string' ? line : JSON.stringify(line)}\n`).join(''));
-    const source = createGeminiSource({ root, env: { GEMINI_CLI_HOME: home }, config: options.config ?? CONFIG });
+    const source = geminiAgent.createSource({ root, env: { GEMINI_CLI_HOME: home }, config: options.config ?? CONFIG });
     return { file, source, update: () => source.createReader(file).update() };
   }
 

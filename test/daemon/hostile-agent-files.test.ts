@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isClaudeSessionLive } from '../../src/daemon/sources/claude-code/claude-liveness.js';
+import { isRegisteredLive } from '../../src/daemon/sources/kit/session-registry.js';
 import { readClaudeEvidence } from '../../src/daemon/sources/claude-code/claude-evidence.js';
 import { readCodexEvidence } from '../../src/daemon/sources/codex/codex-evidence.js';
 import { readRolloutMeta } from '../../src/daemon/sources/codex/codex-rollout-meta.js';
@@ -131,7 +131,7 @@ describe('FIFOs among the agents’ files', { timeout: 120_000 }, () => {
     const record = path.join(claudeSessions, '1.json');
     await run('mkfifo', [record]);
     fifos.push(record);
-    expect(await isClaudeSessionLive(claudeSessions, 'any-session')).toBe(false);
+    expect(await isRegisteredLive(claudeSessions, 'any-session')).toBe(false);
     // The predecessor a successor's transcript names, in the project's handoff folder: no document.
     const handoffs = path.join(base, '.ai-zen', 'handoffs');
     await fs.mkdir(handoffs, { recursive: true });

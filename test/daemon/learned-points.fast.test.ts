@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../src/config/agents-config.js';
-import { createClaudeCodeSource } from '../../src/daemon/sources/claude-code/claude-agent.js';
+import { claudeAgent } from '../../src/daemon/sources/claude-code/claude-agent.js';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import { forgetLearned, loadCompactionPoints, POINTS_FILE } from '../../src/daemon/watching/compaction-points.js';
 import { memoryLogger } from '../support/memory-logger.js';
@@ -65,7 +65,7 @@ describe('where an agent compacts, learned only from what is true', () => {
         }),
       ].join('\n') + '\n',
     );
-    const source = createClaudeCodeSource({ root, env: { CLAUDE_CONFIG_DIR: path.join(home, 'claude') }, config: CONFIG });
+    const source = claudeAgent.createSource({ root, env: { CLAUDE_CONFIG_DIR: path.join(home, 'claude') }, config: CONFIG });
     const { state } = await source.createReader(file).update();
     expect(state.lastCompaction).toMatchObject({ trigger: 'reactive', preTokens: 130_000 });
     const learned = await points(root);

@@ -8,9 +8,10 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../src/config/agents-config.js';
 import { qwenTranscriptMessages } from '../../src/daemon/sources/qwen-code/qwen-evidence.js';
-import { isQwenTranscript, qwenProjectsDir, qwenSlug } from '../../src/daemon/sources/qwen-code/qwen-paths.js';
-import { createQwenCodeSource } from '../../src/daemon/sources/qwen-code/qwen-agent.js';
-import { qwenOwnCompactionPoint } from '../../src/daemon/sources/qwen-code/qwen-window.js';
+import { dashSlug as qwenSlug } from '../../src/daemon/sources/kit/project-folders.js';
+import { isQwenTranscript, qwenProjectsDir } from '../../src/daemon/sources/qwen-code/qwen-paths.js';
+import { qwenAgent } from '../../src/daemon/sources/qwen-code/qwen-agent.js';
+import { qwenOwnCompactionPoint } from '../../src/daemon/sources/qwen-code/qwen-fold.js';
 
 const ROOT = '/work/repo';
 const ID = '82ff93ad-5b5c-40af-bed2-0464f1ba2106';
@@ -69,7 +70,7 @@ async function read(lines: readonly (object | string)[], config: AgentConfig = C
   await fs.mkdir(folder, { recursive: true });
   const file = path.join(folder, `${ID}.jsonl`);
   await fs.writeFile(file, lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n');
-  const source = createQwenCodeSource({ root: ROOT, env: { QWEN_HOME: home }, config });
+  const source = qwenAgent.createSource({ root: ROOT, env: { QWEN_HOME: home }, config });
   expect(source.matches(file)).toBe(true);
   const update = await source.createReader(file).update();
   await fs.rm(home, { recursive: true, force: true });

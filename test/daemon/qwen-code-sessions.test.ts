@@ -10,7 +10,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load-config.js';
-import { createQwenCodeSource } from '../../src/daemon/sources/qwen-code/qwen-agent.js';
+import { qwenAgent } from '../../src/daemon/sources/qwen-code/qwen-agent.js';
 import type { SessionInfo } from '../../src/daemon/side-channels/status-schema.js';
 import { connectIpc } from '../../src/ipc/client.js';
 import { shortId } from '../../src/short-id.js';
@@ -183,7 +183,7 @@ describe('issue 24 Qwen Code sessions, with the real client', { timeout: 300_000
     expect(otherRun.code, otherRun.stderr).toBe(0);
     const other = (await qwenTranscripts(qwen)).find((file) => file.includes(`${path.sep}${qwenSlugOf(elsewhere)}${path.sep}`));
     expect(other).toBeDefined();
-    const source = createQwenCodeSource({
+    const source = qwenAgent.createSource({
       root: daemon.root,
       env: daemon.env,
       config: (await loadConfig({ root: daemon.root, env: daemon.env })).agents['qwen-code'],

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveAgentsConfig } from '../../src/config/agents-config.js';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
-import { createClaudeCodeSource } from '../../src/daemon/sources/claude-code/claude-agent.js';
+import { claudeAgent } from '../../src/daemon/sources/claude-code/claude-agent.js';
 import type { WatchFolder } from '../../src/daemon/watching/folder-watch.js';
 import type { SessionUpdate } from '../../src/daemon/watching/session-source.js';
 import { TranscriptWatchers } from '../../src/daemon/watching/transcript-watchers.js';
@@ -37,7 +37,7 @@ describe('X3 transcript folders that appear while the daemon runs', () => {
     const mtime = new Date();
     await fs.utimes(projects, mtime, mtime);
     const updates: SessionUpdate[] = [];
-    const source = createClaudeCodeSource({
+    const source = claudeAgent.createSource({
       root: repo.root,
       env: { CLAUDE_CONFIG_DIR: config },
       config: resolveAgentsConfig(undefined, undefined)['claude-code'],

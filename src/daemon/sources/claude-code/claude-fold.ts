@@ -4,42 +4,54 @@
 // line per content block, all with the same message.id and usage: it counts once. Sidechain
 // (subagent) lines, `<synthetic>` model lines and API-error lines are no readings. A `system` line
 // with subtype `compact_boundary` is Claude compacting (its `compactMetadata`: `trigger` auto or
-// manual, `preTokens` the context before it). The model is the one asked for (`requestedModel`, the
-// `model` attachment: claude-window.ts). The first `cwd` decides whether the session is this repo's.
+// manual, `preTokens` the context before it). The first `cwd` decides whether the session is this repo's.
 // A user line's `entrypoint` says who runs the turn: `sdk-cli` is `claude -p`, `sdk-ts`/`sdk-py` the
 // Agent SDK, `cli` a person at the terminal. A compaction right after an API error that said the
 // prompt is too long is `reactive`: Claude compacted to recover, not at its own point.
+// The transcript never states the window: it names the model. Checked with Claude Code 2.1.332: every
+// assistant line carries `requestedModel` (the model asked for, `[1m]` kept, e.g.
+// `claude-sonnet-4-6[1m]`; with no `--model` it is claude-opus-5-5), and a `model` attachment at the
+// start (`attachment.identity.modelId`, spelt the same); `message.model` is what the API answered,
+// without the `[1m]`. The window then comes from the model table (config/agent-models.ts), the
+// user's `models` entries, the agent-wide `contextWindow`, and the readings themselves (one above
+// the table's window proves a 1M one).
 import path from 'node:path';
 import { z } from 'zod';
-import type { RawLine } from '../../watching/incremental-reader.js';
-import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { emptyAgentState, type SessionState } from '../../watching/session-source.js';
-import { asRecord } from '../kit/json-record.js';
-import { type Measure, notTheAgents, observeCompaction, observeMeasure, observeReading, observeStart } from '../kit/observations.js';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
-import { claudeThresholds, claudeWindow, type ClaudeWindowSettings } from './claude-window.js';
+import type { RawLine } from '../../watching/incremental-reader.js';
+import type { SessionState } from '../../watching/session-source.js';
+import { asRecord } from '../kit/json-record.js';
+import {
+  CLAUDE_SHAPED_LINE,
+  type FoldOptions,
+  TokenCount,
+  detailsOf,
+  emptyFoldState,
+  type Measure,
+  measureOf,
+  notTheAgents,
+  observeCompaction,
+  observeMeasure,
+  observeReading,
+  observeStart,
+  parseAgentLine,
+} from '../kit/observations.js';
 
 /** What the API answers a prompt over the window (Claude Code shows it as an API error line). */
 const PROMPT_TOO_LONG = /prompt is too long/i;
 
-const Count = z.number().int().nonnegative().max(100_000_000);
-
 const ClaudeUsage = compiledOnFirstUse(
   z.looseObject({
-    input_tokens: Count,
-    cache_creation_input_tokens: Count.nullish(),
-    cache_read_input_tokens: Count.nullish(),
-    output_tokens: Count.nullish(),
+    input_tokens: TokenCount,
+    cache_creation_input_tokens: TokenCount.nullish(),
+    cache_read_input_tokens: TokenCount.nullish(),
+    output_tokens: TokenCount.nullish(),
   }),
 );
 
 const ClaudeLine = compiledOnFirstUse(
   z.looseObject({
-    type: z.string(),
-    subtype: z.string().optional(),
-    sessionId: z.string().optional(),
-    cwd: z.string().optional(),
-    timestamp: z.string().optional(),
+    ...CLAUDE_SHAPED_LINE,
     isSidechain: z.boolean().optional(),
     isApiErrorMessage: z.boolean().optional(),
     entrypoint: z.string().optional(),
@@ -57,11 +69,6 @@ const ClaudeLine = compiledOnFirstUse(
   }),
 );
 
-export interface ClaudeFoldOptions extends ClaudeWindowSettings {
-  /** Real path of the repo. */
-  readonly root: string;
-}
-
 /** What the fold keeps besides the shared fields (in SessionState.details). */
 export type ClaudeDetails = {
   readonly lastMessageId: string | null;
@@ -72,29 +79,16 @@ export type ClaudeDetails = {
   readonly largestReading: number;
 };
 
-export function emptyClaudeState(file: string, options: ClaudeFoldOptions): SessionState {
-  const window = claudeWindow(null, 0, options);
+export function emptyClaudeState(file: string, options: FoldOptions): SessionState {
   const details: ClaudeDetails = { lastMessageId: null, readings: 0, largestReading: 0 };
-  return emptyAgentState({
-    kind: 'claude-code',
-    file,
-    sessionId: path.basename(file, '.jsonl'),
-    window,
-    thresholds: claudeThresholds(null, window, options),
-    details,
-  });
+  return emptyFoldState('claude-code', file, path.basename(file, '.jsonl'), measure(null, 0, options), details);
 }
 
-export function claudeDetails(state: SessionState): ClaudeDetails {
-  return state.details as unknown as ClaudeDetails;
-}
+const claudeDetails = detailsOf<ClaudeDetails>;
 
-export function foldClaudeLine(state: SessionState, raw: RawLine, options: ClaudeFoldOptions): SessionState | string {
-  const value = parseJsonLine(raw.text);
-  if (value === undefined) return 'not JSON';
-  const parsed = ClaudeLine().safeParse(value);
-  if (!parsed.success) return 'not a Claude Code transcript line';
-  const line = parsed.data;
+export function foldClaudeLine(state: SessionState, raw: RawLine, options: FoldOptions): SessionState | string {
+  const line = parseAgentLine(raw.text, ClaudeLine, 'a Claude Code transcript line');
+  if (typeof line === 'string') return line;
   let next = observeStart(state, line.timestamp, line.cwd, options.root);
   if (line.sessionId && line.sessionId !== next.sessionId && next.messageCount === 0) next = { ...next, sessionId: line.sessionId };
 
@@ -102,7 +96,7 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
     const meta = asRecord(line.compactMetadata);
     const trigger = claudeDetails(next).promptTooLong ? 'reactive' : meta?.trigger;
     next = { ...next, details: { ...claudeDetails(next), promptTooLong: false } };
-    return observeCompaction(next, { at: line.timestamp ?? null, preTokens: Count.safeParse(meta?.preTokens).data ?? null, trigger });
+    return observeCompaction(next, { at: line.timestamp ?? null, preTokens: TokenCount.safeParse(meta?.preTokens).data ?? null, trigger });
   }
   // The model the session runs (at its start, and after a `/model`): the window is known before the first reply.
   const attachment = asRecord(line.attachment);
@@ -138,7 +132,6 @@ export function foldClaudeLine(state: SessionState, raw: RawLine, options: Claud
   });
 }
 
-function measure(model: string | null, largestReading: number, options: ClaudeFoldOptions): Measure {
-  const window = claudeWindow(model, largestReading, options);
-  return { model, window, thresholds: claudeThresholds(model, window, options) };
+function measure(model: string | null, largestReading: number, options: FoldOptions): Measure {
+  return measureOf('claude-code', model, options, { largestReading });
 }

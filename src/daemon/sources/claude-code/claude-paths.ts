@@ -4,16 +4,15 @@
 // `-` and a hash of the path (the client's own rule; the suffix is not needed here: the first 200
 // characters pick the folders, the transcript's `cwd` decides). A session started in a subfolder
 // has its own slug, which starts with the repo's slug and a `-`.
-import os from 'node:os';
 import path from 'node:path';
 import type { Env } from '../../../paths.js';
+import { agentHome } from '../kit/agent-home.js';
+import { dashSlug, isProjectTranscript, mayHoldDashSlug, UUID_SESSION_FILE } from '../kit/project-folders.js';
 
-export const SLUG_LIMIT = 200;
+const SLUG_LIMIT = 200;
 
 export function claudeConfigDir(env: Env): string {
-  const fromEnv = env.CLAUDE_CONFIG_DIR;
-  if (fromEnv && fromEnv.length > 0) return path.resolve(fromEnv);
-  return path.join(env.HOME && env.HOME.length > 0 ? env.HOME : os.homedir(), '.claude');
+  return agentHome(env, 'CLAUDE_CONFIG_DIR', '.claude');
 }
 
 export function claudeProjectsDir(env: Env): string {
@@ -25,20 +24,14 @@ export function claudeSessionsDir(env: Env): string {
 }
 
 /** The slug without the hash suffix a long one gets. */
-export function claudeSlug(directory: string): string {
-  return directory.replace(/[^a-zA-Z0-9]/g, '-');
-}
+export const claudeSlug = dashSlug;
 
 /** Whether a folder of `projects/` may hold sessions of `root` or one of its subfolders (the slug is lossy: the cwd decides). */
 export function mayHoldSessionsOf(folderName: string, root: string): boolean {
-  const slug = claudeSlug(root);
-  if (slug.length >= SLUG_LIMIT) return folderName.startsWith(slug.slice(0, SLUG_LIMIT));
-  return folderName === slug || folderName.startsWith(`${slug}-`);
+  return mayHoldDashSlug(folderName, root, SLUG_LIMIT);
 }
-
-const SESSION_FILE = /^[0-9a-fA-F][0-9a-fA-F-]{7,63}\.jsonl$/;
 
 /** `projects/<slug>/<uuid>.jsonl`: subagent transcripts (`<session>/subagents/…`) are deeper and never match. */
 export function isClaudeTranscript(file: string, projectsDir: string): boolean {
-  return SESSION_FILE.test(path.basename(file)) && path.dirname(path.dirname(file)) === projectsDir;
+  return isProjectTranscript(file, projectsDir, UUID_SESSION_FILE);
 }

@@ -5,59 +5,55 @@
 // headless when stdin is no terminal), and its hooks in the project's `.gemini/settings.json`.
 // Whether a `gemini` process has a session open is not known: the client holds no lock and writes
 // no pid file, so `status` never shows one live.
-import { AGENT_LABELS } from '../../../config/agent-names.js';
 import { belongsToRepo } from '../../../probe/innermost-repo.js';
 import { createLineFoldReader } from '../../watching/line-fold-reader.js';
-import type { WatchedSource } from '../../watching/session-source.js';
-import type { AgentModule, AgentSourceContext } from '../agent-module.js';
-import { agentSource, windowSettings, writeWithTool } from '../kit/agent-source.js';
+import { defineAgent, windowSettings, writeWithTool } from '../kit/agent-source.js';
 import { readGeminiEvidence } from './gemini-evidence.js';
 import { emptyGeminiState, foldGeminiLine, type GeminiFoldOptions } from './gemini-fold.js';
 import { geminiFolders, projectRootOf } from './gemini-folders.js';
 import { geminiHooks, geminiHooksInstalled } from './gemini-hooks.js';
 import { geminiTmpDir, isGeminiTranscript, projectFolderOf } from './gemini-paths.js';
 
-export const geminiAgent: AgentModule = {
-  name: 'gemini',
-  label: AGENT_LABELS['gemini'],
-  word: 'gemini',
-  createSource: (context) => createGeminiSource(context),
-  freshSessionCommand: '/clear',
-  resumeCommand: (sessionId) => `gemini --resume ${sessionId}`,
-  startArgs: (prompt, clientArgs) => [...clientArgs, '-i', prompt],
-  hooks: geminiHooks,
-};
-
-export function createGeminiSource(context: AgentSourceContext): WatchedSource {
-  const tmpDir = geminiTmpDir(context.env);
-  const fold: GeminiFoldOptions = windowSettings('gemini', context);
-  return agentSource(geminiAgent, {
-    folders: geminiFolders(tmpDir, context.root),
-    matches: (file) => isGeminiTranscript(file, tmpDir),
-    createReader: (file) => {
-      // The transcript never names its folder: the project folder's `.project_root` says whose it is, and is the session's cwd.
-      let projectRoot: string | null = null;
-      return createLineFoldReader(
-        file,
-        {
-          empty: (name) => emptyGeminiState(name, fold),
-          fold: (state, raw) =>
-            foldGeminiLine(state.cwd === null && projectRoot !== null ? { ...state, cwd: projectRoot } : state, raw, fold),
-        },
-        {
-          decideOwner: async () => {
-            projectRoot = await projectRootOf(projectFolderOf(file));
-            return projectRoot === null ? null : belongsToRepo(context.root, projectRoot);
+export const geminiAgent = defineAgent(
+  {
+    name: 'gemini',
+    word: 'gemini',
+    freshSessionCommand: '/clear',
+    resumeCommand: (sessionId) => `gemini --resume ${sessionId}`,
+    startArgs: (prompt, clientArgs) => [...clientArgs, '-i', prompt],
+    hooks: geminiHooks,
+  },
+  (context) => {
+    const tmpDir = geminiTmpDir(context.env);
+    const fold: GeminiFoldOptions = windowSettings('gemini', context);
+    return {
+      folders: geminiFolders(tmpDir, context.root),
+      matches: (file) => isGeminiTranscript(file, tmpDir),
+      createReader: (file) => {
+        // The transcript never names its folder: the project folder's `.project_root` says whose it is, and is the session's cwd.
+        let projectRoot: string | null = null;
+        return createLineFoldReader(
+          file,
+          {
+            empty: (name) => emptyGeminiState(name, fold),
+            fold: (state, raw) =>
+              foldGeminiLine(state.cwd === null && projectRoot !== null ? { ...state, cwd: projectRoot } : state, raw, fold),
           },
-        },
-      );
-    },
-    isLive: null,
-    readEvidence: (file) => readGeminiEvidence(file, context.root),
-    selfHooksInstalled: () => geminiHooksInstalled(context.root),
-    // Gemini skips a project's hooks in a folder the user has not trusted, without a word.
-    selfHooksMustAnswer: true,
-    editTools: 'write_file or replace',
-    selfWriteInstructions: writeWithTool('write_file'),
-  });
-}
+          {
+            decideOwner: async () => {
+              projectRoot = await projectRootOf(projectFolderOf(file));
+              return projectRoot === null ? null : belongsToRepo(context.root, projectRoot);
+            },
+          },
+        );
+      },
+      isLive: null,
+      readEvidence: (file) => readGeminiEvidence(file, context.root),
+      selfHooksInstalled: () => geminiHooksInstalled(context.root),
+      // Gemini skips a project's hooks in a folder the user has not trusted, without a word.
+      selfHooksMustAnswer: true,
+      editTools: 'write_file or replace',
+      selfWriteInstructions: writeWithTool('write_file'),
+    };
+  },
+);

@@ -9,7 +9,7 @@ import type { ChatMessage } from '../../../session/format.js';
 import type { AgentMessage } from '../../../session/session-recorder.js';
 import { commandResult, contentText, EvidenceMessages, repoRelative, type ToolNames, toolCallOf } from '../kit/evidence.js';
 import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
-import { foldTranscript, type TranscriptCollector } from '../kit/transcript-lines.js';
+import { type TranscriptCollector, transcriptReader } from '../kit/transcript-lines.js';
 import { userWords } from './gemini-fold.js';
 
 const TOOLS: ToolNames = {
@@ -21,15 +21,12 @@ const TOOLS: ToolNames = {
   shell: 'run_shell_command',
 };
 
-export async function readGeminiEvidence(file: string, root: string): Promise<AgentMessage[]> {
-  return geminiSessionMessages(await foldTranscript(file, conversationCollector()), root);
-}
-
 /** The messages in the order the client would resume them. */
-export function conversation(lines: readonly string[]): JsonRecord[] {
-  const collector = conversationCollector();
-  for (const line of lines) collector.line(line);
-  return collector.result();
+const conversationOf = transcriptReader(conversationCollector);
+export const conversation = conversationOf.lines;
+
+export async function readGeminiEvidence(file: string, root: string): Promise<AgentMessage[]> {
+  return geminiSessionMessages(await conversationOf.file(file), root);
 }
 
 function conversationCollector(): TranscriptCollector<JsonRecord[]> {

@@ -6,22 +6,24 @@
 // under the same id when it changes (its tool calls and their results): it counts once. Context is
 // measured as the client measures it — the "% used" it shows is the last reply's promptTokenCount
 // over the model's window — and that count is the reply's `tokens.input` (cached tokens included).
+// The window is the client's tokenLimit(model) — 1,048,576 for every Gemini model, 256k for Gemma 4
+// (0.61) — which is the table's (config/agent-models.ts), over which the user's `agents.gemini`
+// settings win. It compresses its history at 50% of that window by default
+// (`model.compressionThreshold`); the daemon hands off a margin below (session-source.ts).
 import path from 'node:path';
 import { z } from 'zod';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
+import type { AgentWindowSettings } from '../../../config/agent-models.js';
 import { HANDOFF_INSTRUCTION_MARK } from '../../../handoff/transcript.js';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { emptyAgentState, type SessionState } from '../../watching/session-source.js';
+import type { SessionState } from '../../watching/session-source.js';
 import { asRecord } from '../kit/json-record.js';
-import { observeReading } from '../kit/observations.js';
+import { TokenCount, detailsOf, emptyFoldState, measureOf, observeReading } from '../kit/observations.js';
 import { idPartOfName } from './gemini-paths.js';
 import { userTexts } from './gemini-user-text.js';
-import { geminiThresholds, geminiWindow, type GeminiWindowSettings } from './gemini-window.js';
 
-const Count = z.number().int().nonnegative().max(100_000_000);
-
-const Tokens = compiledOnFirstUse(z.looseObject({ input: Count, output: Count.optional(), total: Count.optional() }));
+const Tokens = compiledOnFirstUse(z.looseObject({ input: TokenCount, output: TokenCount.optional(), total: TokenCount.optional() }));
 
 const Message = compiledOnFirstUse(
   z.looseObject({
@@ -35,7 +37,7 @@ const Message = compiledOnFirstUse(
 );
 type Message = z.infer<ReturnType<typeof Message>>;
 
-export type GeminiFoldOptions = GeminiWindowSettings;
+export type GeminiFoldOptions = AgentWindowSettings;
 
 /** What the fold keeps besides the shared fields (in SessionState.details). */
 export type GeminiDetails = {
@@ -47,23 +49,14 @@ export type GeminiDetails = {
 };
 
 export function emptyGeminiState(file: string, options: GeminiFoldOptions): SessionState {
-  const window = geminiWindow(null, options);
   const details: GeminiDetails = { lastMessageId: null, readings: 0, projectHash: null };
   // Until the metadata line names it whole: the part the file name carries.
   // cwd: set by the source from the project folder's `.project_root` (the transcript never names it).
-  return emptyAgentState({
-    kind: 'gemini',
-    file,
-    sessionId: idPartOfName(file) || path.basename(file, '.jsonl'),
-    window,
-    thresholds: geminiThresholds(null, window, options),
-    details,
-  });
+  const sessionId = idPartOfName(file) || path.basename(file, '.jsonl');
+  return emptyFoldState('gemini', file, sessionId, measureOf('gemini', null, options), details);
 }
 
-export function geminiDetails(state: SessionState): GeminiDetails {
-  return state.details as unknown as GeminiDetails;
-}
+const geminiDetails = detailsOf<GeminiDetails>;
 
 export function foldGeminiLine(state: SessionState, raw: RawLine, options: GeminiFoldOptions): SessionState | string {
   const value = parseJsonLine(raw.text);
@@ -116,12 +109,8 @@ function withMessage(state: SessionState, message: Message, options: GeminiFoldO
   if (!tokens.success) return `tokens Gemini CLI would not write (${tokens.error.issues[0]?.path.join('.') ?? '?'})`;
   const reading = tokens.data.input;
   const output = tokens.data.output ?? 0;
-  const model = message.model ?? next.model;
-  const window = geminiWindow(model, options);
   return observeReading(next, {
-    model,
-    window,
-    thresholds: geminiThresholds(model, window, options),
+    ...measureOf('gemini', message.model ?? next.model, options),
     promptTokens: reading,
     outputTokens: output,
     totalTokens: tokens.data.total ?? reading + output,

@@ -5,19 +5,14 @@
 // `.project_root` file names that root — which decides whose sessions a folder holds. A session's
 // project root is the folder `gemini` started in, so a session in a subfolder of the repo has a
 // folder of its own. Subagents write `chats/<parent id>/<id>.jsonl`, deeper: never a session here.
-import os from 'node:os';
 import path from 'node:path';
 import type { Env } from '../../../paths.js';
-
-export function geminiDir(env: Env): string {
-  const fromEnv = env.GEMINI_CLI_HOME;
-  const home = fromEnv && fromEnv.length > 0 ? path.resolve(fromEnv) : env.HOME && env.HOME.length > 0 ? env.HOME : os.homedir();
-  return path.join(home, '.gemini');
-}
+import { agentHome } from '../kit/agent-home.js';
+import { isProjectTranscript } from '../kit/project-folders.js';
 
 /** `<home>/.gemini/tmp`: one folder per project root. */
 export function geminiTmpDir(env: Env): string {
-  return path.join(geminiDir(env), 'tmp');
+  return path.join(agentHome(env, 'GEMINI_CLI_HOME', ''), '.gemini', 'tmp');
 }
 
 /** The file in a project folder naming its root. */
@@ -28,8 +23,7 @@ const SESSION_FILE = /^session-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-([0-9A-Za-z_-]{1,8}
 
 /** `tmp/<project>/chats/session-….jsonl`, and nothing deeper. */
 export function isGeminiTranscript(file: string, tmpDir: string): boolean {
-  const chats = path.dirname(file);
-  return SESSION_FILE.test(path.basename(file)) && path.basename(chats) === 'chats' && path.dirname(path.dirname(chats)) === tmpDir;
+  return isProjectTranscript(file, tmpDir, SESSION_FILE, 'chats');
 }
 
 /** The part of the session id the file name carries (its first 8 characters, as the client writes it). */

@@ -3,11 +3,14 @@
 // the definition; the agent brings only what is its own (where its transcripts are, its reader, its
 // liveness, its evidence, how its hooks let it write the document itself).
 import type { AgentWindowSettings } from '../../../config/agent-models.js';
-import type { WatchedAgent } from '../../../config/agent-names.js';
+import { AGENT_LABELS, type WatchedAgent } from '../../../config/agent-names.js';
 import type { DocPath } from '../../../handoff/doc-path.js';
 import type { AgentMessage } from '../../../session/session-recorder.js';
-import type { SessionReader, TranscriptFolders, WatchedSource } from '../../watching/session-source.js';
-import type { AgentSourceContext } from '../agent-module.js';
+import type { RawLine } from '../../watching/incremental-reader.js';
+import { createLineFoldReader } from '../../watching/line-fold-reader.js';
+import type { SessionReader, SessionState, TranscriptFolders, WatchedSource } from '../../watching/session-source.js';
+import type { AgentModule, AgentSourceContext } from '../agent-module.js';
+import type { FoldOptions } from './observations.js';
 import { successorCommand } from './successor.js';
 
 export interface AgentSessionParts {
@@ -56,6 +59,33 @@ export function agentSource(agent: AgentNames, parts: AgentSessionParts): Watche
       editTools: parts.editTools,
     },
   };
+}
+
+/** An agent as one definition: its names and commands (its label from the one list), and its sessions' parts for a project. */
+export function defineAgent(
+  definition: Omit<AgentModule, 'label' | 'createSource'>,
+  parts: (context: AgentSourceContext) => AgentSessionParts,
+): AgentModule {
+  const agent: AgentModule = {
+    ...definition,
+    label: AGENT_LABELS[definition.name],
+    createSource: (context) => agentSource(agent, parts(context)),
+  };
+  return agent;
+}
+
+/** The reader of the agent's transcripts: the shared line-fold reader over the agent's pure fold and its options. */
+export function foldReader<O>(
+  empty: (file: string, options: O) => SessionState,
+  fold: (state: SessionState, raw: RawLine, options: O) => SessionState | string,
+  options: O,
+): (file: string) => SessionReader {
+  return (file) => createLineFoldReader(file, { empty: (name) => empty(name, options), fold: (state, raw) => fold(state, raw, options) });
+}
+
+/** What the agent's fold is given: the repo and the window settings. */
+export function foldOptions(agent: WatchedAgent, context: AgentSourceContext): FoldOptions {
+  return { root: context.root, ...windowSettings(agent, context) };
 }
 
 /** The window settings of the agent's sessions: `agents.<name>` of the config and what was learned of where it compacts. */

@@ -65,10 +65,18 @@ export function commandResult(output: string, exitCode: string | number | null |
   return exitCode === null || exitCode === undefined || exitCode === '' ? `error: ${output}` : `${output}\n[exit code ${exitCode}]`;
 }
 
+/** Where a content block (Anthropic's shape: Claude Code's, pi's) is a tool call: its `type`, and the key of its arguments. */
+export interface CallBlocks {
+  readonly type: string;
+  readonly args: string;
+}
+
 /** The messages of a transcript as they are gathered, each bounded. */
 export class EvidenceMessages {
   readonly messages: AgentMessage[] = [];
   private calls = 0;
+  /** The ids of shell calls: their results are a command's. */
+  private readonly commands = new Set<string>();
 
   constructor(private readonly prefix: string) {}
 
@@ -80,6 +88,36 @@ export class EvidenceMessages {
   /** Words of the user or the assistant; empty ones are not kept. */
   text(role: 'user' | 'assistant', content: unknown): void {
     if (typeof content === 'string' && content.trim() !== '') this.push({ role, content });
+  }
+
+  /** One call of the agent's under ai-zen's name (toolCallOf); a shell call is remembered, its result ends in an exit code. */
+  toolCall(id: string, name: string, args: Record<string, unknown>, names: ToolNames, relative?: (file: string) => string): ToolCall {
+    const { call, shell } = toolCallOf(id, name, args, names, relative);
+    if (shell) this.commands.add(id);
+    return call;
+  }
+
+  /** A tool's result: a shell call's ends in its exit code (`exitCode`; none known: an error), another's that failed is an error. */
+  result(id: string, text: string, failed: boolean, exitCode: string | number | null | undefined): void {
+    this.push({
+      role: 'tool',
+      tool_call_id: id,
+      content: this.commands.has(id) ? commandResult(text, exitCode) : failed ? `error: ${text}` : text,
+    });
+  }
+
+  /** An assistant's content blocks as one message: its text blocks and its tool calls (`calls`); null when it has neither. */
+  blocks(content: unknown, calls: CallBlocks, names: ToolNames, relative?: (file: string) => string): ChatMessage | null {
+    if (!Array.isArray(content)) return null;
+    const texts: string[] = [];
+    const toolCalls: ToolCall[] = [];
+    for (const block of content.map(asRecord)) {
+      if (block?.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+      if (block?.type === calls.type && typeof block.id === 'string' && typeof block.name === 'string')
+        toolCalls.push(this.toolCall(block.id, block.name, asRecord(block[calls.args]) ?? {}, names, relative));
+    }
+    if (texts.length === 0 && toolCalls.length === 0) return null;
+    return { role: 'assistant', content: texts.join('\n'), ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) };
   }
 
   /** A call the transcript records with its outcome only (Codex, Copilot): one assistant call and its result, under a made id. */

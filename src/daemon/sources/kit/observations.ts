@@ -3,9 +3,36 @@
 // the model and window it runs by, a reading of its context. Each agent's fold parses its own lines
 // and says what it saw; how that changes the state, and when the session is over its threshold,
 // is decided here once. Pure functions.
-import type { z } from 'zod';
+import { z } from 'zod';
+import { type AgentWindowSettings, agentWindow } from '../../../config/agent-models.js';
+import type { WatchedAgent } from '../../../config/agent-names.js';
 import { belongsToRepo } from '../../../probe/innermost-repo.js';
-import { isOverThreshold, type SessionState, type SessionThresholds } from '../../watching/session-source.js';
+import { parseJsonLine } from '../../watching/line-fold-reader.js';
+import {
+  agentThresholds,
+  emptyAgentState,
+  isOverThreshold,
+  type SessionState,
+  type SessionThresholds,
+} from '../../watching/session-source.js';
+
+/** A count of tokens as an agent writes it: a whole number, and never more than any window holds. */
+export const TokenCount = z.number().int().nonnegative().max(100_000_000);
+
+/** What an agent's fold is given: the window settings, and the repo (whether a session is its: the first cwd decides). */
+export interface FoldOptions extends AgentWindowSettings {
+  /** Real path of the repo. */
+  readonly root: string;
+}
+
+/** The fields every line of a Claude-shaped transcript carries (Claude Code's, and Qwen Code's after it). */
+export const CLAUDE_SHAPED_LINE = {
+  type: z.string(),
+  subtype: z.string().optional(),
+  sessionId: z.string().optional(),
+  cwd: z.string().optional(),
+  timestamp: z.string().optional(),
+};
 
 /** The window and thresholds a session runs by, for its model. */
 export interface Measure {
@@ -22,6 +49,47 @@ export interface Reading extends Measure {
   readonly totalTokens?: number;
   /** The agent's own bookkeeping after this reading (SessionState.details). */
   readonly details: object;
+}
+
+/** What the agent's transcript says of its window besides the model: the window it states, the largest reading (Claude's 1M proof). */
+export interface WindowHints {
+  readonly reported?: number | null;
+  readonly largestReading?: number;
+}
+
+/**
+ * The window and thresholds of `model`: the config's window, the user's entry, what the transcript
+ * said, then the model table; `ownPoint` is where the agent compacts a window of that size by its own
+ * rule (absent: the table's point for the model).
+ */
+export function measureOf(
+  agent: WatchedAgent,
+  model: string | null,
+  settings: AgentWindowSettings,
+  hints: WindowHints = {},
+  ownPoint?: (window: number) => number | null,
+): Measure {
+  const window = agentWindow(agent, model, { configured: settings.contextWindow, models: settings.models, ...hints });
+  const own = ownPoint === undefined ? undefined : window === null ? null : ownPoint(window);
+  return { model, window, thresholds: agentThresholds(agent, model, window, settings, own) };
+}
+
+/** A session before its first line: measured for the model it names at the start (none yet), with the fold's own bookkeeping. */
+export function emptyFoldState(kind: WatchedAgent, file: string, sessionId: string, measure: Measure, details: object): SessionState {
+  return emptyAgentState({ kind, file, sessionId, window: measure.window, thresholds: measure.thresholds, details });
+}
+
+/** The fold's own bookkeeping, as it keeps it in SessionState.details. */
+export function detailsOf<D extends object>(state: SessionState): D {
+  return state.details as unknown as D;
+}
+
+/** A transcript line read by the agent's schema; else why it is skipped (not JSON, or no line of the agent's: `what`). */
+export function parseAgentLine<T extends z.ZodType<object>>(text: string, schema: () => T, what: string): z.infer<T> | string {
+  const value = parseJsonLine(text);
+  if (value === undefined) return 'not JSON';
+  const parsed = schema().safeParse(value);
+  return parsed.success ? parsed.data : `not ${what}`;
 }
 
 /** The first stamp and working directory a transcript names: when it started, and whether it is this repo's. */

@@ -6,6 +6,31 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { TranscriptFolders } from '../../watching/session-source.js';
 
+/** A session file named by its uuid (Claude Code's, and Qwen Code's after it). */
+export const UUID_SESSION_FILE = /^[0-9a-fA-F][0-9a-fA-F-]{7,63}\.jsonl$/;
+
+/** The folder name Claude Code gives a working directory, and Qwen Code after it: each character but an ASCII letter or digit as `-`. */
+export function dashSlug(directory: string): string {
+  return directory.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+/**
+ * Whether a folder may hold sessions of `root` or a subfolder of it: the root's slug, or the slug, `-`
+ * and more (the slug is lossy: the transcript's cwd decides). A slug cut at `limit` only begins one.
+ */
+export function mayHoldDashSlug(folderName: string, root: string, limit = Number.POSITIVE_INFINITY): boolean {
+  const slug = dashSlug(root);
+  if (slug.length >= limit) return folderName.startsWith(slug.slice(0, limit));
+  return folderName === slug || folderName.startsWith(`${slug}-`);
+}
+
+/** `<parent>/<project>/[<inner>/]<session file>`, its name matching `name`: a shallower or deeper file (a subagent's) never is. */
+export function isProjectTranscript(file: string, parent: string, name: RegExp, inner?: string): boolean {
+  const folder = path.dirname(file);
+  if (inner !== undefined && path.basename(folder) !== inner) return false;
+  return name.test(path.basename(file)) && path.dirname(inner === undefined ? folder : path.dirname(folder)) === parent;
+}
+
 export function projectFolders(parent: string, mayHoldSessions: (name: string) => boolean, inner?: string): TranscriptFolders {
   return {
     create: false,

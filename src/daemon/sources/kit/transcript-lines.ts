@@ -30,3 +30,17 @@ export async function foldTranscript<T>(file: string, collector: TranscriptColle
   for await (const line of transcriptLines(file)) collector.line(line);
   return collector.result();
 }
+
+/** The same over lines already in memory (a test's, a bench's). */
+export function foldLines<T>(lines: readonly string[], collector: TranscriptCollector<T>): T {
+  for (const line of lines) collector.line(line);
+  return collector.result();
+}
+
+/** A transcript's reader from its collector: of a file (streamed), or of lines already in memory. */
+export function transcriptReader<A extends unknown[], T>(collector: (...args: A) => TranscriptCollector<T>) {
+  return {
+    file: (file: string, ...args: A): Promise<T> => foldTranscript(file, collector(...args)),
+    lines: (lines: readonly string[], ...args: A): T => foldLines(lines, collector(...args)),
+  };
+}

@@ -2,11 +2,7 @@
 // folders of this repo (and its subfolders) under pi's `sessions/` (pi-paths.ts), its fold, its
 // evidence, a successor started as `pi "<prompt>"`, a session reopened whole with `pi --session <id>`,
 // and its hooks as a pi extension (pi-extension.ts).
-import { AGENT_LABELS } from '../../../config/agent-names.js';
-import type { WatchedSource } from '../../watching/session-source.js';
-import { createLineFoldReader } from '../../watching/line-fold-reader.js';
-import type { AgentModule, AgentSourceContext } from '../agent-module.js';
-import { agentSource, windowSettings, writeWithTool } from '../kit/agent-source.js';
+import { defineAgent, foldOptions, foldReader, writeWithTool } from '../kit/agent-source.js';
 import { projectFolders } from '../kit/project-folders.js';
 import { readPiEvidence } from './pi-evidence.js';
 import { piExtensionInstalled, piHooks } from './pi-extension.js';
@@ -15,34 +11,28 @@ import { isPiSessionLive } from './pi-liveness.js';
 import { readPiOwnSettings } from './pi-own-settings.js';
 import { isPiTranscript, mayHoldSessionsOf, piAgentDir, piSessionsDir } from './pi-paths.js';
 
-export const piAgent: AgentModule = {
-  name: 'pi',
-  label: AGENT_LABELS['pi'],
-  word: 'pi',
-  createSource: (context) => createPiSource(context),
-  freshSessionCommand: '/ai-zen-continue',
-  resumeCommand: (sessionId) => `pi --session ${sessionId}`,
-  startArgs: (prompt, clientArgs) => [...clientArgs, prompt],
-  hooks: piHooks,
-};
-
-export function createPiSource(context: AgentSourceContext): WatchedSource {
-  const sessions = piSessionsDir(context.env);
-  const fold: PiFoldOptions = {
-    root: context.root,
-    ...windowSettings('pi', context),
-    ...readPiOwnSettings(piAgentDir(context.env), context.root),
-  };
-  return agentSource(piAgent, {
-    matches: (file) => isPiTranscript(file, sessions),
-    folders: projectFolders(sessions, (name) => mayHoldSessionsOf(name, context.root)),
-    createReader: (file) =>
-      createLineFoldReader(file, { empty: (name) => emptyPiState(name, fold), fold: (state, raw) => foldPiLine(state, raw, fold) }),
-    isLive: (file, except) => isPiSessionLive(file, '/proc', except),
-    readEvidence: (file) => readPiEvidence(file, context.root),
-    selfHooksInstalled: () => piExtensionInstalled(context.root),
-    selfHooksMustAnswer: false,
-    editTools: 'write or edit',
-    selfWriteInstructions: writeWithTool('write'),
-  });
-}
+export const piAgent = defineAgent(
+  {
+    name: 'pi',
+    word: 'pi',
+    freshSessionCommand: '/ai-zen-continue',
+    resumeCommand: (sessionId) => `pi --session ${sessionId}`,
+    startArgs: (prompt, clientArgs) => [...clientArgs, prompt],
+    hooks: piHooks,
+  },
+  (context) => {
+    const sessions = piSessionsDir(context.env);
+    const fold: PiFoldOptions = { ...foldOptions('pi', context), ...readPiOwnSettings(piAgentDir(context.env), context.root) };
+    return {
+      matches: (file) => isPiTranscript(file, sessions),
+      folders: projectFolders(sessions, (name) => mayHoldSessionsOf(name, context.root)),
+      createReader: foldReader(emptyPiState, foldPiLine, fold),
+      isLive: (file, except) => isPiSessionLive(file, '/proc', except),
+      readEvidence: (file) => readPiEvidence(file, context.root),
+      selfHooksInstalled: () => piExtensionInstalled(context.root),
+      selfHooksMustAnswer: false,
+      editTools: 'write or edit',
+      selfWriteInstructions: writeWithTool('write'),
+    };
+  },
+);

@@ -5,11 +5,10 @@
 // bash as exec with a result that ends in `[exit code N]` (pi reports a failing command as an error
 // result ending "Command exited with code N"). Read once, when a handoff starts; never written.
 import path from 'node:path';
-import type { ChatMessage } from '../../../session/format.js';
 import type { AgentMessage } from '../../../session/session-recorder.js';
-import { commandResult, contentText, EvidenceMessages, repoRelative, type ToolNames, toolCallOf } from '../kit/evidence.js';
+import { contentText, EvidenceMessages, repoRelative, type ToolNames } from '../kit/evidence.js';
 import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
-import { foldTranscript, type TranscriptCollector } from '../kit/transcript-lines.js';
+import { type TranscriptCollector, transcriptReader } from '../kit/transcript-lines.js';
 
 type Entry = JsonRecord & { readonly id: string; readonly parentId: string | null };
 
@@ -18,15 +17,7 @@ const TOOLS: ToolNames = {
   shell: 'bash',
 };
 
-export function readPiEvidence(file: string, root: string): Promise<AgentMessage[]> {
-  return foldTranscript(file, piEvidence(root));
-}
-
-export function piTranscriptMessages(lines: readonly string[], root: string): AgentMessage[] {
-  const collector = piEvidence(root);
-  for (const line of lines) collector.line(line);
-  return collector.result();
-}
+export const { file: readPiEvidence, lines: piTranscriptMessages } = transcriptReader(piEvidence);
 
 /** The entries are kept as they come (the branch is known only at the end: the last entry written is its leaf). */
 function piEvidence(root: string): TranscriptCollector<AgentMessage[]> {
@@ -50,59 +41,40 @@ function piEvidence(root: string): TranscriptCollector<AgentMessage[]> {
         seen.add(entry.id);
         branch.push(entry);
       }
-      branch.reverse();
-      const relative = (file: string): string => repoRelative(root, file, cwd);
       const evidence = new EvidenceMessages('pi');
-      const bashCalls = new Set<string>();
-      for (const entry of branch) {
-        if (entry.type !== 'message') continue;
-        const message = asRecord(entry.message);
-        const chat = message ? toChat(message, relative, bashCalls) : null;
-        if (chat) evidence.push(chat);
+      const relative = (file: string): string => repoRelative(root, file, cwd);
+      for (const entry of branch.reverse()) {
+        const message = entry.type === 'message' ? asRecord(entry.message) : null;
+        if (message) addMessage(evidence, message, relative);
       }
       return evidence.messages;
     },
   };
 }
 
-function toChat(message: JsonRecord, relative: (file: string) => string, bashCalls: Set<string>): ChatMessage | null {
+function addMessage(evidence: EvidenceMessages, message: JsonRecord, relative: (file: string) => string): void {
   switch (message.role) {
-    case 'user': {
-      const text = contentText(message.content);
-      return text.trim() === '' ? null : { role: 'user', content: text };
-    }
+    case 'user':
+      evidence.text('user', contentText(message.content));
+      return;
     case 'assistant': {
-      if (!Array.isArray(message.content)) return null;
-      const texts: string[] = [];
-      const calls: NonNullable<ChatMessage['tool_calls']> = [];
-      for (const block of message.content as JsonRecord[]) {
-        if (block?.type === 'text' && typeof block.text === 'string') texts.push(block.text);
-        if (block?.type === 'toolCall' && typeof block.id === 'string' && typeof block.name === 'string') {
-          const { call, shell } = toolCallOf(block.id, block.name, asRecord(block.arguments) ?? {}, TOOLS, relative);
-          if (shell) bashCalls.add(block.id);
-          calls.push(call);
-        }
-      }
-      if (texts.length === 0 && calls.length === 0) return null;
-      return { role: 'assistant', content: texts.join('\n'), ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+      const assistant = evidence.blocks(message.content, { type: 'toolCall', args: 'arguments' }, TOOLS, relative);
+      if (assistant) evidence.push(assistant);
+      return;
     }
     case 'toolResult': {
-      if (typeof message.toolCallId !== 'string') return null;
+      if (typeof message.toolCallId !== 'string') return;
       const text = contentText(message.content);
       const failed = message.isError === true;
-      if (!bashCalls.has(message.toolCallId))
-        return { role: 'tool', tool_call_id: message.toolCallId, content: failed ? `error: ${text}` : text };
       // pi reports a failing command as an error result ending "Command exited with code N".
-      const code = failed ? /Command exited with code (-?\d+)/.exec(text)?.[1] : 0;
-      return { role: 'tool', tool_call_id: message.toolCallId, content: commandResult(text, code) };
+      evidence.result(message.toolCallId, text, failed, failed ? /Command exited with code (-?\d+)/.exec(text)?.[1] : 0);
+      return;
     }
     case 'bashExecution': {
       // A command the person ran with `!`: what they did, as a command with its exit status.
-      if (typeof message.command !== 'string') return null;
+      if (typeof message.command !== 'string') return;
       const code = typeof message.exitCode === 'number' ? message.exitCode : null;
-      return { role: 'user', content: `!${message.command}${code === null ? '' : ` (exit ${code})`}` };
+      evidence.push({ role: 'user', content: `!${message.command}${code === null ? '' : ` (exit ${code})`}` });
     }
-    default:
-      return null;
   }
 }

@@ -5,26 +5,45 @@
 // an image 1,200 tokens). After a `compaction` line pi counts nothing until the next reply: the
 // reading is cleared (and so is the crossing) until then. The header line (`type: session`) names
 // the working directory, which decides whether the session is this repo's.
+// The transcript names the model (`provider` and `modelId` of a model_change line, `provider` and
+// `model` of every assistant message), never the window. The window comes, strongest first, from
+// the user's ai-zen config (`agents.pi.contextWindow`, `agents.pi.models`), pi's own models.json
+// (a custom model's `contextWindow`, 128k when it names none: pi's rule), then the model table
+// (config/agent-models.ts, keyed `provider/model` as pi's `--model` spells it). pi compacts by
+// itself once the context passes the window less `compaction.reserveTokens` (16,384 by default,
+// from its settings.json): that point, in percent, is where it compacts unless the daemon learned
+// another.
 import { z } from 'zod';
-import type { RawLine } from '../../watching/incremental-reader.js';
-import { parseJsonLine } from '../../watching/line-fold-reader.js';
-import { emptyAgentState, type SessionState } from '../../watching/session-source.js';
-import { asRecord } from '../kit/json-record.js';
-import { measured, notTheAgents, observeCompaction, observeMeasure, observeReading, observeStart } from '../kit/observations.js';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
+import type { RawLine } from '../../watching/incremental-reader.js';
+import type { SessionState } from '../../watching/session-source.js';
+import { asRecord } from '../kit/json-record.js';
+import {
+  type FoldOptions,
+  TokenCount,
+  detailsOf,
+  emptyFoldState,
+  type Measure,
+  measured,
+  measureOf,
+  notTheAgents,
+  observeCompaction,
+  observeMeasure,
+  observeReading,
+  observeStart,
+  parseAgentLine,
+} from '../kit/observations.js';
 import { piSessionIdFromName } from './pi-paths.js';
-import { piModelName, piThresholds, piWindow, type PiWindowSettings } from './pi-window.js';
 
-const Count = z.number().int().nonnegative().max(100_000_000);
 const Name = z.string().min(1).max(200);
 
 const PiUsage = compiledOnFirstUse(
   z.looseObject({
-    input: Count,
-    output: Count,
-    cacheRead: Count.optional(),
-    cacheWrite: Count.optional(),
-    totalTokens: Count.optional(),
+    input: TokenCount,
+    output: TokenCount,
+    cacheRead: TokenCount.optional(),
+    cacheWrite: TokenCount.optional(),
+    totalTokens: TokenCount.optional(),
   }),
 );
 
@@ -42,9 +61,15 @@ const PiLine = compiledOnFirstUse(
   }),
 );
 
-export interface PiFoldOptions extends PiWindowSettings {
-  /** Real path of the repo. */
-  readonly root: string;
+/** pi's default `compaction.reserveTokens`. */
+const PI_RESERVE_TOKENS = 16_384;
+
+export interface PiFoldOptions extends FoldOptions {
+  /** Windows pi's own models.json gives, by `provider/model` (lower case). */
+  readonly piModels?: ReadonlyMap<string, number>;
+  /** pi's `compaction` settings: where it compacts (reserveTokens below the window), and whether it does. */
+  readonly reserveTokens?: number;
+  readonly compactionEnabled?: boolean;
 }
 
 /** What the fold keeps besides the shared fields (in SessionState.details). */
@@ -56,28 +81,15 @@ export type PiDetails = {
 };
 
 export function emptyPiState(file: string, options: PiFoldOptions): SessionState {
-  const window = piWindow(null, options);
   const details: PiDetails = { usageTokens: null, trailingTokens: 0, readings: 0 };
-  return emptyAgentState({
-    kind: 'pi',
-    file,
-    sessionId: piSessionIdFromName(file),
-    window,
-    thresholds: piThresholds(null, window, options),
-    details,
-  });
+  return emptyFoldState('pi', file, piSessionIdFromName(file), measure(null, options), details);
 }
 
-export function piDetails(state: SessionState): PiDetails {
-  return state.details as unknown as PiDetails;
-}
+const piDetails = detailsOf<PiDetails>;
 
 export function foldPiLine(state: SessionState, raw: RawLine, options: PiFoldOptions): SessionState | string {
-  const value = parseJsonLine(raw.text);
-  if (value === undefined) return 'not JSON';
-  const parsed = PiLine().safeParse(value);
-  if (!parsed.success) return 'not a pi session line';
-  const line = parsed.data;
+  const line = parseAgentLine(raw.text, PiLine, 'a pi session line');
+  if (typeof line === 'string') return line;
   const details = piDetails(state);
   switch (line.type) {
     case 'session':
@@ -91,14 +103,14 @@ export function foldPiLine(state: SessionState, raw: RawLine, options: PiFoldOpt
         state,
         {
           at: line.timestamp ?? null,
-          preTokens: Count.safeParse(line.tokensBefore).data ?? null,
+          preTokens: TokenCount.safeParse(line.tokensBefore).data ?? null,
           trigger: line.fromHook === true ? 'extension' : null,
         },
         { details: { ...details, usageTokens: null, trailingTokens: 0 } satisfies PiDetails },
       );
     case 'custom_message':
     case 'branch_summary':
-      return withTrailing(state, estimateTokens({ role: line.type === 'branch_summary' ? 'branchSummary' : 'custom', ...asRecord(value) }));
+      return withTrailing(state, estimateTokens({ role: line.type === 'branch_summary' ? 'branchSummary' : 'custom', ...line }));
     case 'message':
       return foldMessage(state, asRecord(line.message), options);
     default:
@@ -148,9 +160,21 @@ function withTrailing(state: SessionState, tokens: number): SessionState {
 }
 
 function withModel(state: SessionState, model: string, options: PiFoldOptions): SessionState {
-  if (model === state.model) return state;
-  const window = piWindow(model, options);
-  return observeMeasure(state, { model, window, thresholds: piThresholds(model, window, options) });
+  return model === state.model ? state : observeMeasure(state, measure(model, options));
+}
+
+/** `anthropic/claude-opus-4-7`: the model as pi's `--model` names it. */
+function piModelName(provider: string | undefined, model: string): string {
+  return provider ? `${provider}/${model}` : model;
+}
+
+function measure(model: string | null, options: PiFoldOptions): Measure {
+  const reported = model === null ? null : (options.piModels?.get(model.toLowerCase()) ?? null);
+  const reserve = options.reserveTokens ?? PI_RESERVE_TOKENS;
+  // pi compacts when the context is above window − reserve; with compaction off, only the window stops it.
+  return measureOf('pi', model, options, { reported }, (window) =>
+    window <= 0 ? null : options.compactionEnabled === false ? 100 : Math.floor(((window - reserve) * 100) / window),
+  );
 }
 
 /** pi's own estimate of a message (compaction.ts `estimateTokens`, 0.73): characters / 4, rounded up. */

@@ -3,9 +3,9 @@
 // working directory is the session's (the header's `cwd`), and the session is the newest one of its
 // folder — pi writes to the session it runs, and an older one reopened with `--session` is the newest
 // again from its next line. Without /proc (macOS) nothing is known: not live.
-import { openRegularFile } from '../../../fs/open-regular-file.js';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { readHead } from '../kit/owners.js';
 
 /** The header is the first line; a few KB hold it. */
 const HEAD_BYTES = 16 * 1024;
@@ -39,18 +39,12 @@ export async function isPiSessionLive(file: string, proc = '/proc', except: read
 }
 
 async function headerCwd(file: string): Promise<string | null> {
-  const handle = await openRegularFile(file).catch(() => null);
-  if (!handle) return null;
   try {
-    const buffer = Buffer.alloc(HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    const first = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0] ?? '';
+    const first = (await readHead(file, HEAD_BYTES)).toString('utf8').split('\n')[0] ?? '';
     const header = JSON.parse(first) as { type?: unknown; cwd?: unknown };
     return header.type === 'session' && typeof header.cwd === 'string' && path.isAbsolute(header.cwd) ? header.cwd : null;
   } catch {
     return null;
-  } finally {
-    await handle.close();
   }
 }
 

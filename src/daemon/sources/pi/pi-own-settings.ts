@@ -7,7 +7,7 @@ import { readRegularTextSync } from '../../../fs/open-regular-file.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { PiWindowSettings } from './pi-window.js';
+import type { PiFoldOptions as PiWindowSettings } from './pi-fold.js';
 
 /** pi's window for a custom model that names none (models.md, 0.73). */
 const PI_CUSTOM_DEFAULT_WINDOW = 128_000;

@@ -3,19 +3,14 @@
 // being the session's working directory without its leading `/`, every `/`, `\` and `:` turned
 // into `-` (the client's own rule, 0.73). The name is lossy (`/a/b-c` and `/a-b/c` share one): it
 // only picks the folders to watch; the header's `cwd` decides whether a session is this repo's.
-import os from 'node:os';
 import path from 'node:path';
 import type { Env } from '../../../paths.js';
+import { agentHome } from '../kit/agent-home.js';
+import { isProjectTranscript } from '../kit/project-folders.js';
 
-/** pi's own folder (config, models.json, settings.json, sessions/). */
+/** pi's own folder (config, models.json, settings.json, sessions/); pi expands a leading `~` of its variable itself. */
 export function piAgentDir(env: Env): string {
-  const fromEnv = env.PI_CODING_AGENT_DIR;
-  const home = env.HOME && env.HOME.length > 0 ? env.HOME : os.homedir();
-  if (fromEnv && fromEnv.length > 0) {
-    if (fromEnv === '~') return home;
-    return path.resolve(fromEnv.startsWith('~/') ? path.join(home, fromEnv.slice(2)) : fromEnv);
-  }
-  return path.join(home, '.pi', 'agent');
+  return agentHome(env, 'PI_CODING_AGENT_DIR', path.join('.pi', 'agent'), true);
 }
 
 export function piSessionsDir(env: Env): string {
@@ -38,7 +33,7 @@ const SESSION_FILE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9-]+Z_([0-9a-fA-F-]{8,64})\
 
 /** `sessions/<folder>/<timestamp>_<uuid>.jsonl`, and nothing deeper or shallower. */
 export function isPiTranscript(file: string, sessionsDir: string): boolean {
-  return SESSION_FILE.test(path.basename(file)) && path.dirname(path.dirname(file)) === sessionsDir;
+  return isProjectTranscript(file, sessionsDir, SESSION_FILE);
 }
 
 /** The session's id: the uuid of its file name (T2: a session's identity is its file name). */

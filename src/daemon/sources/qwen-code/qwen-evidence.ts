@@ -6,9 +6,9 @@
 // text the model read). Read once, when a handoff starts; the transcript is only ever read.
 import type { ChatMessage } from '../../../session/format.js';
 import type { AgentMessage } from '../../../session/session-recorder.js';
-import { commandResult, EvidenceMessages, type ToolNames, toolCallOf } from '../kit/evidence.js';
+import { EvidenceMessages, type ToolCall, type ToolNames } from '../kit/evidence.js';
 import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
-import { foldTranscript, type TranscriptCollector } from '../kit/transcript-lines.js';
+import { type TranscriptCollector, transcriptReader } from '../kit/transcript-lines.js';
 
 const TOOLS: ToolNames = {
   files: {
@@ -20,19 +20,10 @@ const TOOLS: ToolNames = {
   shell: 'run_shell_command',
 };
 
-export function readQwenEvidence(file: string): Promise<AgentMessage[]> {
-  return foldTranscript(file, qwenEvidence());
-}
-
-export function qwenTranscriptMessages(lines: readonly string[]): AgentMessage[] {
-  const collector = qwenEvidence();
-  for (const line of lines) collector.line(line);
-  return collector.result();
-}
+export const { file: readQwenEvidence, lines: qwenTranscriptMessages } = transcriptReader(qwenEvidence);
 
 function qwenEvidence(): TranscriptCollector<AgentMessage[]> {
   const evidence = new EvidenceMessages('qwen');
-  const shellCalls = new Set<string>();
   return {
     line(text) {
       const line = parseRecord(text); // null: a torn last line
@@ -40,10 +31,9 @@ function qwenEvidence(): TranscriptCollector<AgentMessage[]> {
       if (!line || !Array.isArray(parts)) return;
       if (line.type === 'user') evidence.text('user', textOf(parts));
       else if (line.type === 'assistant') {
-        const assistant = assistantMessage(parts, shellCalls);
+        const assistant = assistantMessage(evidence, parts);
         if (assistant) evidence.push(assistant);
-      } else if (line.type === 'tool_result')
-        for (const result of toolResults(parts, asRecord(line.toolCallResult), shellCalls)) evidence.push(result);
+      } else if (line.type === 'tool_result') toolResults(evidence, parts, asRecord(line.toolCallResult));
     },
     result: () => evidence.messages,
   };
@@ -57,14 +47,12 @@ function textOf(parts: readonly unknown[]): string {
     .join('\n');
 }
 
-function assistantMessage(parts: readonly unknown[], shellCalls: Set<string>): ChatMessage | null {
-  const calls: NonNullable<ChatMessage['tool_calls']> = [];
+function assistantMessage(evidence: EvidenceMessages, parts: readonly unknown[]): ChatMessage | null {
+  const calls: ToolCall[] = [];
   for (const part of parts) {
     const call = asRecord(asRecord(part)?.functionCall);
-    if (!call || typeof call.id !== 'string' || typeof call.name !== 'string') continue;
-    const mapped = toolCallOf(call.id, call.name, asRecord(call.args) ?? {}, TOOLS);
-    if (mapped.shell) shellCalls.add(call.id);
-    calls.push(mapped.call);
+    if (call && typeof call.id === 'string' && typeof call.name === 'string')
+      calls.push(evidence.toolCall(call.id, call.name, asRecord(call.args) ?? {}, TOOLS));
   }
   const content = textOf(parts);
   if (content.trim() === '' && calls.length === 0) return null;
@@ -72,21 +60,16 @@ function assistantMessage(parts: readonly unknown[], shellCalls: Set<string>): C
 }
 
 /** A `tool_result` line: one functionResponse per call; a shell call's result ends in its exit code. */
-function toolResults(parts: readonly unknown[], outcome: JsonRecord | null, shellCalls: ReadonlySet<string>): ChatMessage[] {
-  const results: ChatMessage[] = [];
+function toolResults(evidence: EvidenceMessages, parts: readonly unknown[], outcome: JsonRecord | null): void {
   for (const part of parts) {
     const response = asRecord(asRecord(part)?.functionResponse);
     if (!response || typeof response.id !== 'string') continue;
     const body = asRecord(response.response);
     const error = typeof body?.error === 'string' ? body.error : null;
     const output = typeof body?.output === 'string' ? body.output : error !== null ? '' : JSON.stringify(body ?? {});
-    let content = error !== null ? `error: ${error}` : output;
-    if (shellCalls.has(response.id)) {
-      const display = asRecord(outcome?.resultDisplay);
-      const code = typeof display?.exitCode === 'number' ? display.exitCode : /^Exit Code: (-?\d+)$/m.exec(output)?.[1];
-      content = commandResult(content, code);
-    }
-    results.push({ role: 'tool', tool_call_id: response.id, content });
+    const display = asRecord(outcome?.resultDisplay);
+    const code = typeof display?.exitCode === 'number' ? display.exitCode : /^Exit Code: (-?\d+)$/m.exec(output)?.[1];
+    // An error is written as one here, a shell call's too (its exit code after it): the text says so, not the flag.
+    evidence.result(response.id, error !== null ? `error: ${error}` : output, false, code);
   }
-  return results;
 }
