@@ -64,7 +64,7 @@ export const RequestParams = {
   'agent-hook': z
     .object({
       agent: z.enum(WATCHED_AGENTS),
-      event: z.enum(['Stop', 'PreCompact', 'SessionStart']),
+      event: z.enum(['Stop', 'PreCompact', 'SessionStart', 'UserPromptSubmit']),
       transcriptPath: z.string().min(1).max(4096),
       sessionId: z.string().max(256).optional(),
       stopHookActive: z.boolean().optional(),

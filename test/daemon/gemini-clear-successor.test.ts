@@ -1,8 +1,9 @@
 // The successor in Gemini CLI's own terminal: the real Gemini CLI (`@google/gemini-cli`, its default
 // model, against the fake Gemini server) in a tmux pane, ai-zen's hooks installed in the project.
 // At the crossing Gemini writes its own document; the AfterAgent hook's answer shows on Gemini's
-// screen and names `/clear`; `/clear` starts a fresh session in the same Gemini process, and status
-// links the two sessions.
+// screen and names `/clear`; `/clear` starts a fresh session in the same Gemini process, whose first
+// prompt carries the breakpoint (BeforeAgent: Gemini drops a SessionStart's context after /clear),
+// and status links the two sessions.
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
@@ -31,7 +32,7 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
     await fake?.close();
   });
 
-  it('the AfterAgent hook’s line shows on Gemini’s screen naming /clear, and status links the session /clear starts to the handed-off one', async () => {
+  it('the AfterAgent hook’s line shows on Gemini’s screen naming /clear; /clear and the next prompt carry the document, status links the sessions, and a second /clear carries nothing', async () => {
     daemon = await makeDaemonRepo({ config: { agents: { gemini: { graceSeconds: 0 } } } });
     const repo = daemon;
     const gemini = await makeGeminiHome(path.dirname(repo.root));
@@ -102,10 +103,20 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
     };
     const clear = async (gone: RegExp) => {
       await prompt('/clear');
-      await waitFor(async () => !gone.test(await terminal.capture()), { timeoutMs: 30_000, message: '/clear to start a fresh session' });
+      // An Enter that lands while Gemini's completion menu opens only completes `/clear `: it is sent again.
+      await waitFor(
+        async () => {
+          const screen = await terminal.capture();
+          if (!gone.test(screen)) return true;
+          if (/\* \/clear $/m.test(screen)) await terminal.sendKeys('Enter');
+          return false;
+        },
+        { timeoutMs: 30_000, message: '/clear to start a fresh session' },
+      );
       // Keys typed while Gemini redraws may be lost: the empty composer says it takes them again.
       await terminal.waitForScreen(/Type your message/);
     };
+    const before = fake.requests.length;
     fake.enqueue(geminiReply().text('Continuing from the handoff document.').usage({ prompt: 21_000 }));
     await clear(/The handoff document is written\./);
     await prompt('go on');
@@ -116,7 +127,18 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
       { timeoutMs: 30_000, message: 'the /clear session listed as continuing the handed-off one' },
     );
     expect(successor.previous?.sessionId).toBe((written.payload as { sessionId: string }).sessionId);
-    // Gemini CLI 0.61 drops a SessionStart hook's additionalContext after /clear (it shows only a
-    // systemMessage): the successor's first request does not carry the breakpoint, so it is not asserted here.
+    // Gemini CLI 0.61 drops a SessionStart hook's additionalContext after /clear: the breakpoint
+    // reaches the model with the first prompt (BeforeAgent), once.
+    const continued = fake.requests.slice(before).find((received) => JSON.stringify(received.body).includes('go on'))!;
+    expect(JSON.stringify(continued.body)).toContain(`Read the handoff document ${doc} (the previous session's record)`);
+
+    // A /clear in that successor, which was never handed off, carries no document.
+    const later = fake.requests.length;
+    fake.enqueue(geminiReply().text('A fresh start.').usage({ prompt: 9_000 }));
+    await clear(/Continuing from the handoff document\./);
+    await prompt('an unrelated question');
+    await terminal.waitForScreen(/A fresh start\./, { timeoutMs: 60_000 });
+    const fresh = fake.requests.slice(later).find((received) => JSON.stringify(received.body).includes('an unrelated question'))!;
+    expect(JSON.stringify(fresh.body)).not.toContain('.ai-zen/handoffs/');
   });
 });

@@ -49,8 +49,8 @@ export async function answerHook(agent: string, event: string, io: HookIo): Prom
     output ? hooks.writeOutput(event, output) : output;
   const root = await daemonRoot(input.data.cwd ?? io.cwd, io.env);
   // A daemon that is not there refuses at once; one that is slow to accept (a loaded machine) is waited for on
-  // Stop and PreCompact, where a missed answer is a missed handoff; a session's start waits less.
-  const connectMs = event === 'SessionStart' ? 2_000 : 10_000;
+  // Stop and PreCompact, where a missed answer is a missed handoff; a session's start and a prompt wait less.
+  const connectMs = event === 'SessionStart' || event === 'UserPromptSubmit' ? 2_000 : 10_000;
   const client = await connectIpc({ socketPath: socketPathFor(root, { env: io.env }), repoRoot: root, timeoutMs: connectMs }).catch(
     (error: unknown) => {
       // Unprotected is never silent (issue 20 §2): the session is told, once at its start, how to fix it.
@@ -90,15 +90,21 @@ export async function answerHook(agent: string, event: string, io: HookIo): Prom
 
 /**
  * answerHook for the two entries that run it (the lean one and the full CLI's `hook`): any error is
- * null, silent for the agent; AI_ZEN_HOOK_DEBUG names a file that gets the reason (for a person
+ * null, silent for the agent; AI_ZEN_HOOK_DEBUG names a file that gets each answer or failure (for a person
  * debugging a hook).
  */
 export async function answerHookQuietly(agent: string, event: string, io: HookIo): Promise<Record<string, unknown> | null> {
-  return answerHook(agent, event, io).catch(async (error: unknown) => {
-    const debug = io.env.AI_ZEN_HOOK_DEBUG;
-    if (debug) await appendFile(debug, hookFailureLine(agent, event, error)).catch(() => {});
-    return null;
-  });
+  const debug = io.env.AI_ZEN_HOOK_DEBUG;
+  return answerHook(agent, event, io).then(
+    async (answer) => {
+      if (debug) await appendFile(debug, `${new Date().toISOString()} hook ${agent} ${event}: ${JSON.stringify(answer)}\n`).catch(() => {});
+      return answer;
+    },
+    async (error: unknown) => {
+      if (debug) await appendFile(debug, hookFailureLine(agent, event, error)).catch(() => {});
+      return null;
+    },
+  );
 }
 
 function hookFailureLine(agent: string, event: string, error: unknown): string {

@@ -23,6 +23,8 @@ const STARTED_KEPT = 1_000;
 export class ProcessSuccessors {
   private readonly byProcess = new Map<string, HandedOffProcess>();
   private readonly started = new Set<string>();
+  /** The breakpoint a successor's first prompt still has to carry, by agent process (agent-hooks.ts: UserPromptSubmit). */
+  private readonly firstPrompts = new Map<string, string>();
 
   /**
    * A session started in `agentPid`: whether that process had started one before — then this start
@@ -58,6 +60,22 @@ export class ProcessSuccessors {
     this.byProcess.delete(key);
     const now = messagesNow(entry.transcript);
     return now === null || now <= entry.messageCount ? entry : null;
+  }
+
+  /**
+   * What the next prompt in `agentPid` carries: the breakpoint its successor was given at its start,
+   * for an agent that drops a SessionStart's context after `/clear` (one whose hooks answer prompts).
+   */
+  awaitPrompt(agent: WatchedAgent, agentPid: number, context: string): void {
+    this.firstPrompts.set(keyOf(agent, agentPid), context);
+  }
+
+  /** The context the first prompt after a successor's start carries, once. */
+  takePrompt(agent: WatchedAgent, agentPid: number): string | null {
+    const key = keyOf(agent, agentPid);
+    const context = this.firstPrompts.get(key) ?? null;
+    this.firstPrompts.delete(key);
+    return context;
   }
 
   /** The document a session was handed off to, while its process has not started the successor (a compaction names it). */

@@ -32,9 +32,10 @@ import type { ProcessSuccessors } from '../handover/process-successors.js';
 import { successorInstruction } from './kit/successor.js';
 import { lineageOf } from '../../probe/agent-process.js';
 import { PRE_COMPACT_REASON } from '../handover/foreign-crossing.js';
+import type { HookEvent } from './agent-hooks.js';
 
 export interface AgentHookRequest {
-  readonly event: 'Stop' | 'PreCompact' | 'SessionStart';
+  readonly event: HookEvent;
   readonly transcriptPath: string;
   readonly stopHookActive?: boolean;
   readonly trigger?: string;
@@ -70,6 +71,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
   // This session's hooks run (for Codex: the user trusted them), so its Stop hook can take a crossing.
   if (ofSource) deps.foreign.hookAnswered(file);
   if (request.event === 'SessionStart') return { output: await sessionStartContext(request, file, ofSource, deps) };
+  if (request.event === 'UserPromptSubmit') return { output: ofSource ? firstPromptContext(request, file, deps) : null };
   if (!ofSource) return { output: null };
   await deps.watcher.refresh(file);
   const state = deps.watcher.state(file);
@@ -160,6 +162,29 @@ function handedOffMessage(request: AgentHookRequest, file: string, deps: AgentHo
   return { systemMessage: `ai-zen: handed off → ${document}${next}` };
 }
 
+/**
+ * The successor's first prompt carries its breakpoint, where the agent dropped it at the session's
+ * start (Gemini after /clear); a prompt that comes before that start's hook was answered claims the
+ * successor itself.
+ */
+function firstPromptContext(request: AgentHookRequest, file: string, deps: AgentHookDeps): Record<string, unknown> | null {
+  const agent = deps.source.kind;
+  if (request.agentPid === undefined || agent === 'ai-zen') return null;
+  let context = deps.successors.takePrompt(agent, request.agentPid);
+  if (context === null) {
+    const handed = deps.successors.claim(
+      agent,
+      request.agentPid,
+      file,
+      (transcript) => deps.watcher.state(transcript)?.messageCount ?? null,
+    );
+    if (!handed) return null;
+    deps.continued.link(file, handed.document);
+    context = `ai-zen: ${successorInstruction(handed.document)}`;
+  }
+  return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } };
+}
+
 function contextOf(text: string): Record<string, unknown> {
   return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
 }
@@ -192,8 +217,11 @@ async function sessionStartContext(
       (transcript) => deps.watcher.state(transcript)?.messageCount ?? null,
     );
     if (handed) {
+      const breakpoint = `ai-zen: ${successorInstruction(handed.document)}`;
+      // Gemini fires SessionStart more than once after /clear, and drops its context: the first prompt carries it.
+      deps.successors.awaitPrompt(agent, request.agentPid, breakpoint);
       deps.continued.link(file, handed.document);
-      return contextOf(`ai-zen: ${successorInstruction(handed.document)}`);
+      return contextOf(breakpoint);
     }
   }
   // `/clear` in a session never handed off (a second start in the same agent process is one): no pointer to another session's document.

@@ -3,9 +3,15 @@
 // have (an MCP entry, a statusline, a trust step), each null where the agent has none.
 import type { Env } from '../../paths.js';
 
-/** ai-zen's hook events; each agent's own events map onto them (Gemini's AfterAgent is Stop). */
-export type HookEvent = 'Stop' | 'PreCompact' | 'SessionStart';
-export const HOOK_EVENTS: readonly HookEvent[] = ['Stop', 'PreCompact', 'SessionStart'];
+/**
+ * ai-zen's hook events; each agent's own events map onto them (Gemini's AfterAgent is Stop). Every
+ * agent gets the first three; UserPromptSubmit only where a SessionStart's context does not reach
+ * the model after `/clear` (Gemini): the successor's first prompt carries the breakpoint instead.
+ */
+export type HookEvent = 'Stop' | 'PreCompact' | 'SessionStart' | 'UserPromptSubmit';
+export const HOOK_EVENTS: readonly HookEvent[] = ['Stop', 'PreCompact', 'SessionStart', 'UserPromptSubmit'];
+/** The events every agent's hooks answer. */
+export const CORE_HOOK_EVENTS: readonly HookEvent[] = ['Stop', 'PreCompact', 'SessionStart'];
 
 /** What a hook's stdin says, in ai-zen's terms (Claude Code's field names). */
 export interface HookInput {

@@ -9,14 +9,15 @@
 //   compress, so an "auto" one says nothing about a compression coming; it is not passed on (it
 //   would also land in the middle of the agent writing its own document). The daemon hands over
 //   before Gemini's own compression point instead (50% of the window; handoffAt stays 3 below).
-// - SessionStart is SessionStart (`hookSpecificOutput.additionalContext` reaches the model).
+// - SessionStart is SessionStart: its `additionalContext` reaches the model at startup, but after
+//   `/clear` Gemini shows only a `systemMessage`; so the successor's breakpoint also goes with its
+//   first prompt, through BeforeAgent (ai-zen's UserPromptSubmit), whose context Gemini adds to it.
 // Gemini gives a hook milliseconds (`timeout`), and runs a project's hooks only in a folder the user
 // trusts (its folder trust); an untrusted folder skips them without a word, so the daemon counts on
 // a session's hook only once one has reached it (selfHooksMustAnswer).
 import path from 'node:path';
 import { HANDOFF_INSTRUCTION_MARK } from '../../../handoff/transcript.js';
-import type { AgentHooks, HookInput } from '../agent-module.js';
-import { hookOutputAsItIs } from '../hook-groups.js';
+import { type AgentHooks, CORE_HOOK_EVENTS, type HookInput } from '../agent-hooks.js';
 import { CLAUDE_SHAPE, settingsHooks } from '../kit/settings-hooks.js';
 import { readTail } from '../kit/transcript-tail.js';
 import { userTexts } from './gemini-user-text.js';
@@ -25,9 +26,12 @@ const gemini = settingsHooks({
   ...CLAUDE_SHAPE,
   word: 'gemini',
   file: path.join('.gemini', 'settings.json'),
-  names: { Stop: 'AfterAgent', PreCompact: 'PreCompress' },
+  names: { Stop: 'AfterAgent', PreCompact: 'PreCompress', UserPromptSubmit: 'BeforeAgent' },
+  events: [...CORE_HOOK_EVENTS, 'UserPromptSubmit'],
   milliseconds: true,
-  notes: ['  AfterAgent (Stop), PreCompress (/compress only) and SessionStart; Gemini runs a project’s hooks only in a folder you trust'],
+  notes: [
+    '  AfterAgent (Stop), PreCompress (/compress only), SessionStart and BeforeAgent; Gemini runs a project’s hooks only in a folder you trust',
+  ],
 });
 
 /** Our AfterAgent hook is in the project's settings (whether Gemini trusts the folder is another matter). */
@@ -80,7 +84,10 @@ export const geminiHooks: AgentHooks = {
   ...gemini.hooks,
   readInput: readGeminiHookInput,
   // Gemini reads the answer in Claude Code's shape: `decision`/`reason`, `hookSpecificOutput.additionalContext`.
-  writeOutput: hookOutputAsItIs,
+  writeOutput: (event, output) =>
+    event === 'UserPromptSubmit'
+      ? { hookSpecificOutput: { ...(output.hookSpecificOutput as object), hookEventName: 'BeforeAgent' } }
+      : output,
   mcp: null,
   statusLine: null,
   trust: null,

@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { hashRealPath } from '../../../lock/lock-names.js';
 import { aiZenHome, type Env } from '../../../paths.js';
-import { type AgentHooks, HOOK_EVENTS, type HookEvent, type SettingsChange } from '../agent-hooks.js';
+import { type AgentHooks, CORE_HOOK_EVENTS, type HookEvent, type SettingsChange } from '../agent-hooks.js';
 import {
   type Json,
   type OurHook,
@@ -22,13 +22,14 @@ import { updateSettingsFile } from '../settings-file.js';
 import { fileExists, valueAt, withListItem, withoutListItem } from './settings-entry.js';
 
 /** Seconds each hook gets: PreCompact writes the offline document within it, SessionStart only answers. */
-export const HOOK_SECONDS: Readonly<Record<HookEvent, number>> = { Stop: 60, PreCompact: 60, SessionStart: 10 };
+export const HOOK_SECONDS: Readonly<Record<HookEvent, number>> = { Stop: 60, PreCompact: 60, SessionStart: 10, UserPromptSubmit: 10 };
 
 /** Claude Code's matchers: SessionStart only for a fresh start, /clear and a compaction (not a resume, which has its history). */
 export const START_MATCHERS: Readonly<Record<HookEvent, string | undefined>> = {
   Stop: undefined,
   PreCompact: '',
   SessionStart: 'startup|clear|compact',
+  UserPromptSubmit: undefined,
 };
 
 export interface HookTable {
@@ -41,6 +42,8 @@ export interface HookTable {
   readonly shared: readonly string[];
   /** The agent's name for an event of ai-zen's, where it has another (Gemini's AfterAgent is Stop). */
   readonly names: Readonly<Partial<Record<HookEvent, string>>>;
+  /** The events it gets (agent-hooks.ts: the core three, and UserPromptSubmit where the agent needs it). */
+  readonly events: readonly HookEvent[];
   /** Which occurrences of each event run the hook; null: every one. */
   readonly matchers: Readonly<Record<HookEvent, string | undefined>> | null;
   /** The agent reads a hook's timeout in milliseconds, not seconds. */
@@ -64,6 +67,7 @@ export const CLAUDE_SHAPE = {
   home: null,
   shared: [],
   names: {},
+  events: CORE_HOOK_EVENTS,
   matchers: null,
   milliseconds: false,
   entry: 'groups',
@@ -105,7 +109,7 @@ export function settingsHooks(table: HookTable): SettingsHooks {
     return { file, shown: table.home ? file : table.file };
   };
   const ours = (command: (event: HookEvent) => string): OurHook[] =>
-    HOOK_EVENTS.map((event) => ({
+    table.events.map((event) => ({
       event: table.names[event] ?? event,
       matcher: table.matchers?.[event],
       command: command(event),
