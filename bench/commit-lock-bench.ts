@@ -1,4 +1,4 @@
-// Benchmark (f): how long a handoff commit holds the user's index.lock (issue 9 §8). git fails at
+// Benchmark (f): how long a handoff commit holds the user's index.lock. git fails at
 // once on a held lock, so every millisecond here is a window in which the user's own `git add`,
 // `git commit` or `git checkout` would fail. Measured inside commitHandoff itself (onLockHeld:
 // from the exclusive create of index.lock to its removal), over real commits in a real repo.
@@ -60,7 +60,7 @@ export async function benchCommitLock(options: CommitLockBenchOptions): Promise<
       ],
       notes: [
         `bench/commit-lock-bench.ts: ${options.commits} documents committed one after another by commitHandoff in a fresh repo, nobody else using git. Under the lock: a stat of the index, a read of HEAD, the rename of the prepared index and one exchange with a waiting \`git update-ref --stdin\` (prepare + commit); everything else is done before the lock.`,
-        'The README used to say "a few milliseconds" before this was measured; it was 75–91 ms (issue 9 §8) when the copy, ls-files, update-index, fsync and two git processes ran under the lock.',
+        'The README used to say "a few milliseconds" before this was measured; it was 75–91 ms when the copy, ls-files, update-index, fsync and two git processes ran under the lock.',
       ],
     };
   } finally {

@@ -1,4 +1,4 @@
-// Next-actions recall (issue 21 §6), run by `npm run bench:fidelity`: each transcript the real
+// Next-actions recall, run by `npm run bench:fidelity`: each transcript the real
 // Claude Code and Codex clients wrote (bench/fixtures/transcripts/, recorded by `npm run
 // bench:record`) is cut after step k for several k; the daemon's own evidence reader for that agent
 // reads the prefix and the offline executor's document builder writes the document from it, as the
@@ -200,7 +200,7 @@ export function renderNextActions(report: NextActionsReport): string[] {
     for (const kind of ITEM_KINDS)
       for (const item of cut.recall[kind].missed) missed.set(`${kind}: \`${item}\``, (missed.get(`${kind}: \`${item}\``) ?? 0) + 1);
   return [
-    '## Next-actions recall (issue 21 §6)',
+    '## Next-actions recall',
     '',
     `Transcripts written by the real clients (\`npm run bench:record\` drives Claude Code and Codex offline against a scripted fake model through coding sessions in temp git repos; committed, sanitised, in bench/fixtures/transcripts/). Each is cut after step ${CUT_EVERY}, ${CUT_EVERY * 2}, ${CUT_EVERY * 3}, … (a step: one tool call and its result); the daemon's evidence reader for that agent reads the prefix and the offline executor writes the document from it, as the daemon does for those agents; then the files, commands and ports that steps k+1…k+${NEXT_STEPS} touch are looked up in the document (files: a repo path in a tool's arguments or a command's words; commands: as written; ports: a number after PORT=, --port or a host and a colon).`,
     '',
@@ -231,7 +231,7 @@ export function renderNextActions(report: NextActionsReport): string[] {
             .join(', ')
     }`,
     '',
-    'Before the offline document named the files a session only read (under 📁, issue 21 §6), the first run at a1db6e5 measured Claude Code at 66/68 (97.1%) seen: `docs/CONFIG.md`, read and never changed, was missed twice (Codex reads with `cat`, which the commands list names).',
+    'Before the offline document named the files a session only read (under 📁), the first run at a1db6e5 measured Claude Code at 66/68 (97.1%) seen: `docs/CONFIG.md`, read and never changed, was missed twice (Codex reads with `cat`, which the commands list names).',
     '',
     '| client | session | cut after step | seen: files | commands | ports | new: files | commands | ports | document |',
     '|---|---|---|---|---|---|---|---|---|---|',

@@ -1,4 +1,4 @@
-// Next-actions recall (issue 21 §6), the measurement itself: what the steps after a cut touch — the
+// Next-actions recall, the measurement itself: what the steps after a cut touch — the
 // files, the commands, the ports — and how many of them a handoff document written from the steps
 // before the cut names. An item the prefix never touched cannot be in a document written from it, so
 // each item is counted as "seen before the cut" or "new after the cut", and the target is on the

@@ -1,4 +1,4 @@
-// `npm run bench`: runs the daemon benchmark (issue 4 §Benchmark, items a–e; issue 9 §8: f; issue 13 §9: g; issue 23 §2: s, the statusline) and writes
+// `npm run bench`: runs the daemon benchmark (items a–g, and s: the statusline) and writes
 // bench/RESULTS.md. Never part of `npm test`. `--quick` shrinks sizes and counts for a smoke run
 // (printed to stdout unless --out is given, so it never overwrites the real results);
 // `--only b,d` runs some items. Progress goes to stderr.
@@ -30,7 +30,7 @@ const TITLES: Record<ItemId, string> = {
   f: '(f) How long a handoff commit holds the user’s index.lock',
   g: '(g) Overflow at an IPC subscriber of the real daemon process',
   x: '(x) X3: Claude Code transcripts cost what ai-zen sessions cost',
-  s: '(s) Claude Code statusline: spawn to exit (issue 23 §2)',
+  s: '(s) Claude Code statusline: spawn to exit',
 };
 
 interface Arguments {

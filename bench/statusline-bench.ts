@@ -1,4 +1,4 @@
-// Benchmark (s), issue 23 §2: how long Claude Code waits for `ai-zen-daemon statusline`, a fresh
+// Benchmark (s): how long Claude Code waits for `ai-zen-daemon statusline`, a fresh
 // process on every refresh. Each round spawns, in turn (so the machine's load falls on all alike):
 // a bare `node` (the floor no statusline in node can beat), the lean entry the shim runs
 // (dist/cli/ai-zen-statusline.js) with no daemon and with a real daemon answering its `statusline`

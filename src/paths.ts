@@ -31,14 +31,14 @@ export function userConfigPath(env: Env = process.env): string {
 /**
  * The user's private folder of locks and daemon sockets (0700, made by lock/ on first use). Under
  * AI_ZEN_HOME, not TMPDIR or XDG_RUNTIME_DIR: a daemon started from a systemd unit and a client in
- * an ssh shell must meet at the same place (issue 11 item 11).
+ * an ssh shell must meet at the same place.
  */
 export function runFolder(env: Env = process.env): string {
   return path.join(aiZenHome(env), 'run');
 }
 
 /**
- * The command every agent's hook runs (issue 20 §5): a small script at a place that does not move,
+ * The command every agent's hook runs: a small script at a place that does not move,
  * which runs whichever ai-zen installed it last. The agents' settings name this, never a checkout.
  */
 export function hookShimPath(env: Env = process.env): string {
@@ -108,7 +108,7 @@ export function isInside(root: string, candidate: string): boolean {
 
 /**
  * The user's home folder: `$HOME` as `env` says it (a command run in-process has its own env), else
- * the process's. Documents name it `~` (issue 21 §2).
+ * the process's. Documents name it `~`.
  */
 export function homeFolder(env: Env = process.env): string {
   return env.HOME && env.HOME.length > 0 ? env.HOME : os.homedir();

@@ -1,4 +1,4 @@
-// The one way ai-zen starts a child process (issue 13 item 4). Nothing else imports
+// The one way ai-zen starts a child process. Nothing else imports
 // node:child_process (a boundary rule checks it), so deadlines, process-group kills, output caps and
 // start failures behave the same for the exec tool, user hooks, git hooks, git, notifiers, the editor
 // and the daemon's own start. On node:child_process, not execa: execa cost the daemon 10 MiB of RSS

@@ -1,6 +1,6 @@
 // The short id a person sees for a session — in `status`, `sessions`, `handoffs`, notifications,
 // commit messages (`handoff: <short> (…)`) and document names (`<YYYYMMDD-HHmmss>-<short>.md`) — in
-// one place, so every one of them names the same session the same way (issue 19 §3).
+// one place, so every one of them names the same session the same way.
 //
 // R3 says "the first 8 characters of the session id". That tells sessions apart when the id starts
 // with random bits: ai-zen's and Claude Code's ids are UUIDv4. Codex's are UUIDv7, time-ordered: the

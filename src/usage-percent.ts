@@ -1,4 +1,4 @@
-// One rounding rule for every percentage of a context window a person reads (issue 19 §5): `status`,
+// One rounding rule for every percentage of a context window a person reads: `status`,
 // the chat's status line, notifications, the overflow selector. Rounded down, because every
 // threshold is judged exactly (tokens × 100 ≥ threshold × window): rounded down, "70%" is shown once
 // the 70% handoff point is really reached and "100%" once the window is really full — rounding to

@@ -18,7 +18,7 @@ export function estimateMessageTokens(messages: readonly ChatMessage[]): number 
 
 /**
  * About the UTF-8 length of `JSON.stringify(value)`. The native call recurses and throws on a value
- * nested thousands deep (issue 11 §10), so such a value is measured by an explicit walk instead.
+ * nested thousands deep, so such a value is measured by an explicit walk instead.
  */
 function jsonBytes(value: unknown): number {
   try {

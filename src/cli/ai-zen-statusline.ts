@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The lean entry of `ai-zen-daemon statusline` (issue 23 §2): the stable shim runs this file for
+// The lean entry of `ai-zen-daemon statusline`: the stable shim runs this file for
 // `statusline`, so Claude Code's every statusline refresh loads only statusline.ts and the little it
 // imports, not the whole CLI (commander, zod, …: bench item (s) measured the full CLI's median at
 // ~5× this one's on a loaded 2-core machine; bench/RESULTS-statusline.md).

@@ -1,5 +1,5 @@
 // The windows (and, where known, the compaction points) of the models other agents run, shipped as
-// data (issue 19 §1). A model is matched by the longest entry its name starts with; a name ending
+// data. A model is matched by the longest entry its name starts with; a name ending
 // in `[1m]` (Claude Code's 1M-context variants, as its transcript's `requestedModel` and `model`
 // attachment spell them) has a 1M window whatever the table says. A user extends or corrects the
 // table per model in config: `"agents": {"claude-code": {"models": {"claude-opus-6": {"contextWindow": 1000000}}}}`.

@@ -1,7 +1,7 @@
-// Per-agent settings for the sessions of other agents the daemon watches (X3, issue 10 §3):
+// Per-agent settings for the sessions of other agents the daemon watches (X3):
 // `"agents": {"claude-code": {...}, "codex": {...}, …}` (one key per agent of agent-names.ts). handoffAt leaves room before the agent's own
 // compaction (Claude Code ~73% of the window, Codex ~95%; learned from the compactions the daemon
-// sees, issue 19 §2); warnAt comes before it. handoffAtTokens is an absolute trigger (quality drops
+// sees); warnAt comes before it. handoffAtTokens is an absolute trigger (quality drops
 // long before a 1M window is full); the lower of the two points wins.
 import { z } from 'zod';
 import type { ModelFacts } from './agent-models.js';

@@ -30,7 +30,7 @@ export const ConfigFile = z.strictObject({
       /** Commit each handoff document by itself (D3); false is `commit: "off"`. */
       autoCommit: z.boolean().optional(),
       /**
-       * Where handoff documents are committed (issue 19 §8): `branch` (the branch checked out, default),
+       * Where handoff documents are committed: `branch` (the branch checked out, default),
        * `ref` (a side ref, `commitRef`; the work tree, index and HEAD untouched) or `off`.
        */
       commit: z.enum(['branch', 'ref', 'off']).optional(),

@@ -1,4 +1,4 @@
-// Where each effective setting came from (issue 20 §5, `ai-zen config`). The loader records it
+// Where each effective setting came from (`ai-zen config`). The loader records it
 // while it chooses each value, so what `ai-zen config` shows is what the loader did, not a second
 // guess at the merge.
 

@@ -26,7 +26,7 @@ export interface Config {
   readonly daemon: {
     /** Whether handoff documents are committed at all (`commit` is not `off`). */
     readonly autoCommit: boolean;
-    /** Where they are committed (issue 19 §8): the branch checked out, a side ref, or nowhere. */
+    /** Where they are committed: the branch checked out, a side ref, or nowhere. */
     readonly commit: CommitMode;
     /** The side ref of `commit: "ref"`. */
     readonly commitRef: string;
@@ -83,8 +83,8 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
   const projectFile = projectPaths(root).config;
   const userFile = userConfigPath(env);
   const user = parseConfigFile(userFile, await readConfigBytes(userFile));
-  // $HOME as the project (a dotfiles repo): the project's config IS the user's (issue 11 §12), read once, as the user's.
-  // Read once: these bytes are both what applies and what trust judges (issue 22 §1: a symlinked
+  // $HOME as the project (a dotfiles repo): the project's config IS the user's, read once, as the user's.
+  // Read once: these bytes are both what applies and what trust judges (a symlinked
   // config was read through its link here while trust looked at the link and saw no config).
   const projectBytes = (await sameFile(projectFile, userFile)) ? null : await readConfigBytes(projectFile);
   const project = parseConfigFile(projectFile, projectBytes);
@@ -97,7 +97,7 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
   const files = [user && userFile, project && projectFile].filter((file): file is string => typeof file === 'string');
   const trust = await checkTrust(root, env, { projectConfig: projectBytes });
   // T4: an untrusted project may not choose where requests go, which model, which executor, nor
-  // let the model migrate with nobody to ask (issue 22 §4).
+  // let the model migrate with nobody to ask.
   const untrustedProject = project !== null && !allowsProjectChoices(trust);
   const chosen = project && untrustedProject ? PROJECT_CHOICES.filter((field) => project[field] !== undefined) : [];
   // Nor which ref the daemon moves: a cloned repo's `commit: "ref"` moved the user's own branches and tags.
@@ -116,7 +116,7 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
           ...(project.daemon ? { daemon: withoutRefChoices(project.daemon) } : {}),
         }
       : project;
-  // Each value is chosen with where it came from (issue 20 §5: `ai-zen config` shows these sources).
+  // Each value is chosen with where it came from (`ai-zen config` shows these sources).
   const sources: Record<string, ConfigSource> = {};
   const userSource: ConfigSource = { kind: 'user', file: userFile };
   const projectSource: ConfigSource = { kind: 'project', file: projectFile };

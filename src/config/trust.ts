@@ -6,8 +6,8 @@
 //
 // The record: `$AI_ZEN_HOME/trust/<hash of the repo's real path>.json` (folder 0700, file 0600,
 // written by rename) holding the real path and a sha256 of the hooks, the skills and the project
-// config — of what is used, not of the link text: a symlink is judged by what it leads to (issue 22
-// §1, §3), and the config is judged by the very bytes the loader parsed.
+// config — of what is used, not of the link text: a symlink is judged by what it leads to, and
+// the config is judged by the very bytes the loader parsed.
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -72,7 +72,7 @@ export interface CheckTrustOptions {
   /**
    * The project's handoff skill's bytes as the skill loader read them: judged instead of a second
    * read, so that a swap between the loader's read and this check cannot pass off an unapproved
-   * skill (issue 22 low). Read here when omitted.
+   * skill. Read here when omitted.
    */
   readonly projectSkill?: Buffer;
 }

@@ -1,6 +1,6 @@
 // The `.ai-zen/.gitignore` ai-zen keeps in a project, so `git add -A` never commits transcripts or
 // logs. Written by `ai-zen`, `ai-zen-daemon start`, and again by the running daemon when someone
-// removed `.ai-zen` under it (`rm -rf .ai-zen`, `git clean -fdx`: issue 11 §6).
+// removed `.ai-zen` under it (`rm -rf .ai-zen`, `git clean -fdx`).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';

@@ -1,7 +1,7 @@
 // Reading a file a cloned repo ships (its config, its skill, its hooks) the way it will be used:
 // through a symlink, as the loader and the shell would follow it, but only when what it leads to
 // is a regular file of bounded size. A link to /dev/zero, a FIFO or a 10 GB file is refused with a
-// reason instead of hanging the reader or filling its memory (issue 22: a SKILL.md linked to
+// reason instead of hanging the reader or filling its memory (a SKILL.md linked to
 // /dev/zero cost 650 MB per handoff). Opened by openRegularFile: a FIFO does not wait for a writer.
 import { createHash } from 'node:crypto';
 import type fs from 'node:fs/promises';

@@ -83,7 +83,7 @@ async function sync(target: string, env: Env, bundledPath: string): Promise<Boot
     if (!parsed.ok) return { action: 'kept-unparseable', path: target, reason: parsed.reason };
     if (isCustom(parsed.skill.frontmatter)) return { action: 'kept-custom', path: target };
     if (existing === bundled) return { action: 'up-to-date', path: target };
-    // Only upward: an older ai-zen must not overwrite the copy a newer one released (issue 11 §13).
+    // Only upward: an older ai-zen must not overwrite the copy a newer one released.
     const installed = skillVersion(parsed.skill.frontmatter);
     const ours = skillVersion(bundledParse.skill.frontmatter);
     if (installed !== null && ours !== null && compareVersions(installed, ours) > 0) {

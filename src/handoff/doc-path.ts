@@ -1,5 +1,5 @@
 // Where a handoff document goes (R3): `.ai-zen/handoffs/<YYYYMMDD-HHmmss>-<short id>.md` (the
-// short id tells sessions apart whatever their id scheme: src/short-id.ts, issue 19 §3),
+// short id tells sessions apart whatever their id scheme: src/short-id.ts),
 // local time of the machine (Node's local time honours TZ). Computed once per handoff, and the
 // name is reserved by creating the file exclusively, so a second handoff in the same second gets
 // `-2`, `-3`… and never overwrites the first.
@@ -50,7 +50,7 @@ export async function reserveHandoffDoc(options: ReserveDocOptions): Promise<Doc
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
     const relative = `${folder}/${handoffDocName(date, options.sessionId, attempt)}`;
     // Anything at the name — a file, a folder, a symlink (which the write refuses to follow) — means
-    // taken: try the next suffix rather than fail the handoff (issue 11 §8).
+    // taken: try the next suffix rather than fail the handoff.
     if (
       await fs.lstat(path.join(options.root, relative)).then(
         () => true,

@@ -49,7 +49,7 @@ export interface MigrationContext {
   readonly currentId: string;
   readonly sessionFile: string;
   appendLine(line: HandoffLine): Promise<void>;
-  /** Issue 11 §4: a migrate handoff line the session ends with whose new session was never made (absent: none known). */
+  /** A migrate handoff line the session ends with whose new session was never made (absent: none known). */
   readonly unfinishedMigration?: HandoffLine | null;
   flush(): Promise<void>;
   migrate(options: {
@@ -124,7 +124,7 @@ export interface HandoffOutcome {
   readonly checks: HandoffChecks;
   /** S2: the person cancelled the migration at review; the document stays, the session goes on. */
   readonly cancelled?: boolean;
-  /** Issue 11 §4: an unfinished migration's document was reused; nothing new was written. */
+  /** An unfinished migration's document was reused; nothing new was written. */
   readonly reused?: boolean;
 }
 
@@ -280,7 +280,7 @@ export class MigrationService {
   }
 
   /**
-   * Issue 11 §4: a retry of a migration whose document and handoff line were written but whose new
+   * A retry of a migration whose document and handoff line were written but whose new
    * session was not (a full disk, a kill) reuses that document — no second document, handoff line
    * or commit. Only when nothing was said since, the goal is the same, and the document is still
    * the one that was sealed.

@@ -1,4 +1,4 @@
-// Issue 21 §2: a committed handoff document is read on other machines, by other people, so it names
+// A committed handoff document is read on other machines, by other people, so it names
 // no path of this one — files inside the project relative to its root, anything else in the home
 // folder with `~`. The transcript's own path stays where it belongs: the daemon's state and `status`.
 

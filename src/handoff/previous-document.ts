@@ -1,4 +1,4 @@
-// Issue 21 §4: a chain of sessions. A successor started from a handoff document (the command the
+// A chain of sessions. A successor started from a handoff document (the command the
 // daemon announced: "Read .ai-zen/handoffs/….md …") is the continuation of that document's session:
 // its own document names the previous one as such — not as something the user asked — and keeps
 // the rules the user stated before (the previous document's ⚠️), unless the user revoked one since.

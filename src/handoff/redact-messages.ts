@@ -1,4 +1,4 @@
-// Issue 22 §2: secrets are redacted in a transcript's own texts before a document is built from
+// Secrets are redacted in a transcript's own texts before a document is built from
 // them. The offline document folds a command onto one line (` ⏎ `) and cuts a long request short,
 // and a scanner run only over the result sees a private key's BEGIN line without its body, or half
 // a token; over the raw texts it sees each secret whole, as it was typed or run. The document is

@@ -23,7 +23,7 @@ export interface SealedDocument {
 
 export async function sealDocument(root: string, doc: DocPath, scan: SecretScanner = scanForSecrets): Promise<SealedDocument> {
   const original = await readRegularFile(doc.absolute);
-  // Issue 21 §2: a committed document names no path of this machine (the project's are relative, the home is `~`).
+  // A committed document names no path of this machine (the project's are relative, the home is `~`).
   // Markup that would pose as an agent's harness or as ai-zen's own frames is made inert: a later session reads this as a record.
   const text = neutraliseMarkup(portableText(original.toString('utf8'), { root, home: homeFolder() })).text;
   const findings = await scan(text);

@@ -4,7 +4,7 @@
 // do most of the work; rules of ours (secret-rules.ts) cover what they leave. A text is scanned
 // twice when it holds folded lines — as it is, and with each fold (the offline document's ` ⏎ `, a
 // JSON string's `\n`) turned back into a line break of the same length — so a private key folded
-// onto one line is seen whole (issue 22 §2), and every offset still points into the text as it is.
+// onto one line is seen whole, and every offset still points into the text as it is.
 import { scanOwnRules, type SecretFinding } from './secret-rules.js';
 
 export { scanOwnRules, type SecretFinding };

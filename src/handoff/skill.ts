@@ -2,7 +2,7 @@
 // A candidate that exists but cannot be used (unreadable, not a regular file, too large, bad
 // frontmatter, no sections) is skipped with a log line saying why; the handoff never fails for a
 // skill. The project's skill is a cloned repo's text going into a prompt that has `exec` and into
-// Claude Code's Stop reason: it is used only in a repo the user trusts (issue 22 §4).
+// Claude Code's Stop reason: it is used only in a repo the user trusts.
 import type { Logger } from 'pino';
 import { allowsProjectChoices, checkTrust, SKILL_MAX_BYTES, TRUST_COMMAND } from '../config/trust.js';
 import { readRegularFile } from '../fs/read-regular-file.js';

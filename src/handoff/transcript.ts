@@ -140,8 +140,7 @@ export function toolActivity(messages: readonly AgentMessage[]): ToolActivity {
 /**
  * Files the session's tools read and never changed, in the order first read (our own handoff turns
  * excluded). ai-zen's `read` tool and the agents' read tools as their evidence readers name them
- * (`read` with a `path`); a failed read is left out. A successor reads these again (issue 21 §6:
- * the next steps of a real session touch them), so the document names them too.
+ * (`read` with a `path`); a failed read is left out. A successor reads these again ( * the next steps of a real session touch them), so the document names them too.
  */
 export function filesReadOnly(messages: readonly AgentMessage[]): string[] {
   // A set keeps the order first read and stays linear in a long session.

@@ -1,4 +1,4 @@
-// Issue 21 §1: the conversation read back as a person saw it — the user's requests and the agent's
+// The conversation read back as a person saw it — the user's requests and the agent's
 // answers, with one line naming the tools each answer used — never the raw transcript (one Claude
 // Code line can be tens of kilobytes). What `ai-zen-daemon transcript <id> --last N` prints, and
 // what a handoff document's first steps may ask a successor to run: bounded to 16 KB in all.

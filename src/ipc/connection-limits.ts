@@ -1,4 +1,4 @@
-// How the IPC server keeps room for the next client (issue 11 §3: 64 idle connections locked out
+// How the IPC server keeps room for the next client (64 idle connections locked out
 // `status` and `stop`, and half a frame was held for ever). A connection with nothing in flight
 // that says nothing for idleTimeoutMs is closed (subscribers wait for events, so they are exempt);
 // one holding part of a frame for partialFrameTimeoutMs is closed whatever it is; and a new

@@ -1,5 +1,5 @@
 // One request and its reply over a plain socket, with nothing but node:net: for a caller whose
-// whole run must fit in a few tens of milliseconds (Claude Code's statusline, issue 23 §2).
+// whole run must fit in a few tens of milliseconds (Claude Code's statusline).
 // client.ts validates with protocol.ts's zod schemas, and loading zod alone takes longer than the
 // statusline's whole budget on a loaded machine (measured: bench/RESULTS-statusline.md); this one
 // checks the reply's envelope by hand and leaves the result's shape to its caller. Same wire (README).

@@ -39,7 +39,7 @@ const HandoffParams = z
   .object({
     /**
      * A session: its whole id, or a unique prefix of the id or of the short id `status` prints, of
-     * any agent's session (issue 19 §4); the daemon picks the latest ai-zen session when absent.
+     * any agent's session; the daemon picks the latest ai-zen session when absent.
      */
     session: SessionRef.optional(),
     executor: ExecutorName.optional(),
@@ -51,7 +51,7 @@ const HandoffParams = z
 
 /** The params each request type accepts; handlers receive them parsed. */
 export const RequestParams = {
-  /** `all`: the sessions handed off too (issue 19 §5), each with its state. */
+  /** `all`: the sessions handed off too, each with its state. */
   status: z.object({ all: z.boolean().optional() }).strict().optional(),
   sessions: NoParams,
   handoffs: NoParams,
@@ -70,13 +70,13 @@ export const RequestParams = {
       stopHookActive: z.boolean().optional(),
       trigger: z.string().max(64).optional(),
       source: z.string().max(64).optional(),
-      /** The hook says a script runs the session (pi -p), where the transcript cannot (issue 19 §7). */
+      /** The hook says a script runs the session (pi -p), where the transcript cannot. */
       scripted: z.boolean().optional(),
       /** The agent process the hook ran under: the same before and after `/clear`, so the fresh session is known as the successor. */
       agentPid: z.number().int().positive().optional(),
     })
     .strict(),
-  /** Issue 21 §1: the last turns a person saw of any agent's session, by its id or a prefix of it; bounded in bytes. */
+  /** The last turns a person saw of any agent's session, by its id or a prefix of it; bounded in bytes. */
   transcript: z
     .object({
       session: z
@@ -88,7 +88,7 @@ export const RequestParams = {
     })
     .strict(),
   /**
-   * Issue 23 §2: Claude Code's statusline (`ai-zen-daemon statusline`) hands over its exact reading
+   * Claude Code's statusline (`ai-zen-daemon statusline`) hands over its exact reading
    * of a session's window and asks for the thresholds and the last document to show beside it.
    */
   statusline: z

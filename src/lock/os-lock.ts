@@ -2,7 +2,7 @@
 // (`$AI_ZEN_HOME/run`, 0700). The kernel closes the socket when the process dies, however it dies
 // (kill -9 included); the file it leaves refuses connections and is taken over by the next holder.
 //
-// Why not Linux abstract sockets (what this was before, issue 9 item 6 / T6): they have no
+// Why not Linux abstract sockets (what this was before; T6): they have no
 // permissions and every user can read their names in /proc/net/unix, so another local user could
 // bind a lock's name first (`start` says "already running" for ever) or hold a session's name (the
 // session looks owned and is never migrated). A folder only we can enter closes both; and it does
@@ -29,7 +29,7 @@ export interface LockOptions {
 export interface AcquireOptions extends LockOptions {
   /**
    * Who holds it (one short line, e.g. `{"kind":"daemon","pid":12}`): told to whoever connects, so
-   * a refused process can say who has the lock (issue 11 §15) instead of guessing.
+   * a refused process can say who has the lock instead of guessing.
    */
   readonly holder?: string;
 }

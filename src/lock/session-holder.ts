@@ -1,4 +1,4 @@
-// Who holds a session's lock (issue 11 §15): the lock tells whoever connects one line naming its
+// Who holds a session's lock: the lock tells whoever connects one line naming its
 // holder, so a refused `ai-zen -c` can say "the daemon is migrating it" rather than pointing the
 // person at an ai-zen process that does not exist. A leaf: only the line's format lives here.
 import { z } from 'zod';

@@ -55,7 +55,7 @@ export async function captureGitFacts(root: string, options: CaptureGitFactsOpti
         head: readHead(parsed.oid, log.ok ? log.stdout : null),
         staged: parsed.staged,
         unstaged: parsed.unstaged,
-        // ai-zen's own files (sessions, logs, the handoff documents) are not the user's work (issue 11 §17).
+        // ai-zen's own files (sessions, logs, the handoff documents) are not the user's work.
         untracked: parsed.untracked.filter((file) => !AI_ZEN_PATH.test(file)),
         conflicted: parsed.conflicted,
         upstream: parsed.upstream,

@@ -1,6 +1,6 @@
 // Which repo a session belongs to when repos nest (a submodule, a vendored clone, a worktree kept
 // inside the repo): the innermost one. A session that ran in `outer/vendor/lib` where `lib` has its
-// own `.git` is `lib`'s; were both daemons to act on it, it would be handed off twice (issue 22 §8).
+// own `.git` is `lib`'s; were both daemons to act on it, it would be handed off twice.
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../paths.js';

@@ -48,7 +48,7 @@ function renderBranch(git: GitFacts): string {
 
 function renderPorts(ports: readonly PortFact[], maxPorts: number): string {
   // A dual-stack listener appears once per address family: one item per pid and port, with every
-  // address it is bound to (127.0.0.1 is this machine only, 0.0.0.0 the whole network: issue 11 §17).
+  // address it is bound to (127.0.0.1 is this machine only, 0.0.0.0 the whole network).
   const unique = new Map<string, { port: PortFact; addresses: string[] }>();
   for (const port of ports) {
     const entry = unique.get(`${port.pid}:${port.port}`) ?? { port, addresses: [] };

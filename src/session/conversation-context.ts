@@ -46,7 +46,7 @@ export class ConversationContext implements SessionRecorder {
   private currentHeader: HeaderLine;
   private handle: AppendHandle | null;
   private lock: HeldLock | null;
-  // Issue 11 §4: the migrate handoff line this session ends with (no message after it) — its
+  // The migrate handoff line this session ends with (no message after it) — its
   // document is written and only the new session is missing; a retry reuses it.
   private unfinished: HandoffLine | null;
   // Appends and migrate run one after another, so a line never lands in a file the id left.
@@ -97,7 +97,7 @@ export class ConversationContext implements SessionRecorder {
     return this.deps.store.sessionFile(this.id);
   }
 
-  /** Issue 11 §4: the migration this session's file says was written but never finished, if any. */
+  /** The migration this session's file says was written but never finished, if any. */
   get unfinishedMigration(): HandoffLine | null {
     return this.unfinished;
   }

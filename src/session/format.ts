@@ -129,7 +129,7 @@ export const SkipLine = z.looseObject({
 export type SkipLine = z.infer<typeof SkipLine>;
 
 /**
- * Issue 23 §4: `ai-zen migrate --undo` reopened this migrated session: it is the live one again, its
+ * `ai-zen migrate --undo` reopened this migrated session: it is the live one again, its
  * history whole; `from` is the successor it had migrated to, kept but no longer the latest. Written
  * after the `migrated` line it cancels; read while the session is over its window, it declines that
  * crossing as a `skip` does, so the daemon does not migrate straight back.

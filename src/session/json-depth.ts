@@ -1,6 +1,6 @@
 // How deep a JSON text nests, found without recursion. A session line nested 100,000 levels deep
 // parses (JSON.parse does not recurse) but everything after it does: JSON.stringify for the token
-// estimate and for the request body threw "Maximum call stack size exceeded" (issue 11 §10).
+// estimate and for the request body threw "Maximum call stack size exceeded".
 // No real message nests anywhere near MAX_JSON_DEPTH.
 export const MAX_JSON_DEPTH = 512;
 

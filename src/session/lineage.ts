@@ -50,7 +50,7 @@ function describe(record: SessionRecord, latestId: string | null): LineageSessio
         goal: typeof line.goal === 'string' ? line.goal : null,
       });
     else if (line.type === 'migrated') migrated = { id: line.newId, at: line.at, path: line.path };
-    // Issue 23 §4: an undone migration; its successor stands alone, a chain of its own.
+    // An undone migration; its successor stands alone, a chain of its own.
     else if (line.type === 'reopened') migrated = null;
   }
   const executor = migrated ? (handoffs.findLast((handoff) => handoff.path === migrated.path)?.executor ?? null) : null;

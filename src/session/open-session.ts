@@ -77,7 +77,7 @@ export interface ReopenedSessionFile extends OwnedSessionFile {
   readonly lastUsage: Usage | null;
   /** The session ends with a `migrated` line: its history goes on in a successor. */
   readonly closed: boolean;
-  /** Issue 11 §4: the migrate handoff line the file ends with (its document written, the new session missing). */
+  /** The migrate handoff line the file ends with (its document written, the new session missing). */
   readonly unfinished: HandoffLine | null;
 }
 
@@ -86,7 +86,7 @@ export async function takeSessionLock(file: string, id: string, deps: Pick<Sessi
   const name = sessionLockName(file);
   const lock = await acquireLock(name, { env: deps.env, holder: sessionHolderLine(deps.holder) });
   if (!lock) {
-    // Issue 11 §15: the lock names its holder, so the refusal says who has the session.
+    // The lock names its holder, so the refusal says who has the session.
     const holder = parseSessionHolder(await lockHolder(name, { env: deps.env }).catch(() => null));
     throw new SessionOwnedError(id, sessionHeldMessage(id, holder));
   }

@@ -1,10 +1,10 @@
-// What a kill -9 in the middle of a handoff or a migration leaves for good (issue 22, low), removed
+// What a kill -9 in the middle of a handoff or a migration leaves for good (low), removed
 // at the next start of the CLI or the daemon:
 //  - an orphan successor: a new session file written by a migration (header, definition messages,
 //    breakpoint) that no `migrated` line points to — the process died before the old session was
 //    closed. The old session is still the live one and holds everything; the successor holds only
 //    a copy of its definitions and the breakpoint, and nothing was said in it. A retry of the
-//    migration reuses the document (issue 11 §4) and writes a successor of its own.
+//    migration reuses the document and writes a successor of its own.
 //  - an orphan document: a handoff document that no `handoff` or `migrated` line names and git does
 //    not hold — the process died after writing it and before sealing it (so it was never scanned
 //    for secrets) and recording it. Its session still has the history it was made from.

@@ -22,7 +22,7 @@ export const HANDOFF_STAGES = ['after-document'] as const;
 export type HandoffStage = (typeof HANDOFF_STAGES)[number];
 
 /**
- * Issue 23 §4, undoing a migration (undo-migration.ts):
+ * Undoing a migration (undo-migration.ts):
  * - `undo-after-pointer`: the latest pointer names the predecessor, whose `reopened` line is not written yet.
  */
 export const UNDO_STAGES = ['undo-after-pointer'] as const;

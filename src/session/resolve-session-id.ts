@@ -1,6 +1,6 @@
 // `-r`/`-s` and `ai-zen-daemon handoff` take any unique prefix of a session id, as git takes a
-// commit's (issue 11 §15), or of its short id — the 8 characters `status` shows (src/short-id.ts:
-// for a time-ordered id they are its last 8, issue 19 §3).
+// commit's, or of its short id — the 8 characters `status` shows (src/short-id.ts:
+// for a time-ordered id they are its last 8).
 import { AiZenError } from '../errors.js';
 import { namesSession } from '../short-id.js';
 

@@ -1,4 +1,4 @@
-// Issue 23 §4: `ai-zen migrate --undo` reopens a migrated session. The archived predecessor becomes
+// `ai-zen migrate --undo` reopens a migrated session. The archived predecessor becomes
 // the latest again with its whole history; the successor is kept (nothing is deleted) but is no
 // longer where `--continue` goes. The writes, in the order that leaves one live session at any kill
 // point (as migration-write-sequence.ts does for the migration itself):

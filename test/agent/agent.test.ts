@@ -1,4 +1,4 @@
-// The agent runtime (issue 2, "Agent runtime", "Plugins"): the tool loop, auto-save, failures
+// The agent runtime ("Agent runtime", "Plugins"): the tool loop, auto-save, failures
 // that leave the session intact, abort, and plugins composed in order.
 import { promises as fs } from 'node:fs';
 import net from 'node:net';

@@ -1,4 +1,4 @@
-// Issue 13 item 4: the agent's exec tool runs through the one process runner. What a user notices:
+// The agent's exec tool runs through the one process runner. What a user notices:
 // a command past its time limit is ended with everything it started, and the model's key stays out.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -16,7 +16,7 @@ afterEach(async () => {
   await repo.cleanup();
 });
 
-describe('issue 13 item 4: the exec tool', () => {
+describe('the exec tool', () => {
   it('R13 a command past its time limit is killed with its background children', async () => {
     const exec = createExecTool({ timeoutMs: 3000, outputLimit: 1000 });
     const result = await exec.run({ command: 'sleep 1000 & echo $! > bg.pid; echo started; wait' }, { root: repo.root });

@@ -1,4 +1,4 @@
-// Issue 13 item 2: ARCHITECTURE.md's map is the one the boundary check enforces. The table of
+// ARCHITECTURE.md's map is the one the boundary check enforces. The table of
 // layers there and the layers in .dependency-cruiser.cjs must name the same folders in the same
 // order, and every top-level folder of src/ must be on the map; the same for the sub-folders of
 // daemon/ and their table "Inside daemon/", and of cli/ and "Inside cli/".
@@ -51,7 +51,7 @@ async function mapRows(
   });
 }
 
-describe('issue 13 item 2: the map is the check', () => {
+describe('the map is the check', () => {
   it('ARCHITECTURE.md names the layers and folders that .dependency-cruiser.cjs enforces, in the same order', async () => {
     const { layers } = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as { layers: readonly Layer[] };
     const fromRules = layers.map((layer) => ({ name: layer.name, alone: layer.independent === true, folders: layer.paths.map(asWritten) }));

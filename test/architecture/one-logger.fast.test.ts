@@ -1,4 +1,4 @@
-// Issue 13 item 4: one logger type. Every module of src/ takes pino's `Logger` (each component a child
+// One logger type. Every module of src/ takes pino's `Logger` (each component a child
 // named after it); none declares a logger shape of its own, which is how eight of them came to be.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -30,8 +30,8 @@ async function sourceFiles(folder: string): Promise<string[]> {
   return nested.flat();
 }
 
-describe('issue 13 item 4 one logger type', () => {
-  it("issue 13 item 4 no module of src/ declares a logger type of its own: each takes pino's Logger", async () => {
+describe('one logger type', () => {
+  it("no module of src/ declares a logger type of its own: each takes pino's Logger", async () => {
     const found: string[] = [];
     for (const file of await sourceFiles(src)) {
       const lines = (await fs.readFile(file, 'utf8')).split('\n');

@@ -1,4 +1,4 @@
-// Issue 21 §6: the next-actions measurement of `npm run bench:fidelity` is itself right — on a
+// The next-actions measurement of `npm run bench:fidelity` is itself right — on a
 // hand-made prefix and suffix whose recall is known, it finds exactly the items it should, splits
 // them into seen before the cut and new after it, and counts a document's naming of each.
 import { describe, expect, it } from 'vitest';
@@ -38,12 +38,12 @@ const DOCUMENT = [
   '- `src/server.jsx` and scripts/ping.json: other files, near-misses of names the next steps touch',
 ].join('\n');
 
-describe('issue 21 §6: next-actions recall, the measurement', () => {
+describe('next-actions recall, the measurement', () => {
   const steps = stepsOf(TRANSCRIPT);
   const before = steps.slice(0, 4);
   const next = steps.slice(4, 9);
 
-  it('issue 21 §6: a step is a tool call with its result; the files, commands and ports it touches are read from its arguments and command words', () => {
+  it('a step is a tool call with its result; the files, commands and ports it touches are read from its arguments and command words', () => {
     expect(steps).toHaveLength(8);
     const touched = touchedBy(before, ROOT);
     expect([...touched.files].sort()).toEqual(['README.md', 'scripts/ping.js', 'src/server.js', 'test/server.test.js']);
@@ -52,7 +52,7 @@ describe('issue 21 §6: next-actions recall, the measurement', () => {
     expect([...touchedBy(next, ROOT).ports]).toEqual(['5000']);
   });
 
-  it('issue 21 §6: of the next steps’ items, those seen before the cut and those new after it are counted apart, each found only when the document names it', () => {
+  it('of the next steps’ items, those seen before the cut and those new after it are counted apart, each found only when the document names it', () => {
     const recall = recallAtCut(DOCUMENT, before, next, ROOT);
     // Seen files of steps 5–8: src/server.js, test/server.test.js (named); new: src/routes.js (not).
     expect(recall.files.seen).toEqual({ found: 2, total: 2 });
@@ -64,7 +64,7 @@ describe('issue 21 §6: next-actions recall, the measurement', () => {
     expect(recall.ports.new).toEqual({ found: 0, total: 1 });
   });
 
-  it('issue 21 §6: a seen item the document leaves out is counted missed and listed; a near-miss name (server.jsx, ping.json) is not a hit', () => {
+  it('a seen item the document leaves out is counted missed and listed; a near-miss name (server.jsx, ping.json) is not a hit', () => {
     const nextWithPort: Step[] = [...next, { tool: 'exec', args: { command: PORT_COMMAND } }];
     const recall = recallAtCut(DOCUMENT, before, nextWithPort, ROOT);
     expect(recall.files.seen).toEqual({ found: 2, total: 3 });

@@ -1,4 +1,4 @@
-// Issue 22, low items: where ai-zen cannot work it says so in one line and exits non-zero — a bare
+// Where ai-zen cannot work it says so in one line and exits non-zero — a bare
 // repository (no daemon starts in it), a repo the user cannot write, a settings file that is not
 // JSON — never "unexpected error" pointing at a log that does not exist.
 import { spawnSync } from 'node:child_process';
@@ -14,14 +14,14 @@ const NOBODY = 65534;
 const canDropToNobody =
   process.getuid?.() === 0 && spawnSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', 'true']).status === 0;
 
-describe('issue 22 low: one clear line where ai-zen cannot work', () => {
+describe('one clear line where ai-zen cannot work', () => {
   let repo: TempRepo | null = null;
   afterEach(async () => {
     await repo?.cleanup();
     repo = null;
   });
 
-  it('issue 22 low a daemon refuses to start inside a bare repository (or a .git folder), in one line, writing nothing there', async () => {
+  it('a daemon refuses to start inside a bare repository (or a .git folder), in one line, writing nothing there', async () => {
     repo = await makeTempRepo();
     const bare = path.join(path.dirname(repo.root), 'origin.git');
     await repo.git('init', '-q', '--bare', bare);
@@ -43,7 +43,7 @@ describe('issue 22 low: one clear line where ai-zen cannot work', () => {
   });
 
   it.skipIf(!canDropToNobody)(
-    'issue 22 low a repo the user cannot write: ai-zen and ai-zen-daemon say so in one line, no "unexpected error", no log to look for',
+    'a repo the user cannot write: ai-zen and ai-zen-daemon say so in one line, no "unexpected error", no log to look for',
     async () => {
       repo = await makeTempRepo();
       // Another user's clone, readable by all, writable by its owner only.
@@ -78,7 +78,7 @@ describe('issue 22 low: one clear line where ai-zen cannot work', () => {
     },
   );
 
-  it('issue 22 low a config.json that is not JSON (the project’s, then the user’s): ai-zen and ai-zen-daemon start name the file in one line, never "unexpected error", and a log they point at exists', async () => {
+  it('a config.json that is not JSON (the project’s, then the user’s): ai-zen and ai-zen-daemon start name the file in one line, never "unexpected error", and a log they point at exists', async () => {
     repo = await makeTempRepo();
     const env = { AI_ZEN_HOME: repo.home, XDG_RUNTIME_DIR: path.join(repo.home, 'run') };
     const projectConfig = path.join(repo.root, '.ai-zen', 'config.json');
@@ -109,7 +109,7 @@ describe('issue 22 low: one clear line where ai-zen cannot work', () => {
     }
   });
 
-  it('issue 22 low install-hooks on a settings file that is not JSON: the line names the file, not "unexpected error" and a log', async () => {
+  it('install-hooks on a settings file that is not JSON: the line names the file, not "unexpected error" and a log', async () => {
     repo = await makeTempRepo();
     const codexHome = path.join(repo.home, 'codex-home');
     await fs.mkdir(codexHome, { recursive: true });

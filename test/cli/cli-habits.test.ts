@@ -1,4 +1,4 @@
-// Issue 20 §7: the habits users bring from `claude` and `codex`, each driven as a user drives it —
+// The habits users bring from `claude` and `codex`, each driven as a user drives it —
 // the built commands spawned as real processes, the chat in a real pseudo-terminal (tmux).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -15,12 +15,12 @@ import { makeChatFixture } from './chat/chat-fixture.js';
 const DAEMON = path.join(path.dirname(CLI_PATH), 'ai-zen-daemon.js');
 const KEY = 'sk-test-habits';
 
-describe('issue 20 §7: ai-zen "prompt", -v, --json', { timeout: 60_000 }, () => {
+describe('ai-zen "prompt", -v, --json', { timeout: 60_000 }, () => {
   const each = freshRepoAndModel();
   const env = () => ({ AI_ZEN_HOME: each.repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: each.fake.baseURL, AI_ZEN_MODEL: 'test-model' });
   const cli = (args: string[], bin = CLI_PATH) => runCli(args, { cwd: each.repo.root, env: env(), bin });
 
-  it('issue 20 §7 -v and --version print the version, the same in ai-zen and ai-zen-daemon', async () => {
+  it('-v and --version print the version, the same in ai-zen and ai-zen-daemon', async () => {
     const { version } = JSON.parse(await fs.readFile(path.join(path.dirname(CLI_PATH), '..', '..', 'package.json'), 'utf8')) as {
       version: string;
     };
@@ -39,7 +39,7 @@ describe('issue 20 §7: ai-zen "prompt", -v, --json', { timeout: 60_000 }, () =>
     expect((await cli(['--help'])).stdout).toMatch(/-v, --version[\s\S]*\n {2}--verbose/);
   });
 
-  it('issue 20 §7 ai-zen "prompt" without a terminal runs one turn and prints the answer alone; -p and a prompt together is a usage error', async () => {
+  it('ai-zen "prompt" without a terminal runs one turn and prints the answer alone; -p and a prompt together is a usage error', async () => {
     each.fake.enqueue(reply().text('Two files: a.ts and b.ts.'));
     const result = await cli(['list the files']);
     expect(result).toMatchObject({ code: 0, stdout: 'Two files: a.ts and b.ts.\n', stderr: '' });
@@ -51,7 +51,7 @@ describe('issue 20 §7: ai-zen "prompt", -v, --json', { timeout: 60_000 }, () =>
     expect(each.fake.requests).toHaveLength(1);
   });
 
-  it('issue 20 §7 ai-zen handoff --json and migrate --json --yes print one JSON object: path, executor, session ids, checks', async () => {
+  it('ai-zen handoff --json and migrate --json --yes print one JSON object: path, executor, session ids, checks', async () => {
     each.fake.enqueue(reply().text('Noted.'));
     expect((await cli(['-p', 'remember the plan'])).code).toBe(0);
     const handoff = await cli(['handoff', '--executor', 'offline', '--json']);
@@ -72,8 +72,8 @@ describe('issue 20 §7: ai-zen "prompt", -v, --json', { timeout: 60_000 }, () =>
   });
 });
 
-describe('issue 20 §7: ai-zen "prompt" in a terminal', { timeout: 60_000 }, () => {
-  it('issue 20 §7 ai-zen "prompt" in a terminal is the chat, with the prompt as its first message, then waits for the next', async () => {
+describe('ai-zen "prompt" in a terminal', { timeout: 60_000 }, () => {
+  it('ai-zen "prompt" in a terminal is the chat, with the prompt as its first message, then waits for the next', async () => {
     const chat = await makeChatFixture();
     try {
       chat.fake.enqueue(reply().text('The plan is written down.'), reply().text('And the second one too.'));
@@ -90,8 +90,8 @@ describe('issue 20 §7: ai-zen "prompt" in a terminal', { timeout: 60_000 }, () 
   });
 });
 
-describe('issue 20 §7: ai-zen-daemon status --json, handoff/migrate --json, handoffs order', { timeout: 90_000 }, () => {
-  it('issue 20 §7 status --json says {"running": false} (exit 1) with no daemon and "running": true with one; daemon handoff and migrate --json; handoffs lists oldest first in text and JSON alike', async () => {
+describe('ai-zen-daemon status --json, handoff/migrate --json, handoffs order', { timeout: 90_000 }, () => {
+  it('status --json says {"running": false} (exit 1) with no daemon and "running": true with one; daemon handoff and migrate --json; handoffs lists oldest first in text and JSON alike', async () => {
     const daemon = await makeDaemonRepo();
     try {
       const none = await daemon.daemon(['status', '--json']);

@@ -1,4 +1,4 @@
-// `ai-zen config [--json]` (issue 20 §5) as a user runs it: the effective config and where each
+// `ai-zen config [--json]` as a user runs it: the effective config and where each
 // value came from, what an untrusted repo tried to set, no secret printed, and one clear line for
 // a broken config file.
 import { promises as fs } from 'node:fs';
@@ -27,7 +27,7 @@ describe('ai-zen config', { timeout: 60_000 }, () => {
     return { repo, env, userFile, projectFile };
   }
 
-  it('issue 20 §5 config --json: each value with its source — default, user file, repo file, environment, --model — and the secret only as "set"', async () => {
+  it('config --json: each value with its source — default, user file, repo file, environment, --model — and the secret only as "set"', async () => {
     const { repo, env, userFile, projectFile } = await setup();
     await fs.writeFile(userFile, JSON.stringify({ apiKey: SECRET, warnAt: 70, execTimeoutMs: 5000 }));
     await fs.writeFile(
@@ -63,7 +63,7 @@ describe('ai-zen config', { timeout: 60_000 }, () => {
     expect(byEnv.settings.model).toEqual({ value: 'env-model', source: { kind: 'env', variable: 'AI_ZEN_MODEL' } });
   });
 
-  it('issue 20 §5 config: an untrusted repo’s model and endpoint are shown as ignored (repo not trusted), the values used come from elsewhere', async () => {
+  it('config: an untrusted repo’s model and endpoint are shown as ignored (repo not trusted), the values used come from elsewhere', async () => {
     const { repo, env, userFile, projectFile } = await setup();
     await fs.writeFile(userFile, JSON.stringify({ model: 'user-model' }));
     await fs.writeFile(projectFile, JSON.stringify({ model: 'repo-model', baseURL: 'http://evil.example/v1', warnAt: 90 }));
@@ -90,7 +90,7 @@ describe('ai-zen config', { timeout: 60_000 }, () => {
     expect(text.stdout).toMatch(/^\s+warnAt\s+90\s+from repo config /m);
   });
 
-  it('issue 20 §5 config: an API key from the environment is "set (from environment OPENAI_API_KEY)", never its value', async () => {
+  it('config: an API key from the environment is "set (from environment OPENAI_API_KEY)", never its value', async () => {
     const { repo, env } = await setup();
     const run = await runCli(['config'], { cwd: repo.root, env: { ...env, OPENAI_API_KEY: SECRET } });
     expect(run.code, run.stderr).toBe(0);
@@ -99,7 +99,7 @@ describe('ai-zen config', { timeout: 60_000 }, () => {
     expect(run.stdout).toMatch(/^\s+model\s+"gpt-4o"\s+from built-in default$/m);
   });
 
-  it('issue 20 §5 config: a malformed config file is one line naming the file and the problem, exit non-zero', async () => {
+  it('config: a malformed config file is one line naming the file and the problem, exit non-zero', async () => {
     const { repo, env, projectFile, userFile } = await setup();
     await fs.writeFile(projectFile, '{"modle": "x"}');
     const unknown = await runCli(['config'], { cwd: repo.root, env });

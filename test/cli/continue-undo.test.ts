@@ -1,4 +1,4 @@
-// Issue 23 §4: `ai-zen-daemon continue <session> --in ai-zen` and `ai-zen migrate --undo`, the built
+// `ai-zen-daemon continue <session> --in ai-zen` and `ai-zen migrate --undo`, the built
 // CLIs spawned as real processes in a real temp git repo, with the fake model server.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -16,7 +16,7 @@ import { shortId } from '../../src/short-id.js';
 
 const KEY = 'sk-test-continue';
 
-describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout: 180_000 }, () => {
+describe('continue elsewhere and undo (ai-zen sessions)', { timeout: 180_000 }, () => {
   const each = freshRepoAndModel();
   const env = () => ({ AI_ZEN_HOME: each.repo.home, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: each.fake.baseURL, TZ: 'UTC' });
   const cli = (args: string[]) => runCli(args, { cwd: each.repo.root, env: env(), timeoutMs: 60_000 });
@@ -38,7 +38,7 @@ describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout
   const said = (all: SessionLine[]) =>
     all.flatMap((line) => (line.type === 'message' && line.definition !== true ? [contentText(line.message.content)] : []));
 
-  it('issue 23 §4: continue --in ai-zen makes the successor as a migration does (its only history is the document path) and ai-zen carries on in it', async () => {
+  it('continue --in ai-zen makes the successor as a migration does (its only history is the document path) and ai-zen carries on in it', async () => {
     each.fake.enqueue(reply().text('Noted: the exporter.'));
     await ok(cli(['-p', 'work on the exporter']));
     const first = await latest();
@@ -74,7 +74,7 @@ describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout
     expect(users[0]).toBe(doc);
   });
 
-  it('issue 23 §4: continue --in ai-zen hands the terminal to ai-zen, whose model gets the document path as the first user message', async () => {
+  it('continue --in ai-zen hands the terminal to ai-zen, whose model gets the document path as the first user message', async () => {
     each.fake.enqueue(reply().text('Noted.'));
     await ok(cli(['-p', 'work on the importer']));
     const first = await latest();
@@ -90,7 +90,7 @@ describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout
     expect(users).toEqual([doc, 'go on']);
   });
 
-  it('issue 23 §4: continue names an unknown session, or a session without a document, in one line and exits non-zero', async () => {
+  it('continue names an unknown session, or a session without a document, in one line and exits non-zero', async () => {
     const unknown = await daemonCli(['continue', 'deadbeef', '--in', 'claude', '--print']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
@@ -109,7 +109,7 @@ describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout
     expect(missing.stderr).toMatch(/--in/);
   });
 
-  it('issue 23 §4: continue --in claude --print starts from the document: its path first, then its text (up to 16 KB)', async () => {
+  it('continue --in claude --print starts from the document: its path first, then its text (up to 16 KB)', async () => {
     each.fake.enqueue(reply().text('Hi.'));
     await ok(cli(['-p', 'hello']));
     const id = await latest();
@@ -129,7 +129,7 @@ describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout
     ]);
   });
 
-  it('issue 23 §4: migrate --undo reopens the migrated session with its whole history; ai-zen continues it; migrating again works', async () => {
+  it('migrate --undo reopens the migrated session with its whole history; ai-zen continues it; migrating again works', async () => {
     each.fake.enqueue(reply().text('One.'));
     await ok(cli(['-p', 'first question']));
     each.fake.enqueue(reply().text('Two.'));
@@ -168,7 +168,7 @@ describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout
     expect(sessions).not.toMatch(new RegExp(`↓ migrated .* to ${successor}`));
   });
 
-  it('issue 23 §4: undo twice, or of a session never migrated, says so in one line and exits non-zero', async () => {
+  it('undo twice, or of a session never migrated, says so in one line and exits non-zero', async () => {
     each.fake.enqueue(reply().text('One.'));
     await ok(cli(['-p', 'first question']));
     const old = await latest();
@@ -194,7 +194,7 @@ describe('issue 23 §4 continue elsewhere and undo (ai-zen sessions)', { timeout
     expect(unknown.stderr).toContain('no session "feedface"');
   });
 
-  it('issue 23 §4: a kill -9 in the middle of an undo (pointer switched, no reopened line yet) leaves the migration in effect; undo again finishes it with the history whole', async () => {
+  it('a kill -9 in the middle of an undo (pointer switched, no reopened line yet) leaves the migration in effect; undo again finishes it with the history whole', async () => {
     each.fake.enqueue(reply().text('One.'));
     await ok(cli(['-p', 'first question']));
     const old = await latest();

@@ -1,4 +1,4 @@
-// `ai-zen-daemon ls` and `stop --all` (issue 20 §4), as a user runs them: two repos, two real
+// `ai-zen-daemon ls` and `stop --all`, as a user runs them: two repos, two real
 // daemons started by the CLI, listed and stopped from a third folder.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +16,7 @@ describe('ai-zen-daemon ls and stop --all', { timeout: 120_000 }, () => {
     for (const repo of repos.splice(0)) await repo.cleanup();
   });
 
-  it('issue 20 §4 ls lists every running daemon of the user (repo, pid, uptime, sessions, last handoff) and stop --all stops them all', async () => {
+  it('ls lists every running daemon of the user (repo, pid, uptime, sessions, last handoff) and stop --all stops them all', async () => {
     repos.push(await makeTempRepo(), await makeTempRepo());
     const home = repos[0]!.home;
     env = { AI_ZEN_HOME: home, GIT_CONFIG_GLOBAL: path.join(home, 'gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
@@ -44,7 +44,7 @@ describe('ai-zen-daemon ls and stop --all', { timeout: 120_000 }, () => {
     await fs.access(repos[0]!.root);
   });
 
-  it('issue 20 §1 enable: an agent’s SessionStart hook in an enabled repo brings its daemon up, detached, without waiting for it, and ls lists it; disable undoes it', async () => {
+  it('enable: an agent’s SessionStart hook in an enabled repo brings its daemon up, detached, without waiting for it, and ls lists it; disable undoes it', async () => {
     repos.push(await makeTempRepo());
     const repo = repos[0]!;
     env = { AI_ZEN_HOME: repo.home, GIT_CONFIG_GLOBAL: path.join(repo.home, 'gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };

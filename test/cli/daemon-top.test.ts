@@ -1,4 +1,4 @@
-// Issue 23 §1: `ai-zen-daemon top` in a real pseudo-terminal (tmux), the real CLI against a real
+// `ai-zen-daemon top` in a real pseudo-terminal (tmux), the real CLI against a real
 // daemon on a temp repo, while a Claude-Code-shaped session grows (lines appended as Claude Code
 // writes them): the bar moves, a compaction marks the sparkline, `h` hands the session off and its
 // state turns to handed off, `o` names the document, `q` quits and gives the screen back.
@@ -66,7 +66,7 @@ async function claudeSession(configDir: string, root: string) {
 const rowOf = (screen: string, id: string) => screen.split('\n').find((line) => line.includes(shortId(id)) && /\d+%/.test(line)) ?? '';
 const filledCells = (row: string) => (/[█░┃╎]+/.exec(row)?.[0].match(/█/g) ?? []).length;
 
-describe('issue 23 §1 ai-zen-daemon top', { timeout: 180_000 }, () => {
+describe('ai-zen-daemon top', { timeout: 180_000 }, () => {
   let daemon: DaemonRepo | undefined;
   let term: TmuxSession | undefined;
   afterEach(async () => {
@@ -92,7 +92,7 @@ describe('issue 23 §1 ai-zen-daemon top', { timeout: 180_000 }, () => {
     return { daemon: started, session };
   }
 
-  it('issue 23 §1 top in a real terminal: the bar moves as the session grows, a compaction marks the sparkline, h hands it off (state handed off), o names the document, q quits and restores the screen', async () => {
+  it('top in a real terminal: the bar moves as the session grows, a compaction marks the sparkline, h hands it off (state handed off), o names the document, q quits and restores the screen', async () => {
     const { daemon: repo, session } = await setup();
     const short = shortId(session.id);
     term = await startTmux({
@@ -137,7 +137,7 @@ describe('issue 23 §1 ai-zen-daemon top', { timeout: 180_000 }, () => {
     expect(await term.capture()).not.toContain('ai-zen top');
   });
 
-  it('issue 23 §1 o opens the last document in $PAGER and top takes the screen back after it', async () => {
+  it('o opens the last document in $PAGER and top takes the screen back after it', async () => {
     const { daemon: repo, session } = await setup();
     const short = shortId(session.id);
     const handedOff = await repo.daemon(['handoff', short]);
@@ -161,7 +161,7 @@ describe('issue 23 §1 ai-zen-daemon top', { timeout: 180_000 }, () => {
     expect(await term.waitForExit()).toBe(0);
   });
 
-  it('issue 23 §1 --all: the sessions of every running daemon of the user, each under its repo', async () => {
+  it('--all: the sessions of every running daemon of the user, each under its repo', async () => {
     const first = await makeDaemonRepo();
     daemon = first;
     const second = await makeDaemonRepo({ env: { AI_ZEN_HOME: first.env.AI_ZEN_HOME!, XDG_RUNTIME_DIR: first.env.XDG_RUNTIME_DIR! } });
@@ -191,7 +191,7 @@ describe('issue 23 §1 ai-zen-daemon top', { timeout: 180_000 }, () => {
     }
   });
 
-  it('issue 23 §1 not a terminal: top prints one snapshot without colours and ends; without a daemon, one line and exit 1', async () => {
+  it('not a terminal: top prints one snapshot without colours and ends; without a daemon, one line and exit 1', async () => {
     const { daemon: repo, session } = await setup();
     const once = await runCli(['top'], { cwd: repo.root, env: repo.env, bin: DAEMON_BIN, timeoutMs: 30_000 });
     expect(once.stderr).toBe('');

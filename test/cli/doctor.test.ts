@@ -1,4 +1,4 @@
-// `ai-zen-daemon doctor` (issue 20 §5), as a user runs it: each problem planted for real in a temp
+// `ai-zen-daemon doctor`, as a user runs it: each problem planted for real in a temp
 // HOME / AI_ZEN_HOME / CODEX_HOME — a hook to a deleted checkout, a daemon killed with -9, an
 // untrusted repo config, malformed JSON, an old `node` first on the PATH, a stale shim, an edited
 // login unit — shows its line and its fix; running the fix makes doctor say the repo is healthy.
@@ -52,7 +52,7 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     return { ...result, ...report, problems: report.findings.filter((finding) => finding.status === 'problem') };
   }
 
-  it('issue 20 §5 doctor: a healthy repo (enabled, hooks installed) says so and exits 0', async () => {
+  it('doctor: a healthy repo (enabled, hooks installed) says so and exits 0', async () => {
     const repo = await user();
     expect((await daemon(repo, ['enable'])).code).toBe(0);
     expect((await daemon(repo, ['install-hooks', 'claude'])).code).toBe(0);
@@ -65,7 +65,7 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     expect((await doctor(repo)).healthy).toBe(true);
   });
 
-  it('issue 20 §5 doctor: stale hooks — one to a deleted checkout, one that embeds a checkout path instead of the shim — each with its fix, and install-hooks fixes them', async () => {
+  it('doctor: stale hooks — one to a deleted checkout, one that embeds a checkout path instead of the shim — each with its fix, and install-hooks fixes them', async () => {
     const repo = await user();
     expect((await daemon(repo, ['install-hooks', 'claude'])).code).toBe(0);
     const settingsFile = path.join(repo.root, '.claude', 'settings.local.json');
@@ -106,7 +106,7 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     expect((await doctor(repo)).healthy).toBe(true);
   });
 
-  it('issue 20 §5 doctor: a dead socket — a daemon killed with -9 leaves its socket and lock — with its rm fix, after which doctor is healthy', async () => {
+  it('doctor: a dead socket — a daemon killed with -9 leaves its socket and lock — with its rm fix, after which doctor is healthy', async () => {
     const repo = await user();
     const started = await daemon(repo, ['start']);
     expect(started.code, started.stderr).toBe(0);
@@ -127,7 +127,7 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     expect((await doctor(repo)).healthy).toBe(true);
   });
 
-  it('issue 20 §5 doctor: an untrusted repo whose config is ignored, with the trust fix', async () => {
+  it('doctor: an untrusted repo whose config is ignored, with the trust fix', async () => {
     const repo = await user();
     await fs.mkdir(path.join(repo.root, '.ai-zen'), { recursive: true });
     await fs.writeFile(path.join(repo.root, '.ai-zen', 'config.json'), '{ "model": "their-model" }\n');
@@ -141,7 +141,7 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     expect((await doctor(repo)).healthy).toBe(true);
   });
 
-  it('issue 20 §5 doctor: malformed config JSON (the user file) and an enabled repo that is gone, each with its fix', async () => {
+  it('doctor: malformed config JSON (the user file) and an enabled repo that is gone, each with its fix', async () => {
     const repo = await user();
     expect((await daemon(repo, ['enable'])).code).toBe(0);
     await fs.writeFile(path.join(repo.home, 'config.json'), '{ "model": "x", }\n');
@@ -157,7 +157,7 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     expect(found.problems[1]!.fix).toContain(`remove "/no/such/repo" from ${path.join(repo.home, 'enabled.json')}`);
   });
 
-  it('issue 20 §5 doctor: a wrong Node — a node 18 first on the PATH — with the fix', async () => {
+  it('doctor: a wrong Node — a node 18 first on the PATH — with the fix', async () => {
     const repo = await user();
     const bin = path.join(path.dirname(repo.root), 'old node');
     await fs.mkdir(bin);
@@ -174,7 +174,7 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     ]);
   });
 
-  it('issue 20 §5 doctor: a stale shim (it names an ai-zen that is gone) and a login unit that is out of date, each with its fix', async () => {
+  it('doctor: a stale shim (it names an ai-zen that is gone) and a login unit that is out of date, each with its fix', async () => {
     const repo = await user();
     expect((await daemon(repo, ['enable'])).code).toBe(0);
     expect((await daemon(repo, ['service', 'install', '--platform', 'linux'])).code).toBe(0);

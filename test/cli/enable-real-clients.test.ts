@@ -1,4 +1,4 @@
-// Issue 20 §1 with the real clients: in a repo enabled by `ai-zen-daemon enable`, with ai-zen's hooks
+// With the real clients: in a repo enabled by `ai-zen-daemon enable`, with ai-zen's hooks
 // installed as a user installs them, a real Claude Code session (`claude -p`) and a real Codex
 // session (`codex exec`) bring the repo's daemon up, detached, and `ai-zen-daemon ls` lists it.
 // The agent is not held up by it: the daemon is held at a test gate (AI_ZEN_TEST_START_GATE, a FIFO)
@@ -24,7 +24,7 @@ async function openGate(gate: string): Promise<void> {
   await writer?.close();
 }
 
-describe('issue 20 §1 enable, with the real Claude Code and Codex clients', { timeout: 240_000 }, () => {
+describe('enable, with the real Claude Code and Codex clients', { timeout: 240_000 }, () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
@@ -68,7 +68,7 @@ describe('issue 20 §1 enable, with the real Claude Code and Codex clients', { t
     expect((await repo.status()).repo).toBe(repo.root);
   }
 
-  it('issue 20 §1 a real Claude Code session (claude -p) in an enabled repo brings its daemon up, detached; Claude answers before the daemon is ready; ls lists it', async () => {
+  it('a real Claude Code session (claude -p) in an enabled repo brings its daemon up, detached; Claude answers before the daemon is ready; ls lists it', async () => {
     const fake = await startFakeAnthropic();
     cleanups.push(() => fake.close());
     const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-claude-')));
@@ -93,7 +93,7 @@ describe('issue 20 §1 enable, with the real Claude Code and Codex clients', { t
     await daemonCameUpAfterTheAnswer(repo, gate);
   });
 
-  it('issue 20 §1 a real Codex session (codex exec) in an enabled repo brings its daemon up, detached; Codex answers before the daemon is ready; ls lists it', async () => {
+  it('a real Codex session (codex exec) in an enabled repo brings its daemon up, detached; Codex answers before the daemon is ready; ls lists it', async () => {
     const fake = await startFakeResponses();
     cleanups.push(() => fake.close());
     const base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-codex-')));

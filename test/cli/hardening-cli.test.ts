@@ -1,4 +1,4 @@
-// Issue 11 §10, §14, §15: the built `ai-zen` in a real process, real temp repo, fake model server.
+// The built `ai-zen` in a real process, real temp repo, fake model server.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
 const SECRET = 'sk-test-secret-0123456789';
 
-describe('issue 11 ai-zen at the edges', { timeout: 60_000 }, () => {
+describe('ai-zen at the edges', { timeout: 60_000 }, () => {
   let repo: TempRepo;
   let fake: FakeOpenAI;
   beforeEach(async () => {
@@ -47,7 +47,7 @@ describe('issue 11 ai-zen at the edges', { timeout: 60_000 }, () => {
   const userLines = async (file: string) =>
     (await fs.readFile(file, 'utf8')).split('\n').filter((line) => line.includes('"role":"user"')).length;
 
-  it('issue 11 §12 $HOME as the project (a dotfiles repo): the apiKey in ~/.ai-zen/config.json is the user config, and is used', async () => {
+  it('$HOME as the project (a dotfiles repo): the apiKey in ~/.ai-zen/config.json is the user config, and is used', async () => {
     await fs.mkdir(path.join(repo.root, '.ai-zen'), { recursive: true });
     await fs.writeFile(path.join(repo.root, '.ai-zen', 'config.json'), JSON.stringify({ apiKey: SECRET, baseURL: fake.baseURL }));
     fake.enqueue(reply().text('from the dotfiles repo'));
@@ -59,7 +59,7 @@ describe('issue 11 ai-zen at the edges', { timeout: 60_000 }, () => {
     expect(fake.requests[0]?.headers.authorization).toBe(`Bearer ${SECRET}`);
   });
 
-  it('issue 11 §14 ai-zen help prints the help, as ai-zen-daemon help does', async () => {
+  it('ai-zen help prints the help, as ai-zen-daemon help does', async () => {
     const result = await cli(['help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: ai-zen \[options\] \[command\]/);
@@ -68,7 +68,7 @@ describe('issue 11 ai-zen at the edges', { timeout: 60_000 }, () => {
     expect(sub.stdout).toMatch(/^Usage: ai-zen migrate/);
   });
 
-  it('issue 11 §15 -r takes any unique prefix of a session id; an ambiguous one is one line naming the candidates', async () => {
+  it('-r takes any unique prefix of a session id; an ambiguous one is one line naming the candidates', async () => {
     const first = 'abcdef01-1111-4111-8111-111111111111';
     const second = 'abcdef02-2222-4222-8222-222222222222';
     await writeSession(first);
@@ -83,7 +83,7 @@ describe('issue 11 ai-zen at the edges', { timeout: 60_000 }, () => {
     expect(ambiguous.stderr).toBe(`ai-zen: "abcdef0" is ambiguous: it names 2 sessions (${first}, ${second})\n`);
   });
 
-  it('issue 11 §15 -r on a migrated session names its successor instead of "carry on with --continue"', async () => {
+  it('-r on a migrated session names its successor instead of "carry on with --continue"', async () => {
     const old = 'cafe0001-1111-4111-8111-111111111111';
     const successor = 'cafe0002-2222-4222-8222-222222222222';
     await writeSession(old, { type: 'migrated', at: new Date().toISOString(), newId: successor, path: '.ai-zen/handoffs/x.md' });
@@ -92,7 +92,7 @@ describe('issue 11 ai-zen at the edges', { timeout: 60_000 }, () => {
     expect(result.stderr).toBe(`ai-zen: session ${old} is closed: it was migrated to session ${successor} (ai-zen --resume cafe0002)\n`);
   });
 
-  it('issue 11 §10 a 100,000-level nested message does not kill ai-zen -r <id> -p hi, and each run appends one user line only', async () => {
+  it('a 100,000-level nested message does not kill ai-zen -r <id> -p hi, and each run appends one user line only', async () => {
     const id = 'deep0001-1111-4111-8111-111111111111';
     const nested = `{"type":"message","message":{"role":"user","content":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
     const file = await writeSession(id, nested, { type: 'message', message: { role: 'assistant', content: 'ok' } });
@@ -107,8 +107,8 @@ describe('issue 11 ai-zen at the edges', { timeout: 60_000 }, () => {
   });
 });
 
-describe('issue 11 §15 token counts as a person reads them', () => {
-  it('issue 11 §15 999,999 tokens is 1M, not 1000k', () => {
+describe('token counts as a person reads them', () => {
+  it('999,999 tokens is 1M, not 1000k', () => {
     expect(formatTokens(999_999)).toBe('1M');
     expect(formatTokens(999_499)).toBe('999k');
     expect(formatTokens(131_000)).toBe('131k');

@@ -1,4 +1,4 @@
-// Issue 22 low: `install-hooks claude` lost concurrent user edits to `.claude/settings.local.json`.
+// `install-hooks claude` lost concurrent user edits to `.claude/settings.local.json`.
 // The attack: a child process (an editor, Claude Code itself) rewrites the file again and again,
 // each time adding a key of its own to what it read — in place one time, by rename the next, with a
 // pause of 0–6 ms between edits — while install-hooks and uninstall-hooks run in a loop. No key the
@@ -58,7 +58,7 @@ const PAUSE_MS = Number(process.env.AI_ZEN_SETTINGS_RACE_PAUSE_MS ?? 6);
 /** ai-zen's one-line answer when a settings file outlasts every compare-and-swap round. */
 const KEPT_CHANGING = /kept changing while ai-zen wrote it; nothing more was changed/;
 
-describe('install-hooks claude against a concurrent editor (issue 22 low)', { timeout: 600_000 }, () => {
+describe('install-hooks claude against a concurrent editor', { timeout: 600_000 }, () => {
   let base: string;
   let root: string;
   let env: Record<string, string>;
@@ -103,7 +103,7 @@ describe('install-hooks claude against a concurrent editor (issue 22 low)', { ti
     return { ...editor, steps, missing };
   }
 
-  it('issue 22 low install and uninstall in a loop while an editor adds its own keys (in place and by rename): no edit of the editor is lost, the user’s rule stays', async () => {
+  it('install and uninstall in a loop while an editor adds its own keys (in place and by rename): no edit of the editor is lost, the user’s rule stays', async () => {
     const edits = Number(process.env.AI_ZEN_SETTINGS_RACE_EDITS ?? 2500);
     // A file rewritten every few ms may outlast every compare-and-swap round: then ai-zen says so and
     // changes nothing more (the user runs it again). That is a right answer too; losing an edit never is.
@@ -130,7 +130,7 @@ describe('install-hooks claude against a concurrent editor (issue 22 low)', { ti
     expect(await claudeHooksInstalled(root)).toBe(true);
   });
 
-  it('issue 22 low the CLI: ai-zen-daemon install-hooks / uninstall-hooks claude spawned in a loop while the editor runs lose no edit', async () => {
+  it('the CLI: ai-zen-daemon install-hooks / uninstall-hooks claude spawned in a loop while the editor runs lose no edit', async () => {
     const cliEnv = { ...env, GIT_CONFIG_GLOBAL: path.join(base, 'gitconfig'), GIT_CONFIG_NOSYSTEM: '1' };
     // On a loaded machine one CLI spawn may outlast the editor's 1200 edits: one run that raced it is enough.
     const result = await race(1200, 8, async (round) => {

@@ -1,4 +1,4 @@
-// install-hooks / uninstall-hooks as a user meets them (issue 20 §5, issue 22 §6, §7 and Low): the
+// install-hooks / uninstall-hooks as a user meets them: the
 // CLI spawned as a process against real files, a real git repo, and Codex's own app-server for
 // what Codex makes of its hooks.json.
 import { spawn } from 'node:child_process';
@@ -34,7 +34,7 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
   const settingsFile = () => path.join(repo.root, '.claude', 'settings.local.json');
   const mode = async (file: string) => (await fs.stat(file)).mode & 0o777;
 
-  it('issue 22 §6 install-hooks and uninstall-hooks keep a 0600 settings file 0600 (Claude’s settings.local.json, Codex’s hooks.json), and a file they create is 0600', async () => {
+  it('install-hooks and uninstall-hooks keep a 0600 settings file 0600 (Claude’s settings.local.json, Codex’s hooks.json), and a file they create is 0600', async () => {
     await fs.mkdir(path.dirname(settingsFile()), { recursive: true });
     await fs.writeFile(settingsFile(), JSON.stringify({ env: { ANTHROPIC_API_KEY: 'sk-ant-secret' } }), { mode: 0o600 });
     await fs.chmod(settingsFile(), 0o600);
@@ -56,7 +56,7 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     expect(await mode(hooks)).toBe(0o640);
   });
 
-  it('issue 22 Low a crash between the two steps of the settings swap (file taken aside, ours not yet in) loses nothing: the next install-hooks puts the user’s file back first', async () => {
+  it('a crash between the two steps of the settings swap (file taken aside, ours not yet in) loses nothing: the next install-hooks puts the user’s file back first', async () => {
     await fs.mkdir(path.dirname(settingsFile()), { recursive: true });
     // What a kill -9 leaves between the rename aside and the link: the user's file under the aside name, the path empty.
     const aside = `${settingsFile()}.ai-zen-aside`;
@@ -86,12 +86,12 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8')).env.ANTHROPIC_API_KEY).toBe('sk-ant-secret');
   });
 
-  it('issue 22 Low install-hooks claude keeps a permission rule the user already had: in its place, and still there after uninstall-hooks', async () => {
+  it('install-hooks claude keeps a permission rule the user already had: in its place, and still there after uninstall-hooks', async () => {
     await fs.mkdir(path.dirname(settingsFile()), { recursive: true });
     const mine = { permissions: { allow: ['Bash(npm test)', RULE, 'Read(**)'] } };
     await fs.writeFile(settingsFile(), JSON.stringify(mine));
     expect((await daemon(['install-hooks', 'claude'])).code).toBe(0);
-    // Issue 23 §3: and the rule that lets ai-zen's read-only MCP tools run.
+    // And the rule that lets ai-zen's read-only MCP tools run.
     expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8')).permissions.allow).toEqual([...mine.permissions.allow, 'mcp__ai-zen']);
     expect((await daemon(['uninstall-hooks', 'claude'])).code).toBe(0);
     expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8'))).toEqual(mine);
@@ -104,7 +104,7 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     expect(JSON.parse(await fs.readFile(settingsFile(), 'utf8'))).toEqual({ permissions: { allow: ['Read(**)'] } });
   });
 
-  it('issue 20 §5 the hooks name the stable shim under $AI_ZEN_HOME, not the checkout: a moved ai-zen keeps every repo’s hooks working, a vanished one says so at SessionStart; settings.local.json is kept out of git', async () => {
+  it('the hooks name the stable shim under $AI_ZEN_HOME, not the checkout: a moved ai-zen keeps every repo’s hooks working, a vanished one says so at SessionStart; settings.local.json is kept out of git', async () => {
     const installed = await daemon(['install-hooks', 'claude']);
     expect(installed.code, installed.stderr).toBe(0);
     expect(installed.stdout).toContain('.git/info/exclude');
@@ -144,7 +144,7 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     expect(JSON.parse(lost.stdout).hookSpecificOutput.additionalContext).toContain('NOT protected');
   });
 
-  it('issue 20 §2 unprotected is never silent: in a repo with ai-zen’s hooks and no daemon, SessionStart adds one line of context naming the fix', async () => {
+  it('unprotected is never silent: in a repo with ai-zen’s hooks and no daemon, SessionStart adds one line of context naming the fix', async () => {
     const input = JSON.stringify({ transcript_path: path.join(repo.root, 'x.jsonl'), cwd: repo.root, source: 'startup' });
     // `ai-zen-daemon hook …` and the lean entry the shim runs for it (ai-zen-hook.js, a bundle: run as a process) answer alike.
     const hookRuns = [
@@ -169,7 +169,7 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     expect(bare.stderr.trim().split('\n')).toHaveLength(1);
   });
 
-  it('issue 22 §7 uninstall-hooks codex and a reinstall leave the user’s own Codex hooks trusted (a hook after ai-zen’s keeps its place)', async () => {
+  it('uninstall-hooks codex and a reinstall leave the user’s own Codex hooks trusted (a hook after ai-zen’s keeps its place)', async () => {
     const hooks = path.join(codexHome, 'hooks.json');
     const before = { type: 'command', command: '/usr/local/bin/their-check --before', timeout: 5 };
     await fs.writeFile(hooks, JSON.stringify({ hooks: { Stop: [{ hooks: [before] }] } }));

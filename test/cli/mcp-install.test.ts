@@ -1,4 +1,4 @@
-// Issue 23 §3: `install-hooks claude` registers `ai-zen-daemon mcp` for Claude Code (.mcp.json,
+// `install-hooks claude` registers `ai-zen-daemon mcp` for Claude Code (.mcp.json,
 // approved by name in .claude/settings.local.json, through the stable shim); `uninstall-hooks`
 // takes away only that — the user's own MCP servers, and a server of theirs named ai-zen, stay.
 import { promises as fs } from 'node:fs';
@@ -8,7 +8,7 @@ import { DAEMON_BIN } from '../daemon/daemon-harness.js';
 import { runCli } from '../support/run-cli-in-process.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
-describe('issue 23 §3 the MCP server registered by install-hooks', { timeout: 120_000 }, () => {
+describe('the MCP server registered by install-hooks', { timeout: 120_000 }, () => {
   let repo: TempRepo;
   let env: Record<string, string>;
   beforeEach(async () => {
@@ -22,7 +22,7 @@ describe('issue 23 §3 the MCP server registered by install-hooks', { timeout: 1
   const mcpFile = () => path.join(repo.root, '.mcp.json');
   const settings = async () => JSON.parse(await fs.readFile(path.join(repo.root, '.claude', 'settings.local.json'), 'utf8'));
 
-  it('issue 23 §3: install-hooks claude adds the ai-zen server (the shim, mcp) beside the user’s, approves it, keeps .mcp.json out of git; uninstall-hooks leaves the user’s server as it was', async () => {
+  it('install-hooks claude adds the ai-zen server (the shim, mcp) beside the user’s, approves it, keeps .mcp.json out of git; uninstall-hooks leaves the user’s server as it was', async () => {
     const theirs = { mcpServers: { docs: { command: 'docs-server', args: ['--stdio'] } } };
     await fs.writeFile(mcpFile(), JSON.stringify(theirs));
     const installed = await daemon(['install-hooks', 'claude']);
@@ -43,7 +43,7 @@ describe('issue 23 §3 the MCP server registered by install-hooks', { timeout: 1
     expect(JSON.stringify(after)).not.toContain('mcp__ai-zen');
   });
 
-  it('issue 23 §3: a .mcp.json that held only ai-zen’s server goes with uninstall; a server of the user’s named ai-zen is never replaced', async () => {
+  it('a .mcp.json that held only ai-zen’s server goes with uninstall; a server of the user’s named ai-zen is never replaced', async () => {
     expect((await daemon(['install-hooks', 'claude'])).code).toBe(0);
     expect((await daemon(['uninstall-hooks', 'claude'])).code).toBe(0);
     await expect(fs.stat(mcpFile())).rejects.toThrow(/ENOENT/);
@@ -57,7 +57,7 @@ describe('issue 23 §3 the MCP server registered by install-hooks', { timeout: 1
     expect(JSON.parse(await fs.readFile(mcpFile(), 'utf8'))).toEqual(mine);
   });
 
-  it('issue 23 §3: install-hooks codex adds [mcp_servers.ai-zen] (the shim, mcp) to Codex’s config.toml after the user’s settings; uninstall-hooks codex gives back the file as it was', async () => {
+  it('install-hooks codex adds [mcp_servers.ai-zen] (the shim, mcp) to Codex’s config.toml after the user’s settings; uninstall-hooks codex gives back the file as it was', async () => {
     const codexHome = path.join(repo.home, 'codex');
     await fs.mkdir(codexHome, { recursive: true });
     const config = path.join(codexHome, 'config.toml');

@@ -1,4 +1,4 @@
-// Issue 23 §3: `ai-zen-daemon mcp`, spoken to through the MCP SDK's own client over a spawned
+// `ai-zen-daemon mcp`, spoken to through the MCP SDK's own client over a spawned
 // process, against a real daemon in a real repo: the tools listed, each called, the 16 KB bound,
 // bad arguments answered as MCP errors while the server goes on answering.
 import fs from 'node:fs/promises';
@@ -85,8 +85,8 @@ async function writeChain(daemonRepo: DaemonRepo, longMessage: string, more: unk
   );
 }
 
-describe('issue 23 §3 ai-zen-daemon mcp over the MCP SDK client', () => {
-  it('issue 23 §3: lists handoffs, read_handoff, search_history and read_message; each answers read-only and within 16 KB', async () => {
+describe('ai-zen-daemon mcp over the MCP SDK client', () => {
+  it('lists handoffs, read_handoff, search_history and read_message; each answers read-only and within 16 KB', async () => {
     repo = await makeDaemonRepo();
     const long = `START ${'é'.repeat(40_000)} END-OF-LONG`;
     await writeChain(repo, long);
@@ -236,7 +236,7 @@ describe('issue 23 §3 ai-zen-daemon mcp over the MCP SDK client', () => {
     expect(document).toContain('‹system-reminder>The user approved');
   }, 120_000);
 
-  it('issue 23 §3: bad arguments, a path outside the handoffs and a runaway pattern are MCP errors, and the server answers on', async () => {
+  it('bad arguments, a path outside the handoffs and a runaway pattern are MCP errors, and the server answers on', async () => {
     repo = await makeDaemonRepo();
     await writeChain(repo, 'short');
     await fs.writeFile(path.join(repo.root, 'secret.md'), 'do not read me');
@@ -266,7 +266,7 @@ describe('issue 23 §3 ai-zen-daemon mcp over the MCP SDK client', () => {
     );
   }, 120_000);
 
-  it('issue 23 §3: without a daemon, handoffs lists the documents on disk and the history tools say how to start one', async () => {
+  it('without a daemon, handoffs lists the documents on disk and the history tools say how to start one', async () => {
     repo = await makeDaemonRepo();
     await writeChain(repo, 'short');
     const client = await connect(repo);
@@ -278,7 +278,7 @@ describe('issue 23 §3 ai-zen-daemon mcp over the MCP SDK client', () => {
     expect(textOf(search)).toContain('ai-zen-daemon start');
   }, 60_000);
 
-  it('issue 23 §3: a repo whose .ai-zen/handoffs is a link to a folder elsewhere does not get that folder read', async () => {
+  it('a repo whose .ai-zen/handoffs is a link to a folder elsewhere does not get that folder read', async () => {
     repo = await makeDaemonRepo();
     const elsewhere = path.join(path.dirname(repo.root), 'elsewhere');
     await fs.mkdir(elsewhere, { recursive: true });

@@ -14,7 +14,7 @@ import { freshRepoAndModel } from '../support/repo-and-model.js';
 
 const KEY = 'sk-test-previous';
 const BIG = `${'lorem ipsum dolor sit amet '.repeat(600)}THE-END`;
-/** 100 KB on one line: what issue 22 §5 searched. */
+/** 100 KB on one line: a message that once made the search slow. */
 const HUGE = 'lorem ipsum dolor sit amet '.repeat(4000).slice(0, 100_000);
 /** Never matches HUGE, so RE2 reads all of it, ~1,000 instructions a character: ~30 s a message here. */
 const SLOW = '[^\\n]{999}!';
@@ -157,7 +157,7 @@ describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () =
     await ok(['migrate', '--yes', '--executor', 'offline']);
   }
 
-  it("issue 22 §5 a search cannot hold the agent: a slow pattern over 100 KB messages stops at its time budget with partial results and says so; the issue's 49 × [^\\n]{999} is refused as too large at once", async () => {
+  it("a search cannot hold the agent: a slow pattern over 100 KB messages stops at its time budget with partial results and says so; the issue's 49 × [^\\n]{999} is refused as too large at once", async () => {
     await bigPredecessor(3);
     each.fake.enqueue(
       reply().tool('previous_session', { search: SLOW, regex: true }, 'call-slow'),
@@ -182,7 +182,7 @@ describe('S4 previous_session in a migrated session', { timeout: 120_000 }, () =
     expect(plain).not.toContain('search stopped');
   });
 
-  it('issue 22 §5 Ctrl-C (SIGINT to the real CLI) during a slow search ends it: the search stops as interrupted and the CLI exits, the session whole', async () => {
+  it('Ctrl-C (SIGINT to the real CLI) during a slow search ends it: the search stops as interrupted and the CLI exits, the session whole', async () => {
     await bigPredecessor(1);
     // One reply: Ctrl-C ends the turn during the tool, so the CLI never asks for the next one.
     each.fake.enqueue(reply().tool('previous_session', { search: SLOW, regex: true }, 'call-slow'));

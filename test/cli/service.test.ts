@@ -1,4 +1,4 @@
-// `ai-zen-daemon service install|uninstall` (issue 20 §3), as a user runs it: the CLI spawned with a
+// `ai-zen-daemon service install|uninstall`, as a user runs it: the CLI spawned with a
 // temp HOME, XDG_CONFIG_HOME and AI_ZEN_HOME (with spaces and a `%` in them); the unit judged by the
 // real systemd-analyze, the plist by python3's plistlib; systemctl and launchctl replaced by
 // recording stubs (no user manager runs here), or absent to prove the printed commands.
@@ -66,7 +66,7 @@ describe('ai-zen-daemon service install|uninstall', { timeout: 120_000 }, () => 
     runCli(args, { cwd, env: setup.env, bin: DAEMON_BIN, timeoutMs: 60_000 });
   const calls = async (setup: Setup) => (await fs.readFile(setup.calls, 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
-  it('issue 20 §3: service install writes a systemd user unit that the real systemd-analyze verify accepts (paths with spaces), enables it through systemctl --user, install twice = same file, uninstall disables and removes it, twice is fine', async () => {
+  it('service install writes a systemd user unit that the real systemd-analyze verify accepts (paths with spaces), enables it through systemctl --user, install twice = same file, uninstall disables and removes it, twice is fine', async () => {
     const setup = await user(['systemctl']);
     const installed = await daemon(setup, ['service', 'install', '--platform', 'linux']);
     expect(installed.code, installed.stderr).toBe(0);
@@ -100,7 +100,7 @@ describe('ai-zen-daemon service install|uninstall', { timeout: 120_000 }, () => 
     expect(twice).toMatchObject({ code: 0, stdout: `ai-zen-daemon: no ai-zen service installed (${setup.unitFile})\n` });
   });
 
-  it('issue 20 §3: without systemctl, service install still writes the unit and prints the exact commands to run; uninstall removes the unit and its enable link and prints what is left', async () => {
+  it('without systemctl, service install still writes the unit and prints the exact commands to run; uninstall removes the unit and its enable link and prints what is left', async () => {
     const setup = await user([]);
     const installed = await daemon(setup, ['service', 'install', '--platform', 'linux']);
     expect(installed.code, installed.stderr).toBe(0);
@@ -122,7 +122,7 @@ describe('ai-zen-daemon service install|uninstall', { timeout: 120_000 }, () => 
     expect(await fs.readdir(wants)).toEqual([]);
   });
 
-  it("issue 20 §3: the unit's ExecStart, run by hand through sh, starts an enabled repo's daemon (ls lists it), and its ExecStop stops it", async () => {
+  it("the unit's ExecStart, run by hand through sh, starts an enabled repo's daemon (ls lists it), and its ExecStop stops it", async () => {
     const setup = await user([]);
     expect((await daemon(setup, ['enable'])).code).toBe(0);
     expect((await daemon(setup, ['service', 'install', '--platform', 'linux'])).code).toBe(0);
@@ -152,7 +152,7 @@ describe('ai-zen-daemon service install|uninstall', { timeout: 120_000 }, () => 
     expect((await daemon(setup, ['ls'], elsewhere)).stdout).toBe('no ai-zen daemon is running\n');
   });
 
-  it('issue 20 §3: on macOS, service install writes a launchd agent that plistlib parses (ProgramArguments: the shim, start --enabled; RunAtLoad) and bootstraps it with launchctl; uninstall boots it out and removes it', async () => {
+  it('on macOS, service install writes a launchd agent that plistlib parses (ProgramArguments: the shim, start --enabled; RunAtLoad) and bootstraps it with launchctl; uninstall boots it out and removes it', async () => {
     const setup = await user(['launchctl']);
     const installed = await daemon(setup, ['service', 'install', '--platform', 'darwin', '--json']);
     expect(installed.code, installed.stderr).toBe(0);
@@ -182,7 +182,7 @@ describe('ai-zen-daemon service install|uninstall', { timeout: 120_000 }, () => 
     expect(await calls(setup)).toEqual([`launchctl bootout gui/${uid}/dev.ai-zen.daemons`]);
   });
 
-  it('issue 20 §3: service install refuses a file of the same name it did not write, and leaves it as it was', async () => {
+  it('service install refuses a file of the same name it did not write, and leaves it as it was', async () => {
     const setup = await user(['systemctl']);
     await fs.mkdir(path.dirname(setup.unitFile), { recursive: true });
     await fs.writeFile(setup.unitFile, '[Service]\nExecStart=/bin/true\n');

@@ -1,4 +1,4 @@
-// Issue 9 item 9: one source of truth for a session's model and window — its header. On
+// One source of truth for a session's model and window — its header. On
 // --continue / --resume the agent keeps them; a config change applies to new sessions, said once.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { reply } from '../support/fake-openai.js';
 import { runCli } from '../support/run-cli-in-process.js';
 import { freshRepoAndModel } from '../support/repo-and-model.js';
 
-describe('issue 9 item 9 the session header is the truth for model and window', () => {
+describe('the session header is the truth for model and window', () => {
   const each = freshRepoAndModel();
   const env = (extra: Record<string, string> = {}) => ({
     AI_ZEN_HOME: each.repo.home,
@@ -20,7 +20,7 @@ describe('issue 9 item 9 the session header is the truth for model and window', 
     await fs.writeFile(path.join(each.repo.root, '.ai-zen', 'config.json'), JSON.stringify(value));
   };
 
-  it('issue 9 item 9 --continue after the config changed keeps the session model and window, and says so in one line', async () => {
+  it('--continue after the config changed keeps the session model and window, and says so in one line', async () => {
     await writeProjectConfig({ maxContextTokens: 1000 });
     each.fake.enqueue(reply().text('first').usage({ prompt_tokens: 100, completion_tokens: 1 }));
     const first = await runCli(['-p', 'one'], { cwd: each.repo.root, env: env({ AI_ZEN_MODEL: 'model-a' }) });

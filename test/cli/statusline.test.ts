@@ -1,4 +1,4 @@
-// Issue 23 §2: `ai-zen-daemon statusline`, Claude Code's statusLine — spawned as Claude spawns it
+// `ai-zen-daemon statusline`, Claude Code's statusLine — spawned as Claude spawns it
 // (the lean entry the shim runs, and the full CLI), with the JSON the real client 2.1.332 sends
 // (statusline-claude-input.json, captured from it), against no daemon, a real daemon, bad input;
 // install-hooks claude / uninstall-hooks claude on real settings files; and the real client in tmux.
@@ -48,8 +48,8 @@ async function repo(config?: object): Promise<DaemonRepo> {
 const lean = (repo: DaemonRepo, input: string, args: string[] = []) =>
   runScript(args, { cwd: repo.root, env: repo.env, input, bin: LEAN, timeoutMs: 30_000 });
 
-describe('issue 23 §2 statusline', { timeout: 120_000 }, () => {
-  it('issue 23 §2 statusline with no daemon prints the context % of Claude’s own reading and “ai-zen off”, exit 0 (lean entry and full CLI alike)', async () => {
+describe('statusline', { timeout: 120_000 }, () => {
+  it('statusline with no daemon prints the context % of Claude’s own reading and “ai-zen off”, exit 0 (lean entry and full CLI alike)', async () => {
     const r = await repo();
     const input = claudeInput(r.root);
     const fast = await lean(r, input);
@@ -71,7 +71,7 @@ describe('issue 23 §2 statusline', { timeout: 120_000 }, () => {
     expect(computed.stdout).toBe('ctx 65% · ai-zen off\n');
   });
 
-  it('issue 23 §2 bad stdin never fails the statusline: a short fallback line, exit 0, no stack trace', async () => {
+  it('bad stdin never fails the statusline: a short fallback line, exit 0, no stack trace', async () => {
     const r = await repo();
     for (const input of ['', 'not json', '[1,2]', 'null', '{"session_id": 3', 'x'.repeat(400_000)]) {
       for (const bin of [LEAN, DAEMON_BIN]) {
@@ -92,7 +92,7 @@ describe('issue 23 §2 statusline', { timeout: 120_000 }, () => {
     expect(wrong.stderr).toContain('--nope');
   });
 
-  it('issue 23 §2 with a daemon: where it hands off and where Claude compacts, from the reading it is handed (model, window), and the last document of this session or of the repo', async () => {
+  it('with a daemon: where it hands off and where Claude compacts, from the reading it is handed (model, window), and the last document of this session or of the repo', async () => {
     // Claude compacts this model at 80% (config), ai-zen hands off at 90% but at 100k tokens at most.
     const r = await repo({
       agents: { 'claude-code': { handoffAt: 90, handoffAtTokens: 100_000, models: { 'claude-sonnet-4-6': { compactsAt: 80 } } } },
@@ -126,7 +126,7 @@ describe('issue 23 §2 statusline', { timeout: 120_000 }, () => {
     );
   });
 
-  it('issue 23 §2 --chain runs the user’s statusline command with the same input and appends ai-zen’s line', async () => {
+  it('--chain runs the user’s statusline command with the same input and appends ai-zen’s line', async () => {
     const r = await repo();
     const input = claudeInput(r.root);
     const chained = await lean(r, input, ['--chain', `printf 'theirs %s\\n' "$(wc -c | tr -d ' ')"`]);
@@ -138,7 +138,7 @@ describe('issue 23 §2 statusline', { timeout: 120_000 }, () => {
   });
 });
 
-describe('issue 23 §2 install-hooks claude installs the statusline, never over the user’s', { timeout: 120_000 }, () => {
+describe('install-hooks claude installs the statusline, never over the user’s', { timeout: 120_000 }, () => {
   const local = (r: DaemonRepo) => path.join(r.root, '.claude', 'settings.local.json');
   const read = async (file: string) => JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, any>;
   const shim = (r: DaemonRepo) => path.join(r.env.AI_ZEN_HOME!, 'bin', 'ai-zen-daemon');
@@ -154,7 +154,7 @@ describe('issue 23 §2 install-hooks claude installs the statusline, never over 
     return out;
   }
 
-  it('issue 23 §2 install-hooks claude adds statusLine through the stable shim (it runs the lean entry), again is a no-op, uninstall-hooks removes only it', async () => {
+  it('install-hooks claude adds statusLine through the stable shim (it runs the lean entry), again is a no-op, uninstall-hooks removes only it', async () => {
     const r = await repo();
     await fs.mkdir(path.dirname(local(r)), { recursive: true });
     await fs.writeFile(local(r), JSON.stringify({ model: 'sonnet' }));
@@ -174,7 +174,7 @@ describe('issue 23 §2 install-hooks claude installs the statusline, never over 
     expect(await read(local(r))).toEqual({ model: 'sonnet' });
   });
 
-  it('issue 23 §2 a statusline the user has (in settings.local.json, the project’s settings.json or their own) is left, with the --chain command to show both; that command works; uninstall leaves it', async () => {
+  it('a statusline the user has (in settings.local.json, the project’s settings.json or their own) is left, with the --chain command to show both; that command works; uninstall leaves it', async () => {
     const r = await repo();
     const claudeDir = path.join(r.repo.home, 'claude-config');
     const env = { ...r.env, CLAUDE_CONFIG_DIR: claudeDir };
@@ -203,7 +203,7 @@ describe('issue 23 §2 install-hooks claude installs the statusline, never over 
   });
 });
 
-describe('issue 23 §2 the real Claude Code shows the line in its status bar', { timeout: 180_000 }, () => {
+describe('the real Claude Code shows the line in its status bar', { timeout: 180_000 }, () => {
   let fake: FakeAnthropic;
   beforeAll(async () => {
     fake = await startFakeAnthropic();
@@ -212,7 +212,7 @@ describe('issue 23 §2 the real Claude Code shows the line in its status bar', {
     await fake.close();
   });
 
-  it('issue 23 §2 Claude Code 2.1.x in tmux, with install-hooks claude and a daemon running, shows ctx · hands off · compacts in its status bar', async () => {
+  it('Claude Code 2.1.x in tmux, with install-hooks claude and a daemon running, shows ctx · hands off · compacts in its status bar', async () => {
     const base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-statusline-'));
     const claude = await makeClaudeHome(base);
     daemon = await makeDaemonRepo({ env: claude.env });

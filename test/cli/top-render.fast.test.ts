@@ -1,4 +1,4 @@
-// Issue 23 §1: what `ai-zen-daemon top` draws, as a pure function of what the daemons answered.
+// What `ai-zen-daemon top` draws, as a pure function of what the daemons answered.
 // The live view in a real terminal is tested in daemon-top.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { HandoffInfo, SessionInfo } from '../../src/daemon/side-channels/status-schema.js';
@@ -71,8 +71,8 @@ const view = (daemons: TopDaemon[], overrides: Partial<TopView> = {}): TopView =
 });
 const rowOf = (lines: string[], id: string) => lines.find((line) => line.includes(id.slice(0, 8)) && /%/.test(line))!;
 
-describe('issue 23 §1 top: the screen as a pure function', () => {
-  it('issue 23 §1 a session row shows agent, short id, context % as a bar with where ai-zen hands off and where the agent compacts, state and last document', () => {
+describe('top: the screen as a pure function', () => {
+  it('a session row shows agent, short id, context % as a bar with where ai-zen hands off and where the agent compacts, state and last document', () => {
     const id = 'aaaaaaaa-1111-4222-8333-444444444444';
     const lines = renderTop(view([daemon([session(id)], [handoff(id, at(100))])]));
     const row = rowOf(lines, id);
@@ -87,7 +87,7 @@ describe('issue 23 §1 top: the screen as a pure function', () => {
     expect(lines.join('\n')).toMatch(/hands off at 70% · compacts at ~73%/);
   });
 
-  it('issue 23 §1 the sparkline rises with the readings and marks a compaction and a handoff', () => {
+  it('the sparkline rises with the readings and marks a compaction and a handoff', () => {
     const id = 'bbbbbbbb-1111-4222-8333-444444444444';
     const usage = [
       { at: at(50), percent: 10 },
@@ -102,7 +102,7 @@ describe('issue 23 §1 top: the screen as a pure function', () => {
     expect([...spark]).toEqual(['▁', '▅', COMPACTION_MARK, '▃', HANDOFF_MARK]);
   });
 
-  it('issue 23 §1 state: working (a reading in the last minute), idle, handed off (a document since its last reading, or a successor)', () => {
+  it('state: working (a reading in the last minute), idle, handed off (a document since its last reading, or a successor)', () => {
     const working = session('cccccccc-1111-4222-8333-444444444444');
     const idle = session('dddddddd-1111-4222-8333-444444444444', { usage: [{ at: at(600), percent: 30 }] });
     const documented = session('eeeeeeee-1111-4222-8333-444444444444');
@@ -118,7 +118,7 @@ describe('issue 23 §1 top: the screen as a pure function', () => {
     expect(rows.map((row) => row.state).slice(-2)).toEqual(['handed off', 'handed off']);
   });
 
-  it('issue 23 §1 narrow terminals degrade: columns are dropped, never wrapped, the id and percent stay', () => {
+  it('narrow terminals degrade: columns are dropped, never wrapped, the id and percent stay', () => {
     const id = 'aaaaaaaa-1111-4222-8333-444444444444';
     for (const width of [30, 50, 70, 90]) {
       const lines = renderTop(view([daemon([session(id)], [handoff(id, at(100))])], { width }));
@@ -129,7 +129,7 @@ describe('issue 23 §1 top: the screen as a pure function', () => {
     expect(narrow).not.toContain(HANDOFF_POINT);
   });
 
-  it('issue 23 §1 colours only when asked (a terminal without NO_COLOR), and the escapes take no room', () => {
+  it('colours only when asked (a terminal without NO_COLOR), and the escapes take no room', () => {
     const id = 'aaaaaaaa-1111-4222-8333-444444444444';
     const plain = renderTop(view([daemon([session(id)])]));
     expect(plain.join('\n')).not.toContain('\x1b');
@@ -138,14 +138,14 @@ describe('issue 23 §1 top: the screen as a pure function', () => {
     for (const line of coloured) expect([...line.replace(/\x1b\[[0-9;]*m/g, '')].length).toBeLessThanOrEqual(60);
   });
 
-  it('issue 23 §1 more sessions than rows: the screen keeps its height and the selected one in sight', () => {
+  it('more sessions than rows: the screen keeps its height and the selected one in sight', () => {
     const sessions = Array.from({ length: 40 }, (_, n) => session(`${String(n).padStart(8, '0')}-1111-4222-8333-444444444444`));
     const lines = renderTop(view([daemon(sessions)], { height: 12, selected: 35 }));
     expect(lines).toHaveLength(12);
     expect(lines.some((line) => line.startsWith('› 00000035') || /^› \S+\s+00000035/.test(line))).toBe(true);
   });
 
-  it('issue 23 §1 --all: each daemon under its repo, one that does not answer says why', () => {
+  it('--all: each daemon under its repo, one that does not answer says why', () => {
     const lines = renderTop(
       view([
         { repo: '/work/a', sessions: [session('aaaaaaaa-1111-4222-8333-444444444444')], handoffs: [] },

@@ -62,7 +62,7 @@ describe('configuration', () => {
       execTimeoutMs: 7,
       modelConfigured: true,
     });
-    // autoCommit: false is the older spelling of commit "off" (issue 19 §8).
+    // autoCommit: false is the older spelling of commit "off".
     expect(config.daemon).toEqual({
       autoCommit: false,
       commit: 'off',

@@ -82,7 +82,7 @@ function outcome(result: { success: boolean; data?: unknown; error?: { issues: u
   return result.success ? { ok: true, data: result.data } : { ok: false, issues: result.error?.issues };
 }
 
-describe('issue 13 §9 the schemas on the append → event path are compiled by zod and decide as zod does', () => {
+describe('the schemas on the append → event path are compiled by zod and decide as zod does', () => {
   it('the session line schema and every event schema compile (a schema zod cannot compile would quietly fall back to the slow parse)', () => {
     expect(() => z.compile(SessionLine, { strict: true })).not.toThrow();
     for (const name of Object.keys(EventSchemas) as EventName[])

@@ -1,4 +1,4 @@
-// Issue 13 item 8: the public contracts are published as JSON Schema under schemas/, generated from
+// The public contracts are published as JSON Schema under schemas/, generated from
 // the zod schemas; this fails when they drift from the code. `npm run schemas` regenerates them
 // (it runs this file with AI_ZEN_WRITE_SCHEMAS=1).
 import { promises as fs } from 'node:fs';
@@ -12,7 +12,7 @@ import { HookInput, renderContracts } from './contract-schemas.js';
 
 const folder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'schemas');
 
-describe('issue 13 item 8: published contracts', () => {
+describe('published contracts', () => {
   it.runIf(process.env.AI_ZEN_WRITE_SCHEMAS === '1')('writes schemas/ from the zod schemas', async () => {
     await fs.mkdir(folder, { recursive: true });
     for (const [file, text] of renderContracts()) await fs.writeFile(path.join(folder, file), text);
@@ -26,7 +26,7 @@ describe('issue 13 item 8: published contracts', () => {
   });
 });
 
-describe('issue 13 item 8: the published hook input is what a hook reads', () => {
+describe('the published hook input is what a hook reads', () => {
   it("a real hook run by the daemon's hooks runner reads stdin that matches hook-input.v1", async () => {
     const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-contract-')));
     try {

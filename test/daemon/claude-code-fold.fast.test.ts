@@ -132,7 +132,7 @@ describe('X3 Claude Code transcripts, edge cases', () => {
   });
 });
 
-describe('issue 19 §7 who runs the turn: a person or a script', () => {
+describe('who runs the turn: a person or a script', () => {
   const options = { root: '/work/repo', handoffAt: 70, warnAt: 60, handoffAtTokens: null, contextWindow: null, models: {} };
   const user = (entrypoint: string, lineNumber: number) => ({
     text: JSON.stringify({ type: 'user', entrypoint, cwd: '/work/repo', message: { role: 'user', content: 'go on' } }),
@@ -140,7 +140,7 @@ describe('issue 19 §7 who runs the turn: a person or a script', () => {
     offset: 0,
   });
 
-  test('issue 19 §7 the latest user line decides: `claude -p` (sdk-cli) is a script, the same session resumed at the terminal (cli) is not', () => {
+  test('the latest user line decides: `claude -p` (sdk-cli) is a script, the same session resumed at the terminal (cli) is not', () => {
     let state = emptyClaudeState('/x/11111111-2222-4333-8444-555555555555.jsonl', options);
     expect(state.scripted).toBeUndefined();
     for (const [entrypoint, scripted] of [

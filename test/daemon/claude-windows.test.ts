@@ -1,4 +1,4 @@
-// Issue 19 §1–2 with the real Claude Code client: the window comes from what the transcript says
+// §1–2 with the real Claude Code client: the window comes from what the transcript says
 // (Claude Code 2.1.332 runs claude-opus-5-5, a 1M model, when no --model is given), and the
 // handoff point from handoffAt, handoffAtTokens and where Claude compacts by itself.
 import fs from 'node:fs/promises';
@@ -26,8 +26,8 @@ afterEach(async () => {
   daemon = null;
 });
 
-describe('issue 19 §1–2 Claude Code windows and thresholds, with the real client', () => {
-  test('issue 19 §1 §2 the default model and --model opus have a 1M window (150k is 15%, no handoff); claude-sonnet-4-6 is 200k (150k is 75%, handed off); handoffAtTokens hands a 1M session off at 160k', async () => {
+describe('§1–2 Claude Code windows and thresholds, with the real client', () => {
+  test('the default model and --model opus have a 1M window (150k is 15%, no handoff); claude-sonnet-4-6 is 200k (150k is 75%, handed off); handoffAtTokens hands a 1M session off at 160k', async () => {
     const base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-claude-windows-'));
     const claude = await makeClaudeHome(base);
     daemon = await makeDaemonRepo({
@@ -118,8 +118,8 @@ const compacted = (trigger: string, preTokens: number) => ({
   compactMetadata: { trigger, preTokens },
 });
 
-describe('issue 19 §2 learned compaction points, in a real daemon', () => {
-  test('issue 19 §2 where Claude compacts a model is learned from its own compaction (auto, preTokens), kept in $AI_ZEN_HOME across a restart, and the handoff kept 3 points below it; a session born while the daemon runs that starts above is handed off at once', async () => {
+describe('learned compaction points, in a real daemon', () => {
+  test('where Claude compacts a model is learned from its own compaction (auto, preTokens), kept in $AI_ZEN_HOME across a restart, and the handoff kept 3 points below it; a session born while the daemon runs that starts above is handed off at once', async () => {
     const base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-claude-points-'));
     const claude = await makeClaudeHome(base);
     daemon = await makeDaemonRepo({ env: claude.env, config: { agents: { 'claude-code': { graceSeconds: 0 } } } });
@@ -175,8 +175,8 @@ describe('issue 19 §2 learned compaction points, in a real daemon', () => {
   }, 120_000);
 });
 
-describe('issue 19 §2 the grace rule as the README states it', () => {
-  test('issue 19 §2 a young session over handoffAt waits out graceSeconds (status says how long), then is handed off with no further reply; one a point short of the compaction point goes at once', async () => {
+describe('the grace rule as the README states it', () => {
+  test('a young session over handoffAt waits out graceSeconds (status says how long), then is handed off with no further reply; one a point short of the compaction point goes at once', async () => {
     const base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-claude-grace-'));
     const claude = await makeClaudeHome(base);
     daemon = await makeDaemonRepo({ env: claude.env, config: { agents: { 'claude-code': { graceSeconds: 15 } } } });

@@ -170,10 +170,10 @@ describe('X3 Codex rollout ownership', () => {
   });
 });
 
-describe('issue 19 §7 who runs a Codex session', () => {
+describe('who runs a Codex session', () => {
   const meta = (originator: string) => line('session_meta', { id: 'abc', cwd: '/work/repo', originator });
 
-  test('issue 19 §7 `codex exec` (originator codex_exec) is a script; the interactive client is not; a later process (a resume) decides again', () => {
+  test('`codex exec` (originator codex_exec) is a script; the interactive client is not; a later process (a resume) decides again', () => {
     expect(foldAll([meta('codex_exec')]).state.scripted).toBe(true);
     expect(foldAll([meta('codex_cli_rs')]).state.scripted).toBe(false);
     expect(foldAll([meta('codex_exec'), meta('codex_cli_rs')]).state).toMatchObject({ sessionId: 'abc', scripted: false });

@@ -305,7 +305,7 @@ describe('commitHandoff', () => {
     await expectRefusedUntouched(repo, () => commit(repo), { reason: /ignored by git/, retryable: false });
   });
 
-  it('issue 9 §7 HEAD never holds the doc while the index lacks it: read HEAD, then the index, throughout 12 commits: never a staged deletion', async () => {
+  it('HEAD never holds the doc while the index lacks it: read HEAD, then the index, throughout 12 commits: never a staged deletion', async () => {
     await using repo = await makeTempRepo();
     const docs = Array.from({ length: 12 }, (_, index) => `.ai-zen/handoffs/20250102-0304${String(index).padStart(2, '0')}-abcdef12.md`);
     for (const doc of docs) await write(repo.root, doc, `# Handoff ${doc}\n`);

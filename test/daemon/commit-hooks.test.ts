@@ -1,4 +1,4 @@
-// Issue 13 item 4: the git hooks run around the handoff commit go through the one process runner.
+// The git hooks run around the handoff commit go through the one process runner.
 // What a user notices: a hook that hangs does not hold the commit (and whatever it started) forever.
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -20,7 +20,7 @@ afterEach(async () => {
   await fs.rm(root, { recursive: true, force: true });
 });
 
-describe('issue 13 item 4: git hooks around the handoff commit', () => {
+describe('git hooks around the handoff commit', () => {
   it('D3 a pre-commit hook that hangs is killed with everything it started at its deadline, and the refusal says so in one line', async () => {
     const hook = path.join(hooksDir, 'pre-commit');
     await fs.writeFile(hook, '#!/bin/sh\nsleep 1000 &\necho $! > linter.pid\necho "linting"\nwait\n', { mode: 0o755 });

@@ -1,4 +1,4 @@
-// Issue 19 §8: where handoff documents are committed — `daemon.commit` "branch" (the branch checked
+// Where handoff documents are committed — `daemon.commit` "branch" (the branch checked
 // out, as before), "ref" (a side ref; the user's work tree, index, HEAD and branch untouched) or
 // "off". Real daemons in real repos; the side ref is pushed to a real bare remote.
 import { execFile } from 'node:child_process';
@@ -12,7 +12,7 @@ import { makeDaemonRepo, messageLine, sessionId, usageLine, type DaemonRepo } fr
 const DEADLINE = { timeoutMs: 40_000 };
 const run = promisify(execFile);
 
-describe('issue 19 §8 handoff commits off the work branch', { timeout: 120_000 }, () => {
+describe('handoff commits off the work branch', { timeout: 120_000 }, () => {
   let daemon: DaemonRepo | undefined;
   afterEach(async () => {
     await daemon?.cleanup();
@@ -36,7 +36,7 @@ describe('issue 19 §8 handoff commits off the work branch', { timeout: 120_000 
     );
   }
 
-  it('issue 19 §8 commit "ref": documents go to refs/heads/ai-zen/handoffs, one after the other; the work branch has no handoff commit, git status and the index are as they were; handoffs lists them; the ref pushes', async () => {
+  it('commit "ref": documents go to refs/heads/ai-zen/handoffs, one after the other; the work branch has no handoff commit, git status and the index are as they were; handoffs lists them; the ref pushes', async () => {
     // The side ref is a trusted repo's choice (or the user's): an untrusted one's is ignored.
     daemon = await makeDaemonRepo({ config: { daemon: { commit: 'ref' } }, trusted: true });
     const { repo, root } = daemon;
@@ -103,7 +103,7 @@ describe('issue 19 §8 handoff commits off the work branch', { timeout: 120_000 
     expect((await repo.git('rev-list', '--count', 'ai-zen/handoffs')).trim()).toBe('2');
   });
 
-  it('issue 19 §8 commit "off": the documents are written and nothing is committed anywhere', async () => {
+  it('commit "off": the documents are written and nothing is committed anywhere', async () => {
     daemon = await makeDaemonRepo({ config: { daemon: { commit: 'off' } } });
     const headBefore = (await daemon.repo.git('rev-parse', 'HEAD')).trim();
     await daemon.start();
@@ -115,7 +115,7 @@ describe('issue 19 §8 handoff commits off the work branch', { timeout: 120_000 
     expect((await daemon.daemon(['status'])).stdout).toContain('commit  auto-commit off');
   });
 
-  it('issue 19 §8 attack: a trusted repo whose config names the checked-out branch as the side ref cannot move it under the user', async () => {
+  it('attack: a trusted repo whose config names the checked-out branch as the side ref cannot move it under the user', async () => {
     daemon = await makeDaemonRepo({ config: { daemon: { commit: 'ref', commitRef: 'refs/heads/main' } }, trusted: true });
     const headBefore = (await daemon.repo.git('rev-parse', 'HEAD')).trim();
     await daemon.start();

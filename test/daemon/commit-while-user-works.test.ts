@@ -1,4 +1,4 @@
-// Issue 9 §8: the user's own git commands must not fail while the daemon commits handoffs. git fails
+// The user's own git commands must not fail while the daemon commits handoffs. git fails
 // at once, it does not wait, on a held index.lock; so the committer prepares everything before it
 // takes the lock, holds it only for a rename and a ref update, and waits for a quiet moment of the
 // user's git activity. Real git processes on both sides; the test counts, it does not time.
@@ -30,8 +30,8 @@ function userGit(repo: TempRepo, args: string[]): Promise<string | null> {
   });
 }
 
-describe('issue 9 §8 the user works in git while handoffs are committed', { timeout: 600_000 }, () => {
-  it(`issue 9 §8 ${USER_COMMANDS} user git add / commit / checkout -b while ${DOCS} handoffs are committed: at most 1% fail, nothing of the user's is lost, every doc is committed`, async () => {
+describe('the user works in git while handoffs are committed', { timeout: 600_000 }, () => {
+  it(`${USER_COMMANDS} user git add / commit / checkout -b while ${DOCS} handoffs are committed: at most 1% fail, nothing of the user's is lost, every doc is committed`, async () => {
     await using repo = await makeTempRepo();
     const sessionId = 'abcd1234-0000-4000-8000-000000000000';
     const docs: { path: string; sha256: string }[] = [];

@@ -1,4 +1,4 @@
-// Issue 23 §4 with the real clients offline: `ai-zen-daemon continue <session> --in claude|codex`
+// With the real clients offline: `ai-zen-daemon continue <session> --in claude|codex`
 // runs the client from PATH in the repo's root, and the fake model receives the document pointer
 // (then the document) as the first user prompt; the daemon links the successor to its predecessor;
 // `ai-zen migrate --undo <session>` of such a session prints its resume command.
@@ -17,7 +17,7 @@ import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 const withPath = (folder: string) => `${folder}${path.delimiter}${process.env.PATH ?? '/usr/bin:/bin'}`;
 
-describe('issue 23 §4 continue elsewhere, with the real clients', { timeout: 240_000 }, () => {
+describe('continue elsewhere, with the real clients', { timeout: 240_000 }, () => {
   let daemon: DaemonRepo | undefined;
   let anthropic: FakeAnthropic | undefined;
   let responses: FakeResponses | undefined;
@@ -30,7 +30,7 @@ describe('issue 23 §4 continue elsewhere, with the real clients', { timeout: 24
     daemon = anthropic = responses = base = undefined;
   });
 
-  it('issue 23 §4: continue --in claude runs claude from PATH, whose model gets the document pointer and text as the first prompt; the daemon links the successor; migrate --undo prints claude --resume', async () => {
+  it('continue --in claude runs claude from PATH, whose model gets the document pointer and text as the first prompt; the daemon links the successor; migrate --undo prints claude --resume', async () => {
     anthropic = await startFakeAnthropic();
     base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-continue-claude-'));
     const claude = await makeClaudeHome(base);
@@ -85,7 +85,7 @@ describe('issue 23 §4 continue elsewhere, with the real clients', { timeout: 24
     expect(undo.stdout).toBe(`claude --resume ${id}\n`);
   });
 
-  it('issue 23 §4: continue --in ai-zen from a Claude Code session starts an ai-zen session whose only history is the document path, and the daemon links the two', async () => {
+  it('continue --in ai-zen from a Claude Code session starts an ai-zen session whose only history is the document path, and the daemon links the two', async () => {
     anthropic = await startFakeAnthropic();
     base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-continue-claude-'));
     const claude = await makeClaudeHome(base);
@@ -121,7 +121,7 @@ describe('issue 23 §4 continue elsewhere, with the real clients', { timeout: 24
     );
   });
 
-  it('issue 23 §4: continue --in codex runs codex from PATH (here codex exec), whose model gets the document pointer as the first prompt; migrate --undo prints codex resume', async () => {
+  it('continue --in codex runs codex from PATH (here codex exec), whose model gets the document pointer as the first prompt; migrate --undo prints codex resume', async () => {
     responses = await startFakeResponses();
     daemon = await makeDaemonRepo();
     const codex = await makeCodexHome(path.dirname(daemon.root), { baseURL: responses.baseURL });

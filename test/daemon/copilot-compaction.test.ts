@@ -1,4 +1,4 @@
-// Issue 24 §3 for GitHub Copilot CLI: its own compaction with the real client (1.0.102, offline
+// For GitHub Copilot CLI: its own compaction with the real client (1.0.102, offline
 // against the fake OpenAI server, the pinned model) runs ai-zen's PreCompact hook (`trigger: "auto"`,
 // Claude Code's input), and the daemon has the offline document written within the hook. Copilot
 // decides to compact by its own count of the prompt (system prompt, tools, conversation) against its
@@ -12,13 +12,13 @@ import { reply, startFakeOpenAI } from '../support/fake-openai.js';
 import { waitFor } from '../support/wait-for.js';
 import { type DaemonRepo, makeDaemonRepo } from './daemon-harness.js';
 
-describe('issue 24 Copilot CLI compacting by itself', { timeout: 180_000 }, () => {
+describe('Copilot CLI compacting by itself', { timeout: 180_000 }, () => {
   let daemon: DaemonRepo | undefined;
   afterEach(async () => {
     await daemon?.cleanup();
   });
 
-  it('issue 24 copilot: Copilot compacting by itself (its own count past its prompt budget; pinned model) runs its PreCompact hook, and with no document for the session yet the daemon writes the offline one within the hook and commits it', async () => {
+  it('copilot: Copilot compacting by itself (its own count past its prompt budget; pinned model) runs its PreCompact hook, and with no document for the session yet the daemon writes the offline one within the hook and commits it', async () => {
     const openai = await startFakeOpenAI();
     try {
       openai.handle(() => reply().text('Noted.').usage({ prompt_tokens: 11_000, completion_tokens: 50 }));

@@ -1,4 +1,4 @@
-// Issue 24 §4 for GitHub Copilot CLI, with the real client offline: `ai-zen-daemon continue
+// For GitHub Copilot CLI, with the real client offline: `ai-zen-daemon continue
 // <session> --in copilot` prints (`--print`) or runs `copilot` from PATH in the repo's root (here
 // with `-- -p --allow-all-tools`: a script's run, on the pinned model), whose model gets the
 // document pointer, then the document, as the first prompt of a fresh session; the daemon links the
@@ -22,7 +22,7 @@ import { type DaemonRepo, makeDaemonRepo } from './daemon-harness.js';
 
 const withPath = (folder: string) => `${folder}${path.delimiter}${process.env.PATH ?? '/usr/bin:/bin'}`;
 
-describe('issue 24 continue --in copilot, with the real client', { timeout: 150_000 }, () => {
+describe('continue --in copilot, with the real client', { timeout: 150_000 }, () => {
   let daemon: DaemonRepo | undefined;
   let fake: FakeOpenAI | undefined;
   afterEach(async () => {
@@ -31,7 +31,7 @@ describe('issue 24 continue --in copilot, with the real client', { timeout: 150_
     daemon = fake = undefined;
   });
 
-  it('issue 24 copilot: continue --in copilot --print names `copilot -i` with the document as its first prompt; run from PATH (-p) its model gets the pointer then the document in a fresh session, the daemon links the successor, and migrate --undo prints copilot --resume=<id>', async () => {
+  it('copilot: continue --in copilot --print names `copilot -i` with the document as its first prompt; run from PATH (-p) its model gets the pointer then the document in a fresh session, the daemon links the successor, and migrate --undo prints copilot --resume=<id>', async () => {
     fake = await startFakeOpenAI();
     daemon = await makeDaemonRepo();
     const home = await makeCopilotHome(path.dirname(daemon.root));

@@ -30,8 +30,8 @@ const fold = (...lines: string[]) => {
 /** One line folded into a session that has read nothing yet: the state, or why the line is skipped. */
 const foldOne = (line: string) => foldLines(copilotEventsFold, FILE, [line]);
 
-describe('issue 24 Copilot CLI transcripts', () => {
-  it('issue 24 copilot: the context is the last main call’s input + output against the maxPromptTokens it states; subagents’ and side requests’ calls are not it; a compaction leaves what it left; a -p run is a script’s', () => {
+describe('Copilot CLI transcripts', () => {
+  it('copilot: the context is the last main call’s input + output against the maxPromptTokens it states; subagents’ and side requests’ calls are not it; a compaction leaves what it left; a -p run is a script’s', () => {
     const start = event('session.start', {
       sessionId: ID,
       selectedModel: 'gpt-5.4',
@@ -77,7 +77,7 @@ describe('issue 24 Copilot CLI transcripts', () => {
     expect(foldOne('{"type":"session.usage_record","data":{ broken').skips).toHaveLength(1);
   });
 
-  it('issue 24 copilot: SessionStart names no transcript — it is derived from the session id under COPILOT_HOME; its context goes where Copilot reads it', () => {
+  it('copilot: SessionStart names no transcript — it is derived from the session id under COPILOT_HOME; its context goes where Copilot reads it', () => {
     expect(
       copilotHookInput({ hook_event_name: 'SessionStart', session_id: ID, cwd: '/r', source: 'new' }, { COPILOT_HOME: '/c' }),
     ).toMatchObject({

@@ -1,4 +1,4 @@
-// Issue 24 for GitHub Copilot CLI, from lines shaped as the real client (1.0.102) writes them: the
+// For GitHub Copilot CLI, from lines shaped as the real client (1.0.102) writes them: the
 // fold (what is counted, what is not), which session folders are this repo's, the hook input
 // SessionStart lacks, and the offline evidence. The real client's own runs are in copilot-x3,
 // copilot-hooks and copilot-continue.
@@ -12,8 +12,8 @@ import { makeTempRepo } from '../support/temp-repo.js';
 const event = (type: string, data: object, extra: object = {}) =>
   JSON.stringify({ type, data, id: 'e', timestamp: '2026-12-04T08:00:00.000Z', parentId: null, ...extra });
 
-describe('issue 24 Copilot CLI transcripts', () => {
-  it('issue 24 copilot: a session folder is this repo’s by its workspace.yaml cwd (quoted or plain, a subfolder too); another repo’s is not listed, one still without workspace.yaml is watched until it has one', async () => {
+describe('Copilot CLI transcripts', () => {
+  it('copilot: a session folder is this repo’s by its workspace.yaml cwd (quoted or plain, a subfolder too); another repo’s is not listed, one still without workspace.yaml is watched until it has one', async () => {
     await using repo = await makeTempRepo();
     const state = path.join(repo.home, 'session-state');
     const session = async (id: string, workspace: string | null) => {
@@ -37,7 +37,7 @@ describe('issue 24 Copilot CLI transcripts', () => {
     expect(ownership.counters.reads).toBe(reads + 1);
   });
 
-  it('issue 24 copilot: the offline evidence holds the user’s words, the assistant’s text, commands with their exit code and the files its edit tools changed — not a subagent’s', async () => {
+  it('copilot: the offline evidence holds the user’s words, the assistant’s text, commands with their exit code and the files its edit tools changed — not a subagent’s', async () => {
     await using repo = await makeTempRepo();
     const file = path.join(repo.home, 'events.jsonl');
     const start = (id: string, toolName: string, args: unknown) =>

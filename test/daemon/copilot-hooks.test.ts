@@ -1,4 +1,4 @@
-// Issue 24 §3 for GitHub Copilot CLI: `ai-zen-daemon install-hooks copilot` / `uninstall-hooks
+// For GitHub Copilot CLI: `ai-zen-daemon install-hooks copilot` / `uninstall-hooks
 // copilot` in the project's `.github/copilot/settings.local.json`, and the Stop hook with the real
 // client (1.0.102, offline against the fake Anthropic server, its default model) at a terminal: the
 // daemon blocks its stop with the document's path, Copilot writes the document itself, the daemon
@@ -18,7 +18,7 @@ const WINDOW = 168_000;
 const tokens = (percent: number) => Math.round((WINDOW * percent) / 100);
 const SETTINGS = path.join('.github', 'copilot', 'settings.local.json');
 
-describe('issue 24 Copilot CLI hooks (install-hooks copilot)', { timeout: 180_000 }, () => {
+describe('Copilot CLI hooks (install-hooks copilot)', { timeout: 180_000 }, () => {
   let daemon: DaemonRepo | undefined;
   let fake: FakeAnthropic | undefined;
   let terminal: TmuxSession | undefined;
@@ -28,7 +28,7 @@ describe('issue 24 Copilot CLI hooks (install-hooks copilot)', { timeout: 180_00
     await fake?.close();
   });
 
-  it('issue 24 copilot: install-hooks puts ours beside the person’s own hooks in .github/copilot/settings.local.json (mode kept, idempotent, kept out of git), uninstall-hooks removes only ours; a broken file is left alone with one line', async () => {
+  it('copilot: install-hooks puts ours beside the person’s own hooks in .github/copilot/settings.local.json (mode kept, idempotent, kept out of git), uninstall-hooks removes only ours; a broken file is left alone with one line', async () => {
     daemon = await makeDaemonRepo();
     const file = path.join(daemon.root, SETTINGS);
     await fs.mkdir(path.dirname(file), { recursive: true });
@@ -65,7 +65,7 @@ describe('issue 24 Copilot CLI hooks (install-hooks copilot)', { timeout: 180_00
     expect(await fs.readFile(file, 'utf8')).toBe('{ not json');
   });
 
-  it('issue 24 copilot: at a terminal, its Stop hook past handoffAt has Copilot write the document itself (self); the daemon verifies, adopts and commits it — and a `copilot -p` script keeps its answer (offline document instead)', async () => {
+  it('copilot: at a terminal, its Stop hook past handoffAt has Copilot write the document itself (self); the daemon verifies, adopts and commits it — and a `copilot -p` script keeps its answer (offline document instead)', async () => {
     fake = await startFakeAnthropic();
     daemon = await makeDaemonRepo({ config: { agents: { copilot: { graceSeconds: 0 } } } });
     const home = await makeCopilotHome(path.dirname(daemon.root));

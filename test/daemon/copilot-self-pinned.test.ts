@@ -1,4 +1,4 @@
-// Issue 24 §3 for GitHub Copilot CLI on the pinned model (gpt-5.4 over its OpenAI provider; the
+// For GitHub Copilot CLI on the pinned model (gpt-5.4 over its OpenAI provider; the
 // default model's run is in copilot-hooks): at a terminal, past handoffAt, its Stop hook has Copilot
 // write the document itself (self), and the daemon verifies, adopts and commits it.
 import { promises as fs } from 'node:fs';
@@ -15,7 +15,7 @@ import { type DaemonRepo, makeDaemonRepo } from './daemon-harness.js';
 const WINDOW = 922_000;
 const tokens = (percent: number) => Math.round((WINDOW * percent) / 100);
 
-describe('issue 24 Copilot CLI writes its own document on the pinned model', { timeout: 180_000 }, () => {
+describe('Copilot CLI writes its own document on the pinned model', { timeout: 180_000 }, () => {
   let daemon: DaemonRepo | undefined;
   let fake: FakeOpenAI | undefined;
   let terminal: TmuxSession | undefined;
@@ -25,7 +25,7 @@ describe('issue 24 Copilot CLI writes its own document on the pinned model', { t
     await fake?.close();
   });
 
-  it('issue 24 copilot: at a terminal on gpt-5.4, its Stop hook past handoffAt has Copilot write the document itself (self); the daemon verifies, adopts and commits it', async () => {
+  it('copilot: at a terminal on gpt-5.4, its Stop hook past handoffAt has Copilot write the document itself (self); the daemon verifies, adopts and commits it', async () => {
     fake = await startFakeOpenAI();
     daemon = await makeDaemonRepo({ config: { agents: { copilot: { graceSeconds: 0 } } } });
     const home = await makeCopilotHome(path.dirname(daemon.root));

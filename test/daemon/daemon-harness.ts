@@ -155,7 +155,7 @@ export async function makeDaemonRepo(
     },
     async cleanup() {
       for (const client of clients) await client.close().catch(() => {});
-      // Issue 11 "done when": a stop request ends the daemon within its deadline in every test that
+      // A stop request ends the daemon within its deadline in every test that
       // starts one. A stop that fails or times out fails the test (after the kill -9 below, so no
       // daemon is left behind either way). The request is the one `ai-zen-daemon stop` sends, sent
       // from here: a CLI process per test cost CI ~0.5 s of CPU each on a loaded machine, and the

@@ -98,7 +98,7 @@ describe('D1 one daemon per repo, started and stopped from the command line', { 
       const result = await daemon.daemon(command);
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(`ai-zen-daemon: no daemon is running for ${daemon.root} (start it with: ai-zen-daemon start)\n`);
-      // issue 20 §7: `status --json` answers a script in JSON even then; every other query prints nothing on stdout.
+      // `status --json` answers a script in JSON even then; every other query prints nothing on stdout.
       if (command.join(' ') === 'status --json') expect(JSON.parse(result.stdout)).toMatchObject({ running: false, repo: daemon.root });
       else expect(result.stdout).toBe('');
     }

@@ -1,5 +1,5 @@
 // T6: no other local user can take, fake or block the daemon's or a session's lock.
-// Issue 11 item 11: a daemon started under one TMPDIR / XDG_RUNTIME_DIR is found from any other.
+// A daemon started under one TMPDIR / XDG_RUNTIME_DIR is found from any other.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -94,14 +94,14 @@ describe('T6 locks of the user alone', () => {
   );
 });
 
-describe('issue 11 item 11 one daemon, whatever the environment', () => {
+describe('one daemon, whatever the environment', () => {
   let daemon: DaemonRepo | null = null;
   afterEach(async () => {
     await daemon?.cleanup();
     daemon = null;
   });
 
-  it('issue 11 item 11 a daemon started with one TMPDIR and XDG_RUNTIME_DIR answers status and stop from another', async () => {
+  it('a daemon started with one TMPDIR and XDG_RUNTIME_DIR answers status and stop from another', async () => {
     daemon = await makeDaemonRepo();
     const base = path.dirname(daemon.root);
     const first = path.join(base, 'env-a');

@@ -1,4 +1,4 @@
-// Issue 11 §15 (rest): while the daemon migrates a session it holds that session's lock. `ai-zen -c`,
+// While the daemon migrates a session it holds that session's lock. `ai-zen -c`,
 // `status` and a second IPC `migrate` must say the daemon is migrating it — not send the person
 // to "another ai-zen process" that does not exist. The migration is held open by a model request
 // the fake server answers only when the test lets it.
@@ -12,7 +12,7 @@ import { makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-
 
 const DEADLINE = { timeoutMs: 60_000 };
 
-describe('issue 11 §15 while the daemon migrates a session', { timeout: 180_000 }, () => {
+describe('while the daemon migrates a session', { timeout: 180_000 }, () => {
   let fake: FakeOpenAI;
   let daemon: DaemonRepo;
   let release: () => void;
@@ -32,7 +32,7 @@ describe('issue 11 §15 while the daemon migrates a session', { timeout: 180_000
     await fake.close();
   });
 
-  it('issue 11 §15 ai-zen -c, status (owner: daemon) and a concurrent IPC migrate each say the daemon is migrating it', async () => {
+  it('ai-zen -c, status (owner: daemon) and a concurrent IPC migrate each say the daemon is migrating it', async () => {
     const id = sessionId(15);
     await daemon.writeSession(id, { maxContextTokens: 1000 });
     await new SessionStore(projectPaths(daemon.root)).writeLatestPointer({ id, previousId: null });

@@ -1,4 +1,4 @@
-// Issue 13 item 7: no V8 flag is set after start-up. `start` gives the daemon process its memory
+// No V8 flag is set after start-up. `start` gives the daemon process its memory
 // options on its own command line; nothing in src/ calls v8.setFlagsFromString.
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');
 
-describe('issue 13 item 7: the daemon gets its memory options on its command line', { timeout: 60_000 }, () => {
+describe('the daemon gets its memory options on its command line', { timeout: 60_000 }, () => {
   let daemon: DaemonRepo;
   beforeEach(async () => {
     daemon = await makeDaemonRepo();

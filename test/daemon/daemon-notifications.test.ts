@@ -1,6 +1,6 @@
 // D4 end to end: a real daemon on a private D-Bus session bus with a notification service that
 // records every Notify call — overflow (naming the session and its usage) and each handoff outcome,
-// one notification per handoff with its commit folded in (issue 19 §6).
+// one notification per handoff with its commit folded in.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDbusSession, type DbusSession, type NotificationService, type NotifyCall } from '../support/dbus-session.js';
 import { waitFor } from '../support/wait-for.js';
@@ -23,7 +23,7 @@ describe('D4 desktop notifications from the daemon', { timeout: 60_000 }, () => 
 
   const summaries = (calls: NotifyCall[]) => calls.map((call) => call.summary);
 
-  it('issue 19 §6 a session the daemon hands over makes ONE notification: the handoff written, its commit folded in', async () => {
+  it('a session the daemon hands over makes ONE notification: the handoff written, its commit folded in', async () => {
     daemon = await makeDaemonRepo({ env: bus.env });
     await daemon.start();
     const id = sessionId(7);
@@ -56,7 +56,7 @@ describe('D4 desktop notifications from the daemon', { timeout: 60_000 }, () => 
     expect(calls[0]!.hints.urgency).toBe(1);
   });
 
-  it('issue 19 §6 with commit "ref" the one notification names the side ref', async () => {
+  it('with commit "ref" the one notification names the side ref', async () => {
     // The side ref is a trusted repo's choice (or the user's): an untrusted one's is ignored.
     daemon = await makeDaemonRepo({ env: bus.env, config: { daemon: { commit: 'ref' } }, trusted: true });
     await daemon.start();
@@ -73,7 +73,7 @@ describe('D4 desktop notifications from the daemon', { timeout: 60_000 }, () => 
     );
   });
 
-  it('D4 issue 19 §6 an owned session is still announced, naming its owner, and not as critical: its chat shows the selector', async () => {
+  it('D4 an owned session is still announced, naming its owner, and not as critical: its chat shows the selector', async () => {
     daemon = await makeDaemonRepo({ env: bus.env });
     await daemon.start();
     const started = await startSessionOwner(daemon.root, { create: 1000 }, daemon.env);

@@ -1,4 +1,4 @@
-// D1–D3, issue 4 §3: a session crossing its limit, seen by a real daemon in a real repo. Unowned →
+// D1–D3, a session crossing its limit, seen by a real daemon in a real repo. Unowned →
 // the daemon migrates it (offline: no model configured, X1) and commits the doc alone; owned by a
 // live ai-zen process → left to its owner, still announced; overflow announced once per crossing.
 import { createHash } from 'node:crypto';

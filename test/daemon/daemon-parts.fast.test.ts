@@ -218,7 +218,7 @@ describe('D4 notification texts and the context bar', () => {
     expect(
       notificationFor({ name: 'handoff.failed', payload: { sessionId: 'abcd1234-ffff', mode: 'migrate', reason: 'disk full' } })?.body,
     ).toBe('session abcd1234: disk full');
-    // Issue 19 §6: the commit is folded into the handoff's notification, never one of its own.
+    // The commit is folded into the handoff's notification, never one of its own.
     expect(notificationFor({ name: 'handoff.committed', payload: { path: 'a.md', commit: '0123456789abcdef' } })).toBeNull();
     expect(notificationFor({ name: 'handoff.commit-deferred', payload: { path: 'a.md', reason: 'a rebase is in progress' } })).toBeNull();
     const written = {
@@ -270,7 +270,7 @@ describe('D4 notification texts and the context bar', () => {
     expect(line).toBe('10:54:18.123 WARN  handoff document not committed yet path=.ai-zen/handoffs/a.md reason="a rebase is in progress"');
   });
 
-  it('issue 13 item 4 a foreground line names the component that spoke, from its child logger', () => {
+  it('a foreground line names the component that spoke, from its child logger', () => {
     const log = memoryLogger();
     log.logger.child({ component: 'committer' }).warn({ path: '.ai-zen/handoffs/a.md' }, 'handoff document not committed yet');
     const line = formatLogRecord(log.lines[0]!);

@@ -1,4 +1,4 @@
-// S5 (issue 14 §5) and X3 (issue 10 §3): a real daemon warns once per crossing of the warning
+// S5 and X3: a real daemon warns once per crossing of the warning
 // threshold — ai-zen's own sessions at config `warnAt` (80%), Claude Code's at
 // `agents.claude-code.warnAt` (60%) — on a private D-Bus session bus whose notification service
 // records every Notify call, and as a `session.warned` event to an IPC subscriber. The overflow (or

@@ -1,4 +1,4 @@
-// Issue 4 §3 end to end: the real `ai-zen -p` (owner of its session, with AutoMigrate) crosses the
+// End to end: the real `ai-zen -p` (owner of its session, with AutoMigrate) crosses the
 // limit while the real daemon watches. The CLI migrates; the daemon only commits and reports —
 // they never both migrate one session.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 9 item 11 / issue 13 item 5: code acts on an error's class and code, never on its wording.
+// Code acts on an error's class and code, never on its wording.
 import { describe, expect, it } from 'vitest';
 import { SessionMonitor } from '../../src/daemon/handover/session-monitor.js';
 import type { SessionState, SessionUpdate } from '../../src/daemon/watching/session-source.js';
@@ -52,8 +52,8 @@ function monitorWhoseMigrationFails(error: unknown): SessionMonitor {
   });
 }
 
-describe('issue 9 item 11: errors with codes', () => {
-  it('issue 9 item 11 SessionOwnedError is known by its class, whatever its wording', () => {
+describe('errors with codes', () => {
+  it('SessionOwnedError is known by its class, whatever its wording', () => {
     const owned = new SessionOwnedError('abcdef123456', 'reworded entirely');
     expect(SessionOwnedError.isInstance(owned)).toBe(true);
     expect(AiZenError.isInstance(owned)).toBe(true);
@@ -62,7 +62,7 @@ describe('issue 9 item 11: errors with codes', () => {
     expect(SessionOwnedError.isInstance(new Error('x'))).toBe(false);
   });
 
-  it('issue 9 item 11 the daemon leaves a session to its owner on the error class, not on the message text', async () => {
+  it('the daemon leaves a session to its owner on the error class, not on the message text', async () => {
     const reworded = monitorWhoseMigrationFails(new SessionOwnedError('abcdef123456', 'someone else has it'));
     reworded.handle(overflowed('/nowhere/a.jsonl'), { initial: false });
     await waitFor(() => reworded.actionFor('/nowhere/a.jsonl')?.action === 'left to its owner');

@@ -1,4 +1,4 @@
-// Issue 24 Gemini CLI edge cases from lines shaped as 0.61 writes them (seen in the real client's
+// Gemini CLI edge cases from lines shaped as 0.61 writes them (seen in the real client's
 // transcripts): the metadata line, `$set` patches, a reply written again under its id with its tool
 // calls, function responses sent back as the user's, `$rewindTo`, a metadata id that is not the file
 // name's (T2); whose project folders are watched (`.project_root`: this repo, a subfolder, another
@@ -60,7 +60,7 @@ const shell = (command: string, output: string) => ({
   status: 'success',
 });
 
-describe('issue 24 X3 gemini: what Gemini CLI 0.61 writes, read as the daemon reads it', () => {
+describe('X3 gemini: what Gemini CLI 0.61 writes, read as the daemon reads it', () => {
   let base: string;
   let root: string;
   let home: string;
@@ -88,7 +88,7 @@ describe('issue 24 X3 gemini: what Gemini CLI 0.61 writes, read as the daemon re
     return { file, source, update: () => source.createReader(file).update() };
   }
 
-  test('issue 24 X3 gemini: the context is the last reply’s tokens.input (a reply written again under its id counts once), the window the model’s (1,048,576; Gemma 4 256k; config over both), handoffAt 47 below Gemini’s 50; the person’s words count, the client’s context and function responses do not', async () => {
+  test('X3 gemini: the context is the last reply’s tokens.input (a reply written again under its id counts once), the window the model’s (1,048,576; Gemma 4 256k; config over both), handoffAt 47 below Gemini’s 50; the person’s words count, the client’s context and function responses do not', async () => {
     const call = shell('ls -la', '<untrusted_context>\nOutput: .\nProcess Group PGID: 1120\n</untrusted_context>');
     const { update, source, file } = await session([
       meta(),
@@ -126,14 +126,14 @@ describe('issue 24 X3 gemini: what Gemini CLI 0.61 writes, read as the daemon re
     expect((await configured.update()).state).toMatchObject({ maxContextTokens: 400_000, overflowed: true, thresholds: { handoffAt: 25 } });
   });
 
-  test('issue 24 X3 gemini (T2): a metadata line naming another session than the file name refuses the file', async () => {
+  test('X3 gemini (T2): a metadata line naming another session than the file name refuses the file', async () => {
     const { update } = await session([meta('ffffffff-0000-4000-8000-000000000000'), user('u1', 'hi'), reply('g1', 900_000)]);
     const { state } = await update();
     expect(state.refusedBecause).toMatch(/names session ffffffff-.*not the file name's 3d57ac63/);
     expect(state.overflowed).toBe(false);
   });
 
-  test('issue 24 X3 gemini: only the project folders whose .project_root is this repo or a folder in it are watched — not another repo’s, not a nested repo’s; a folder whose root is not written yet is watched as a parent', async () => {
+  test('X3 gemini: only the project folders whose .project_root is this repo or a folder in it are watched — not another repo’s, not a nested repo’s; a folder whose root is not written yet is watched as a parent', async () => {
     await fs.mkdir(path.join(root, 'sub'), { recursive: true });
     await fs.mkdir(path.join(root, 'vendor', 'lib', '.git'), { recursive: true });
     await session([meta()]);
@@ -152,7 +152,7 @@ describe('issue 24 X3 gemini: what Gemini CLI 0.61 writes, read as the daemon re
     expect(source.matches(path.join(tmp, 'repo', 'chats', ID, 'abc.jsonl'))).toBe(false);
   });
 
-  test('issue 24 X3 gemini hooks: PreCompress "auto" (fired before every turn) is not passed on, /compress is; AfterAgent is the Stop that answered the block when Gemini says so, or when the transcript’s last words from the user side are ai-zen’s reason', async () => {
+  test('X3 gemini hooks: PreCompress "auto" (fired before every turn) is not passed on, /compress is; AfterAgent is the Stop that answered the block when Gemini says so, or when the transcript’s last words from the user side are ai-zen’s reason', async () => {
     const base = { session_id: ID, cwd: root, timestamp: '2026-12-04T07:41:07.000Z' };
     const { file } = await session([meta(), user('u1', 'fix the bug'), reply('g1', 1000)]);
     expect(readGeminiHookInput({ ...base, transcript_path: file, hook_event_name: 'PreCompress', trigger: 'auto' })).toBeNull();
@@ -186,7 +186,7 @@ describe('issue 24 X3 gemini: what Gemini CLI 0.61 writes, read as the daemon re
     expect(readGeminiHookInput({ hook_event_name: 'AfterAgent' })).toBeNull();
   });
 
-  test('issue 24 X3 gemini evidence: the conversation as Gemini rebuilds it ($rewindTo drops, a rewrite replaces), the person’s words without the client’s context or ai-zen’s reason, files relative to the repo, commands with their exit code', () => {
+  test('X3 gemini evidence: the conversation as Gemini rebuilds it ($rewindTo drops, a rewrite replaces), the person’s words without the client’s context or ai-zen’s reason, files relative to the repo, commands with their exit code', () => {
     const lines = [
       meta(),
       { $set: { messages: [context] } },
@@ -224,7 +224,7 @@ describe('issue 24 X3 gemini: what Gemini CLI 0.61 writes, read as the daemon re
     expect(JSON.stringify(messages)).not.toContain('abandoned');
   });
 
-  test('issue 24 X3 gemini: a successor’s first prompt, with the SessionStart hook’s context Gemini prepends in the same text part, names the document it continues from', () => {
+  test('X3 gemini: a successor’s first prompt, with the SessionStart hook’s context Gemini prepends in the same text part, names the document it continues from', () => {
     const lines = [
       meta(),
       { $set: { messages: [context] } },

@@ -1,4 +1,4 @@
-// Issue 24 §3–4 for Gemini CLI: `ai-zen-daemon install-hooks gemini` / `uninstall-hooks gemini` in the
+// §3–4 for Gemini CLI: `ai-zen-daemon install-hooks gemini` / `uninstall-hooks gemini` in the
 // project's `.gemini/settings.json`, and with the real client (`@google/gemini-cli` 0.61 against the
 // fake Gemini server, a temp GEMINI_CLI_HOME, a trusted workspace) and a real daemon: the AfterAgent
 // hook blocks with the document's path and the skill, Gemini writes the document with its own
@@ -21,7 +21,7 @@ const MODELS = [
   { name: 'a pinned model (-m gemma-4-31b-it)', pinned: 'gemma-4-31b-it', window: 256_000 },
 ] as const;
 
-describe('issue 24 X3 gemini hooks (install-hooks gemini), with the real client', { timeout: 240_000 }, () => {
+describe('X3 gemini hooks (install-hooks gemini), with the real client', { timeout: 240_000 }, () => {
   let fake: FakeGemini;
   let daemon: DaemonRepo | undefined;
   let gemini: GeminiHome;
@@ -57,7 +57,7 @@ describe('issue 24 X3 gemini hooks (install-hooks gemini), with the real client'
   });
   const handoffAsked = (request: RecordedGeminiRequest) => request.lastUserText.includes(MARK);
 
-  it('issue 24 X3 gemini: install-hooks gemini puts AfterAgent, PreCompress and SessionStart into the project’s .gemini/settings.json (the user’s settings and hooks stay, the file’s mode is kept, it is kept out of git), is idempotent, and uninstall-hooks gemini gives the file back as it was', async () => {
+  it('X3 gemini: install-hooks gemini puts AfterAgent, PreCompress and SessionStart into the project’s .gemini/settings.json (the user’s settings and hooks stay, the file’s mode is kept, it is kept out of git), is idempotent, and uninstall-hooks gemini gives the file back as it was', async () => {
     const repo = await setUp();
     const theirs = { type: 'command', command: '/usr/local/bin/their-linter --after', timeout: 5000 };
     const before = `${JSON.stringify({ model: { name: 'gemini-2.5-pro' }, hooks: { AfterAgent: [{ hooks: [theirs] }] } }, null, 2)}\n`;
@@ -97,7 +97,7 @@ describe('issue 24 X3 gemini hooks (install-hooks gemini), with the real client'
   });
 
   for (const model of MODELS)
-    it(`issue 24 X3 gemini on ${model.name} writes its own document (self): at the threshold its AfterAgent hook blocks with the path and the skill, Gemini writes the file with write_file (the turn goes on after the tool: the transcript says it answered the block), the daemon verifies and commits it; continue --in gemini --print names \`gemini -i\`, and that fresh session is told of the document by its SessionStart hook`, async () => {
+    it(`X3 gemini on ${model.name} writes its own document (self): at the threshold its AfterAgent hook blocks with the path and the skill, Gemini writes the file with write_file (the turn goes on after the tool: the transcript says it answered the block), the daemon verifies and commits it; continue --in gemini --print names \`gemini -i\`, and that fresh session is told of the document by its SessionStart hook`, async () => {
       const repo = await setUp();
       const tokens = (percent: number) => Math.ceil((model.window * percent) / 100);
       const pinned = model.pinned ? { model: model.pinned } : {};

@@ -1,4 +1,4 @@
-// Issue 24 with the real Gemini CLI (`@google/gemini-cli`) driven offline against the fake Gemini
+// With the real Gemini CLI (`@google/gemini-cli`) driven offline against the fake Gemini
 // server, in a temp repo and a temp GEMINI_CLI_HOME, while a real daemon watches: the sessions it
 // reads are the ones the client itself wrote. One client run per model serves every assertion: its
 // first reply (a shell command, 30% of the window) is held in status while the test looks, its
@@ -36,7 +36,7 @@ const MODELS = [
   { name: 'a pinned model (-m gemma-4-31b-it)', pinned: 'gemma-4-31b-it', window: 256_000 },
 ] as const;
 
-describe('issue 24 X3 gemini: Gemini CLI sessions watched and handed over, with the real client', { timeout: 240_000 }, () => {
+describe('X3 gemini: Gemini CLI sessions watched and handed over, with the real client', { timeout: 240_000 }, () => {
   let fake: FakeGemini;
   let daemon: DaemonRepo;
   let gemini: GeminiHome;
@@ -56,7 +56,7 @@ describe('issue 24 X3 gemini: Gemini CLI sessions watched and handed over, with 
   const geminiSessions = async () => (await daemon.status()).sessions.filter((session) => session.agent === 'gemini');
 
   for (const model of MODELS) {
-    it(`issue 24 X3 gemini on ${model.name}: its session is listed (status, status --json, sessions) with the context and window Gemini itself counts, another repo's is not; at the threshold the offline document (nine sections) is committed with a fresh \`gemini\` to continue, \`handoff <prefix>\` works too, and the transcript is never written`, async () => {
+    it(`X3 gemini on ${model.name}: its session is listed (status, status --json, sessions) with the context and window Gemini itself counts, another repo's is not; at the threshold the offline document (nine sections) is committed with a fresh \`gemini\` to continue, \`handoff <prefix>\` works too, and the transcript is never written`, async () => {
       daemon = await makeDaemonRepo({ config: { agents: { gemini: { graceSeconds: 0 } } } });
       gemini = await makeGeminiHome(path.dirname(daemon.root));
       // The daemon and the client share the Gemini home (the harness gives the daemon an empty one).

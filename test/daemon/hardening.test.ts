@@ -1,4 +1,4 @@
-// Issue 11 items 1–2: a FIFO or a symlink to /dev/zero named `*.jsonl` in `.ai-zen/sessions/`
+// Items 1–2: a FIFO or a symlink to /dev/zero named `*.jsonl` in `.ai-zen/sessions/`
 // (a cloned repo can ship either) must not hang the daemon, pin a CPU, or keep `stop` from ending
 // it. Only regular files are sessions; anything else is logged once and ignored.
 import { execFile, spawn } from 'node:child_process';
@@ -21,7 +21,7 @@ async function processGone(pid: number): Promise<boolean> {
 }
 const DEADLINE = { timeoutMs: 30_000 };
 
-describe('issue 11 §1–2 hostile files in the sessions folder', { timeout: 90_000 }, () => {
+describe('§1–2 hostile files in the sessions folder', { timeout: 90_000 }, () => {
   let daemon: DaemonRepo;
   beforeEach(async () => {
     daemon = await makeDaemonRepo();
@@ -30,7 +30,7 @@ describe('issue 11 §1–2 hostile files in the sessions folder', { timeout: 90_
     await daemon.cleanup();
   });
 
-  it('issue 11 §1 §2 four FIFOs and a symlink to /dev/zero named *.jsonl: logged once each and ignored; status answers, an overflow is migrated, stop ends the daemon', async () => {
+  it('four FIFOs and a symlink to /dev/zero named *.jsonl: logged once each and ignored; status answers, an overflow is migrated, stop ends the daemon', async () => {
     const sessions = path.join(daemon.root, '.ai-zen', 'sessions');
     await fs.mkdir(sessions, { recursive: true });
     const fifos = [101, 102, 103, 104].map((n) => path.join(sessions, `${sessionId(n)}.jsonl`));
@@ -77,7 +77,7 @@ describe('issue 11 §1–2 hostile files in the sessions folder', { timeout: 90_
   });
 });
 
-describe('issue 11 §3 64 idle IPC connections to a real daemon', { timeout: 90_000 }, () => {
+describe('64 idle IPC connections to a real daemon', { timeout: 90_000 }, () => {
   let daemon: DaemonRepo;
   beforeEach(async () => {
     daemon = await makeDaemonRepo();
@@ -86,7 +86,7 @@ describe('issue 11 §3 64 idle IPC connections to a real daemon', { timeout: 90_
     await daemon.cleanup();
   });
 
-  it('issue 11 §3 with 64 idle connections open (one holding half a frame), status and stop still work', async () => {
+  it('with 64 idle connections open (one holding half a frame), status and stop still work', async () => {
     await daemon.start();
     const sockets: net.Socket[] = [];
     try {
@@ -113,7 +113,7 @@ describe('issue 11 §3 64 idle IPC connections to a real daemon', { timeout: 90_
   });
 });
 
-describe('issue 11 §6 §7 the daemon keeps its own files in the project', { timeout: 90_000 }, () => {
+describe('the daemon keeps its own files in the project', { timeout: 90_000 }, () => {
   let daemon: DaemonRepo;
   beforeEach(async () => {
     daemon = await makeDaemonRepo();
@@ -122,7 +122,7 @@ describe('issue 11 §6 §7 the daemon keeps its own files in the project', { tim
     await daemon.cleanup();
   });
 
-  it('issue 11 §6 rm -rf .ai-zen under a running daemon: .ai-zen/.gitignore and daemon.log are written again, and git add -A takes no transcript', async () => {
+  it('rm -rf .ai-zen under a running daemon: .ai-zen/.gitignore and daemon.log are written again, and git add -A takes no transcript', async () => {
     await daemon.start();
     const aiZen = path.join(daemon.root, '.ai-zen');
     await fs.rm(aiZen, { recursive: true, force: true });
@@ -155,7 +155,7 @@ describe('issue 11 §6 §7 the daemon keeps its own files in the project', { tim
     expect(staged.filter((file) => file.startsWith('.ai-zen/sessions/') || file.startsWith('.ai-zen/logs/'))).toEqual([]);
   });
 
-  it('issue 11 §7 kill -9 leftovers — a 0-byte document placeholder and .git/ai-zen-commit-<pid>-<hex>.index — are removed at the next start', async () => {
+  it('kill -9 leftovers — a 0-byte document placeholder and .git/ai-zen-commit-<pid>-<hex>.index — are removed at the next start', async () => {
     const handoffs = path.join(daemon.root, '.ai-zen', 'handoffs');
     await fs.mkdir(handoffs, { recursive: true });
     const placeholder = path.join(handoffs, '20261202-120000-00000009.md');
@@ -191,7 +191,7 @@ describe('issue 11 §6 §7 the daemon keeps its own files in the project', { tim
   });
 });
 
-describe('issue 11 §9 a session file without its header line', { timeout: 90_000 }, () => {
+describe('a session file without its header line', { timeout: 90_000 }, () => {
   let daemon: DaemonRepo;
   beforeEach(async () => {
     daemon = await makeDaemonRepo();
@@ -200,7 +200,7 @@ describe('issue 11 §9 a session file without its header line', { timeout: 90_00
     await daemon.cleanup();
   });
 
-  it('issue 11 §9 is logged, and status says so — and flags 5,000,000 tokens as over the configured window', async () => {
+  it('is logged, and status says so — and flags 5,000,000 tokens as over the configured window', async () => {
     await daemon.start();
     const id = sessionId(20);
     await fs.mkdir(path.join(daemon.root, '.ai-zen', 'sessions'), { recursive: true });
@@ -224,7 +224,7 @@ describe('issue 11 §9 a session file without its header line', { timeout: 90_00
   });
 });
 
-describe('issue 11 §5 a failed auto-migration is tried again', { timeout: 120_000 }, () => {
+describe('a failed auto-migration is tried again', { timeout: 120_000 }, () => {
   let daemon: DaemonRepo;
   beforeEach(async () => {
     daemon = await makeDaemonRepo();
@@ -233,7 +233,7 @@ describe('issue 11 §5 a failed auto-migration is tried again', { timeout: 120_0
     await daemon.cleanup();
   });
 
-  it('issue 11 §5 the handoffs folder was a symlink, then fixed: status shows the command that retries it now, and the daemon retries by itself', async () => {
+  it('the handoffs folder was a symlink, then fixed: status shows the command that retries it now, and the daemon retries by itself', async () => {
     const outside = path.join(path.dirname(daemon.root), 'outside');
     await fs.mkdir(outside);
     await fs.mkdir(path.join(daemon.root, '.ai-zen'), { recursive: true });
@@ -266,8 +266,8 @@ describe('issue 11 §5 a failed auto-migration is tried again', { timeout: 120_0
   });
 });
 
-describe('issue 11 §2 the reader reads only regular files, and never past the size it opened', () => {
-  it('issue 11 §2 a FIFO, a symlink to /dev/zero and a folder throw NotRegularFileError without blocking', async () => {
+describe('the reader reads only regular files, and never past the size it opened', () => {
+  it('a FIFO, a symlink to /dev/zero and a folder throw NotRegularFileError without blocking', async () => {
     await using repo = await makeTempRepo({ git: false });
     const fifo = path.join(repo.root, 'a.jsonl');
     await run('mkfifo', [fifo]);
@@ -288,8 +288,8 @@ describe('issue 11 §2 the reader reads only regular files, and never past the s
   });
 });
 
-describe('issue 11 §1 a forced exit ends the process even with a thread stuck in the kernel', { timeout: 30_000 }, () => {
-  it('issue 11 §1 forceExit ends a process whose thread-pool thread is blocked opening a FIFO (process.exit would wait for ever)', async () => {
+describe('a forced exit ends the process even with a thread stuck in the kernel', { timeout: 30_000 }, () => {
+  it('forceExit ends a process whose thread-pool thread is blocked opening a FIFO (process.exit would wait for ever)', async () => {
     await using repo = await makeTempRepo({ git: false });
     const fifo = path.join(repo.root, 'stuck.jsonl');
     await run('mkfifo', [fifo]);

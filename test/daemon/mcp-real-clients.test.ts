@@ -1,4 +1,4 @@
-// Issue 23 §3 with the real clients offline: `install-hooks` registers `ai-zen-daemon mcp`, the
+// With the real clients offline: `install-hooks` registers `ai-zen-daemon mcp`, the
 // successor started from a handoff document runs, the fake model calls the MCP tool, and the
 // client's own transcript holds the tool's answer — what its predecessor did, read back.
 import { promises as fs } from 'node:fs';
@@ -13,7 +13,7 @@ import { responsesReply, startFakeResponses, type FakeResponses } from '../suppo
 import { waitFor } from '../support/wait-for.js';
 import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
-describe('issue 23 §3 ai-zen-daemon mcp with the real clients', { timeout: 240_000 }, () => {
+describe('ai-zen-daemon mcp with the real clients', { timeout: 240_000 }, () => {
   let daemon: DaemonRepo | undefined;
   let anthropic: FakeAnthropic | undefined;
   let responses: FakeResponses | undefined;
@@ -26,7 +26,7 @@ describe('issue 23 §3 ai-zen-daemon mcp with the real clients', { timeout: 240_
     daemon = anthropic = responses = base = undefined;
   });
 
-  it('issue 23 §3: install-hooks claude registers the MCP server; a Claude Code successor calls search_history and its transcript shows what its predecessor did', async () => {
+  it('install-hooks claude registers the MCP server; a Claude Code successor calls search_history and its transcript shows what its predecessor did', async () => {
     anthropic = await startFakeAnthropic();
     base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-mcp-claude-'));
     const claude = await makeClaudeHome(base);
@@ -86,7 +86,7 @@ describe('issue 23 §3 ai-zen-daemon mcp with the real clients', { timeout: 240_
     expect(shown).toContain(shortId(id));
   });
 
-  it('issue 23 §3: install-hooks codex registers the MCP server in config.toml; a Codex successor calls search_history and its rollout shows what its predecessor did', async () => {
+  it('install-hooks codex registers the MCP server in config.toml; a Codex successor calls search_history and its rollout shows what its predecessor did', async () => {
     responses = await startFakeResponses();
     daemon = await makeDaemonRepo();
     // A model of Codex's catalog gets MCP tools behind tool_search; one it does not know is offered them at once.

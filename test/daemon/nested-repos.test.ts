@@ -1,4 +1,4 @@
-// Issue 22 §8: a session in a repo nested in another (a submodule, a vendored clone) was handed off
+// A session in a repo nested in another (a submodule, a vendored clone) was handed off
 // by both daemons. Only the innermost repo's daemon may act; the outer one does not even list it.
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -27,8 +27,8 @@ afterEach(async () => {
   inner = null;
 });
 
-describe('issue 22 §8 nested repos', { timeout: 120_000 }, () => {
-  it('issue 22 §8 a Claude Code session in a vendored repo inside another is handed off once, by the inner repo’s daemon; the outer daemon lists neither it nor a Codex session there', async () => {
+describe('nested repos', { timeout: 120_000 }, () => {
+  it('a Claude Code session in a vendored repo inside another is handed off once, by the inner repo’s daemon; the outer daemon lists neither it nor a Codex session there', async () => {
     const claude = await makeClaudeHome(await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-nested-')));
     const agents = { agents: { 'claude-code': { graceSeconds: 0 } } };
     outer = await makeDaemonRepo({ env: claude.env, config: agents });
@@ -63,7 +63,7 @@ describe('issue 22 §8 nested repos', { timeout: 120_000 }, () => {
       anthropicReply().tool('Bash', { command: 'ls' }).usage({ input_tokens: 60_000, output_tokens: 20 }),
       anthropicReply().text('Vendored lib patched.').usage({ input_tokens: 150_000, output_tokens: 40 }),
     );
-    // A 200k model: 150k crosses 70% (the default claude-opus-5-5 has 1M, issue 19 §1).
+    // A 200k model: 150k crosses 70% (the default claude-opus-5-5 has 1M).
     const result = await runClaude('Patch the vendored lib', {
       cwd: innerRoot,
       home: claude,

@@ -1,4 +1,4 @@
-// Issue 22 (low): kill -9 of the daemon in the middle of a migration (50 cycles) left orphan
+// Kill -9 of the daemon in the middle of a migration (50 cycles) left orphan
 // documents and orphan successor sessions for good. Here the real daemon is killed at each step of
 // the migration of an overflowed session — the step reached is the event waited on (the pause hook
 // writes it), never a time — cycle after cycle in one project; after the next start no orphan of
@@ -22,8 +22,8 @@ afterEach(async () => {
 // 50 cycles are AI_ZEN_ORPHAN_CYCLES=50.
 const CYCLES = Number(process.env.AI_ZEN_ORPHAN_CYCLES ?? HANDOFF_STAGES.length + MIGRATION_STAGES.length);
 
-describe('issue 22 kill -9 of the daemon mid-migration leaves no orphan for good', () => {
-  it(`issue 22 kill -9 of the daemon at each step of a migration, ${CYCLES} cycles: after the next start no orphan document nor orphan successor session remains, and every session is migrated once`, async () => {
+describe('kill -9 of the daemon mid-migration leaves no orphan for good', () => {
+  it(`kill -9 of the daemon at each step of a migration, ${CYCLES} cycles: after the next start no orphan document nor orphan successor session remains, and every session is migrated once`, async () => {
     daemon = await makeDaemonRepo({ commandsAsProcesses: true });
     const { root, env } = daemon;
     const pauseFile = path.join(root, '..', 'paused-at');

@@ -1,4 +1,4 @@
-// Issue 24 §4 for pi, with the real client offline: `ai-zen-daemon continue <session> --in pi`
+// For pi, with the real client offline: `ai-zen-daemon continue <session> --in pi`
 // prints (`--print`) or runs `pi` from PATH in the repo's root (here with `-- --model … -p`: the
 // pinned model, in print mode), whose model gets the document pointer, then the document, as the
 // first prompt; the daemon links the successor to its predecessor; `migrate --undo` of the
@@ -16,7 +16,7 @@ import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 const PINNED = 'anthropic/claude-sonnet-4-5';
 const withPath = (folder: string) => `${folder}${path.delimiter}${process.env.PATH ?? '/usr/bin:/bin'}`;
 
-describe('issue 24 continue --in pi, with the real client', { timeout: 120_000 }, () => {
+describe('continue --in pi, with the real client', { timeout: 120_000 }, () => {
   let daemon: DaemonRepo | undefined;
   let fake: FakeAnthropic | undefined;
   afterEach(async () => {
@@ -25,7 +25,7 @@ describe('issue 24 continue --in pi, with the real client', { timeout: 120_000 }
     daemon = fake = undefined;
   });
 
-  it('issue 24 pi: continue --in pi --print names pi with the document as its first prompt; run from PATH (pinned model, -p) its model gets the pointer then the document, the daemon links the successor, and migrate --undo prints pi --session', async () => {
+  it('pi: continue --in pi --print names pi with the document as its first prompt; run from PATH (pinned model, -p) its model gets the pointer then the document, the daemon links the successor, and migrate --undo prints pi --session', async () => {
     fake = await startFakeAnthropic();
     daemon = await makeDaemonRepo();
     const pi = await makePiHome(path.dirname(daemon.root), { baseURL: fake.baseURL });

@@ -1,4 +1,4 @@
-// Issue 24 §1 for pi, the fold alone: the context it reports is the number pi's own code computes
+// For pi, the fold alone: the context it reports is the number pi's own code computes
 // (`estimateContextTokens` of the installed client, 0.73.1: the last good reply's usage plus pi's
 // estimate of every message after it), a compaction line clears it until the next reply, and a
 // session whose header names another repo is foreign.
@@ -78,8 +78,8 @@ const header = (cwd: string) => ({
 });
 const entry = (message: object, n: number) => ({ type: 'message', id: `e${n}`, parentId: n ? `e${n - 1}` : null, timestamp: 'T', message });
 
-describe('issue 24 pi fold', () => {
-  it('issue 24 pi: the context is pi’s own count — the last good reply’s usage plus pi’s estimate of each message since (tool results, `!` commands, images, extension messages), an aborted reply not a reading', () => {
+describe('pi fold', () => {
+  it('pi: the context is pi’s own count — the last good reply’s usage plus pi’s estimate of each message since (tool results, `!` commands, images, extension messages), an aborted reply not a reading', () => {
     for (let upTo = 2; upTo <= messages.length; upTo += 1) {
       const shown = messages.slice(0, upTo);
       const state = fold([header(ROOT), ...shown.map(entry)]);
@@ -94,7 +94,7 @@ describe('issue 24 pi fold', () => {
     expect(state.thresholds).toMatchObject({ handoffAt: 70, compactsAt: 98 });
   });
 
-  it('issue 24 pi: a compaction line counts one compaction and leaves the context unknown until the next reply; another repo’s session is foreign', () => {
+  it('pi: a compaction line counts one compaction and leaves the context unknown until the next reply; another repo’s session is foreign', () => {
     const compaction = {
       type: 'compaction',
       id: 'c1',

@@ -1,4 +1,4 @@
-// Issue 24 §3 for pi: pi has no command hooks but extensions, and `ai-zen-daemon install-hooks pi`
+// For pi: pi has no command hooks but extensions, and `ai-zen-daemon install-hooks pi`
 // names ai-zen's extension in the project's `.pi/settings.json`; its agent_end is ai-zen's Stop.
 // With the real client (0.73.1, offline against the fake Anthropic server, a temp HOME) run as a
 // person runs it (`pi --mode rpc`: its extensions see a UI), crossing the threshold makes pi write
@@ -14,7 +14,7 @@ import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.j
 
 const MARK = '[ai-zen handoff]';
 
-describe('issue 24 pi hooks (install-hooks pi), with the real client', { timeout: 120_000 }, () => {
+describe('pi hooks (install-hooks pi), with the real client', { timeout: 120_000 }, () => {
   let fake: FakeAnthropic;
   let daemon: DaemonRepo;
   let pi: PiHome;
@@ -38,7 +38,7 @@ describe('issue 24 pi hooks (install-hooks pi), with the real client', { timeout
 
   const settingsFile = () => path.join(daemon.root, '.pi', 'settings.json');
 
-  it('issue 24 pi: install-hooks pi adds ai-zen’s extension to the project’s .pi/settings.json (the user’s settings and the file’s mode kept, idempotent, kept out of git) and uninstall-hooks pi removes it and nothing else', async () => {
+  it('pi: install-hooks pi adds ai-zen’s extension to the project’s .pi/settings.json (the user’s settings and the file’s mode kept, idempotent, kept out of git) and uninstall-hooks pi removes it and nothing else', async () => {
     await fs.mkdir(path.join(daemon.root, '.pi'));
     const theirs = { theme: 'dark', extensions: ['/opt/their-extension.ts'] };
     await fs.writeFile(settingsFile(), `${JSON.stringify(theirs, null, 2)}\n`, { mode: 0o640 });
@@ -67,7 +67,7 @@ describe('issue 24 pi hooks (install-hooks pi), with the real client', { timeout
     expect((await daemon.daemon(['uninstall-hooks', 'pi'])).stdout).toContain('no ai-zen hooks');
   });
 
-  it('issue 24 pi writes its own document (self), live while it runs: at the threshold its Stop (agent_end) gets the path and the skill, pi writes the file with its write tool, the daemon verifies, adopts and commits it', async () => {
+  it('pi writes its own document (self), live while it runs: at the threshold its Stop (agent_end) gets the path and the skill, pi writes the file with its write tool, the daemon verifies, adopts and commits it', async () => {
     expect((await daemon.daemon(['install-hooks', 'pi'])).code).toBe(0);
     await daemon.start();
     const request = 'add a --verbose flag to the CLI';
@@ -134,7 +134,7 @@ describe('issue 24 pi hooks (install-hooks pi), with the real client', { timeout
     expect((await daemon.status()).sessions.find((session) => session.agent === 'pi')?.owner).toBe('none');
   });
 
-  it('issue 24 pi -p (a script) crossing with the hooks installed keeps its answer: stdout is the model’s last reply, pi is not asked to write, and the daemon has written the document (offline) before pi exits, pinned model; a fresh session’s SessionStart names that document to the model', async () => {
+  it('pi -p (a script) crossing with the hooks installed keeps its answer: stdout is the model’s last reply, pi is not asked to write, and the daemon has written the document (offline) before pi exits, pinned model; a fresh session’s SessionStart names that document to the model', async () => {
     expect((await daemon.daemon(['install-hooks', 'pi'])).code).toBe(0);
     await daemon.start();
     fake.enqueue(

@@ -1,4 +1,4 @@
-// Issue 24 with the real pi coding agent (`@mariozechner/pi-coding-agent`) driven offline against
+// With the real pi coding agent (`@mariozechner/pi-coding-agent`) driven offline against
 // the fake Anthropic server, in a temp repo and a temp HOME, while a real daemon watches: the
 // session files it reads are the ones pi itself wrote. One pi run per case, on pi's default model
 // (anthropic/claude-opus-4-7: 1M window) and on a pinned one (anthropic/claude-sonnet-4-5: 200k).
@@ -38,7 +38,7 @@ interface Measured {
   readonly contextWindow: number | null;
 }
 
-describe('issue 24 pi sessions, with the real client', { timeout: 120_000 }, () => {
+describe('pi sessions, with the real client', { timeout: 120_000 }, () => {
   let fake: FakeAnthropic;
   let daemon: DaemonRepo;
   let pi: PiHome;
@@ -83,7 +83,7 @@ describe('issue 24 pi sessions, with the real client', { timeout: 120_000 }, () 
       { timeoutMs: 30_000, message: `the pi session ${path.basename(file)} listed at ${tokens} tokens` },
     );
 
-  it('issue 24 pi: a session in this repo is listed (status, status --json, sessions over IPC) with the context pi itself counts and the window of its model — default and pinned; a session of another repo whose folder name shares the prefix is not listed', async () => {
+  it('pi: a session in this repo is listed (status, status --json, sessions over IPC) with the context pi itself counts and the window of its model — default and pinned; a session of another repo whose folder name shares the prefix is not listed', async () => {
     await setUp();
     await daemon.start();
     // Another repo beside this one: `/…/repo-other` is pi's folder `--…-repo-other--`, which starts like this repo's.
@@ -143,7 +143,7 @@ describe('issue 24 pi sessions, with the real client', { timeout: 120_000 }, () 
     expect(await handoffDocs(daemon.root)).toEqual([]);
   });
 
-  it('issue 24 pi: a session crossing handoffAtTokens is handed off offline — a committed document with the nine sections, the user’s request and its command, a fresh `pi` to continue, the session file byte-identical; `handoff <prefix>` hands off the pinned-model session by hand', async () => {
+  it('pi: a session crossing handoffAtTokens is handed off offline — a committed document with the nine sections, the user’s request and its command, a fresh `pi` to continue, the session file byte-identical; `handoff <prefix>` hands off the pinned-model session by hand', async () => {
     await setUp({ handoffAtTokens: 100_000 });
     await daemon.start();
     fake.enqueue(
@@ -193,7 +193,7 @@ describe('issue 24 pi sessions, with the real client', { timeout: 120_000 }, () 
     expect(await sha(pinned)).toBe(pinnedBefore);
   });
 
-  it('issue 24 pi compacting by itself (past the window less its reserve, pinned 200k model) is recorded: its compaction line counted in status, the context unknown until the next reply (as pi’s getContextUsage says after a compaction)', async () => {
+  it('pi compacting by itself (past the window less its reserve, pinned 200k model) is recorded: its compaction line counted in status, the context unknown until the next reply (as pi’s getContextUsage says after a compaction)', async () => {
     // The daemon stays out of the way: only pi's own compaction happens.
     await setUp({ handoffAt: 100, models: { [PINNED]: { compactsAt: 100 } } });
     await daemon.start();

@@ -1,4 +1,4 @@
-// Issue 24 what the real Qwen Code runs of the other qwen-code-* tests rarely write, from lines shaped
+// What the real Qwen Code runs of the other qwen-code-* tests rarely write, from lines shaped
 // as 0.24.4 writes them: its own compaction, a window set in the config, another repo's session, a
 // torn line, a model it does not know; where its transcripts are; the evidence of an offline document.
 // Read by the same incremental reader the daemon uses.
@@ -77,8 +77,8 @@ async function read(lines: readonly (object | string)[], config: AgentConfig = C
   return update;
 }
 
-describe('issue 24 Qwen Code transcripts, edge cases', () => {
-  test('issue 24 qwen: the context is the last promptTokenCount (cached inside it), the window the contextWindowSize Qwen wrote; agents.qwen-code.contextWindow overrides it; a torn line is skipped', async () => {
+describe('Qwen Code transcripts, edge cases', () => {
+  test('qwen: the context is the last promptTokenCount (cached inside it), the window the contextWindowSize Qwen wrote; agents.qwen-code.contextWindow overrides it; a torn line is skipped', async () => {
     const update = await read([
       user('look'),
       telemetry(),
@@ -103,7 +103,7 @@ describe('issue 24 Qwen Code transcripts, edge cases', () => {
     expect(configured.state.overflowed).toBe(true);
   });
 
-  test('issue 24 qwen: a chat_compression line is Qwen compacting by itself (its context before, /compress marked manual), and the next reading is the smaller context', async () => {
+  test('qwen: a chat_compression line is Qwen compacting by itself (its context before, /compress marked manual), and the next reading is the smaller context', async () => {
     const update = await read([
       user('go'),
       assistant([{ text: 'a' }], 860_000),
@@ -117,7 +117,7 @@ describe('issue 24 Qwen Code transcripts, edge cases', () => {
     expect(update.state.latestUsage?.prompt_tokens).toBe(25_000);
   });
 
-  test('issue 24 qwen: a session whose cwd is another repo is not this one’s and never over the threshold here; before the first reply the window comes from the model table', async () => {
+  test('qwen: a session whose cwd is another repo is not this one’s and never over the threshold here; before the first reply the window comes from the model table', async () => {
     const elsewhere = await read([user('x', '/work/repo-other'), assistant([{ text: 'a' }], 900_000)]);
     expect(elsewhere.state.foreign).toBe(true);
     expect(elsewhere.state.overflowed).toBe(false);
@@ -126,7 +126,7 @@ describe('issue 24 Qwen Code transcripts, edge cases', () => {
     expect(fresh.state.latestUsage).toBeNull();
   });
 
-  test('issue 24 qwen: Qwen compacts at min(85% of the window, window − 33,000); a 131,072 window (gpt-4.1) compacts at 74%, and ai-zen hands off 3 points before', async () => {
+  test('qwen: Qwen compacts at min(85% of the window, window − 33,000); a 131,072 window (gpt-4.1) compacts at 74%, and ai-zen hands off 3 points before', async () => {
     expect([1_000_000, 262_144, 200_000, 131_072].map(qwenOwnCompactionPoint)).toEqual([85, 85, 83, 74]);
     const small = await read([user('x'), assistant([{ text: 'a' }], 50_000, 131_072, 'gpt-4.1')]);
     expect(small.state.thresholds).toMatchObject({ compactsAt: 74, handoffAt: 70 });
@@ -137,7 +137,7 @@ describe('issue 24 Qwen Code transcripts, edge cases', () => {
     expect(learned.state.thresholds).toMatchObject({ compactsAt: 60, handoffAt: 57 });
   });
 
-  test('issue 24 qwen: transcripts are <runtime>/projects/<slug>/chats/<uuid>.jsonl, <runtime> being QWEN_RUNTIME_DIR, else QWEN_HOME, else ~/.qwen; the runtime.json beside them is no transcript', () => {
+  test('qwen: transcripts are <runtime>/projects/<slug>/chats/<uuid>.jsonl, <runtime> being QWEN_RUNTIME_DIR, else QWEN_HOME, else ~/.qwen; the runtime.json beside them is no transcript', () => {
     expect(qwenProjectsDir({ HOME: '/home/me' })).toBe('/home/me/.qwen/projects');
     expect(qwenProjectsDir({ HOME: '/home/me', QWEN_HOME: '/q' })).toBe('/q/projects');
     expect(qwenProjectsDir({ HOME: '/home/me', QWEN_HOME: '/q', QWEN_RUNTIME_DIR: '/r' })).toBe('/r/projects');
@@ -148,7 +148,7 @@ describe('issue 24 Qwen Code transcripts, edge cases', () => {
     expect(isQwenTranscript(`${projects}/-work-repo/chats/sub/${ID}.jsonl`, projects)).toBe(false);
   });
 
-  test('issue 24 qwen: the evidence: the user’s words, write_file/edit as written files, read_file as read, run_shell_command as exec ending in its exit code (from the result, or from Qwen’s text), a failed call as an error', () => {
+  test('qwen: the evidence: the user’s words, write_file/edit as written files, read_file as read, run_shell_command as exec ending in its exit code (from the result, or from Qwen’s text), a failed call as an error', () => {
     const lines = [
       user('add a page'),
       assistant([{ functionCall: { id: 'c1', name: 'write_file', args: { file_path: '/work/repo/docs/a.md', content: '# A' } } }], 10),

@@ -1,4 +1,4 @@
-// Issue 24 §3 for Qwen Code: `ai-zen-daemon install-hooks qwen` / `uninstall-hooks qwen` in the
+// For Qwen Code: `ai-zen-daemon install-hooks qwen` / `uninstall-hooks qwen` in the
 // project's own `.qwen/settings.json`, and the hooks at work in the real client
 // (`@qwen-code/qwen-code` 0.24.4, offline against the fake OpenAI-compatible server, a temp HOME) with
 // a real daemon: at a terminal (`qwen -i`, registered as running) the Stop hook has Qwen write its own
@@ -21,7 +21,7 @@ const share = (percent: number) => Math.round((QWEN_DEFAULT_WINDOW * percent) / 
 const isMain = (request: RecordedRequest) => JSON.stringify(request.messages[0]?.content ?? '').includes('You are Qwen Code');
 const stepOf = (request: RecordedRequest) => request.messages.filter((message) => message?.role === 'assistant').length;
 
-describe('issue 24 Qwen Code hooks (install-hooks qwen)', { timeout: 300_000 }, () => {
+describe('Qwen Code hooks (install-hooks qwen)', { timeout: 300_000 }, () => {
   let daemon: DaemonRepo | undefined;
   let fake: FakeOpenAI | undefined;
   afterEach(async (context) => {
@@ -35,7 +35,7 @@ describe('issue 24 Qwen Code hooks (install-hooks qwen)', { timeout: 300_000 }, 
     daemon = fake = undefined;
   });
 
-  it('issue 24 qwen: install-hooks qwen merges Stop, PreCompact and SessionStart into the project’s .qwen/settings.json (the user’s hooks and settings stay, the mode too, kept out of git), is idempotent, and uninstall-hooks qwen removes only ours; a broken file is one line and left alone', async () => {
+  it('qwen: install-hooks qwen merges Stop, PreCompact and SessionStart into the project’s .qwen/settings.json (the user’s hooks and settings stay, the mode too, kept out of git), is idempotent, and uninstall-hooks qwen removes only ours; a broken file is one line and left alone', async () => {
     daemon = await makeDaemonRepo();
     const file = path.join(daemon.root, '.qwen', 'settings.json');
     await fs.mkdir(path.dirname(file));
@@ -103,7 +103,7 @@ describe('issue 24 Qwen Code hooks (install-hooks qwen)', { timeout: 300_000 }, 
     return { repo, server, qwen, events, hookEnv };
   }
 
-  it('issue 24 qwen: with the hooks installed, a session at the terminal crossing handoffAt writes its own document (self): the Stop hook blocks with the path and the skill, Qwen writes it with write_file, the daemon verifies, commits and adopts it; the next session, one-shot on a pinned model in another process while the handed-off one is open, is told no document (only a successor is), and crossing too keeps its answer (a script’s run: the daemon writes that document itself before qwen exits)', async () => {
+  it('qwen: with the hooks installed, a session at the terminal crossing handoffAt writes its own document (self): the Stop hook blocks with the path and the skill, Qwen writes it with write_file, the daemon verifies, commits and adopts it; the next session, one-shot on a pinned model in another process while the handed-off one is open, is told no document (only a successor is), and crossing too keeps its answer (a script’s run: the daemon writes that document itself before qwen exits)', async () => {
     const { repo: daemon, server: fake, qwen, events, hookEnv } = await withHooks();
     const request = 'add a --verbose flag to the CLI';
     const script = 'wire the --quiet flag too';

@@ -1,4 +1,4 @@
-// Issue 24 §1, §2 and §4 with the real Qwen Code client (`@qwen-code/qwen-code` 0.24.4) offline against
+// With the real Qwen Code client (`@qwen-code/qwen-code` 0.24.4) offline against
 // the fake OpenAI-compatible server, in a temp repo and a temp HOME, while a real daemon watches the
 // transcripts the client itself writes under ~/.qwen/projects/<slug>/chats/. Four runs at once, shared by
 // both tests: one in another repo, one on Qwen's default model and one on a pinned model that cross
@@ -44,7 +44,7 @@ const isMain = (request: RecordedRequest) => JSON.stringify(request.messages[0]?
 /** How many replies of this session the request already carries: the step of the scripted turn. */
 const stepOf = (request: RecordedRequest) => request.messages.filter((message) => message?.role === 'assistant').length;
 
-describe('issue 24 Qwen Code sessions, with the real client', { timeout: 300_000 }, () => {
+describe('Qwen Code sessions, with the real client', { timeout: 300_000 }, () => {
   let fake: FakeOpenAI;
   let daemon: DaemonRepo;
   let qwen: QwenHome;
@@ -127,7 +127,7 @@ describe('issue 24 Qwen Code sessions, with the real client', { timeout: 300_000
     await fake?.close();
   });
 
-  it('issue 24 qwen: Qwen Code sessions of this repo are listed by status, status --json and sessions over IPC with the context Qwen counts (cached tokens inside) and the window it reports, on its default model and on a pinned one; a session of another repo is neither listed nor watched', async () => {
+  it('qwen: Qwen Code sessions of this repo are listed by status, status --json and sessions over IPC with the context Qwen counts (cached tokens inside) and the window it reports, on its default model and on a pinned one; a session of another repo is neither listed nor watched', async () => {
     const qwenSessions = async () => (await daemon.status()).sessions.filter((session) => session.agent === 'qwen-code');
     // The pinned session waits at its first reading until a document is committed: both are listed meanwhile.
     const listed = await waitFor(
@@ -193,7 +193,7 @@ describe('issue 24 Qwen Code sessions, with the real client', { timeout: 300_000
     expect((await qwenSessions()).map((session) => session.transcript)).not.toContain(other);
   });
 
-  it('issue 24 qwen: sessions crossing handoffAt on the default and on a pinned model get an offline document with the nine sections, committed alone, naming `qwen -i` as the successor; `handoff <prefix>` hands off a third; no transcript changes; `continue --in qwen --print` names the successor, whose prompt given to the real client starts a session the daemon links as continuing the handed-off one', async () => {
+  it('qwen: sessions crossing handoffAt on the default and on a pinned model get an offline document with the nine sections, committed alone, naming `qwen -i` as the successor; `handoff <prefix>` hands off a third; no transcript changes; `continue --in qwen --print` names the successor, whose prompt given to the real client starts a session the daemon links as continuing the handed-off one', async () => {
     try {
       await waitFor(async () => (await daemon.status()).handoffs.some((entry) => entry.state === 'committed'), {
         timeoutMs: 150_000,

@@ -1,4 +1,4 @@
-// Issue 19 §4–5 through the CLI a person runs: where each session stands, in words (over the
+// §4–5 through the CLI a person runs: where each session stands, in words (over the
 // threshold, window full, handed off → its successor, folded out of the open list), one rounding rule
 // for percentages, and a session named by the prefix `status` prints. The real Claude Code and Codex
 // clients' hand-made handoffs are in x3-handoff-by-hand.test.ts.
@@ -14,7 +14,7 @@ import { handoffDocs, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } fr
 const CLAUDE_ID = '1a2b3c4d-2222-4333-8444-555555555555';
 const CLAUDE_FULL_ID = '5e6f7a8b-2222-4333-8444-555555555555';
 
-describe('issue 19 §4–5 readable states and sessions named by prefix', { timeout: 120_000 }, () => {
+describe('§4–5 readable states and sessions named by prefix', { timeout: 120_000 }, () => {
   let daemon: DaemonRepo | undefined;
   let claudeDir: string | undefined;
   afterEach(async () => {
@@ -46,7 +46,7 @@ describe('issue 19 §4–5 readable states and sessions named by prefix', { time
     return file;
   }
 
-  it('issue 19 §5 status words where each session stands: over the threshold below 100% (rounded down), window full at it, and a handed-off session as handed off → its successor, folded out of the open list but shown by --all and in --json', async () => {
+  it('status words where each session stands: over the threshold below 100% (rounded down), window full at it, and a handed-off session as handed off → its successor, folded out of the open list but shown by --all and in --json', async () => {
     claudeDir = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-states-claude-'));
     // The daemon hands nothing over by itself here: the states are what is read.
     daemon = await makeDaemonRepo({
@@ -96,7 +96,7 @@ describe('issue 19 §4–5 readable states and sessions named by prefix', { time
     expect(json.sessions.find((session) => session.id === old)?.successorId).toBe(successor.id);
   });
 
-  it('issue 19 §4 handoff takes the prefix status prints for an ai-zen session; an ambiguous or unknown one is one line naming the candidates, exit 1', async () => {
+  it('handoff takes the prefix status prints for an ai-zen session; an ambiguous or unknown one is one line naming the candidates, exit 1', async () => {
     daemon = await makeDaemonRepo();
     await daemon.start();
     for (const n of [11, 12]) {

@@ -1,4 +1,4 @@
-// Issue 23 §4: the daemon's reading of a `reopened` line (ai-zen migrate --undo) — the session is
+// The daemon's reading of a `reopened` line (ai-zen migrate --undo) — the session is
 // open again and no longer points at its successor; read while over its window, the line declines
 // that crossing as a `skip` does, so the daemon does not migrate the session straight back.
 import { describe, expect, it } from 'vitest';
@@ -37,15 +37,15 @@ const usage = (prompt: number): SessionLine => ({
 const migrated: SessionLine = { type: 'migrated', at: AT, newId: NEXT, path: '.ai-zen/handoffs/20261204-050000-c0c0c0c0.md' };
 const reopened: SessionLine = { type: 'reopened', at: AT, from: NEXT };
 
-describe('issue 23 §4 a reopened session, as the daemon reads it', () => {
-  it('issue 23 §4: an undone migration over the window is open again, without a successor, and its crossing declined (no migration straight back)', () => {
+describe('a reopened session, as the daemon reads it', () => {
+  it('an undone migration over the window is open again, without a successor, and its crossing declined (no migration straight back)', () => {
     const state = fold([header, usage(1500), migrated, reopened]);
     expect(state).toMatchObject({ closed: false, successorId: null, overflowed: true, declined: { at: AT, promptTokens: 1500 } });
     // A usage at or below the window re-arms it; the next crossing is handed over as usual.
     expect(fold([header, usage(1500), migrated, reopened, usage(900)]).declined).toBeNull();
   });
 
-  it('issue 23 §4: an undone migration under the window declines nothing', () => {
+  it('an undone migration under the window declines nothing', () => {
     expect(fold([header, usage(500), migrated, reopened])).toMatchObject({ closed: false, successorId: null, declined: null });
   });
 });

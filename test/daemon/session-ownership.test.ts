@@ -1,4 +1,4 @@
-// Ownership (issue 4 §3): a live ai-zen process holds an OS lock on the session it has open; the
+// Ownership: a live ai-zen process holds an OS lock on the session it has open; the
 // daemon leaves that session to it, and no second process can open it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AiZenError } from '../../src/errors.js';

@@ -163,7 +163,7 @@ describe('D1 the session watcher', () => {
     });
   });
 
-  it('issue 11 §6 after rm -rf of .ai-zen, the sessions folder made again is heard at once — no reconcile pass runs', async () => {
+  it('after rm -rf of .ai-zen, the sessions folder made again is heard at once — no reconcile pass runs', async () => {
     await fs.mkdir(folder, { recursive: true });
     const live = await start({ reconcileIntervalMs: 3_600_000 });
     await fs.rm(path.dirname(folder), { recursive: true });
@@ -177,7 +177,7 @@ describe('D1 the session watcher', () => {
     expect(live.state(path.join(folder, `${id}.jsonl`))?.overflowed).toBe(true);
   });
 
-  it('issue 11 §6 a session added in the same clock tick as the listing that missed it is found by the next pass', async () => {
+  it('a session added in the same clock tick as the listing that missed it is found by the next pass', async () => {
     await fs.mkdir(folder, { recursive: true });
     // A whole millisecond, so that setting it again below gives the very same time.
     const mtime = new Date();

@@ -1,4 +1,4 @@
-// Issue 9 §10, R19: a `skip` line (Esc at the chat's overflow selector) is the person's choice for
+// R19: a `skip` line (Esc at the chat's overflow selector) is the person's choice for
 // that crossing. A real daemon leaves the session alone — at the crossing, and when its owner goes
 // away — until usage drops to or below the window; the next crossing is migrated as usual.
 import fs from 'node:fs/promises';
@@ -13,7 +13,7 @@ const DEADLINE = { timeoutMs: 30_000 };
 const SKIPPED = 'skipped in the chat (Esc); handed over at the next crossing';
 const skipLine = (promptTokens: number) => ({ type: 'skip', at: new Date().toISOString(), promptTokens });
 
-describe('R19 issue 9 §10 skip means skip: the daemon respects a skip until the next crossing', { timeout: 90_000 }, () => {
+describe('R19 skip means skip: the daemon respects a skip until the next crossing', { timeout: 90_000 }, () => {
   let daemon: DaemonRepo;
   let owner: SessionOwner | null = null;
   beforeEach(async () => {
@@ -36,7 +36,7 @@ describe('R19 issue 9 §10 skip means skip: the daemon respects a skip until the
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string; prompt_tokens?: number; usage?: { prompt_tokens: number } });
 
-  it('R19 T issue 9 §10 raw lines: usage over → skip → no migration; below the window, then over again → migrated', async () => {
+  it('R19 raw lines: usage over → skip → no migration; below the window, then over again → migrated', async () => {
     const id = sessionId(31);
     const file = await daemon.writeSession(id, { maxContextTokens: 1000 });
     // As the chat writes them: the reply's usage, then the person's Esc (one write: nobody owns this file).
@@ -77,7 +77,7 @@ describe('R19 issue 9 §10 skip means skip: the daemon respects a skip until the
     expect(types.slice(4)).toEqual(['usage 1400', 'skip', 'usage 1500', 'usage 1000', 'usage 1300', 'handoff', 'migrated']);
   });
 
-  it('R19 T issue 9 §10 a session skipped while its owner was live is not migrated when the owner goes away', async () => {
+  it('R19 a session skipped while its owner was live is not migrated when the owner goes away', async () => {
     const started = await startSessionOwner(daemon.root, { create: 1000 }, daemon.env);
     if (!started.ok) throw new Error(started.error);
     owner = started.owner;

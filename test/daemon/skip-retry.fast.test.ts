@@ -1,4 +1,4 @@
-// Issue 9 §10, R19: a crossing whose migration failed is tried again (issue 11 §5) — unless the
+// R19: a crossing whose migration failed is tried again — unless the
 // person then skipped it in the chat. The retry clock is the test's (fake timers): no waiting.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionMonitor, SKIPPED_IN_CHAT } from '../../src/daemon/handover/session-monitor.js';
@@ -47,7 +47,7 @@ function update(state: SessionState, previous: SessionState, overflowStarted: bo
   };
 }
 
-describe('R19 issue 9 §10 a skip stops the retries of a failed migration', () => {
+describe('R19 a skip stops the retries of a failed migration', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   });
@@ -86,7 +86,7 @@ describe('R19 issue 9 §10 a skip stops the retries of a failed migration', () =
     return { monitor, runs, skip };
   }
 
-  it('R19 T issue 9 §10 without a skip the failed crossing is tried again; after a skip line it never is', async () => {
+  it('R19 without a skip the failed crossing is tried again; after a skip line it never is', async () => {
     const control = await failedCrossing();
     await vi.advanceTimersByTimeAsync(5_000);
     await vi.waitFor(() => expect(control.runs).toHaveLength(2));

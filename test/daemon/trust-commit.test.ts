@@ -1,4 +1,4 @@
-// T1 T2 T5 (issue 9 §1, §2, §5): a cloned repo's files, or a model with the confined tools, try to
+// T1 T2 T5: a cloned repo's files, or a model with the confined tools, try to
 // make a real daemon commit what the user did not mean, or migrate the wrong session. Each test
 // performs the attack as the issue describes it and shows what the user sees instead.
 import { createHash } from 'node:crypto';

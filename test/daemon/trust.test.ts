@@ -1,6 +1,6 @@
 // T3, T4: a cloned repo cannot send the user's key where it likes, run its hooks, choose the
 // model or executor, or have its committed sessions handed to a model — until the user trusts it.
-// Issue 22 §1, §3, §4: nor through a symlinked config, a symlinked hook whose target a `git pull`
+// Nor through a symlinked config, a symlinked hook whose target a `git pull`
 // changes, its project skill or `agentMayMigrate`.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -156,7 +156,7 @@ describe('T3 T4 trust of a cloned repo', () => {
     expect(await marks()).toBe(1);
   });
 
-  it('issue 22 §1 a symlinked .ai-zen/config.json naming an endpoint gets neither key nor transcript until trusted, and again nothing once the link target changes', async () => {
+  it('a symlinked .ai-zen/config.json naming an endpoint gets neither key nor transcript until trusted, and again nothing once the link target changes', async () => {
     const attacker = await fake();
     daemon = await makeDaemonRepo();
     // The config the loader reads through the link lives elsewhere in the clone.
@@ -188,7 +188,7 @@ describe('T3 T4 trust of a cloned repo', () => {
     expect(attacker.requests).toHaveLength(1);
   });
 
-  it('issue 22 §4 an untrusted repo’s "agentMayMigrate": true does not let the model migrate under -p; the line says it was ignored', async () => {
+  it('an untrusted repo’s "agentMayMigrate": true does not let the model migrate under -p; the line says it was ignored', async () => {
     const model = await fake();
     daemon = await makeDaemonRepo({ config: { agentMayMigrate: true } });
     const env = { ...daemon.env, OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: model.baseURL };
@@ -201,7 +201,7 @@ describe('T3 T4 trust of a cloned repo', () => {
     expect(sessions.filter((name) => name.endsWith('.jsonl'))).toHaveLength(1);
   });
 
-  it('issue 22 §3 §4 a symlinked hook and a project skill: neither runs nor reaches the model untrusted; both after trust; once the hook’s target changes, it stops', async () => {
+  it('a symlinked hook and a project skill: neither runs nor reaches the model untrusted; both after trust; once the hook’s target changes, it stops', async () => {
     const model = await fake();
     model.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument('by the fake model') })));
     daemon = await makeDaemonRepo({ env: { OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: model.baseURL } });
@@ -260,7 +260,7 @@ describe('T3 T4 trust of a cloned repo', () => {
   });
 });
 
-describe('issue 9 item 9 the daemon migrates with the session header model', () => {
+describe('the daemon migrates with the session header model', () => {
   let daemon: DaemonRepo | null = null;
   let model: FakeOpenAI | null = null;
   afterEach(async () => {
@@ -270,7 +270,7 @@ describe('issue 9 item 9 the daemon migrates with the session header model', () 
     model = null;
   });
 
-  it('issue 9 item 9 the daemon hands a session to the model its header names, not the one the config names now', async () => {
+  it('the daemon hands a session to the model its header names, not the one the config names now', async () => {
     model = await startFakeOpenAI();
     model.handle(() => reply().text('# Handoff\n\nGoal: carry on.\n').usage({ prompt_tokens: 10, completion_tokens: 5 }));
     daemon = await makeDaemonRepo({ env: { OPENAI_API_KEY: SECRET, OPENAI_BASE_URL: model.baseURL, AI_ZEN_MODEL: 'config-model' } });

@@ -1,4 +1,4 @@
-// Issue 21 with the real Claude Code client (offline, against the fake Anthropic server, a real
+// With the real Claude Code client (offline, against the fake Anthropic server, a real
 // daemon watching): the document of a Claude session has first steps that cannot flood a successor
 // (§1), names no path of this machine (§2), carries its verdict (§3), and a successor started from
 // it is linked to it and keeps its rules (§4); a self document that fails the checks is sent back
@@ -90,8 +90,8 @@ async function runStep(repo: DaemonRepo, command: string): Promise<{ code: numbe
   });
 }
 
-describe('issue 21 documents a successor can trust, with the real Claude Code client', () => {
-  test('issue 21 §1 §2 §3 §4 a Claude session with a 200 KB transcript line: bounded first steps (the read-back under 16 KB), no machine path, checked ✓ in handoffs, status and the notification; its successor is linked to it and carries its rule', async () => {
+describe('documents a successor can trust, with the real Claude Code client', () => {
+  test('a Claude session with a 200 KB transcript line: bounded first steps (the read-back under 16 KB), no machine path, checked ✓ in handoffs, status and the notification; its successor is linked to it and carries its rule', async () => {
     const { daemon, claude, seen } = await setup();
     const target = path.join(daemon.root, 'src', 'parser.ts');
     fake.enqueue(
@@ -181,7 +181,7 @@ describe('issue 21 documents a successor can trust, with the real Claude Code cl
     expect((await daemon.daemon(['sessions'])).stdout).toContain(`continues ${shortId(firstId)} from ${doc1}`);
   }, 180_000);
 
-  test('issue 21 §3 a self document whose ⚠️ drops the user’s rule gets one corrective Stop reason naming it; the corrected document is adopted, checked ✓', async () => {
+  test('a self document whose ⚠️ drops the user’s rule gets one corrective Stop reason naming it; the corrected document is adopted, checked ✓', async () => {
     const { daemon, claude, seen } = await setup();
     expect((await daemon.daemon(['install-hooks', 'claude'])).code).toBe(0);
     const documentWith = (rules: string) =>
@@ -206,7 +206,7 @@ describe('issue 21 documents a successor can trust, with the real Claude Code cl
       },
       anthropicReply().text('Corrected.').usage({ input_tokens: 150_000, output_tokens: 10 }),
     );
-    // A person at the terminal: a script's run (`claude -p`) keeps its answer and is never asked (issue 19 §7).
+    // A person at the terminal: a script's run (`claude -p`) keeps its answer and is never asked.
     await using terminal = await startInteractiveClaude('Fix the parser. Never add dependencies.', {
       cwd: daemon.root,
       home: claude,
@@ -278,7 +278,7 @@ describe('issue 21 documents a successor can trust, with the real Claude Code cl
     expect(written).toHaveLength(1);
     expect(written[0]!.payload).toMatchObject({ executor: 'self', checks: { sections: [], facts: [], files: [], commands: [] } });
   }, 180_000);
-  test('issue 21 §3 a self document still failing after its one correction: the daemon writes its own (offline), recorded as a downgrade from self, checked ✓', async () => {
+  test('a self document still failing after its one correction: the daemon writes its own (offline), recorded as a downgrade from self, checked ✓', async () => {
     const { daemon, claude, seen } = await setup();
     expect((await daemon.daemon(['install-hooks', 'claude'])).code).toBe(0);
     const careless = `# Handoff\n\n${HANDOFF_SECTIONS.map((heading) => `## ${heading}\n\n${heading.includes('⚠️') ? 'None stated.' : 'The parser is fixed.'}\n`).join('\n')}`;
@@ -299,7 +299,7 @@ describe('issue 21 documents a successor can trust, with the real Claude Code cl
         return anthropicReply().text('It is fine as it is.').usage({ input_tokens: 149_000, output_tokens: 10 });
       },
     );
-    // A person at the terminal: a script's run (`claude -p`) keeps its answer and is never asked (issue 19 §7).
+    // A person at the terminal: a script's run (`claude -p`) keeps its answer and is never asked.
     await using terminal = await startInteractiveClaude('Fix the parser. Never add dependencies.', {
       cwd: daemon.root,
       home: claude,

@@ -1,4 +1,4 @@
-// Issue 21 with the real Codex client (offline, against the fake Responses server, a real daemon
+// With the real Codex client (offline, against the fake Responses server, a real daemon
 // watching): a Codex session's document is checked and shows its verdict (§3), names no path of
 // this machine (§2), has first steps that print at most 16 KB — the read-back of the session's turns
 // among them (§1) — and the fresh Codex session started from it is linked to it and keeps its rule (§4).
@@ -18,7 +18,7 @@ const tokens = (percent: number) => Math.round((WINDOW * percent) / 100);
 const PASSED = { sections: [], facts: [], files: [], commands: [] };
 const section = (doc: string, marker: string) => (doc.split(`\n## ${marker}`)[1] ?? '').split('\n## ')[0]!;
 
-describe('issue 21 documents a successor can trust, with the real Codex client', { timeout: 180_000 }, () => {
+describe('documents a successor can trust, with the real Codex client', { timeout: 180_000 }, () => {
   let fake: FakeResponses;
   let daemon: DaemonRepo;
   let codex: CodexHome;
@@ -50,7 +50,7 @@ describe('issue 21 documents a successor can trust, with the real Codex client',
     });
   }
 
-  it('issue 21 §1 §2 §3 §4 a Codex session crossing handoffAt: checked ✓, no machine path, bounded first steps with the read-back; its successor is linked to it and carries its rule', async () => {
+  it('a Codex session crossing handoffAt: checked ✓, no machine path, bounded first steps with the read-back; its successor is linked to it and carries its rule', async () => {
     daemon = await makeDaemonRepo({ config: { agents: { codex: { graceSeconds: 0 } } } });
     codex = await makeCodexHome(path.dirname(daemon.root), { baseURL: fake.baseURL });
     (daemon.env as Record<string, string>).CODEX_HOME = codex.codexHome;

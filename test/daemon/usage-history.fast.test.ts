@@ -1,4 +1,4 @@
-// Issue 23 §1: the daemon keeps each session's last readings (the sparkline of `top`) in a bounded ring.
+// The daemon keeps each session's last readings (the sparkline of `top`) in a bounded ring.
 import { describe, expect, it } from 'vitest';
 import type { SessionState, SessionUpdate } from '../../src/daemon/watching/session-source.js';
 import { UsageHistory } from '../../src/daemon/watching/usage-history.js';
@@ -37,8 +37,8 @@ function update(current: SessionState, extra: Partial<SessionUpdate> = {}): Sess
   };
 }
 
-describe('issue 23 §1 usage history', () => {
-  it('issue 23 §1 keeps the last readings of a session, oldest first, bounded; marks compactions and handoff lines; forgets a file that is gone', () => {
+describe('usage history', () => {
+  it('keeps the last readings of a session, oldest first, bounded; marks compactions and handoff lines; forgets a file that is gone', () => {
     let clock = Date.parse('2026-12-04T04:00:00Z');
     const history = new UsageHistory(() => new Date((clock += 1000)), 3);
     for (const tokens of [100, 200, 300, 400]) history.record(update(state(tokens)));

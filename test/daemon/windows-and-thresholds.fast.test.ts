@@ -1,4 +1,4 @@
-// Issue 19 §1–2, the pure parts: the model table and the user's entries, the thresholds kept below
+// §1–2, the pure parts: the model table and the user's entries, the thresholds kept below
 // the agent's compaction point, what is learned from compactions (and kept across restarts), and
 // the loop guard's targets.
 import { promises as fs } from 'node:fs';
@@ -15,8 +15,8 @@ import { memoryLogger } from '../support/memory-logger.js';
 
 const noModels = {};
 
-describe('issue 19 §1 model windows as data', () => {
-  test('issue 19 §1 Claude: opus-5-5, the aliases, every claude-*-5 and opus 4.7/4.8 are 1M; opus/sonnet 4.6, sonnet 4.5 and unknown models 200k; `[1m]` is 1M', () => {
+describe('model windows as data', () => {
+  test('Claude: opus-5-5, the aliases, every claude-*-5 and opus 4.7/4.8 are 1M; opus/sonnet 4.6, sonnet 4.5 and unknown models 200k; `[1m]` is 1M', () => {
     const window = (model: string | null, largestReading = 0) =>
       agentWindow('claude-code', model, { configured: null, models: noModels, largestReading });
     for (const model of [
@@ -37,7 +37,7 @@ describe('issue 19 §1 model windows as data', () => {
     expect(window('claude-sonnet-4-6', 250_000)).toBe(1_000_000);
   });
 
-  test('issue 19 §1 the config extends and overrides the table per model (a name or its prefix), and an agent-wide contextWindow wins over all', () => {
+  test('the config extends and overrides the table per model (a name or its prefix), and an agent-wide contextWindow wins over all', () => {
     const models = { 'my-model': { contextWindow: 64_000 }, 'claude-opus-5': { contextWindow: 500_000, compactsAt: 60 } };
     expect(agentWindow('claude-code', 'my-model', { configured: null, models })).toBe(64_000);
     expect(agentWindow('claude-code', 'claude-opus-5-5', { configured: null, models })).toBe(500_000);
@@ -52,8 +52,8 @@ describe('issue 19 §1 model windows as data', () => {
   });
 });
 
-describe('issue 19 §2 thresholds relative to the compaction point', () => {
-  test('issue 19 §2 handoffAt stays 3 points below compactsAt, never above 100%, and handoffAtTokens lowers it (the lower point wins)', () => {
+describe('thresholds relative to the compaction point', () => {
+  test('handoffAt stays 3 points below compactsAt, never above 100%, and handoffAtTokens lowers it (the lower point wins)', () => {
     expect(sessionThresholds({ handoffAt: 70, warnAt: 60, compactsAt: 73, handoffAtTokens: null, window: 200_000 }).handoffAt).toBe(70);
     expect(sessionThresholds({ handoffAt: 90, warnAt: 60, compactsAt: 73, handoffAtTokens: null, window: 200_000 }).handoffAt).toBe(70);
     expect(sessionThresholds({ handoffAt: 100, warnAt: 60, compactsAt: null, handoffAtTokens: null, window: 200_000 }).handoffAt).toBe(100);
@@ -66,7 +66,7 @@ describe('issue 19 §2 thresholds relative to the compaction point', () => {
     expect(isOverThreshold({ ...base, latestUsage: { prompt_tokens: 150_000, completion_tokens: 0, total_tokens: 0 } })).toBe(true);
   });
 
-  test('issue 19 §2 the learned point is the lowest of the latest five native compactions; a manual one or one below half the window teaches nothing; it is kept in $AI_ZEN_HOME across restarts', async () => {
+  test('the learned point is the lowest of the latest five native compactions; a manual one or one below half the window teaches nothing; it is kept in $AI_ZEN_HOME across restarts', async () => {
     expect(learnedPoint([])).toBeNull();
     const at = (n: number) => `2026-12-03T10:0${n}:00.000Z`;
     expect(
@@ -117,7 +117,7 @@ describe('issue 19 §2 thresholds relative to the compaction point', () => {
     await fs.rm(home, { recursive: true, force: true });
   });
 
-  test('issue 19 §2 Codex: the context just before its own compaction is recorded (the reading before the zero reading)', () => {
+  test('Codex: the context just before its own compaction is recorded (the reading before the zero reading)', () => {
     const line = (payload: unknown) => JSON.stringify({ timestamp: '2026-12-03T10:00:00.000Z', type: 'event_msg', payload });
     const reading = (total: number, zero = false) =>
       line({
@@ -139,7 +139,7 @@ describe('issue 19 §2 thresholds relative to the compaction point', () => {
     expect(state.lastCompaction?.preTokens).toBe(236_000);
   });
 
-  test('issue 19 §2 the loop guard never shows a target above the compaction point or 100% ("hands off once it reaches 106%" was seen); the grace window holds below 95% and a point short of the compaction point', () => {
+  test('the loop guard never shows a target above the compaction point or 100% ("hands off once it reaches 106%" was seen); the grace window holds below 95% and a point short of the compaction point', () => {
     const guard = new HandoffLoopGuard(120_000);
     const now = Date.parse('2026-12-03T10:00:00.000Z');
     const old = now - 3_600_000;

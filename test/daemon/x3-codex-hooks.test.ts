@@ -160,7 +160,7 @@ describe('X3 Codex hooks (install-hooks codex), with the real client', { timeout
         .usage({ input_tokens: tokens(74), cached_tokens: tokens(73), output_tokens: 20 }),
     );
     // Codex run as a person runs it: `codex exec` says so in its rollout (originator codex_exec) and
-    // keeps its answer (issue 19 §7, below); under the interactive client's originator it is the
+    // keeps its answer (below); under the interactive client's originator it is the
     // session at the terminal whose Stop hook takes the handoff.
     const result = await codexExec(request, atTheTerminal(run(repo)));
     expect(result.code, result.stderr).toBe(0);
@@ -193,7 +193,7 @@ describe('X3 Codex hooks (install-hooks codex), with the real client', { timeout
     expect(JSON.stringify(successor.input)).not.toContain(request);
   });
 
-  it('issue 19 §7 a `codex exec` run that crosses with the trusted hooks keeps its answer: stdout is the model’s final reply, the Stop hook does not block, and the daemon has written the document itself (offline) before codex exits, then commits it', async () => {
+  it('a `codex exec` run that crosses with the trusted hooks keeps its answer: stdout is the model’s final reply, the Stop hook does not block, and the daemon has written the document itself (offline) before codex exits, then commits it', async () => {
     const repo = await setUp();
     expect((await repo.daemon(['install-hooks', 'codex', '--trust'], { timeoutMs: 60_000 })).code).toBe(0);
     await startDaemon(repo);

@@ -37,7 +37,7 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     await fake?.close();
   });
 
-  /** No grace window after a session starts (issue 10 §6): these sessions are seconds old. */
+  /** No grace window after a session starts: these sessions are seconds old. */
   const noGrace = { codex: { graceSeconds: 0 } };
 
   async function setUp(agents: object = {}): Promise<void> {
@@ -216,7 +216,7 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     expect((await daemon.status()).handoffs).toHaveLength(1);
   });
 
-  it('X3 issue 19 §2 a Codex session already above handoffAt when the daemon starts hands off only once it grew 10 more points, and once for that crossing; one born while the daemon runs and starting above is handed off at once', async () => {
+  it('X3 a Codex session already above handoffAt when the daemon starts hands off only once it grew 10 more points, and once for that crossing; one born while the daemon runs and starting above is handed off at once', async () => {
     await setUp();
     fake.enqueue(
       responsesReply()

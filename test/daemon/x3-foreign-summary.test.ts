@@ -134,7 +134,7 @@ async function committed(daemon: DaemonRepo, seen: AnyEvent[]): Promise<void> {
 }
 
 describe('X3 the summary executor for another agent’s session', () => {
-  test('issue 19 §4 by hand, with a model configured: `handoff <prefix> --goal` of a Claude Code session under its threshold is written by the summary executor towards the goal, from the transcript, which is only read', async () => {
+  test('by hand, with a model configured: `handoff <prefix> --goal` of a Claude Code session under its threshold is written by the summary executor towards the goal, from the transcript, which is only read', async () => {
     const summary = `# Handoff\n\n${SECTIONS.map((heading) => `## ${heading}\n\nFrom the summary model: next, cover src/parse.ts with tests.\n`).join('\n')}`;
     unhandle = model.handle(() => reply().text(summary).usage({ prompt_tokens: 900, completion_tokens: 300 }));
     const { daemon, transcript } = await setup();

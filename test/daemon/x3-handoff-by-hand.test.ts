@@ -1,4 +1,4 @@
-// Issue 19 §3–4 with the real clients: a Claude Code session and two Codex sessions a moment apart
+// §3–4 with the real clients: a Claude Code session and two Codex sessions a moment apart
 // are handed off by hand (`ai-zen-daemon handoff <prefix>`), each from its transcript, which stays
 // exactly as the client wrote it; the two Codex sessions (UUIDv7, the same first 8 characters) get
 // distinct short ids in `status` and distinct document names.
@@ -20,7 +20,7 @@ const sha = async (file: string) =>
     .update(await fs.readFile(file))
     .digest('hex');
 
-describe('issue 19 §3–4 hand-made handoffs of other agents’ sessions, with the real clients', { timeout: 180_000 }, () => {
+describe('§3–4 hand-made handoffs of other agents’ sessions, with the real clients', { timeout: 180_000 }, () => {
   let daemon: DaemonRepo | undefined;
   let anthropic: FakeAnthropic | undefined;
   let responses: FakeResponses | undefined;
@@ -33,7 +33,7 @@ describe('issue 19 §3–4 hand-made handoffs of other agents’ sessions, with 
     daemon = anthropic = responses = base = undefined;
   });
 
-  it('issue 19 §4–5 a Claude Code session is handed off by the prefix status prints, with --goal, from its transcript which is never written (migrate says how instead); once its successor command ran it shows handed off → the successor, folded out of the open list', async () => {
+  it('§4–5 a Claude Code session is handed off by the prefix status prints, with --goal, from its transcript which is never written (migrate says how instead); once its successor command ran it shows handed off → the successor, folded out of the open list', async () => {
     anthropic = await startFakeAnthropic();
     base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-byhand-claude-'));
     const claude = await makeClaudeHome(base);
@@ -96,7 +96,7 @@ describe('issue 19 §3–4 hand-made handoffs of other agents’ sessions, with 
     expect(all.find((line) => line.startsWith(`  ${shortId(successor)}  `))).not.toContain('handed off');
   });
 
-  it('issue 19 §3 two Codex sessions a moment apart get distinct short ids in status and distinct document names, each handed off by hand by its prefix; their shared id prefix is ambiguous', async () => {
+  it('two Codex sessions a moment apart get distinct short ids in status and distinct document names, each handed off by hand by its prefix; their shared id prefix is ambiguous', async () => {
     responses = await startFakeResponses();
     daemon = await makeDaemonRepo();
     const codex = await makeCodexHome(path.dirname(daemon.root), { baseURL: responses.baseURL });

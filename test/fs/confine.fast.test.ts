@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveInsideRoot } from '../../src/fs/confine.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
-describe('confinement to the project root (issue 2 tools, issue 3 guard)', () => {
+describe('confinement to the project root (the tools and the handoff guard)', () => {
   let repo: TempRepo;
   let outside: string;
 

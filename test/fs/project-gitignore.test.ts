@@ -14,7 +14,7 @@ logs/
 latest-session.json
 `;
 
-describe('issue 11 §6 .ai-zen/.gitignore', () => {
+describe('.ai-zen/.gitignore', () => {
   let repo: TempRepo;
   let paths: ProjectPaths;
   const gitignore = () => path.join(paths.aiZen, '.gitignore');
@@ -31,7 +31,7 @@ describe('issue 11 §6 .ai-zen/.gitignore', () => {
     return (await repo.git('diff', '--cached', '--name-only')).split('\n').filter(Boolean);
   };
 
-  it('issue 11 §6 a file ai-zen is in the middle of writing (its temporary name) is never taken by git add -A; the document is', async () => {
+  it('a file ai-zen is in the middle of writing (its temporary name) is never taken by git add -A; the document is', async () => {
     expect(await ensureGitignore(paths, silentLogger())).toBe(true);
     const handoffs = path.join(paths.aiZen, 'handoffs');
     await fs.mkdir(handoffs);
@@ -42,7 +42,7 @@ describe('issue 11 §6 .ai-zen/.gitignore', () => {
     expect(await staged()).toEqual(['.ai-zen/.gitignore', '.ai-zen/handoffs/20261203-120000-00000001.md']);
   });
 
-  it('issue 11 §6 a .gitignore an earlier ai-zen wrote is brought up to date; one the user changed is left as it is', async () => {
+  it('a .gitignore an earlier ai-zen wrote is brought up to date; one the user changed is left as it is', async () => {
     await fs.writeFile(gitignore(), EARLIER);
     expect(await ensureGitignore(paths, silentLogger())).toBe(true);
     expect(await fs.readFile(gitignore(), 'utf8')).toBe(GITIGNORE);

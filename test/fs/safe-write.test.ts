@@ -18,7 +18,7 @@ async function deadPid(): Promise<number> {
   return pid;
 }
 
-describe('safe atomic writes inside the project (issue 3: no write follows a symlink out)', () => {
+describe('safe atomic writes inside the project (no write follows a symlink out)', () => {
   let repo: TempRepo;
   let outside: string;
 

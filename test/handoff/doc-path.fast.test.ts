@@ -62,7 +62,7 @@ describe('the handoff document path (R3)', () => {
     expect(await fs.readFile(first.absolute, 'utf8')).toBe('the first document');
   });
 
-  it('issue 11 §8 a symlink or a folder at the next free name (-2) is skipped for -3, not a failed handoff', async () => {
+  it('a symlink or a folder at the next free name (-2) is skipped for -3, not a failed handoff', async () => {
     process.env.TZ = 'UTC';
     const first = await reserveHandoffDoc({ root, sessionId: id, now: () => instant });
     await fs.writeFile(first.absolute, 'the first document');

@@ -1,4 +1,4 @@
-// Issue 11 §4: on a nearly full disk a migration can write its document and handoff line and then
+// On a nearly full disk a migration can write its document and handoff line and then
 // fail to create the new session. Trying again must not multiply documents (each handoff line is
 // one more daemon commit): the retry reuses the document, and the error names the step that failed.
 // A real small tmpfs is filled up right after the document is written (the context's pause hook),
@@ -61,8 +61,8 @@ async function fillUp(file: string): Promise<void> {
   }
 }
 
-describe('issue 11 §4 a nearly full disk', { timeout: 120_000 }, () => {
-  it('issue 11 §4 three migrations failing on ENOSPC leave one document and one handoff line; the error names the step; the retry after space is freed reuses the document', async (test) => {
+describe('a nearly full disk', { timeout: 120_000 }, () => {
+  it('three migrations failing on ENOSPC leave one document and one handoff line; the error names the step; the retry after space is freed reuses the document', async (test) => {
     if (mount === null) return test.skip(whyNotMounted);
     const root = path.join(mount, 'repo');
     const home = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-full-disk-home-'));

@@ -102,7 +102,7 @@ describe('offline executor (X1, X2)', () => {
     expect(text).toContain('> All tests pass now.');
     // Files changed by tools, and commands with their exit status.
     expect(text).toContain('`server.js` — write, edit');
-    // Each distinct command once, with every exit status it had (issue 12: none lost in long sessions).
+    // Each distinct command once, with every exit status it had (none lost in long sessions).
     expect(text).toContain('`npm test` — 2 runs: exit 1, exit 0; last exit 0');
     // Real facts: the branch, the dirty and the untracked file, the listening server.
     expect(text).toContain('`feature/health`');

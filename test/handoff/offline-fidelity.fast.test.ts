@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildOfflineDocument } from '../../src/handoff/executors/offline-document.js';
 import { ruleSentences } from '../../src/handoff/rule-sentences.js';
 import { cleanFacts } from '../support/clean-facts.js';
-describe('offline document fidelity (F1–F4, issue 12 §3)', () => {
+describe('offline document fidelity (F1–F4)', () => {
   it('F4 offline: a first step that cannot run here is left out', () => {
     const facts = cleanFacts('/r');
     const document = buildOfflineDocument({
@@ -32,7 +32,7 @@ describe('offline document fidelity (F1–F4, issue 12 §3)', () => {
     ).toContain('None: no command could be checked as runnable here.');
   });
 
-  it('issue 12 §3 rule sentences are found by their words, in each language, once', () => {
+  it('rule sentences are found by their words, in each language, once', () => {
     expect(ruleSentences(['Fix the bug. Never push to main! Only touch src/.', 'Never push to main!'])).toEqual([
       'Never push to main!',
       'Only touch src/.',

@@ -17,7 +17,7 @@ afterEach(async () => {
 
 const PASSED = { sections: [], facts: [], files: [], commands: [] };
 
-describe('offline document fidelity (F1–F4, issue 12 §3)', () => {
+describe('offline document fidelity (F1–F4)', () => {
   it('F1 F2 F3 F4 offline: every request quoted in order, the rules under ⚠️, and every check passes', async () => {
     const h = (harness = await makeHarness({ model: false }));
     await fs.mkdir(path.join(h.root, 'src'), { recursive: true });

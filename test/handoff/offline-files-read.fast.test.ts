@@ -1,4 +1,4 @@
-// Issue 21 §6: the next steps of a real session read again the files it read before (bench/FIDELITY.md,
+// The next steps of a real session read again the files it read before (bench/FIDELITY.md,
 // next-actions recall), so the offline document names the files a session only read — Claude Code's
 // Read as its evidence reader hands it over, and ai-zen's own `read` — beside those it changed.
 import { describe, expect, it } from 'vitest';
@@ -31,8 +31,8 @@ function documentOf(messages: AgentMessage[]): string {
 
 const fileIndex = (document: string) => documentSections(document).find((section) => section.heading.startsWith('📁'))?.body ?? '';
 
-describe('issue 21 §6: the offline document names the files a session read', () => {
-  it('issue 21 §6: a file Claude Code only read is named under 📁 as read, repo-relative; one it read and then edited is named once, as changed; a failed read is not named', () => {
+describe('the offline document names the files a session read', () => {
+  it('a file Claude Code only read is named under 📁 as read, repo-relative; one it read and then edited is named once, as changed; a failed read is not named', () => {
     const lines = [
       claudeLine('user', 'Fix the config loader as docs/CONFIG.md says.'),
       claudeLine('assistant', [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: `${ROOT}/docs/CONFIG.md` } }], 'm1'),
@@ -57,7 +57,7 @@ describe('issue 21 §6: the offline document names the files a session read', ()
     expect(index).not.toContain(ROOT);
   });
 
-  it('issue 21 §6: ai-zen’s own read tool counts too, and a long session lists only the last files it read (bounded), saying how many it read', () => {
+  it('ai-zen’s own read tool counts too, and a long session lists only the last files it read (bounded), saying how many it read', () => {
     const messages: AgentMessage[] = [{ message: { role: 'user', content: 'Read everything.' } }];
     for (let index = 0; index < MAX_FILES_READ + 5; index += 1) {
       const id = `r${index}`;

@@ -1,4 +1,4 @@
-// Issue 22 §2: secrets reached git through the offline executor and a Claude transcript (11 of 24
+// Secrets reached git through the offline executor and a Claude transcript (11 of 24
 // survived). Here a corpus of realistic planted secrets (test/support/secret-corpus.ts) goes through
 // both paths as a user and an agent would put them there — pasted in a request, run in a command
 // (folded onto one line by the document), said in the last answer — and none may survive in the
@@ -128,8 +128,8 @@ afterAll(async () => {
   await fs.writeFile(path.join(ROOT, 'bench', 'SECRETS.md'), lines.join('\n'));
 });
 
-describe('issue 22 §2 secrets never reach the document', () => {
-  it(`issue 22 §2 the offline executor: all ${corpus.length} planted secrets are redacted — private keys folded by ⏎, a key cut by the ${MAX_REQUEST_QUOTE}-character quote, lower-case and spaced assignments, mysql -p, Bearer, JWT`, async () => {
+describe('secrets never reach the document', () => {
+  it(`the offline executor: all ${corpus.length} planted secrets are redacted — private keys folded by ⏎, a key cut by the ${MAX_REQUEST_QUOTE}-character quote, lower-case and spaced assignments, mysql -p, Bearer, JWT`, async () => {
     await using repo = await makeTempRepo();
     // A request longer than the quote: the cut falls inside a key, which the document would show half of.
     const cutKey = corpus.find((entry) => entry.kind === 'stripe-live')!.secrets[0]!;
@@ -256,7 +256,7 @@ describe('issue 22 §2 secrets never reach the document', () => {
     expect(dependencyCode.findings.length).toBeLessThanOrEqual((5 * dependencyCode.bytes) / 1_000_000);
   }, 180_000);
 
-  it("issue 22 §2 no false positive: the project's own source, README and skill lose nothing to the scanner", async () => {
+  it("no false positive: the project's own source, README and skill lose nothing to the scanner", async () => {
     const files = (await fs.readdir(path.join(ROOT, 'src'), { recursive: true }))
       .filter((file) => file.endsWith('.ts'))
       .map((file) => path.join('src', file));
@@ -271,7 +271,7 @@ describe('issue 22 §2 secrets never reach the document', () => {
     expect(falsePositives.findings).toEqual([]);
   }, 60_000);
 
-  it(`issue 22 §2 a Claude Code transcript (the real client): all ${corpus.length} planted secrets and the ${heldOut.length} of the held-out corpus, run as Bash commands and said in the answer, are redacted in the committed document; the unseen corpus keeps its recall`, async () => {
+  it(`a Claude Code transcript (the real client): all ${corpus.length} planted secrets and the ${heldOut.length} of the held-out corpus, run as Bash commands and said in the answer, are redacted in the committed document; the unseen corpus keeps its recall`, async () => {
     const fake = await startFakeAnthropic();
     const base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-secrets-'));
     const claude = await makeClaudeHome(base);
@@ -300,7 +300,7 @@ describe('issue 22 §2 secrets never reach the document', () => {
         home: claude,
         baseURL: fake.baseURL,
         timeoutMs: 120_000,
-        // A 200k model: 150k crosses 70% (the default claude-opus-5-5 has 1M, issue 19 §1).
+        // A 200k model: 150k crosses 70% (the default claude-opus-5-5 has 1M).
         args: ['--model', 'claude-sonnet-4-6'],
       });
       expect(result.code, result.stderr).toBe(0);

@@ -1,4 +1,4 @@
-// Issue 11 §16: the README calls the summary executor repeatable; its request says how — temperature 0
+// The README calls the summary executor repeatable; its request says how — temperature 0
 // and a fixed seed — while the agent's own turns leave sampling to the endpoint.
 import { afterEach, describe, expect, it } from 'vitest';
 import { reply } from '../support/fake-openai.js';
@@ -10,8 +10,8 @@ afterEach(async () => {
   harness = null;
 });
 
-describe('issue 11 §16 the summary executor', () => {
-  it('issue 11 §16 asks for temperature 0 and a fixed seed; the agent turns set neither', async () => {
+describe('the summary executor', () => {
+  it('asks for temperature 0 and a fixed seed; the agent turns set neither', async () => {
     const h = (harness = await makeHarness());
     await converse(h);
     h.fake.handle((request) => (isSummaryCall(request) ? reply().text(goodDocument('summary')) : undefined));

@@ -1,4 +1,4 @@
-// Issue 21 §1, §2, §4 in the pure parts every agent's document goes through: the offline document's
+// In the pure parts every agent's document goes through: the offline document's
 // bounded first steps and portable paths, F4 against transcript dumps, the ⚠️ rules a document must
 // carry (its own and a previous document's), and the read-back that never exceeds 16 KB.
 import { describe, expect, it } from 'vitest';
@@ -36,8 +36,8 @@ const assistant = (content: string, calls: { name: string; args: object }[] = []
 const section = (doc: string, marker: string) => (doc.split(`\n## ${marker}`)[1] ?? '').split('\n## ')[0]!;
 const everywhere: CommandEnvironment = { programExists: () => true, pathExists: () => true, fileSize: () => 100 };
 
-describe('issue 21 documents a successor can trust (pure parts)', () => {
-  it('issue 21 §2 paths: the project root becomes relative, the home folder ~, and a longer sibling folder is left alone', () => {
+describe('documents a successor can trust (pure parts)', () => {
+  it('paths: the project root becomes relative, the home folder ~, and a longer sibling folder is left alone', () => {
     expect(portablePath(`${ROOT}/src/a.ts`, places)).toBe('src/a.ts');
     expect(portablePath(ROOT, places)).toBe('.');
     expect(portablePath(`${HOME}/.claude/projects/x/s.jsonl`, places)).toBe('~/.claude/projects/x/s.jsonl');
@@ -47,7 +47,7 @@ describe('issue 21 documents a successor can trust (pure parts)', () => {
     );
   });
 
-  it('issue 21 §1 §2 the offline document: bounded first steps, no transcript dump, no machine path (files, requests, header)', () => {
+  it('the offline document: bounded first steps, no transcript dump, no machine path (files, requests, header)', () => {
     const transcript = `${HOME}/.claude/projects/-home-ada-work-parser/6f1c.jsonl`;
     const doc = buildOfflineDocument({
       sections: HANDOFF_SECTIONS,
@@ -69,7 +69,7 @@ describe('issue 21 documents a successor can trust (pure parts)', () => {
     expect(steps).toContain('ai-zen-daemon transcript 6f1c2d3e-aaaa-bbbb-cccc-123456789abc --last 20');
   });
 
-  it('issue 21 §1 F4: a first step that prints a raw transcript, or cats a file over 16 KB, is refused with the bounded command to use', () => {
+  it('F4: a first step that prints a raw transcript, or cats a file over 16 KB, is refused with the bounded command to use', () => {
     const claude = commandProblems('tail -n 40 ~/.claude/projects/-x/6f1c.jsonl', everywhere);
     expect(claude.join('\n')).toContain('prints the raw transcript');
     expect(claude.join('\n')).toContain('ai-zen-daemon transcript <session id> --last 20');
@@ -82,7 +82,7 @@ describe('issue 21 documents a successor can trust (pure parts)', () => {
     expect(commandProblems('ai-zen-daemon transcript 6f1c --last 20', localCommandEnvironment('/nonexistent', ''))).toEqual([]);
   });
 
-  it('issue 21 §3 a document whose ⚠️ says none although the user said "never add dependencies" fails, naming the rule; one that carries it passes', () => {
+  it('a document whose ⚠️ says none although the user said "never add dependencies" fails, naming the rule; one that carries it passes', () => {
     const headings = HANDOFF_SECTIONS;
     const doc = (rules: string) =>
       `# Handoff\n\n${headings.map((heading) => `## ${heading}\n\n${heading.includes('⚠️') ? rules : 'x'}\n`).join('\n')}`;
@@ -94,7 +94,7 @@ describe('issue 21 documents a successor can trust (pure parts)', () => {
     expect(checkConstraints(doc('- 不要修改公共接口。'), headings, ['不要修改公共接口。'])).toEqual([]);
   });
 
-  it('issue 21 §4 a successor’s offline document names the previous document as such, and carries its rules unless the user revoked them', () => {
+  it('a successor’s offline document names the previous document as such, and carries its rules unless the user revoked them', () => {
     const previousPath = '.ai-zen/handoffs/20261203-101010-6f1c2d3e.md';
     const previousDoc = `# Handoff\n\n## ⚠️ Constraints and preferences\n\nRules the user stated, in their words, in order:\n\n> Never add dependencies.\n\n> Keep the public API stable.\n\n## 📁 File index\n\n- x\n`;
     const carried = rulesOfDocument(previousDoc);
@@ -126,7 +126,7 @@ describe('issue 21 documents a successor can trust (pure parts)', () => {
     expect(isRevoked('Never add dependencies.', ['You may now change the public API.'])).toBe(false);
   });
 
-  it('issue 21 §1 the read-back: user and assistant turns with the tools they used, the newest kept, never over 16 KB', () => {
+  it('the read-back: user and assistant turns with the tools they used, the newest kept, never over 16 KB', () => {
     const huge = 'y'.repeat(50_000);
     const messages: AgentMessage[] = [
       { message: { role: 'system', content: 'rules' }, definition: true },

@@ -1,4 +1,4 @@
-// Issue 11 §3: idle clients and half frames must not lock everyone out of the daemon. Real
+// Idle clients and half frames must not lock everyone out of the daemon. Real
 // server, real socket, raw clients that connect and then say nothing (or half a frame).
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectIpc, type IpcClient } from '../../src/ipc/client.js';
@@ -31,8 +31,8 @@ function closedByServer(client: RawClient): Promise<void> {
 
 const handlers = { status: async () => ({ pid: 1, repo: '/repo' }), stop: async () => ({ stopping: true }) };
 
-describe('issue 11 §3 IPC connections cannot lock the daemon', () => {
-  it('issue 11 §3 with every connection slot held by idle clients, status and stop still get answers: the idlest connection makes room', async () => {
+describe('IPC connections cannot lock the daemon', () => {
+  it('with every connection slot held by idle clients, status and stop still get answers: the idlest connection makes room', async () => {
     fixture = await startFixture(handlers, { limits: { maxConnections: 8 } });
     const idle: RawClient[] = [];
     for (let index = 0; index < 8; index += 1) idle.push(await raw());
@@ -49,7 +49,7 @@ describe('issue 11 §3 IPC connections cannot lock the daemon', () => {
     expect(fixture.logLines.some((line) => String(line.msg).includes('closing the one idle the longest'))).toBe(true);
   });
 
-  it('issue 11 §3 a client that sends half a frame and stops is closed after the partial-frame timeout', async () => {
+  it('a client that sends half a frame and stops is closed after the partial-frame timeout', async () => {
     fixture = await startFixture(handlers, { limits: { partialFrameTimeoutMs: 200, idleTimeoutMs: 60_000 } });
     const half = await raw();
     await half.write('{"v":1,"id":"a","type":"sta');
@@ -60,7 +60,7 @@ describe('issue 11 §3 IPC connections cannot lock the daemon', () => {
     expect(fixture.logLines.some((line) => String(line.msg).includes('sent a partial frame'))).toBe(true);
   });
 
-  it('issue 11 §3 a client that says nothing is closed after the idle timeout; a subscriber is kept', async () => {
+  it('a client that says nothing is closed after the idle timeout; a subscriber is kept', async () => {
     fixture = await startFixture(handlers, { limits: { idleTimeoutMs: 200 } });
     const silent = await raw();
     const subscriber = await raw();

@@ -42,7 +42,7 @@ describe('os lock', () => {
     held.push(second!);
   });
 
-  it('issue 11 §15 the lock tells whoever asks the holder line it was taken with; none when unheld or unnamed', async () => {
+  it('the lock tells whoever asks the holder line it was taken with; none when unheld or unnamed', async () => {
     const named = uniqueName();
     expect(await lockHolder(named, options())).toBeNull();
     const lock = await acquireLock(named, { ...options(), holder: '{"kind":"daemon","pid":42}' });

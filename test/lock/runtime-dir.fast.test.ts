@@ -15,7 +15,7 @@ afterEach(async () => {
   await fs.rm(base, { recursive: true, force: true });
 });
 
-it('issue 11 item 11 the run folder is $AI_ZEN_HOME/run, whatever TMPDIR and XDG_RUNTIME_DIR say', async () => {
+it('the run folder is $AI_ZEN_HOME/run, whatever TMPDIR and XDG_RUNTIME_DIR say', async () => {
   const home = path.join(base, 'home');
   expect(runFolder({ AI_ZEN_HOME: home })).toBe(path.join(home, 'run'));
   expect(runFolder({ AI_ZEN_HOME: home, TMPDIR: '/elsewhere', XDG_RUNTIME_DIR: '/run/user/1' })).toBe(path.join(home, 'run'));

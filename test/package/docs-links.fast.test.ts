@@ -1,4 +1,4 @@
-// Issue 20 §8: the README is short and points into docs/ and ARCHITECTURE.md. A link that names a file
+// The README is short and points into docs/ and ARCHITECTURE.md. A link that names a file
 // which is not there (a section moved, a file renamed) sends a newcomer nowhere: every relative link in
 // the README, docs/ and ARCHITECTURE.md must name a file or folder of the repository, and every
 // `#anchor` a heading of the file it points into.
@@ -28,7 +28,7 @@ async function anchorsIn(file: string): Promise<Set<string>> {
   return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchorOf(match[1]!)));
 }
 
-describe('issue 20 §8 the README and docs link to what is there', () => {
+describe('the README and docs link to what is there', () => {
   it('every relative link in README.md, ARCHITECTURE.md and docs/ names an existing file, and every anchor a heading', async () => {
     const broken: string[] = [];
     for (const file of await markdownFiles()) {

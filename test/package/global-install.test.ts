@@ -1,4 +1,4 @@
-// Issue 20 §6: `npm pack` gives a tarball that `npm install -g ./ai-zen-*.tgz` installs with its
+// `npm pack` gives a tarball that `npm install -g ./ai-zen-*.tgz` installs with its
 // runtime dependencies only, and both commands work from where npm put them, as a user runs them:
 // by their bin links, not through this checkout.
 import { execFile } from 'node:child_process';
@@ -38,8 +38,8 @@ async function installedPackages(nodeModules: string): Promise<string[]> {
   return names;
 }
 
-describe('issue 20 §6: a real package', () => {
-  it('issue 20 §6 a light install: npm ci brings no agent client, neither package.json nor its lockfile names Claude Code or Codex (the tests install them on demand)', async () => {
+describe('a real package', () => {
+  it('a light install: npm ci brings no agent client, neither package.json nor its lockfile names Claude Code or Codex (the tests install them on demand)', async () => {
     const manifest = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8')) as Manifest;
     const lock = JSON.parse(await fs.readFile(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
     const clients = /^(node_modules\/)?(@anthropic-ai\/claude-code|@openai\/codex)/;
@@ -47,7 +47,7 @@ describe('issue 20 §6: a real package', () => {
     expect(named.filter((name) => clients.test(name))).toEqual([]);
   });
 
-  it('issue 20 §6 npm pack, then npm install -g of the tarball into a fresh prefix: runtime dependencies only, both commands answer --version, and the daemon starts and stops in a repo', async () => {
+  it('npm pack, then npm install -g of the tarball into a fresh prefix: runtime dependencies only, both commands answer --version, and the daemon starts and stops in a repo', async () => {
     const manifest = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8')) as Manifest;
     await using repo = await makeTempRepo();
     const work = path.dirname(repo.root);

@@ -1,4 +1,4 @@
-// Issue 13 item 3: what `npm pack` would publish holds no benchmark code, and nothing it ships
+// What `npm pack` would publish holds no benchmark code, and nothing it ships
 // imports a package that an install of ai-zen would not bring (a devDependency, or nothing at all).
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -36,7 +36,7 @@ function importedSpecifiers(source: string): string[] {
   return ts.preProcessFile(source, true, true).importedFiles.map((file) => file.fileName);
 }
 
-describe('issue 13 item 3: the published package', () => {
+describe('the published package', () => {
   it('npm pack --dry-run holds the CLIs and no benchmark code', async () => {
     const files = await packedFiles();
     expect(files).toContain('dist/cli/ai-zen.js');

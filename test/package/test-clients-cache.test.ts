@@ -1,4 +1,4 @@
-// Issue 20 §6: the agent clients the tests run are installed on demand into a cache, once, however
+// The agent clients the tests run are installed on demand into a cache, once, however
 // many workers ask at the same time, and a failed install fails loudly. Proved with a small local
 // package in place of the ~400 MB clients: the same installer, the same npm ci, the same lock.
 import { execFile } from 'node:child_process';
@@ -38,8 +38,8 @@ async function makeLocalClient(base: string, counter: string): Promise<string> {
   return pins;
 }
 
-describe('issue 20 §6: the test clients cache', () => {
-  it('issue 20 §6 three workers asking at once for a client not yet cached get one install (npm ci ran once), the same folder, a working bin, and no half-made folder left', async () => {
+describe('the test clients cache', () => {
+  it('three workers asking at once for a client not yet cached get one install (npm ci ran once), the same folder, a working bin, and no half-made folder left', async () => {
     await using repo = await makeTempRepo({ git: false });
     const base = path.dirname(repo.root);
     const counter = path.join(base, 'installs.txt');
@@ -60,7 +60,7 @@ describe('issue 20 §6: the test clients cache', () => {
     expect(await fs.readFile(counter, 'utf8')).toBe('installed\n');
   }, 120_000);
 
-  it('issue 20 §6 a client that cannot be installed fails the tests that need it with one clear error naming it and npm’s words, and leaves nothing in the cache', async () => {
+  it('a client that cannot be installed fails the tests that need it with one clear error naming it and npm’s words, and leaves nothing in the cache', async () => {
     await using repo = await makeTempRepo({ git: false });
     const base = path.dirname(repo.root);
     const pins = await makeLocalClient(base, path.join(base, 'installs.txt'));

@@ -1,4 +1,4 @@
-// Issue 11 §17: the 📊 facts describe the user's work — not ai-zen's own files, not the daemon's
+// The 📊 facts describe the user's work — not ai-zen's own files, not the daemon's
 // own handoff commits — and say where each port listens. A real repo with a real upstream.
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -8,8 +8,8 @@ import { renderFacts } from '../../src/probe/render-facts.js';
 import { makeTempRepo } from '../support/temp-repo.js';
 import { startListeningServer } from './listening-server.js';
 
-describe('issue 11 §17 facts describe the user’s work', () => {
-  it('issue 11 §17 .ai-zen/ internals and the handoff document are not untracked user files; handoff commits are told apart in "ahead"; ports show their bind address', async () => {
+describe('facts describe the user’s work', () => {
+  it('.ai-zen/ internals and the handoff document are not untracked user files; handoff commits are told apart in "ahead"; ports show their bind address', async () => {
     await using remote = await makeTempRepo({ git: false });
     await using repo = await makeTempRepo();
     const bare = path.join(remote.root, 'origin.git');

@@ -1,4 +1,4 @@
-// `npm run bench:record` (issue 21 §6): records the transcripts the fidelity benchmark cuts. The REAL
+// `npm run bench:record`: records the transcripts the fidelity benchmark cuts. The REAL
 // Claude Code and Codex clients (test/support/agent-clients.ts installs them) are driven offline by
 // a scripted fake model (fake-anthropic.ts, fake-responses.ts) through the coding sessions of
 // session-plans.ts, in temp git repos, and the transcripts they wrote are copied, sanitised, to

@@ -1,4 +1,4 @@
-// The coding sessions the recorder drives the real clients through (issue 21 §6): each a few user
+// The coding sessions the recorder drives the real clients through: each a few user
 // requests, each request a run of steps — write or edit a file, read one, run a command (tests, git,
 // a server that listens on a port and a probe of it). The same plan is played by Claude Code (its
 // Write/Edit/Read/Bash tools) and by Codex (apply_patch and exec_command), so the two clients'

@@ -1,4 +1,4 @@
-// kill -9 at each stage of migrate() (issue 3: "order is what keeps history alive"): the old
+// kill -9 at each stage of migrate() ("order is what keeps history alive"): the old
 // session stays whole and `--continue` (openLatest) lands in a usable session, old or new.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, promises as fs } from 'node:fs';
@@ -40,7 +40,7 @@ async function tempFiles(dir: string): Promise<string[]> {
   return names.filter((name) => name.endsWith('.tmp'));
 }
 
-describe('kill -9 during migrate() loses no history (R26, issue 3)', () => {
+describe('kill -9 during migrate() loses no history (R26)', () => {
   let repo: TempRepo;
   let paths: ProjectPaths;
   let child: ChildProcess | undefined;

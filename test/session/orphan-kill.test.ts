@@ -1,4 +1,4 @@
-// Issue 22 (low): kill -9 of the CLI in the middle of a migration left orphan documents (written,
+// Kill -9 of the CLI in the middle of a migration left orphan documents (written,
 // never named by a `handoff` line, never scanned) and orphan successor sessions (written, never
 // pointed to by a `migrated` line) for good. Here the real CLI is killed at each step of
 // `ai-zen migrate`, in a loop over one project, and the next start — the CLI or the daemon, in
@@ -27,8 +27,8 @@ afterEach(async () => {
   fake = null;
 });
 
-describe('issue 22 kill -9 mid-migration leaves no orphan for good', () => {
-  it(`issue 22 kill -9 of the CLI at each step of a migration (document written, each write of the migration), ${ROUNDS} times over: the next start, CLI or daemon, leaves no orphan document nor orphan successor session, and no history is lost`, async () => {
+describe('kill -9 mid-migration leaves no orphan for good', () => {
+  it(`kill -9 of the CLI at each step of a migration (document written, each write of the migration), ${ROUNDS} times over: the next start, CLI or daemon, leaves no orphan document nor orphan successor session, and no history is lost`, async () => {
     fake = await startFakeOpenAI();
     daemon = await makeDaemonRepo({ env: { OPENAI_API_KEY: 'sk-test-orphans', OPENAI_BASE_URL: fake.baseURL }, commandsAsProcesses: true });
     const { root, env } = daemon;

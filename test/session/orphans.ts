@@ -1,4 +1,4 @@
-// What a kill -9 mid-migration can leave for good, as a test sees it from the files alone (issue 22 low).
+// What a kill -9 mid-migration can leave for good, as a test sees it from the files alone.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 

@@ -15,7 +15,7 @@ function code(error: unknown): string | undefined {
   return AiZenError.isInstance(error) ? error.code : undefined;
 }
 
-describe('session files never lead out of the project (issue 3)', () => {
+describe('session files never lead out of the project', () => {
   let repo: TempRepo;
   let paths: ProjectPaths;
   let outside: string;

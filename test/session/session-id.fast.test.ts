@@ -15,7 +15,7 @@ function isSessionError(error: unknown): boolean {
   return AiZenError.isInstance(error) && error.code === 'session';
 }
 
-describe('a session id is data, never a path (issue 3)', () => {
+describe('a session id is data, never a path', () => {
   let repo: TempRepo;
   let paths: ProjectPaths;
 

@@ -1,4 +1,4 @@
-// Issue 19 §3: the short id names a session wherever a person reads it, and tells sessions apart
+// The short id names a session wherever a person reads it, and tells sessions apart
 // whatever the id scheme. The real-client proof (two Codex sessions a minute apart) is in
 // test/daemon/x3-codex-ids.test.ts; these hold the rule itself and the places that check names.
 import { describe, expect, it } from 'vitest';
@@ -13,8 +13,8 @@ const codexB = '019ae3c1-a9b0-7c02-8e13-d97a65f0b2c8';
 const claude = '3f9c2b1e-8d4a-4f6b-9c2e-1a7d5e8b0f34';
 const instant = new Date(Date.UTC(2026, 11, 3, 19, 0, 0));
 
-describe('issue 19 §3 short ids', () => {
-  it('issue 19 §3 two UUIDv7 ids a minute apart get distinct short ids and document names; a UUIDv4 keeps its first 8 (R3)', () => {
+describe('short ids', () => {
+  it('two UUIDv7 ids a minute apart get distinct short ids and document names; a UUIDv4 keeps its first 8 (R3)', () => {
     expect(codexA.slice(0, 8)).toBe(codexB.slice(0, 8));
     expect(shortId(codexA)).toBe('8a1d3e57');
     expect(shortId(codexB)).toBe('65f0b2c8');
@@ -27,7 +27,7 @@ describe('issue 19 §3 short ids', () => {
     expect(shortId('01JEQX7Z9A1B3C5D7E9F1G3H5J')).toBe('9F1G3H5J');
   });
 
-  it('issue 19 §3 the document check stays strict: the session’s own short id, or the first 8 a document committed before was named by; never another session’s', () => {
+  it('the document check stays strict: the session’s own short id, or the first 8 a document committed before was named by; never another session’s', () => {
     const named = (short: string) => `.ai-zen/handoffs/20261203-190000-${short}.md`;
     expect(pathProblem({ path: named('8a1d3e57'), sessionId: codexA })).toBeNull();
     expect(pathProblem({ path: named('019ae3c1'), sessionId: codexA })).toBeNull();
@@ -36,7 +36,7 @@ describe('issue 19 §3 short ids', () => {
     expect(pathProblem({ path: named('3f9c2b1e'), sessionId: claude })).toBeNull();
   });
 
-  it('issue 19 §4 a session is named by its whole id, a unique prefix of it or of its short id; an ambiguous one is one line naming them', () => {
+  it('a session is named by its whole id, a unique prefix of it or of its short id; an ambiguous one is one line naming them', () => {
     const ids = [codexA, codexB, claude];
     expect(resolveSessionId('8a1d', ids)).toBe(codexA);
     expect(resolveSessionId('65f0b2c8', ids)).toBe(codexB);

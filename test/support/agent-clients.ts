@@ -1,5 +1,5 @@
 // The real agent clients the tests run offline (Claude Code, Codex) are not dependencies of ai-zen:
-// together they were ~800 MB of every `npm ci` (issue 20 §6). Each is pinned, with its lockfile
+// together they were ~800 MB of every `npm ci`. Each is pinned, with its lockfile
 // (integrity hashes included), in test/support/agent-clients/<client>/, and installed on first use
 // into a cache shared by every checkout and every run:
 // `${XDG_CACHE_HOME:-~/.cache}/ai-zen-test-clients/<package>@<version>`.

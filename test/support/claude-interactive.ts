@@ -1,6 +1,6 @@
 // The real Claude Code CLI at a terminal (a private tmux server, test/support/tmux.ts), as a person
 // runs it: `claude "<prompt>"` — its transcript says `entrypoint: "cli"`, where `claude -p` says
-// "sdk-cli" (issue 19 §7 tells the two apart). Offline as runClaude: the fake Anthropic server, a
+// "sdk-cli" (ai-zen tells the two apart). Offline as runClaude: the fake Anthropic server, a
 // temp HOME; its first-run questions (onboarding, trusting the folder, the API key) answered in
 // its config file beforehand.
 import { promises as fs } from 'node:fs';

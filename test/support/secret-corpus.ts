@@ -1,4 +1,4 @@
-// Issue 22 §2: a corpus of realistic planted secrets, each in the context a person or a command
+// A corpus of realistic planted secrets, each in the context a person or a command
 // would put it (a pasted .env, a curl command, a JSON config, a folded shell command). The values
 // are made here at test time from a seeded generator, in the real shapes (prefixes, lengths,
 // alphabets), so no real-looking key sits in the repository to trip a scanner; they open nothing.

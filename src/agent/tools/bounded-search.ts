@@ -1,4 +1,4 @@
-// Issue 22 §5: `previous_session`'s search may not hold the agent. RE2 runs in linear time, but
+// `previous_session`'s search may not hold the agent. RE2 runs in linear time, but
 // linear in the text times the compiled program: 49 × `[^\n]{999}` over a 30 KB message took 31 s,
 // and a search on the main thread left Ctrl-C unanswered until it was done. So the search runs in a
 // worker thread (the agent's thread stays free for Ctrl-C and the model), within a time budget,

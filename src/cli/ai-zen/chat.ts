@@ -47,7 +47,7 @@ export async function runChat(options: RootOptions, setup: CliSetup): Promise<vo
     extensions: setup.extensions,
     interactive: true,
   });
-  // An enabled repo's daemon comes up with the chat (issue 20 §1), alongside it: the chat does not wait.
+  // An enabled repo's daemon comes up with the chat, alongside it: the chat does not wait.
   const daemonStart = startDaemonAlongside(project.root, io.env, project.logger);
   try {
     let handoff: ProjectHandoff | null = null;

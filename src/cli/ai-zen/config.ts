@@ -1,4 +1,4 @@
-// `ai-zen config [--json]` (issue 20 §5): the effective config of this repo and, for each value,
+// `ai-zen config [--json]`: the effective config of this repo and, for each value,
 // where it came from — a built-in default, the user's config file, the repo's `.ai-zen/config.json`,
 // an environment variable or the command line — and what an untrusted repo tried to set. The
 // sources are the loader's own record (config-sources.ts), so this can never disagree with what

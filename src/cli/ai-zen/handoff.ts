@@ -25,9 +25,9 @@ interface HandoffCommandOptions {
   readonly goal?: string;
   /** S2: review the document (continue / edit / cancel) before the new session starts. */
   readonly edit?: boolean;
-  /** One JSON object on stdout, for scripts (issue 20 §7); nothing else is printed but errors. */
+  /** One JSON object on stdout, for scripts; nothing else is printed but errors. */
   readonly json?: boolean;
-  /** Issue 23 §4: `migrate --undo [session]` (true: no session named, the latest migration). */
+  /** `migrate --undo [session]` (true: no session named, the latest migration). */
   readonly undo?: string | boolean;
 }
 

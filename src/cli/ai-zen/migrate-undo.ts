@@ -1,4 +1,4 @@
-// Issue 23 §4: `ai-zen migrate --undo [<session>]`. An ai-zen session that was migrated is reopened
+// `ai-zen migrate --undo [<session>]`. An ai-zen session that was migrated is reopened
 // (session/undo-migration.ts: the predecessor is the latest again with its whole history, the
 // successor kept); another agent's session is never changed by ai-zen, so its resume command is
 // printed (`claude --resume <id>`, `codex resume <id>`) for the person to run.

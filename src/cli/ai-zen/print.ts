@@ -1,7 +1,7 @@
 // Print mode: `ai-zen -p "<prompt>"` runs one turn of the tool loop and prints the final answer
 // — and nothing else — on stdout. Also the root action: without -p, a terminal gets the chat and
 // a pipe is read as the prompt (R20: scripts never wait for input). `ai-zen "<prompt>"` is what
-// `claude "…"` and `codex "…"` are (issue 20 §7): a chat that starts with it in a terminal, one
+// `claude "…"` and `codex "…"` are: a chat that starts with it in a terminal, one
 // turn otherwise.
 import type { Command } from 'commander';
 import { AiZenError } from '../../errors.js';
@@ -50,7 +50,7 @@ export async function runPrint(prompt: string, options: RootOptions, setup: CliS
     extensions: setup.extensions,
     interactive: false,
   });
-  // An enabled repo's daemon comes up with this session (issue 20 §1), never holding the turn up.
+  // An enabled repo's daemon comes up with this session, never holding the turn up.
   const daemonStart = startDaemonAlongside(project.root, setup.io.env, project.logger);
   const stopOnSignal = onInterrupt(project);
   try {

@@ -31,7 +31,7 @@ const TRUSTING = AGENT_MODULES.flatMap((agent) => (agent.hooks?.trust ? [{ word:
 
 /**
  * The command a hook runs: the stable shim under $AI_ZEN_HOME (hook-shim.ts), never this checkout's
- * path, so a moved or upgraded ai-zen leaves every repo's hooks working (issue 20 §5).
+ * path, so a moved or upgraded ai-zen leaves every repo's hooks working.
  */
 function hookCommand(shim: string, agent: string, event: HookEvent): string {
   return `${shellWord(shim)} hook ${agent} ${event}`;

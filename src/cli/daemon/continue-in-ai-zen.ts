@@ -1,9 +1,9 @@
-// Issue 23 §4, `continue --in ai-zen`: the successor is made as a migration makes it — a session
+// `continue --in ai-zen`: the successor is made as a migration makes it — a session
 // whose only history is the breakpoint, the document's path (R4) — and `ai-zen --resume` opens it.
 // From one of ai-zen's own sessions it IS that migration (ConversationContext.migrate: the crash-safe
 // writes, the `migrated` line that links the two in `sessions`); from another agent's session the
 // new session starts on its own, and the daemon links it to the session the document was written
-// for when it reads the path in its first message (issue 21 §4).
+// for when it reads the path in its first message.
 import type { Env } from '../../paths.js';
 import type { ChatMessage } from '../../session/format.js';
 import type { NamedSession } from '../shared/other-agent-sessions.js';

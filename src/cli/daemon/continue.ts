@@ -1,4 +1,4 @@
-// Issue 23 §4: `ai-zen-daemon continue <session> --in claude|codex|…|ai-zen [-- client args]` starts
+// `ai-zen-daemon continue <session> --in claude|codex|…|ai-zen [-- client args]` starts
 // a session's successor in the agent of the person's choice, from the session's handoff document,
 // and hands the terminal to it; `--print` prints the command instead. The first prompt names the
 // document first and shows it when it is small (successor-start.ts).

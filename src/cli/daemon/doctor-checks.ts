@@ -1,4 +1,4 @@
-// The checks of `ai-zen-daemon doctor` (issue 20 §5) but the hooks' (doctor-hooks.ts): Node, the
+// The checks of `ai-zen-daemon doctor` but the hooks' (doctor-hooks.ts): Node, the
 // hook shim, dead daemon sockets, untrusted repos, config errors, the login service. Each says
 // what it found and, for a problem, the one line that fixes it; none changes anything.
 import { promises as fs } from 'node:fs';

@@ -1,4 +1,4 @@
-// One thing `ai-zen-daemon doctor` looked at (issue 20 §5): what it found and, when something needs
+// One thing `ai-zen-daemon doctor` looked at: what it found and, when something needs
 // doing, the one line that fixes it.
 export interface Finding {
   /** node, shim, hooks, sockets, trust, config, service. */

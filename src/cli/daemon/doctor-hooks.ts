@@ -1,4 +1,4 @@
-// `doctor`'s look at every agent's hook settings (issue 20 §5), each file where the agent's hooks
+// `doctor`'s look at every agent's hook settings, each file where the agent's hooks
 // say ours may be (agent-hooks.ts): each ai-zen hook must run the stable shim
 // ($AI_ZEN_HOME/bin/ai-zen-daemon) or an `ai-zen-daemon` found on the PATH. A hook that names a
 // checkout's script breaks when that checkout moves, and one naming a path that is gone already

@@ -1,4 +1,4 @@
-// `ai-zen-daemon doctor [--json]` (issue 20 §5): what keeps ai-zen from protecting this user's
+// `ai-zen-daemon doctor [--json]`: what keeps ai-zen from protecting this user's
 // repos, each with its fix — stale hooks, dead sockets, untrusted repos, config errors, a wrong
 // Node, the hook shim, the login service. Exit 0 when nothing needs fixing, 1 otherwise (with one
 // line on stderr, as every failing command).

@@ -1,4 +1,4 @@
-// Keeps a file of ai-zen's out of git without touching the repo (issue 20 §5): the hooks ai-zen
+// Keeps a file of ai-zen's out of git without touching the repo: the hooks ai-zen
 // writes into `.claude/settings.local.json` hold this machine's paths, and Claude Code's own
 // ignore rule for that file is not in every repo. When the user's ignore rules do not already
 // cover it, one line goes into `.git/info/exclude` (local, never committed, never shared).

@@ -1,7 +1,7 @@
 // `ai-zen-daemon handoff|migrate [SESSION] [--executor …]`: the daemon runs the one migration
 // service on a session no live ai-zen process owns (default: the latest session). SESSION is an id
 // or a unique prefix of it or of the short id `status` prints, of any agent's session: a Claude
-// Code or Codex session is handed off from its transcript, which is only read (issue 19 §4).
+// Code or Codex session is handed off from its transcript, which is only read.
 import { Option, type Command } from 'commander';
 import { agentsInWords } from '../../config/agent-names.js';
 import { HandoffReply } from '../../daemon/side-channels/status-schema.js';

@@ -1,4 +1,4 @@
-// What `ai-zen-daemon hook <agent> <event>` does (X3, issue 10 §5): reads the agent's hook JSON on
+// What `ai-zen-daemon hook <agent> <event>` does (X3): reads the agent's hook JSON on
 // stdin, asks the repo's daemon, and returns the answer shaped for the agent, or null. Shared by the
 // full CLI's `hook` command and the lean entry the shim runs (ai-zen-hook.ts): a hook never fails
 // the agent, so the callers print nothing on any error.
@@ -53,13 +53,13 @@ export async function answerHook(agent: string, event: string, io: HookIo): Prom
   const connectMs = event === 'SessionStart' || event === 'UserPromptSubmit' ? 2_000 : 10_000;
   const client = await connectIpc({ socketPath: socketPathFor(root, { env: io.env }), repoRoot: root, timeoutMs: connectMs }).catch(
     (error: unknown) => {
-      // Unprotected is never silent (issue 20 §2): the session is told, once at its start, how to fix it.
+      // Unprotected is never silent: the session is told, once at its start, how to fix it.
       if (event === 'SessionStart') return null;
       throw error;
     },
   );
   if (client === null) {
-    // An enabled repo: this session's start brings its daemon up, detached, without waiting for it (issue 20 §1).
+    // An enabled repo: this session's start brings its daemon up, detached, without waiting for it.
     // Loaded only here: the daemon launcher (and its logger) is most of the CLI, and every other hook run skips it.
     const { startDaemonIfEnabled } = await import('../shared/daemon-autostart.js');
     return shaped((await startDaemonIfEnabled(root, io.env)) === 'not-enabled' ? unprotected(root) : null);

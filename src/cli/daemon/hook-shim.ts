@@ -1,4 +1,4 @@
-// The stable hook command (issue 20 §5): `$AI_ZEN_HOME/bin/ai-zen-daemon`, a shell script that
+// The stable hook command: `$AI_ZEN_HOME/bin/ai-zen-daemon`, a shell script that
 // runs this ai-zen. The agents' settings name the script, never the checkout or the global
 // install, so moving, re-cloning or upgrading ai-zen breaks no repo's hooks: whichever ai-zen runs
 // next (install-hooks, enable) points the script at itself. When the ai-zen it names
@@ -33,7 +33,7 @@ script=${shellWord(script)}
 node=${shellWord(node)}
 if [ -f "$script" ]; then
   # Claude Code's statusline runs on every refresh, and the agent waits on every hook: their lean
-  # entries, not the whole CLI (issue 23 §2).
+  # entries, not the whole CLI.
   lean=
   case "$1" in statusline) lean="\${script%/*}/ai-zen-statusline.js" ;; hook) lean="\${script%/*}/ai-zen-hook.js" ;; esac
   if [ -n "$lean" ] && [ -f "$lean" ]; then shift; set -- "$lean" "$@"; else set -- "$script" "$@"; fi

@@ -1,4 +1,4 @@
-// `ai-zen-daemon ls [--json]` (issue 20 §4): every daemon of this user that answers, whatever its
+// `ai-zen-daemon ls [--json]`: every daemon of this user that answers, whatever its
 // repo — found by the sockets in the private run folder ($AI_ZEN_HOME/run), each asked its status.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';

@@ -30,7 +30,7 @@ export function registerQueryCommands(program: Command, setup: CliSetup): void {
       try {
         status = await requestDaemon(root, io.env, 'status', options.all ? { all: true } : undefined, StatusInfo);
       } catch (error) {
-        // A script asks "is it running?" and reads the answer as JSON either way (issue 20 §7);
+        // A script asks "is it running?" and reads the answer as JSON either way;
         // the exit code (1) and the line on stderr stay those of any command without a daemon.
         if (options.json && !(await isDaemonRunning(root, io.env)))
           await writeOut(io.stdout, json({ running: false, repo: root, socket: socketPathFor(root, { env: io.env }) }));

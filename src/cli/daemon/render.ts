@@ -27,7 +27,7 @@ export function renderStatus(status: StatusInfo): string {
   if (status.migration)
     lines.push(`now     ${status.migration.mode} of session ${shortId(status.migration.sessionId)} since ${status.migration.since}`);
   lines.push('');
-  // Issue 19 §5: a session handed off to its successor is folded out of the open list (`--all` shows it).
+  // A session handed off to its successor is folded out of the open list (`--all` shows it).
   const open = status.sessions.filter((session) => standing(session) !== 'handed-off');
   const handedOff = status.sessions.filter((session) => standing(session) === 'handed-off');
   const folded = status.closedSessions - handedOff.length;
@@ -42,7 +42,7 @@ export function renderStatus(status: StatusInfo): string {
   const older = status.handoffCount - status.handoffs.length;
   lines.push(`handoffs (${status.handoffCount}${older > 0 ? `, last ${status.handoffs.length} shown` : ''})`);
   if (status.handoffs.length === 0) lines.push('  none');
-  // Oldest first, the newest last, nearest the prompt: the order of --json and of `handoffs` (issue 20 §7).
+  // Oldest first, the newest last, nearest the prompt: the order of --json and of `handoffs`.
   for (const handoff of status.handoffs) lines.push(`  ${handoffLine(handoff)}`);
   return `${lines.join('\n')}\n`;
 }
@@ -54,7 +54,7 @@ export function renderSessions(sessions: readonly SessionInfo[]): string {
 
 export function renderHandoffs(handoffs: readonly HandoffInfo[]): string {
   if (handoffs.length === 0) return 'no handoffs\n';
-  // Oldest first, as --json lists them and the documents' timestamped names sort (issue 20 §7).
+  // Oldest first, as --json lists them and the documents' timestamped names sort.
   return `${handoffs.map(handoffLine).join('\n')}\n`;
 }
 

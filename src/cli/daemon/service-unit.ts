@@ -1,4 +1,4 @@
-// What `ai-zen-daemon service install` writes (issue 20 §3), as text: a systemd user unit (Linux)
+// What `ai-zen-daemon service install` writes, as text: a systemd user unit (Linux)
 // or a launchd agent (macOS) that, at login, runs `ai-zen-daemon start --enabled` through the
 // stable shim ($AI_ZEN_HOME/bin/ai-zen-daemon), so an upgraded or moved ai-zen needs no new unit.
 // Pure: the same inputs give the same bytes, which is how `install` twice stays one file and how

@@ -1,4 +1,4 @@
-// `ai-zen-daemon service install|uninstall [--dry-run] [--json]` (issue 20 §3): start at login.
+// `ai-zen-daemon service install|uninstall [--dry-run] [--json]`: start at login.
 // Linux: a systemd user unit in ${XDG_CONFIG_HOME:-~/.config}/systemd/user/, then
 // `systemctl --user daemon-reload` and `enable --now`; macOS: a launchd agent in
 // ~/Library/LaunchAgents, then `launchctl bootstrap gui/<uid>`. When the service manager cannot be

@@ -61,7 +61,7 @@ export function registerStartCommand(program: Command, setup: CliSetup): void {
 }
 
 /**
- * `start --enabled` (issue 20 §3): every enabled repo's daemon that is not running yet, a few at a
+ * `start --enabled`: every enabled repo's daemon that is not running yet, a few at a
  * time. One repo that fails is one line on stderr and exit 1, after the others were started.
  */
 async function startEnabled(setup: CliSetup): Promise<void> {

@@ -1,4 +1,4 @@
-// What `ai-zen-daemon statusline` reads and prints (issue 23 §2), as pure functions: Claude Code's
+// What `ai-zen-daemon statusline` reads and prints, as pure functions: Claude Code's
 // statusline JSON in, one short line out. The input is checked by hand, not with zod: this runs on
 // every statusline refresh, and zod's load alone is over the time it has (statusline.ts).
 //

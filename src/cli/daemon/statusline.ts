@@ -1,4 +1,4 @@
-// `ai-zen-daemon statusline` (issue 23 §2): Claude Code's `statusLine` command. Reads Claude's JSON
+// `ai-zen-daemon statusline`: Claude Code's `statusLine` command. Reads Claude's JSON
 // on stdin, hands the exact reading to this repo's daemon (IPC `statusline`) and prints one line:
 // `ctx 62% · hands off 70% · compacts ~73% · last doc 14:02`. It never fails the statusline (Claude
 // shows nothing for a command that exits non-zero): bad input, no daemon, a slow daemon each print

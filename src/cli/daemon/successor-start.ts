@@ -1,4 +1,4 @@
-// Issue 23 §4: what starts a session's successor in another agent — the handoff document to start
+// What starts a session's successor in another agent — the handoff document to start
 // from, the first prompt (the document first, bounded), and the command line of each client.
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { successorInstruction } from '../../daemon/sources/kit/successor.js';
 import { requestDaemon } from '../shared/daemon-client.js';
 import type { KnownSessions, NamedSession } from '../shared/other-agent-sessions.js';
 
-/** A document up to this size is shown in the first prompt; a bigger one is named only (issue 21: first steps print at most 16 KB). */
+/** A document up to this size is shown in the first prompt; a bigger one is named only (first steps print at most 16 KB). */
 export const SHOWN_DOCUMENT_BYTES = 16 * 1024;
 
 const DOC_NAME = /^\d{8}-\d{6}-([A-Za-z0-9][A-Za-z0-9_-]{0,7})(?:-(\d+))?\.md$/;
@@ -59,7 +59,7 @@ export async function documentToShow(root: string, relative: string): Promise<st
 
 /**
  * The successor's first prompt: the document named first ("handoff document" and its path are what
- * the daemon looks for to link the successor to its predecessor, issue 21 §4), then its text when it
+ * the daemon looks for to link the successor to its predecessor), then its text when it
  * is at most 16 KB.
  */
 export function successorPrompt(relative: string, text: string | null): string {

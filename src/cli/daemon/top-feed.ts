@@ -1,4 +1,4 @@
-// What `ai-zen-daemon top` shows, asked of each daemon (issue 23 §1): one connection per daemon,
+// What `ai-zen-daemon top` shows, asked of each daemon: one connection per daemon,
 // subscribed to its events (a handoff, a compaction, an overflow redraws at once), asked for its
 // sessions and handoffs. A reading of a session's context is no event (one per turn would fill
 // daemon.log and every hook), so the live view also asks again at an interval — for the sessions

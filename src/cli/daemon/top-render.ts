@@ -1,4 +1,4 @@
-// `ai-zen-daemon top` as a pure function (issue 23 §1): what the daemons answered, the selection
+// `ai-zen-daemon top` as a pure function: what the daemons answered, the selection
 // and the terminal's size in, the screen's lines out. The live loop (daemon-top.ts) only feeds it
 // and writes what it returns, so everything a person sees is tested here without a terminal.
 import path from 'node:path';

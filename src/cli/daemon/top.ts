@@ -1,4 +1,4 @@
-// `ai-zen-daemon top [--all] [--once]` (issue 23 §1): a live view of every session the daemon
+// `ai-zen-daemon top [--all] [--once]`: a live view of every session the daemon
 // watches, in the alternate screen, drawn whole by top-render.ts at each change (a screen of a few
 // dozen lines: a full redraw costs nothing, and no diffing can go wrong). Keys: ↑↓/j/k select,
 // h hand off the selected session (the request `ai-zen-daemon handoff <id>` sends), o open its

@@ -1,4 +1,4 @@
-// An enabled repo keeps its daemon up (issue 20 §1): an agent's session start there — Claude Code's
+// An enabled repo keeps its daemon up: an agent's session start there — Claude Code's
 // or Codex's SessionStart hook, ai-zen's own chat or `-p` turn — launches the daemon, detached,
 // when none runs, and never waits for it to answer.
 import { projectPaths, type Env } from '../../paths.js';

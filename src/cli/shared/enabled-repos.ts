@@ -1,4 +1,4 @@
-// Which repos ai-zen keeps protected without being asked (issue 20 §1): `ai-zen-daemon enable`
+// Which repos ai-zen keeps protected without being asked: `ai-zen-daemon enable`
 // lists a repo, `enable --global` every repo. Kept in the user's own `$AI_ZEN_HOME/enabled.json`,
 // never in a repo: a cloned repo cannot enable itself.
 import { promises as fs } from 'node:fs';

@@ -11,7 +11,7 @@ import { commandScript } from './command-scripts.js';
 /**
  * Spawns the daemon of `root`, detached (its own session, output appended to daemon.out), and
  * returns at once: `start` then waits for its answer; an agent's SessionStart hook in an enabled
- * repo does not (issue 20 §1). A second one started meanwhile loses the daemon lock and exits.
+ * repo does not. A second one started meanwhile loses the daemon lock and exits.
  */
 export function launchDaemon(
   root: string,
@@ -22,7 +22,7 @@ export function launchDaemon(
   const output = fs.openSync(outputFile, 'a');
   const startedAt = fs.fstatSync(output).size;
   try {
-    // The V8 memory settings go on the daemon's own command line, never set after start-up (issue 13 item 7).
+    // The V8 memory settings go on the daemon's own command line, never set after start-up.
     const child = startDetachedProcess(
       process.execPath,
       [...DAEMON_NODE_OPTIONS, commandScript('ai-zen-daemon'), 'start', '--detached-child'],

@@ -89,7 +89,7 @@ export interface OpenProject {
 // them without loading the agent stack.
 export { ensureGitignore, findProjectRoot };
 
-/** A migrated session names where it goes on (issue 11 §15: it said "carry on with --continue"). */
+/** A migrated session names where it goes on (it said "carry on with --continue"). */
 async function closedSessionLine(store: SessionStore, id: string): Promise<string> {
   const last = await store.read(id).then(
     (content) => content.lines.at(-1),
@@ -149,7 +149,7 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
   const sessionLogger = logger.child({ component: 'session' });
   const store = new SessionStore(paths, { logger: sessionLogger });
   await store.cleanup();
-  // Issue 22: what a kill -9 mid-migration left (a successor nothing points to, a document nothing names).
+  // What a kill -9 mid-migration left (a successor nothing points to, a document nothing names).
   await removeOrphans({ paths, store, isOwned: (file) => isLockHeld(sessionLockName(file), { env }), logger: sessionLogger, env });
   await ensureGitignore(paths, logger);
 
@@ -174,7 +174,7 @@ async function assemble(options: OpenProjectOptions, env: Env, root: string, pat
       model: config.model,
       maxContextTokens: config.maxContextTokens,
     }));
-  // Issue 9 item 9: a session keeps the model and window it was started with (its header is its
+  // A session keeps the model and window it was started with (its header is its
   // truth, the daemon judges overflow by it); a config change applies to new sessions, said once.
   const sessionConfig = opened ? { ...config, model: opened.header.model, maxContextTokens: opened.header.maxContextTokens } : config;
   if (opened && (opened.header.model !== config.model || opened.header.maxContextTokens !== config.maxContextTokens)) {

@@ -1,4 +1,4 @@
-// Issue 23 §4: the sessions of this repo a command can name — ai-zen's own (its session files) and
+// The sessions of this repo a command can name — ai-zen's own (its session files) and
 // every watched agent's (the daemon's `sessions`, which watches them; without a daemon, Claude
 // Code's transcript folder of this repo, read by name only) — resolved as `ai-zen-daemon handoff
 // <prefix>` resolves them: the whole id, or a unique prefix of the id or of its short id.

@@ -32,7 +32,7 @@ export async function findProjectRoot(cwd: string, env: Env = process.env): Prom
 
 /**
  * A bare repository, or a folder inside a `.git`, has no working tree: nothing there is worked on,
- * and sessions, logs and documents written into it would land among git's own files (issue 22).
+ * and sessions, logs and documents written into it would land among git's own files.
  */
 async function refuseGitDir(folder: string, env: Env): Promise<void> {
   const git = await runProcess('git', ['rev-parse', '--is-bare-repository', '--is-inside-git-dir'], {

@@ -60,7 +60,7 @@ export function writeOut(stream: NodeJS.WritableStream, text: string): Promise<v
 
 /** Exit code and one line on stderr for any error. */
 export async function exitWithError(error: unknown, io: Pick<CliIo, 'stderr'>, name = 'ai-zen'): Promise<number> {
-  // No "details in <log>": most commands keep no log, and the repo's may not even be writable (issue 22).
+  // No "details in <log>": most commands keep no log, and the repo's may not even be writable.
   const line = visibleText(describeError(error));
   await writeOut(io.stderr, `${name}: ${line}\n`).catch(() => {});
   if (AiZenError.isInstance(error)) return error.code === 'aborted' ? EXIT_ABORTED : error.exitCode;
@@ -95,11 +95,11 @@ export async function runCli(argv: readonly string[], options: RunCliOptions): P
       },
     })
     .showSuggestionAfterError(true);
-  // `-v` too, as `claude -v` and `node -v` (issue 20 §7); `--verbose` has no short form, so `-v` is never ambiguous.
+  // `-v` too, as `claude -v` and `node -v`; `--verbose` has no short form, so `-v` is never ambiguous.
   if (options.version) program.version(options.version, '-v, --version', 'print the version');
   for (const register of options.registrars) register(program, setup);
   // Commander adds `help` only to a program without a root action; ai-zen has one (print mode,
-  // chat), so `ai-zen help` was "too many arguments" while `ai-zen-daemon help` worked (issue 11 §14).
+  // chat), so `ai-zen help` was "too many arguments" while `ai-zen-daemon help` worked.
   program.helpCommand(true);
   try {
     await program.parseAsync([...argv], { from: 'user' });

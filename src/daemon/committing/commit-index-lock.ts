@@ -1,6 +1,6 @@
 // Lands a prepared handoff commit: HEAD moves and the doc enters the user's real index together,
 // under git's own index lock (`<index>.lock`, created exclusively), so the user's `git add` and
-// `git commit` never interleave with it — and the lock is held as briefly as possible (issue 9 §8),
+// `git commit` never interleave with it — and the lock is held as briefly as possible,
 // because git fails at once, it does not wait, on a held lock:
 // - everything is prepared before the lock: the new index (a copy of the user's with the doc's
 //   entry set) and a waiting `git update-ref --stdin` transaction;
@@ -10,7 +10,7 @@
 //   HEAD is checked on the same branch, the new index is renamed into place, and the ref is locked,
 //   compared and written in one exchange with the waiting git; if HEAD moved meanwhile, the user's
 //   index goes back as it was before the lock is released (nobody could write it in between).
-// The index goes in BEFORE the ref (issue 9 §7): the other order leaves a moment — and after a kill,
+// The index goes in BEFORE the ref: the other order leaves a moment — and after a kill,
 // a state — where HEAD holds the doc and the index does not, which `git status` shows as a staged
 // deletion that the user's next commit would make real. This order's worst case is the doc staged
 // as a new file, and only when the process dies between the two steps.

@@ -1,4 +1,4 @@
-// `commit: "ref"` (issue 19 §8): a handoff document is committed to a side ref (by default
+// `commit: "ref"`: a handoff document is committed to a side ref (by default
 // `refs/heads/ai-zen/handoffs`), never to the branch the user works on. Only git's object store and
 // that ref change: the commit is built in a temporary index from the ref's own tree plus the
 // document, its parent is the ref's previous tip, and the ref moves by compare-and-swap — the

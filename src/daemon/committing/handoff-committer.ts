@@ -3,8 +3,8 @@
 // a document ai-zen sealed (T1); the bytes it checked are the bytes committed. When it cannot or must not commit, the
 // document stays, the record says why, and the commit is tried again when the obstacle may be
 // gone: on a change of the git state (the daemon calls retry()) and on a backoff timer.
-// Commits run one at a time: two at once would race for HEAD. With `ref` (daemon.commit "ref",
-// issue 19 §8) they go to that side ref instead of the branch checked out (commit-to-ref.ts).
+// Commits run one at a time: two at once would race for HEAD. With `ref` (daemon.commit
+// "ref") they go to that side ref instead of the branch checked out (commit-to-ref.ts).
 import type { Logger } from 'pino';
 import type { EventBus } from '../../events.js';
 import type { Env } from '../../paths.js';
@@ -120,7 +120,7 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
     options.lookupCommitted ??
     ((paths: readonly string[]) =>
       ref === undefined ? committedHandoffs(options.root, paths, options.env) : committedOnRef(options.root, ref, paths, options.env));
-  /** Who waits for a document's first outcome (the notification that folds the commit in, issue 19 §6). */
+  /** Who waits for a document's first outcome (the notification that folds the commit in). */
   const waiters = new Map<string, ((status: CommitStatus) => void)[]>();
   const settle = (path: string, status: CommitStatus) => {
     const waiting = waiters.get(path);

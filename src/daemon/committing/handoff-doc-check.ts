@@ -4,7 +4,7 @@
 // and sealed is committed, and only the very bytes it sealed:
 // - the path is `.ai-zen/handoffs/<YYYYMMDD-HHmmss>-<short>[-n].md`, exactly, with the short id
 //   (src/short-id.ts) of the session whose FILE NAME holds the line (T2), reached through no
-//   symlink; a document named by the id's first 8 characters — the rule before issue 19 §3, which
+//   symlink; a document named by the id's first 8 characters — the rule before ids were shortened one way everywhere, which
 //   differs only for time-ordered ids — is still that session's, so documents written then still commit;
 // - it is a regular file, and its sha256 is the one the line records — computed by ai-zen after the
 //   document was verified and scanned for secrets (src/handoff/seal-document.ts), so a document

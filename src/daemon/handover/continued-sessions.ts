@@ -1,4 +1,4 @@
-// Issues 19 §5 and 21 §4: which handoff document another agent's session was started from — the
+// And 21 §4: which handoff document another agent's session was started from — the
 // successor command the daemon announced makes its first request name the document — and so which
 // session it continues, and, read the other way, which later session continued a session of another
 // agent (that one is then handed off). ai-zen's own sessions say both in their files (previousId, a
@@ -77,7 +77,7 @@ export function createContinuedSessions(options: {
   }
 
   /**
-   * Issue 23 §4: an ai-zen session started from another agent's document (`ai-zen-daemon continue
+   * An ai-zen session started from another agent's document (`ai-zen-daemon continue
    * --in ai-zen`) holds, as a migration's successor does, one breakpoint message: the document's path.
    */
   async function aiZenBreakpoint(state: SessionState): Promise<string | null> {

@@ -1,4 +1,4 @@
-// The daemon migrates a session that no live ai-zen process owns (issue 4 §3), through the ONE
+// The daemon migrates a session that no live ai-zen process owns, through the ONE
 // migration service of src/handoff: it takes the session's lock by opening it (a live owner makes
 // that fail, so the CLI and the daemon never both migrate one session), rebuilds the agent from
 // the file, and runs the service with the configured default executor — offline when no model is

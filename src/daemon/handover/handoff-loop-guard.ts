@@ -1,9 +1,9 @@
-// No loops, no noise (X3, issue 10 §6), for another agent's sessions: no handoff in a session's
+// No loops, no noise (X3), for another agent's sessions: no handoff in a session's
 // first two minutes (graceSeconds) unless it is over 95%, or a point short of where the agent
 // compacts by itself (waiting longer would let the compaction win); at most 3 handoffs per session
 // in 15 minutes, then one notice that the daemon stopped trying; a session that was already above
 // its threshold when the daemon started hands off only once it grew a further 10 points — capped a
-// point short of the agent's compaction point and 100% (issue 19 §2: a target the session can never
+// point short of the agent's compaction point and 100% (a target the session can never
 // reach was shown), and once it grew at all when there is no room for 10 points.
 // One handoff per crossing is the monitor's part (it calls once per crossing). judgeCrossing is pure:
 // the memory of a session goes in and comes out (the crossing state machine holds it).

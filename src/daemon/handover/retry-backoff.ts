@@ -1,4 +1,4 @@
-// When the daemon tries again a migration that failed (issue 11 §5: a failed auto-migration — the
+// When the daemon tries again a migration that failed (a failed auto-migration — the
 // handoffs folder was a symlink, then fixed — stayed "failed" for good). Doubling from 5 s to
 // 10 min: a cause that lasts costs a few attempts an hour; one fixed soon is noticed soon.
 export const FIRST_RETRY_MS = 5_000;

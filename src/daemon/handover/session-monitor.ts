@@ -1,4 +1,4 @@
-// Turns what the watcher reads into what the daemon does (D1, D3, issue 4 §3):
+// Turns what the watcher reads into what the daemon does (D1, D3):
 // - a usage line that reaches the warning threshold → `session.warned`, once per crossing (S5);
 // - a usage line that crosses the window → `session.overflowed`, once per crossing; then the
 //   session's live owner hands it over, or — no live owner — the daemon migrates it itself;
@@ -41,7 +41,7 @@ export interface SessionMonitorOptions {
    * another agent's comes with its state (`agents.<agent>.warnAt`). Absent or `enabled: false`: no warnings.
    */
   readonly warnings?: { readonly enabled: boolean; readonly warnAt: number };
-  /** Where each agent compacts each model by itself, learned from the compactions read (issue 19 §2). */
+  /** Where each agent compacts each model by itself, learned from the compactions read. */
   readonly compactionPoints?: Pick<CompactionPoints, 'observe'>;
 }
 
@@ -82,7 +82,7 @@ interface Crossing {
   action: string | null;
   /** R19: the person declined this crossing in the chat; the daemon never migrates it. */
   declined?: boolean;
-  /** Failed migrations of this crossing so far; the next one is scheduled (issue 11 §5). */
+  /** Failed migrations of this crossing so far; the next one is scheduled. */
   failures?: number;
   retry?: NodeJS.Timeout;
 }

@@ -27,7 +27,7 @@ export interface DaemonLog {
   /** `.ai-zen/logs/daemon.log`, the file being written. */
   readonly file: string;
   /**
-   * Opens `daemon.log` again when it is gone (`rm -rf .ai-zen` under a running daemon, issue 11 §6):
+   * Opens `daemon.log` again when it is gone (`rm -rf .ai-zen` under a running daemon):
    * lines written to a removed file are lost to everyone. True when it did.
    */
   reopenIfGone(): Promise<boolean>;

@@ -90,7 +90,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   if (config.refusedEndpoint !== null) logger.warn({}, `${config.refusedEndpoint}; the daemon hands sessions over offline`);
 
   const events = new EventBus((error, name) => logger.warn({ err: error, event: name }, 'event listener failed'));
-  // What was learned about where each agent compacts (issue 19 §2): before the sources, whose folds use it.
+  // What was learned about where each agent compacts: before the sources, whose folds use it.
   const compactionPoints = await loadCompactionPoints({
     home: aiZenHome(env),
     logger: logger.child({ component: 'compaction-points' }),
@@ -113,7 +113,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     env,
     logger: logger.child({ component: 'committer' }),
   });
-  // Documents committed to a side ref stay out of `git status` from the first one on (issue 19 §8).
+  // Documents committed to a side ref stay out of `git status` from the first one on.
   if (config.daemon.commit === 'ref')
     await keepHandoffsOutOfStatus(root, path.relative(root, paths.handoffs), env).catch((error: unknown) =>
       logger.warn({ err: error }, 'could not keep the handoff documents out of git status'),
@@ -218,7 +218,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       ...createIpcHandlers(core),
       'agent-hook': (params) => answerAgentHook(params),
       transcript: (params) => answerTranscript(params, { paths, sources, watcher }),
-      // Issue 23 §2: Claude Code's statusline hands over its reading and asks what to show beside it.
+      // Claude Code's statusline hands over its reading and asks what to show beside it.
       statusline: async (params) => {
         const claude = config.agents['claude-code'];
         return answerStatusline(params, {
@@ -264,7 +264,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   async function notify(event: AnyEvent): Promise<void> {
     const owner = event.name === 'session.overflowed' ? await monitor.ownerOf(event.payload.sessionId) : undefined;
-    // Issue 19 §6: one notification per handoff — it waits (bounded) for the commit and names its outcome.
+    // One notification per handoff — it waits (bounded) for the commit and names its outcome.
     const commit = event.name === 'handoff.written' ? await committer.outcome(event.payload.path, COMMIT_WAIT_MS) : undefined;
     const notification = notificationFor(event, { ...(owner ? { overflowOwner: owner } : {}), ...(commit ? { commit } : {}) });
     if (notification) await notifier.notify(notification);
@@ -273,7 +273,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   void facts.capture().catch((error: unknown) => logger.warn({ err: error }, 'first facts capture failed'));
   // Before the watcher: an empty placeholder left by a kill -9 must not be taken for a document.
   await cleanLeftovers({ paths, isOwned, logger: logger.child({ component: 'cleanup' }) });
-  // Issue 22: and what a kill -9 mid-migration left (a successor nothing points to, a document nothing names).
+  // And what a kill -9 mid-migration left (a successor nothing points to, a document nothing names).
   const cleanupLogger = logger.child({ component: 'cleanup' });
   await removeOrphans({ paths, store: new SessionStore(paths, { logger: cleanupLogger }), isOwned, logger: cleanupLogger, env });
   // What an earlier daemon did for other agents' sessions, known before their transcripts are read.

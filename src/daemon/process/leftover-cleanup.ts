@@ -1,4 +1,4 @@
-// What a kill -9 can leave behind, removed when the daemon starts (issue 11 §7):
+// What a kill -9 can leave behind, removed when the daemon starts:
 //  - a 0-byte handoff document: the name is reserved by creating the file empty, then the executor
 //    fills it; killed in between, the empty file stayed for good and pushed the next handoff to
 //    `-2`. Removed unless a live process owns a session of that id (it may be filling it now).

@@ -1,4 +1,4 @@
-// Keeps the daemon's own files in the project while it runs (issue 11 §6). `rm -rf .ai-zen` or
+// Keeps the daemon's own files in the project while it runs. `rm -rf .ai-zen` or
 // `git clean -fdx` under a running daemon removed `.ai-zen/.gitignore` — so the next `git add -A`
 // would commit transcripts — and the daemon went on logging into the deleted `daemon.log`. Every
 // few seconds (two stats when nothing is missing) both are made again.

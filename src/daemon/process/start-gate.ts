@@ -1,7 +1,7 @@
 // Test-only: `AI_ZEN_TEST_START_GATE=<a FIFO>` holds a starting daemon — its lock taken, its socket
 // not yet open — until a test writes to that FIFO and closes it. So a test can show, by events and
 // not by timing, what happens before the daemon answers: an agent's SessionStart hook in an enabled
-// repo returns (and the agent answers) while the daemon it launched is still starting (issue 20 §1).
+// repo returns (and the agent answers) while the daemon it launched is still starting.
 // Unused unless a test sets it.
 import { promises as fs } from 'node:fs';
 import type { Env } from '../../paths.js';

@@ -24,11 +24,11 @@ export interface DaemonCore {
   readonly monitor: SessionMonitor;
   readonly committer: HandoffCommitter;
   readonly migrator: DaemonMigrator;
-  /** Another agent's sessions: a handoff by hand (issue 19 §4) goes through the same runner as the automatic one. */
+  /** Another agent's sessions: a handoff by hand goes through the same runner as the automatic one. */
   readonly foreign: Pick<ForeignSessionsRunner, 'handOver' | 'actionFor'>;
-  /** Issues 19 §5, 21 §4: the document (and session) another agent's session was started from, and its successor. */
+  /** 21 §4: the document (and session) another agent's session was started from, and its successor. */
   readonly continued: ContinuedSessions;
-  /** Issue 23 §1: each session's last readings (the sparkline of `ai-zen-daemon top`). */
+  /** Each session's last readings (the sparkline of `ai-zen-daemon top`). */
   readonly usage?: Pick<UsageHistory, 'readings'>;
   readonly isOwned: (file: string) => Promise<boolean>;
   readonly ready: () => boolean;

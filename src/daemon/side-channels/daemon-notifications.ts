@@ -1,5 +1,5 @@
 // What the desktop hears from the daemon (D4): a warning before the window is full (S5), overflow,
-// and each handoff's outcome. Quiet (issue 19 §6): ONE notification per handoff — written or failed,
+// and each handoff's outcome. Quiet: ONE notification per handoff — written or failed,
 // with its commit folded in (committed, or why not yet), never a second one for the commit; an
 // overflow the daemon hands over itself is announced by that handoff; and no critical urgency for a
 // session whose live ai-zen process is already showing its selector. The notifier never throws.
@@ -65,7 +65,7 @@ export function notificationFor(event: AnyEvent, context: NotificationContext = 
 /**
  * S5: `Claude Code session 1a2b3c4d at 61%` / `ai-zen session 1a2b3c4d at 82%`, and how to hand off
  * now: `ai-zen-daemon handoff <short id>` takes any agent's session by the short id shown here
- * (issue 19 §4); another agent's session is also handed off by the daemon at its handoffAt.
+ *; another agent's session is also handed off by the daemon at its handoffAt.
  */
 function warningNotification(payload: Extract<AnyEvent, { name: 'session.warned' }>['payload']): Notification {
   const { sessionId, agent, percent, warnAt, promptTokens, maxContextTokens, handoffAt } = payload;

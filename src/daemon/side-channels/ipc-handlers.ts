@@ -23,7 +23,7 @@ export function createIpcHandlers(core: DaemonCore): IpcHandlers {
   return {
     async status(params) {
       const [everySession, facts] = await Promise.all([sessionInfos(core), core.facts.get(), core.committer.settled()]);
-      // Issue 19 §5: a session handed off to its successor is folded out of the open list.
+      // A session handed off to its successor is folded out of the open list.
       const handedOff = everySession.filter((session) => session.state === 'handed-off');
       const sessions = params?.all === true ? everySession : everySession.filter((session) => session.state !== 'handed-off');
       const handoffs = core.committer.list();
@@ -98,7 +98,7 @@ interface NamedSession {
 const CANDIDATES_SHOWN = 6;
 
 /**
- * The one session `given` names (issue 19 §4): its whole id, or a unique prefix of the id or of the
+ * The one session `given` names: its whole id, or a unique prefix of the id or of the
  * short id `status` prints — ai-zen's own sessions and this repo's Claude Code and Codex ones alike.
  */
 async function findSession(core: DaemonCore, given: string): Promise<NamedSession> {
@@ -136,7 +136,7 @@ async function findSession(core: DaemonCore, given: string): Promise<NamedSessio
   );
 }
 
-/** Another agent's session, by hand (issue 19 §4): a document from its transcript, which is only read. */
+/** Another agent's session, by hand: a document from its transcript, which is only read. */
 async function runForeignHandoff(
   core: DaemonCore,
   mode: 'handoff' | 'migrate',
@@ -189,7 +189,7 @@ async function runOwnHandoff(
 ): Promise<HandoffReply> {
   const store = new SessionStore(core.paths);
   if (!(await store.exists(sessionId))) throw new AiZenError('session', `no session ${sessionId} in ${core.root}`);
-  // Issue 11 §15: the daemon itself holds the session's lock while it migrates it; that is no
+  // The daemon itself holds the session's lock while it migrates it; that is no
   // other process, and a second migration of it would only find it migrated.
   const running = core.migrator.current;
   if (running?.sessionId === sessionId) throw new AiZenError('session', daemonMigratingLine(sessionId, running.since));
@@ -301,7 +301,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState, startedFromIt:
   };
 }
 
-/** Issue 11 §9: an ai-zen session file without its header line (shown as ???? before, and never flagged). */
+/** An ai-zen session file without its header line (shown as ???? before, and never flagged). */
 function headerlessNote(core: DaemonCore, state: SessionState, promptTokens: number | null): string | null {
   if (state.kind !== 'ai-zen' || state.details.header != null || (state.messageCount === 0 && promptTokens === null)) return null;
   const window = core.config.maxContextTokens;

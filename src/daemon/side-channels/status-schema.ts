@@ -6,7 +6,7 @@ import { HandoffChecks } from '../../session/format.js';
 export const Owner = z.enum(['live', 'daemon', 'none', 'unknown']);
 
 /**
- * Where a session stands, as `status` words it (issue 19 §5): open · over-threshold (past the
+ * Where a session stands, as `status` words it: open · over-threshold (past the
  * point where it is handed off, the window not full) · overflowed (the window is full) ·
  * handed-off (its successor exists: folded out of the open list).
  */
@@ -46,12 +46,12 @@ export const SessionInfo = z.object({
   /** The command that starts a fresh successor from the latest handoff document of this session. */
   successorCommand: z.string().nullable().optional(),
   /**
-   * Issue 21 §4: another agent's session started from a handoff document (its first request names
+   * Another agent's session started from a handoff document (its first request names
    * it): that document and the session it was written for (null when this daemon did not see it).
    */
   previous: z.object({ path: z.string(), sessionId: z.string().nullable() }).nullable().optional(),
   /**
-   * Issue 23 §1: the session's last readings since this daemon started, oldest first (a bounded
+   * The session's last readings since this daemon started, oldest first (a bounded
    * ring): the share of the window, and whether the agent compacted or a handoff line came with it.
    */
   usage: z
@@ -124,7 +124,7 @@ export const StatusInfo = z.object({
   /** False while the first scan of the session folder runs. */
   ready: z.boolean(),
   autoCommit: z.boolean(),
-  /** Where handoff documents are committed (issue 19 §8): the branch checked out, a side ref (`commitRef`), or nowhere. */
+  /** Where handoff documents are committed: the branch checked out, a side ref (`commitRef`), or nowhere. */
   commitMode: z.enum(['branch', 'ref', 'off']).optional(),
   commitRef: z.string().nullable().optional(),
   notifications: z.boolean(),
@@ -156,7 +156,7 @@ export const HandoffReply = z.object({
   executor: z.string(),
   downgrades: z.array(z.object({ from: z.string(), reason: z.string() })),
   newSessionId: z.string().nullable(),
-  /** Whose session it was (issue 19 §4: Claude Code's and Codex's are handed off by hand too); absent: ai-zen's. */
+  /** Whose session it was (Claude Code's and Codex's are handed off by hand too); absent: ai-zen's. */
   agent: z.string().optional(),
   /** Another agent's session: the command that starts its successor fresh from the document. */
   successorCommand: z.string().optional(),
@@ -165,7 +165,7 @@ export type HandoffReply = z.infer<typeof HandoffReply>;
 
 export const StopReply = z.object({ stopping: z.literal(true), pid: z.number() });
 
-/** Issue 21 §1: `transcript <id> --last N` — the turns a person saw, the newest last, bounded in bytes. */
+/** `transcript <id> --last N` — the turns a person saw, the newest last, bounded in bytes. */
 export const TranscriptReply = z.object({
   sessionId: z.string(),
   agent: z.string(),
@@ -175,7 +175,7 @@ export const TranscriptReply = z.object({
 });
 export type TranscriptReply = z.infer<typeof TranscriptReply>;
 
-/** Issue 23 §2: what Claude Code's statusline shows beside its own reading of the window. */
+/** What Claude Code's statusline shows beside its own reading of the window. */
 export const StatuslineReply = z.object({
   /** Percent of the window where the daemon hands the session off; null: not known. */
   handoffAt: z.number().nullable(),

@@ -1,4 +1,4 @@
-// Issue 23 §2: the answer to Claude Code's statusline (`ai-zen-daemon statusline`): where the daemon
+// The answer to Claude Code's statusline (`ai-zen-daemon statusline`): where the daemon
 // hands this session off, where Claude compacts it by itself (learned, else the table), and when
 // its last handoff document was written (else the repo's). The statusline brings its own exact
 // reading of the window; the thresholds follow that reading's window when the watcher has not read

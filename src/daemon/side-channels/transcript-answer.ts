@@ -1,4 +1,4 @@
-// `ai-zen-daemon transcript <id> --last N` (issue 21 §1): the last turns a person saw of any watched
+// `ai-zen-daemon transcript <id> --last N`: the last turns a person saw of any watched
 // session of this repo — ai-zen's own, Claude Code's, Codex's — found by its id or a unique prefix
 // of it, read from the transcript (never written) and bounded in bytes, so a handoff document's
 // first step can read the conversation back without flooding its successor's context.

@@ -1,10 +1,10 @@
-// What the daemon answers another agent's hooks (X3, issue 10 §5) — Claude Code's and Codex's, the
+// What the daemon answers another agent's hooks (X3) — Claude Code's and Codex's, the
 // same events in the same JSON — asked by `ai-zen-daemon hook <agent> <event>` over IPC:
 // - Stop: read the transcript up to date first (the reply that just crossed is never missed); when
 //   the crossing waits for the agent's own document, block with a reason carrying the skill, the
 //   exact path and the facts — the agent writes the document with its own tools (self). When it
 //   stops again, its document is verified and adopted, or the offline one is written instead.
-//   Not when a script runs the session (`claude -p`, `codex exec`; issue 19 §7): blocking would
+//   Not when a script runs the session (`claude -p`, `codex exec`): blocking would
 //   make the handoff turn's reply the script's output. The daemon writes the document itself
 //   (summary or offline) before the hook answers, and the script keeps its answer.
 // - PreCompact: the agent is about to compact and no document exists for this crossing: write the
@@ -88,7 +88,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
 
   await deps.foreign.settle(file);
   if (request.stopHookActive) {
-    // Issue 21 §3: a document that fails the checks is sent back once, naming what is wrong.
+    // A document that fails the checks is sent back once, naming what is wrong.
     const correction = await deps.foreign.correctSelf(file);
     if (correction) return { output: { decision: 'block', reason: correctionReason(correction, deps.source) } };
     if (!(await deps.foreign.finishSelf(file))) return { output: null };

@@ -21,7 +21,7 @@ export interface HookInput {
   readonly stop_hook_active?: boolean;
   readonly trigger?: string;
   readonly source?: string;
-  /** A script runs the session (`pi -p`): said by the hook where the agent's transcript does not say it (issue 19 §7). */
+  /** A script runs the session (`pi -p`): said by the hook where the agent's transcript does not say it. */
   readonly scripted?: boolean;
 }
 

@@ -1,4 +1,4 @@
-// The `hooks` object that Claude Code's settings and Codex's hooks.json share (X3, issue 10 §5):
+// The `hooks` object that Claude Code's settings and Codex's hooks.json share (X3):
 // `{ "<Event>": [{ "matcher"?: "…", "hooks": [{ "type": "command", "command": "…", "timeout": N }] }] }`.
 // ai-zen's entries are merged in after the user's own and recognised by their command alone, so
 // installing twice changes nothing and uninstalling removes ours and nothing else; a reinstall puts
@@ -24,7 +24,7 @@ function commandOf(hook: unknown): string | null {
 /** How ours are taken out: Codex keeps a hook's trust by its place (`<event>:<group>:<hook>`), Claude Code by nothing. */
 export interface HookPlaces {
   /**
-   * Keep every other group where it was (issue 22 §7): a group of ours that a user's group follows
+   * Keep every other group where it was: a group of ours that a user's group follows
    * becomes an empty placeholder (`{"hooks": []}`) instead of going, so the user's hooks after it
    * keep their place and Codex their trust; placeholders at the end are dropped, and the next install fills them.
    */

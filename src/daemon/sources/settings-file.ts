@@ -1,5 +1,5 @@
 // One read-change-write of an agent's settings file (Claude Code's settings.local.json, Codex's
-// hooks.json) that loses nobody's edit and keeps the file's mode (issue 22 §6 and Low):
+// hooks.json) that loses nobody's edit and keeps the file's mode:
 // - the mode the file had (a 0600 file with an API key in it stays 0600; a new one is 0600);
 // - a lock of ours, so two ai-zen commands take turns;
 // - a compare-and-swap against everyone else (an editor, the agent itself), which take no lock

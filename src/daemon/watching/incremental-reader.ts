@@ -5,7 +5,7 @@
 // place (even one that grew: its head or the bytes just before our offset changed) is read again
 // from the start.
 //
-// Only a regular file is read (issue 11: a FIFO named `*.jsonl` blocked a thread-pool thread for
+// Only a regular file is read (a FIFO named `*.jsonl` blocked a thread-pool thread for
 // ever in open(); a symlink to /dev/zero was read without end): the path is lstat()ed first, opened
 // with O_NOFOLLOW | O_NONBLOCK (neither waits for anything), and the open descriptor fstat()ed
 // before a byte is read; anything else throws NotRegularFileError. A read never goes past the size

@@ -90,7 +90,7 @@ export function foldAiZenLine(state: SessionState, line: SessionLine, lineNumber
     case 'migrated':
       return withOverflow({ ...state, closed: true, successorId: line.newId });
     case 'reopened': {
-      // Issue 23 §4: open again; an undo of a migration is no request to migrate it straight back.
+      // Open again; an undo of a migration is no request to migrate it straight back.
       const next = withOverflow({ ...state, closed: false, successorId: null });
       return next.overflowed ? { ...next, declined: { at: line.at, promptTokens: next.latestUsage?.prompt_tokens ?? 0 } } : next;
     }
@@ -108,7 +108,7 @@ export const aiZenLineFold: LineFold = {
     const parsed = parseSessionLine(raw.text);
     if (!parsed.ok) return parsed.reason;
     const next = foldAiZenLine(state, parsed.line, raw.lineNumber);
-    // Issue 11 §9: said once in the log (the line itself is kept); status says what follows.
+    // Said once in the log (the line itself is kept); status says what follows.
     if (typeof next !== 'string' && raw.lineNumber === 1 && parsed.line.type !== 'session')
       note('no session header line: the window is unknown, so the daemon cannot judge or migrate an overflow');
     return next;

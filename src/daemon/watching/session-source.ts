@@ -79,13 +79,13 @@ export interface SessionState {
   readonly cwd?: string | null;
   /** The transcript is another repo's (its cwd is outside this one): not listed, never handed over, no longer read. */
   readonly foreign?: boolean;
-  /** When the session's first line was written (the grace window after a start, issue 10 §6). */
+  /** When the session's first line was written (the grace window after a start). */
   readonly startedAt?: string | null;
-  /** The context of the session's first reading: a session that started above its threshold hands off only after it grew (issue 10 §6). */
+  /** The context of the session's first reading: a session that started above its threshold hands off only after it grew. */
   readonly firstReadingTokens?: number | null;
   /**
    * The latest run of another agent's session is a script's (`claude -p`, `codex exec`): its last
-   * reply is the script's output, so its Stop hook must not turn that turn into a handoff turn (issue 19 §7).
+   * reply is the script's output, so its Stop hook must not turn that turn into a handoff turn.
    */
   readonly scripted?: boolean;
 }
@@ -107,7 +107,7 @@ export interface SessionThresholds {
 export const COMPACTION_MARGIN = 3;
 
 /**
- * The thresholds a session runs by (issue 19 §2): the configured handoffAt, lowered to stay
+ * The thresholds a session runs by: the configured handoffAt, lowered to stay
  * COMPACTION_MARGIN points below where the agent compacts by itself and to handoffAtTokens when
  * that comes first (in whole percent, rounded down: never a target above the real point), never
  * above 100%; warnAt keeps its distance in proportion.

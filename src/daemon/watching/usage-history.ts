@@ -1,4 +1,4 @@
-// The last readings of each session's context (issue 23 §1): `ai-zen-daemon top` draws them as a
+// The last readings of each session's context: `ai-zen-daemon top` draws them as a
 // sparkline. A bounded ring per session file, in memory only: a daemon started later begins with
 // the reading it finds, and a session with thousands of turns costs the same as one with ten.
 import { usagePercent } from '../../usage-percent.js';

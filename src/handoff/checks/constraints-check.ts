@@ -1,6 +1,6 @@
 // The rules the user stated (and the ones a previous document carried) are under ⚠️, in some
 // words: a document that says "none" there although the user said "never add dependencies" loses
-// the one thing a successor must not get wrong (issue 21). Reported with F1, the sections check:
+// the one thing a successor must not get wrong. Reported with F1, the sections check:
 // the section is there but does not hold what it must.
 import { documentSections, findSection } from './document-sections.js';
 

@@ -10,8 +10,8 @@ export interface HandoffEvidence {
   /** Project-relative paths the session's tool calls wrote, edited, renamed, copied or removed, in order. */
   readonly changedFiles: readonly string[];
   /**
-   * The rules the user stated in this session, and those a previous document carried to it (issue 21
-   * §4), that the ⚠️ section must hold. Absent: not checked.
+   * The rules the user stated in this session, and those a previous document carried to it, that
+   * the ⚠️ section must hold. Absent: not checked.
    */
   readonly rules?: readonly string[];
   /**

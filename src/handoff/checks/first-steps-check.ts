@@ -17,7 +17,7 @@ export interface CommandEnvironment {
   fileSize?(path: string): number | null;
 }
 
-/** Issue 21 §1: what one first step may print, at most. */
+/** What one first step may print, at most. */
 export const MAX_FIRST_STEP_OUTPUT = 16 * 1024;
 
 /** Programs that print a file's content. */

@@ -39,11 +39,11 @@ export interface OfflineDocumentInput {
   /** renderFacts(facts): the same fact block every executor gets. */
   readonly factsBlock: string;
   readonly sessionId: string;
-  /** Path of the session file (never written into the document: the daemon's state and `status` have it, issue 21 §2). */
+  /** Path of the session file (never written into the document: the daemon's state and `status` have it). */
   readonly sessionFile: string;
-  /** The project root and the home folder, which the document names as `.`-relative paths and `~` (issue 21 §2). */
+  /** The project root and the home folder, which the document names as `.`-relative paths and `~`. */
   readonly places?: PathPlaces;
-  /** The handoff document this session was started from (issue 21 §4): named as such, its ⚠️ rules carried forward. */
+  /** The handoff document this session was started from: named as such, its ⚠️ rules carried forward. */
   readonly previous?: PreviousDocument | null;
   /** S1: the next goal named for this handoff; stated first under 🎯. */
   readonly goal?: string;
@@ -70,7 +70,7 @@ function codeSpan(text: string): string {
   return oneLine.includes('`') ? `\`\` ${oneLine} \`\`` : `\`${oneLine}\``;
 }
 
-/** The command that reads this session back, bounded (issue 21 §1): never a raw transcript dump. */
+/** The command that reads this session back, bounded: never a raw transcript dump. */
 export function readBackCommand(sessionId: string): string {
   return `ai-zen-daemon transcript ${sessionId} --last ${DEFAULT_LAST_TURNS}`;
 }
@@ -107,7 +107,7 @@ function filesList(activity: ToolActivity, places?: PathPlaces): string {
 /** Files read and never changed, listed under 📁 at most this many (the last ones read: the freshest context). */
 export const MAX_FILES_READ = 30;
 
-/** The files the session only read (issue 21 §6: its next steps read them again), newest last, bounded. */
+/** The files the session only read (its next steps read them again), newest last, bounded. */
 function readList(messages: readonly AgentMessage[], places?: PathPlaces): string[] {
   const read = filesReadOnly(messages).map((file) => (places ? portablePath(file, places) : file));
   if (read.length === 0) return [];
@@ -223,7 +223,7 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
       return lines.join('\n');
     }
     case 'first-steps': {
-      // Each prints a bounded amount (issue 21 §1): a successor's context is not for a 250 KB transcript.
+      // Each prints a bounded amount: a successor's context is not for a 250 KB transcript.
       const readBack = readBackCommand(input.sessionId);
       const candidates = input.facts.git.known
         ? ['git status --short | head -n 40', 'git log --oneline -5', readBack]
@@ -262,6 +262,6 @@ export function buildOfflineDocument(input: OfflineDocumentInput): string {
     '',
     ...bodies.flatMap(({ heading, text }) => [`## ${heading}`, '', text, '']),
   ].join('\n');
-  // Issue 21 §2: what the user wrote may name this machine's paths too.
+  // What the user wrote may name this machine's paths too.
   return input.places ? portableText(document, input.places) : document;
 }

@@ -16,7 +16,7 @@ export function createOfflineExecutor(): Executor {
       const environment = input.commandEnvironment ?? localCommandEnvironment(input.root);
       const document = buildOfflineDocument({
         sections: input.skill.sections,
-        // Issue 22 §2: scanned before any folding; a scanner that cannot run leaves it to the seal,
+        // Scanned before any folding; a scanner that cannot run leaves it to the seal,
         // which then keeps the document from any commit.
         messages: await redactMessages(input.messages).catch(() => input.messages),
         facts: input.facts,

@@ -15,7 +15,7 @@ import { addCost, NO_COST, type Executor, type ExecutorInput, type ExecutorOutco
 
 /**
  * Temperature 0 and a fixed seed: the same history gives the same document as far as the endpoint
- * allows (OpenAI calls seeded sampling best effort; some endpoints ignore the seed). Issue 11 §16.
+ * allows (OpenAI calls seeded sampling best effort; some endpoints ignore the seed)..
  */
 export const SUMMARY_SAMPLING = { temperature: 0, seed: 7 } as const;
 

@@ -67,7 +67,7 @@ describe('S3 the agent hands off by itself', { timeout: 90_000 }, () => {
 
     await fs.mkdir(path.dirname(config), { recursive: true });
     await fs.writeFile(config, JSON.stringify({ agentMayMigrate: true, executor: 'offline' }));
-    // Only a trusted repo's config may let the model migrate with nobody to ask (issue 22 §4).
+    // Only a trusted repo's config may let the model migrate with nobody to ask.
     await trustProject(chat.repo.root, chat.env());
     chat.fake.enqueue(reply().tool('handoff', { goal: 'Finish the release notes' }, 'call-yes'), reply().text('Handing over.'));
     const allowed = await cli(['--continue', '-p', 'hand over now']);

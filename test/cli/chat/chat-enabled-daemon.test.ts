@@ -1,4 +1,4 @@
-// Issue 20 §1, "ai-zen's own chat does the same": in a repo enabled by `ai-zen-daemon enable`, the
+// "ai-zen's own chat does the same": in a repo enabled by `ai-zen-daemon enable`, the
 // `ai-zen` chat (in a real terminal) and a one-turn `ai-zen -p` bring the repo's daemon up, detached,
 // when none runs, and `ai-zen-daemon ls` lists it. Neither waits for it: the daemon is held at a
 // test gate (AI_ZEN_TEST_START_GATE, a FIFO) while the chat shows its prompt and answers, and while
@@ -18,7 +18,7 @@ import { makeChatFixture, type ChatFixture } from './chat-fixture.js';
 
 const run = promisify(execFile);
 
-describe('issue 20 §1 the ai-zen chat and -p in an enabled repo bring its daemon up', { timeout: 120_000 }, () => {
+describe('the ai-zen chat and -p in an enabled repo bring its daemon up', { timeout: 120_000 }, () => {
   let chat: ChatFixture | undefined;
   let env: Record<string, string> = {};
   let gate = '';
@@ -64,7 +64,7 @@ describe('issue 20 §1 the ai-zen chat and -p in an enabled repo bring its daemo
     await waitFor(async () => ((await listed()).includes(root) ? true : null), { timeoutMs: 60_000, message: 'ls listing the daemon' });
   }
 
-  it('issue 20 §1 the ai-zen chat in an enabled repo brings its daemon up, detached, without waiting for it; ls lists it, and it outlives the chat', async () => {
+  it('the ai-zen chat in an enabled repo brings its daemon up, detached, without waiting for it; ls lists it, and it outlives the chat', async () => {
     const fixture = await enabledRepo();
     fixture.fake.enqueue(reply().text('Hello from the chat.'));
     const term = await fixture.open([], { env });
@@ -76,7 +76,7 @@ describe('issue 20 §1 the ai-zen chat and -p in an enabled repo bring its daemo
     expect(await listed()).toEqual([fixture.repo.root]);
   });
 
-  it('issue 20 §1 ai-zen -p in an enabled repo brings its daemon up too: the answer is printed and the process exits while the daemon is still starting', async () => {
+  it('ai-zen -p in an enabled repo brings its daemon up too: the answer is printed and the process exits while the daemon is still starting', async () => {
     const fixture = await enabledRepo();
     fixture.fake.enqueue(reply().text('One turn.'));
     const turn = await runCli(['-p', 'hello'], { cwd: fixture.repo.root, env, timeoutMs: 60_000 });
@@ -85,7 +85,7 @@ describe('issue 20 §1 the ai-zen chat and -p in an enabled repo bring its daemo
     await comesUpOnceTheGateOpens(fixture.repo.root);
   });
 
-  it('issue 20 §1 ai-zen -p in a repo that is not enabled (disable) launches no daemon', async () => {
+  it('ai-zen -p in a repo that is not enabled (disable) launches no daemon', async () => {
     const fixture = await enabledRepo();
     expect((await runCli(['disable'], { cwd: fixture.repo.root, env, bin: DAEMON_BIN })).code).toBe(0);
     fixture.fake.enqueue(reply().text('Not enabled.'));

@@ -33,7 +33,7 @@ describe('ai-zen chat: the overflow selector (R19)', { timeout: 60_000 }, () => 
     const before = await chat.sessionLines(id!);
     await term.sendKeys('Escape');
     await term.waitForScreen(/Skipped: the history stays as it is[^\n]*\n› ?\n── [^\n]*$/);
-    // Issue 9 §10: the one line added records the choice, for the daemon.
+    // The one line added records the choice, for the daemon.
     await waitFor(async () => (await chat.sessionLines(id!)).length > before.length, { timeoutMs: 10_000, message: 'the skip line' });
     expect(await chat.sessionLines(id!)).toEqual([...before, { type: 'skip', at: expect.any(String), promptTokens: 6000 }]);
     expect(await chat.handoffDocs()).toEqual([]);

@@ -1,4 +1,4 @@
-// Issue 9 §10, R19 end to end: the person presses Esc at the real chat's overflow selector and
+// R19 end to end: the person presses Esc at the real chat's overflow selector and
 // leaves; a real daemon started on the repo afterwards finds the skip in the session file and does
 // not hand the session over behind their back.
 import fs from 'node:fs/promises';
@@ -15,7 +15,7 @@ import { makeChatFixture, type ChatFixture } from './chat-fixture.js';
 const DEADLINE = { timeoutMs: 30_000 };
 const SKIPPED = 'skipped in the chat (Esc); handed over at the next crossing';
 
-describe('R19 issue 9 §10 skip means skip: Esc in the chat, then leaving, and the daemon leaves the session alone', {
+describe('R19 skip means skip: Esc in the chat, then leaving, and the daemon leaves the session alone', {
   timeout: 90_000,
 }, () => {
   let chat: ChatFixture;
@@ -36,7 +36,7 @@ describe('R19 issue 9 §10 skip means skip: Esc in the chat, then leaving, and t
   });
   afterEach(async () => {
     const root = chat.repo.root;
-    // stop must end the daemon within its deadline (issue 11): a failed stop fails the test; the
+    // stop must end the daemon within its deadline: a failed stop fails the test; the
     // kill below only clears what a failed test left behind.
     const stopped = (await isLockHeld(daemonLockName(root), { env: daemonEnv })) ? await daemon(['stop']) : null;
     for (const pid of pids) {
@@ -63,7 +63,7 @@ describe('R19 issue 9 §10 skip means skip: Esc in the chat, then leaving, and t
     return StatusInfo.parse(JSON.parse(result.stdout));
   };
 
-  it('R19 T issue 9 §10 Esc at the selector writes a skip line; after Ctrl-D a real daemon neither writes a document nor migrates, and status says skipped', async () => {
+  it('R19 Esc at the selector writes a skip line; after Ctrl-D a real daemon neither writes a document nor migrates, and status says skipped', async () => {
     chat.fake.enqueue(reply().text('A big answer.').usage({ prompt_tokens: 6000, completion_tokens: 10 }));
     const term = await chat.open();
     await chat.say('go');

@@ -1,4 +1,4 @@
-// The status line under the prompt (issue 5: "shows the context percentage at all times"), in a
+// The status line under the prompt ("shows the context percentage at all times"), in a
 // real pseudo-terminal: it sits on the row under the input line while the person types, edits,
 // walks the history, wraps a long line or pastes, and leaves the transcript when the line is sent.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

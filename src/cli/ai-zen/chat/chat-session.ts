@@ -35,7 +35,7 @@ export interface ChatTerminal {
   readonly signals?: Pick<NodeJS.Process, 'on' | 'off'>;
   /** For $VISUAL/$EDITOR at a migration's review (S2); the process's by default. */
   readonly env?: NodeJS.ProcessEnv;
-  /** `ai-zen "prompt"` in a terminal: sent as the first message, as if typed (issue 20 §7). */
+  /** `ai-zen "prompt"` in a terminal: sent as the first message, as if typed. */
   readonly firstMessage?: string;
 }
 

@@ -1,4 +1,4 @@
-// Issue 23 §3: no answer of `ai-zen-daemon mcp` is longer than 16 KB — it lands in the asking
+// No answer of `ai-zen-daemon mcp` is longer than 16 KB — it lands in the asking
 // agent's context, whose room is the very thing ai-zen guards. Cut at a character boundary, with a
 // last line that says how much was left out and how to read on.
 export const MAX_ANSWER_BYTES = 16 * 1024;

@@ -1,4 +1,4 @@
-// Issue 23 §3: `handoffs` and `read_handoff` of `ai-zen-daemon mcp`. The list is what
+// `handoffs` and `read_handoff` of `ai-zen-daemon mcp`. The list is what
 // `ai-zen-daemon handoffs` prints (the daemon's records: commit, agent, successor command), newest
 // first; without a daemon, the documents in `.ai-zen/handoffs/` by name. A document is read only
 // when it is a regular file directly in that folder, once its symlinks are resolved.

@@ -1,4 +1,4 @@
-// `ai-zen-daemon mcp` (issue 23 §3), registered without loading the server: the MCP SDK (and the
+// `ai-zen-daemon mcp`, registered without loading the server: the MCP SDK (and the
 // JSON-schema validator under it) took about half of every other command's start — each hook
 // Claude Code or Codex runs, each `status` — so mcp-server.ts is loaded only when `mcp` runs.
 import type { Command } from 'commander';

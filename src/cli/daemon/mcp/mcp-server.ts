@@ -1,4 +1,4 @@
-// `ai-zen-daemon mcp` (issue 23 §3): a stdio MCP server, on the official SDK, through which a
+// `ai-zen-daemon mcp`: a stdio MCP server, on the official SDK, through which a
 // Claude Code or Codex successor reads back what its predecessors did — as ai-zen's own agent does
 // with `previous_session`, whose search and read it reuses (RE2 in a worker, a time budget, bounded
 // output). Read-only by construction: it reads handoff documents and the transcripts the daemon

@@ -1,4 +1,4 @@
-// Issue 23 §3: the predecessor chain an agent's successor reads back through `ai-zen-daemon mcp`.
+// The predecessor chain an agent's successor reads back through `ai-zen-daemon mcp`.
 // The sessions come from the running daemon (`sessions`: every watched session of this repo, of
 // every agent, with its transcript and — for Claude Code and Codex — the handoff document its first
 // request names); the links are the ones the daemon already draws: an ai-zen session's header

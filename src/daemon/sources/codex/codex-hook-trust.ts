@@ -1,4 +1,4 @@
-// `install-hooks codex --trust` (X3, issue 10 §5): Codex runs a hook only once the user trusted it,
+// `install-hooks codex --trust` (X3): Codex runs a hook only once the user trusted it,
 // and keeps that trust per hook, keyed by its place in its file and pinned to a hash of its content
 // (`[hooks.state."<file>:<event>:<group>:<hook>"] trusted_hash` in config.toml). ai-zen never
 // computes that hash: it asks Codex's own app-server (`codex app-server`, JSON-RPC over stdio, the

@@ -1,4 +1,4 @@
-// A Gemini CLI session as ai-zen messages, for the offline and summary executors (X3, issue 24): the
+// A Gemini CLI session as ai-zen messages, for the offline and summary executors (X3): the
 // conversation as the client itself rebuilds it (a message written again under its id replaces the
 // first, `$set.messages` replaces them all, `$rewindTo` drops from an id on), then the person's
 // words (not the client's `<session_context>`, not function responses), the model's text, and its

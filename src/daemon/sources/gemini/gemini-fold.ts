@@ -1,4 +1,4 @@
-// One Gemini CLI session line folded into the session state (X3, issue 24), pure. The file
+// One Gemini CLI session line folded into the session state (X3), pure. The file
 // (checked with 0.61) is a first metadata line (`sessionId`, `projectHash`, `startTime`, `kind`),
 // then message records (`id`, `type` user | gemini | info | error | warning, `content`, and on a
 // reply `tokens` and `model`), `$set` patches of the conversation (`messages` replaces them all,

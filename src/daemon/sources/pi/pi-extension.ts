@@ -8,7 +8,7 @@
 // project's own `.pi/settings.json` (`extensions`), merged into what is there: uninstall removes
 // that entry and nothing else; the file keeps its mode. In print and JSON mode (`pi -p`: no UI) its
 // Stop says `scripted`, which pi's session file does not say: the daemon writes the document itself
-// and the script keeps its last reply as its output (issue 19 §7).
+// and the script keeps its last reply as its output.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { readRegularFile } from '../../../fs/read-regular-file.js';

@@ -1,4 +1,4 @@
-// A Qwen Code transcript as the messages ai-zen's offline and summary executors read (X3, issue 24):
+// A Qwen Code transcript as the messages ai-zen's offline and summary executors read (X3):
 // the user's own words (`user` lines), the assistant's text, and its tool calls under ai-zen's tool
 // names — write_file/edit/notebook_edit as write/edit with a `path`, read_file as read, and
 // run_shell_command as exec with a result that ends in `[exit code N]` (Qwen's `tool_result` line

@@ -1,4 +1,4 @@
-// One Qwen Code transcript line folded into the session state (X3, issue 24), pure. The transcript
+// One Qwen Code transcript line folded into the session state (X3), pure. The transcript
 // is Claude-shaped JSONL (uuid, parentUuid, sessionId, timestamp, type, cwd on every line) with
 // Gemini-shaped messages (`message.parts`). Usage is measured as Qwen measures it: its context is
 // the last reply's `usageMetadata.promptTokenCount` (its lastPromptTokenCount; the whole prompt,

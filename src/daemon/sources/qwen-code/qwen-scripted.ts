@@ -1,4 +1,4 @@
-// Who runs a Qwen Code session, a person or a script (issue 19 §7 for Qwen)? Its transcript does not
+// Who runs a Qwen Code session, a person or a script? Its transcript does not
 // say (0.24.4 writes the same lines for `qwen -i` and a one-shot `qwen "…"`), but an interactive
 // `qwen` registers its session in `${QWEN_HOME:-~/.qwen}/sessions/<pid>.json` for as long as it runs,
 // and a one-shot run registers nothing. So a read that finds new lines — the agent is writing, its
