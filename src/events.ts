@@ -5,6 +5,13 @@ import { z } from 'zod';
 import { compiledOnFirstUse } from './compiled-schema.js';
 import { ExecutorName, HandoffChecks, HandoffCost } from './session/format.js';
 
+/**
+ * What set a handoff off: the session crossed its threshold, sat idle while its cache was warm, was
+ * about to be compacted (the agent's PreCompact hook), or a person asked.
+ */
+export const HandoffTrigger = z.enum(['threshold', 'idle', 'precompact', 'hand']);
+export type HandoffTrigger = z.infer<typeof HandoffTrigger>;
+
 export const EventSchemas = {
   /** A session's latest prompt_tokens went past its maxContextTokens (R19, D1). */
   'session.overflowed': z.object({
@@ -74,6 +81,8 @@ export const EventSchemas = {
     percent: z.number().optional(),
     /** Written because the agent was compacting the session (its PreCompact hook): the state before the compaction. */
     beforeCompaction: z.boolean().optional(),
+    /** What set it off (another agent's session; ai-zen's own say it through `mode`). */
+    trigger: HandoffTrigger.optional(),
   }),
   /** onMigrated (R25): the new session is live. */
   'session.migrated': z.object({

@@ -35,10 +35,37 @@ export const AgentConfigFile = z.strictObject({
 });
 export type AgentConfigFile = z.infer<typeof AgentConfigFile>;
 
+/**
+ * Hand a session off while it sits idle and its prompt cache is still warm, so the person who comes
+ * back can continue fresh from the document instead of paying to re-write the whole context. Only
+ * for agents whose cache rules are known (Claude Code); off by default.
+ */
+export const IdleHandoffConfigFile = z.strictObject({
+  enabled: z.boolean().optional(),
+  /** Only sessions at least this large (default 150000 tokens): below it a re-write costs about what a document does. */
+  minTokens: z.number().int().positive().optional(),
+  /** Minutes after the last reply (default: from the cache's lifetime — 45 with a 1-hour cache, never with a 5-minute one). */
+  afterMinutes: z
+    .number()
+    .positive()
+    .max(24 * 60)
+    .optional(),
+  /** The cache's lifetime in minutes when neither the transcript nor the environment says (default: unknown, no idle handoff). */
+  cacheMinutes: z.union([z.literal(5), z.literal(60)]).optional(),
+});
+export type IdleHandoffConfigFile = z.infer<typeof IdleHandoffConfigFile>;
+
+/** Claude Code's settings: every agent's, and the idle handoff (its cache lifetime is in its transcript). */
+export const ClaudeCodeConfigFile = AgentConfigFile.extend({ idleHandoff: IdleHandoffConfigFile.optional() });
+
+type AgentFileOf<K extends WatchedAgent> = K extends 'claude-code' ? typeof ClaudeCodeConfigFile : typeof AgentConfigFile;
+
 /** `agents.<name>` for every watched agent (agent-names.ts); any other key is refused as a typo. */
 export const AgentsConfigFile = z.strictObject(
-  Object.fromEntries(WATCHED_AGENTS.map((name) => [name, AgentConfigFile.optional()])) as {
-    [K in WatchedAgent]: z.ZodOptional<typeof AgentConfigFile>;
+  Object.fromEntries(
+    WATCHED_AGENTS.map((name) => [name, (name === 'claude-code' ? ClaudeCodeConfigFile : AgentConfigFile).optional()]),
+  ) as {
+    [K in WatchedAgent]: z.ZodOptional<AgentFileOf<K>>;
   },
 );
 export type AgentsConfigFile = z.infer<typeof AgentsConfigFile>;
@@ -54,7 +81,19 @@ export interface AgentConfig {
   readonly models: Readonly<Record<string, ModelFacts>>;
   readonly graceSeconds: number;
   readonly selfDeadlineSeconds: number;
+  /** Null: this agent is never handed off while idle (its cache rules are not known: Codex's eviction is not predictable). */
+  readonly idleHandoff: IdleHandoffConfig | null;
 }
+
+export interface IdleHandoffConfig {
+  readonly enabled: boolean;
+  readonly minTokens: number;
+  /** Null: follow the cache's lifetime. */
+  readonly afterMinutes: number | null;
+  readonly cacheMinutes: 5 | 60 | null;
+}
+
+export const IDLE_HANDOFF_DEFAULTS = { enabled: false, minTokens: 150_000 } as const;
 
 export type AgentsConfig = Readonly<Record<ForeignAgentName, AgentConfig>>;
 
@@ -69,8 +108,8 @@ export interface AgentSourcesRecord {
 
 function resolveAgent(
   name: ForeignAgentName,
-  user: AgentConfigFile | undefined,
-  project: AgentConfigFile | undefined,
+  user: z.infer<typeof ClaudeCodeConfigFile> | undefined,
+  project: z.infer<typeof ClaudeCodeConfigFile> | undefined,
   record: AgentSourcesRecord | undefined,
 ): AgentConfig {
   const sources: Record<string, ConfigSource> = record?.sources ?? {};
@@ -85,6 +124,14 @@ function resolveAgent(
       [project?.[field] ?? undefined, projectSource],
       [user?.[field] ?? undefined, userSource],
     );
+  const chooseIdle = <K extends keyof IdleHandoffConfigFile, T>(field: K, fallback: T): NonNullable<IdleHandoffConfigFile[K]> | T =>
+    chooseSetting<NonNullable<IdleHandoffConfigFile[K]> | T>(
+      sources,
+      `agents.${name}.idleHandoff.${field}`,
+      fallback,
+      [project?.idleHandoff?.[field] ?? undefined, projectSource],
+      [user?.idleHandoff?.[field] ?? undefined, userSource],
+    );
   // Per model, the project's entry over the user's.
   const models = { ...user?.models, ...project?.models };
   for (const model of Object.keys(models))
@@ -98,6 +145,15 @@ function resolveAgent(
     models,
     graceSeconds: choose('graceSeconds', 120),
     selfDeadlineSeconds: choose('selfDeadlineSeconds', 180),
+    idleHandoff:
+      name === 'claude-code'
+        ? {
+            enabled: chooseIdle('enabled', IDLE_HANDOFF_DEFAULTS.enabled),
+            minTokens: chooseIdle('minTokens', IDLE_HANDOFF_DEFAULTS.minTokens),
+            afterMinutes: chooseIdle('afterMinutes', null),
+            cacheMinutes: chooseIdle('cacheMinutes', null),
+          }
+        : null,
   };
 }
 

@@ -24,6 +24,7 @@ const CONFIG: AgentConfig = {
   models: {},
   graceSeconds: 120,
   selfDeadlineSeconds: 180,
+  idleHandoff: null,
 };
 const DOC = '.ai-zen/handoffs/20261204-200801-2680db36.md';
 const BIG = `head-${'x'.repeat(1_000_000)}-tail`;

@@ -24,6 +24,7 @@ const CONFIG: AgentConfig = {
   models: {},
   graceSeconds: 120,
   selfDeadlineSeconds: 180,
+  idleHandoff: null,
 };
 
 /** The fixture copied where Claude Code would keep it, read once by the source's reader. */

@@ -287,6 +287,7 @@ describe('the self deadline', () => {
         reason: 'the Stop hook did not take the handoff in time',
         offline: false,
         byHand: false,
+        trigger: 'threshold',
         after: { from: 'self', reason: 'the Stop hook did not take the handoff in time' },
       },
     ]);
@@ -411,7 +412,7 @@ describe('script runs, PreCompact, by hand', () => {
       [{ type: 'hooks-known', installed: true, live: true }, T0],
       [{ type: 'script-stopped' }, T0 + MINUTE],
     ]);
-    expect(asked.last).toEqual([{ type: 'write', reason: SCRIPT_REASON, offline: false, byHand: false }]);
+    expect(asked.last).toEqual([{ type: 'write', reason: SCRIPT_REASON, offline: false, byHand: false, trigger: 'threshold' }]);
     expect(step(newCrossing(claude, T0), { type: 'script-stopped' }, T0).effects).toEqual([]);
   });
 
@@ -430,7 +431,7 @@ describe('script runs, PreCompact, by hand', () => {
   test('PreCompact with nothing asked: the offline document now, once per crossing', () => {
     const request: CrossingEvent = { type: 'write-requested', reason: 'pre-compact (auto)', offline: true, byHand: false };
     const first = run(newCrossing(noHooks, T0), [[request, T0]]);
-    expect(first.last).toEqual([{ type: 'write', reason: 'pre-compact (auto)', offline: true, byHand: false }]);
+    expect(first.last).toEqual([{ type: 'write', reason: 'pre-compact (auto)', offline: true, byHand: false, trigger: 'precompact' }]);
     const documented = run(first.record, [
       [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0],
       [request, T0 + MINUTE],
@@ -444,7 +445,9 @@ describe('script runs, PreCompact, by hand', () => {
       [{ type: 'write-requested', reason: 'by hand', offline: false, byHand: true, goal: 'ship it' }, T0],
       [{ type: 'written', path: doc.relative, executor: 'summary', successorCommand: 'claude "…"', counts: false }, T0],
     ]);
-    expect(byHand.effects[0]).toEqual([{ type: 'write', reason: 'by hand', offline: false, byHand: true, goal: 'ship it' }]);
+    expect(byHand.effects[0]).toEqual([
+      { type: 'write', reason: 'by hand', offline: false, byHand: true, trigger: 'hand', goal: 'ship it' },
+    ]);
     expect(byHand.record.phase.name).toBe('quiet');
     expect(byHand.record.successorCommand).toBe('claude "…"');
     const crossing = step(byHand.record, judge(), T0 + MINUTE);
@@ -465,11 +468,11 @@ describe('script runs, PreCompact, by hand', () => {
 describe('who writes when nobody answers', () => {
   test('an agent without hooks (or whose hooks never answered) gets the daemon’s document at once: no self', () => {
     expect(step(newCrossing(noHooks, T0), judge(), T0).effects).toEqual([
-      { type: 'write', reason: 'threshold', offline: false, byHand: false },
+      { type: 'write', reason: 'threshold', offline: false, byHand: false, trigger: 'threshold' },
     ]);
     // Gemini runs a project's hooks only in a trusted folder: none reached the daemon yet.
     expect(step(newCrossing(gemini, T0), judge(), T0).effects).toEqual([
-      { type: 'write', reason: 'threshold', offline: false, byHand: false },
+      { type: 'write', reason: 'threshold', offline: false, byHand: false, trigger: 'threshold' },
     ]);
     const answered = step(newCrossing(gemini, T0), { type: 'hook-answered' }, T0).next;
     expect(step(answered, judge(), T0).effects).toEqual([{ type: 'ask-hooks' }]);
@@ -480,7 +483,7 @@ describe('who writes when nobody answers', () => {
       [judge(), T0],
       [{ type: 'hooks-known', installed: false, live: true }, T0],
     ]);
-    expect(result.last).toEqual([{ type: 'write', reason: 'threshold', offline: false, byHand: false }]);
+    expect(result.last).toEqual([{ type: 'write', reason: 'threshold', offline: false, byHand: false, trigger: 'threshold' }]);
   });
 
   test('an agent the daemon cannot hand over says so in status', () => {
@@ -553,7 +556,7 @@ describe('a run that has ended, a clock that is wrong, a disk that is full, a re
     expect(due.effects).toEqual([{ type: 'ask-hooks' }]);
     const known = step(due.next, { type: 'hooks-known', installed: true, live: false }, retry);
     expect(known.next.phase.name).toBe('writing');
-    expect(writes(known.effects)).toEqual([{ type: 'write', reason: EXITED_REASON, offline: false, byHand: false }]);
+    expect(writes(known.effects)).toEqual([{ type: 'write', reason: EXITED_REASON, offline: false, byHand: false, trigger: 'threshold' }]);
     expect(known.effects.filter((effect) => effect.type === 'arm')).toEqual([]);
   });
 
@@ -592,7 +595,7 @@ describe('a run that has ended, a clock that is wrong, a disk that is full, a re
     expect(failed.record.action).toBe('failed: ENOSPC: no space left on device; tried again in 5 s');
     expect(failed.last).toEqual([{ type: 'arm', timer: 'retry', at: T0 + 5_000 }]);
     const again = step(failed.record, { type: 'retry-due', at: T0 + 5_000, reading: reading(85) }, T0 + 5_000);
-    expect(writes(again.effects)).toEqual([{ type: 'write', reason: RETRY_REASON, offline: false, byHand: false }]);
+    expect(writes(again.effects)).toEqual([{ type: 'write', reason: RETRY_REASON, offline: false, byHand: false, trigger: 'threshold' }]);
     // The second failure waits twice as long.
     const second = step(again.next, { type: 'write-failed', reason: 'ENOSPC' }, T0 + 6_000);
     expect(second.effects).toEqual([{ type: 'arm', timer: 'retry', at: T0 + 16_000 }]);

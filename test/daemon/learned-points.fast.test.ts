@@ -20,6 +20,7 @@ const CONFIG: AgentConfig = {
   models: {},
   graceSeconds: 120,
   selfDeadlineSeconds: 180,
+  idleHandoff: null,
 };
 const MODEL = 'claude-sonnet-4-6';
 const NOW = Date.parse('2026-12-04T12:00:00.000Z');

@@ -24,6 +24,7 @@ const CONFIG: AgentConfig = {
   models: {},
   graceSeconds: 120,
   selfDeadlineSeconds: 180,
+  idleHandoff: null,
 };
 
 const base = (type: string, cwd = ROOT) => ({

@@ -15,6 +15,8 @@ export interface AnthropicUsage {
   readonly cache_creation_input_tokens?: number;
   readonly cache_read_input_tokens?: number;
   readonly output_tokens?: number;
+  /** Which cache the written tokens went to (the real API sends it; which lifetime the prompt cache has). */
+  readonly cache_creation?: { readonly ephemeral_1h_input_tokens: number; readonly ephemeral_5m_input_tokens: number };
 }
 
 type Block =
@@ -112,7 +114,18 @@ function sse(response: http.ServerResponse, event: string, data: unknown): void 
   response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
-function send(response: http.ServerResponse, reply: AnthropicReplyBuilder, stream: boolean, requested: unknown): void {
+/** The cache lifetime a request asked for: its `cache_control` blocks name `ttl: "1h"`, else the API's default, 5 minutes. */
+function requestedTtl(body: unknown): '1h' | '5m' {
+  return JSON.stringify(body ?? null).includes('"ttl":"1h"') ? '1h' : '5m';
+}
+
+function send(
+  response: http.ServerResponse,
+  reply: AnthropicReplyBuilder,
+  stream: boolean,
+  requested: unknown,
+  ttl: '1h' | '5m' = '5m',
+): void {
   const model = reply.modelName ?? (typeof requested === 'string' ? requested : 'claude-opus-5-5');
   const id = `msg_fake${(counter += 1)}`;
   const usage = {
@@ -121,6 +134,13 @@ function send(response: http.ServerResponse, reply: AnthropicReplyBuilder, strea
     cache_read_input_tokens: reply.usageValue.cache_read_input_tokens ?? 0,
     output_tokens: reply.usageValue.output_tokens ?? 10,
   };
+  // As the API answers: the tokens written to the cache, under the lifetime the request asked for.
+  const written = usage.cache_creation_input_tokens;
+  const cacheCreation = reply.usageValue.cache_creation ?? {
+    ephemeral_1h_input_tokens: ttl === '1h' ? written : 0,
+    ephemeral_5m_input_tokens: ttl === '5m' ? written : 0,
+  };
+  Object.assign(usage, { cache_creation: cacheCreation });
   const content = reply.blocks.map((block) =>
     block.type === 'text'
       ? { type: 'text', text: block.text }
@@ -228,8 +248,9 @@ export async function startFakeAnthropic(): Promise<FakeAnthropic> {
       return;
     }
     const reply = typeof next === 'function' ? next(recorded) : next;
-    if (reply.gate) void reply.gate.finally(() => send(response, reply, stream, body?.model));
-    else send(response, reply, stream, body?.model);
+    const ttl = requestedTtl(body);
+    if (reply.gate) void reply.gate.finally(() => send(response, reply, stream, body?.model, ttl));
+    else send(response, reply, stream, body?.model, ttl);
   });
   return { baseURL: `http://127.0.0.1:${server.port}`, requests, enqueue: script.enqueue, pending: script.pending, close: server.close };
 }

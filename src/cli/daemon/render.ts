@@ -63,7 +63,7 @@ export function renderFactsInfo(facts: FactsInfo): string {
 }
 
 /** `abcd1234  ██████░░  78%   99k/128k  gpt-4o  owner: live`. */
-export function sessionLine(session: SessionInfo): string {
+export function sessionLine(session: SessionInfo, now: number = Date.now()): string {
   const id = shortId(session.id);
   let usage: string;
   if (session.percent !== null && session.promptTokens !== null && session.maxContextTokens !== null) {
@@ -84,8 +84,16 @@ export function sessionLine(session: SessionInfo): string {
   if (state === 'over-threshold') notes.push('over the threshold');
   if (state === 'overflowed') notes.push('window full');
   if (session.action) notes.push(session.action);
+  const idle = idleNote(session, now);
+  if (idle) notes.push(idle);
   if (session.successorCommand) notes.push(`continue with: ${session.successorCommand}`);
   return `${id}  ${usage}  ${notes.join(' · ')}`;
+}
+
+/** `cache warm · 12m left` while a session waits to be handed off idle; its action says when it was. */
+export function idleNote(session: SessionInfo, now: number): string | null {
+  const until = session.idle?.state === 'waiting' && session.idle.cacheUntil ? Date.parse(session.idle.cacheUntil) : Number.NaN;
+  return until > now ? `cache warm · ${Math.ceil((until - now) / 60_000)}m left` : null;
 }
 
 /** Where a session stands: as the daemon says, or (an older daemon) from the fields it has. */

@@ -28,6 +28,9 @@ export interface StatuslineFacts {
   readonly compactsAt: number | null;
   readonly lastDocumentAt: string | null;
   readonly lastDocumentOfSession: boolean;
+  /** The idle handoff: the cache warm until, or handed off while idle at (ISO); absent: neither. */
+  readonly cacheUntil?: string | null;
+  readonly idleHandedOffAt?: string | null;
 }
 
 /** The line when the input is not Claude's statusline JSON at all. */
@@ -80,8 +83,12 @@ export function statuslineText(
     if (facts.handoffAt !== null) parts.push(`hands off ${facts.handoffAt}%`);
     if (facts.compactsAt !== null) parts.push(`compacts ~${facts.compactsAt}%`);
     const at = facts.lastDocumentAt === null ? null : new Date(facts.lastDocumentAt);
-    if (at !== null && !Number.isNaN(at.getTime()))
+    const idleAt = facts.idleHandedOffAt ? new Date(facts.idleHandedOffAt) : null;
+    const cacheUntil = facts.cacheUntil ? new Date(facts.cacheUntil).getTime() : Number.NaN;
+    if (idleAt !== null && !Number.isNaN(idleAt.getTime())) parts.push(`handed off while idle ${clock(idleAt, now)}`);
+    else if (at !== null && !Number.isNaN(at.getTime()))
       parts.push(`${facts.lastDocumentOfSession ? 'last doc' : 'repo doc'} ${clock(at, now)}`);
+    if (idleAt === null && cacheUntil > now.getTime()) parts.push(`cache warm · ${Math.ceil((cacheUntil - now.getTime()) / 60_000)}m left`);
   }
   return parts.join(' · ');
 }
@@ -103,6 +110,8 @@ export function readStatuslineFacts(result: unknown): StatuslineFacts | null {
     compactsAt: percent(result.compactsAt),
     lastDocumentAt: textOf(result.lastDocumentAt),
     lastDocumentOfSession: result.lastDocumentOfSession === true,
+    cacheUntil: isObject(result.idle) ? textOf(result.idle.cacheUntil) : null,
+    idleHandedOffAt: isObject(result.idle) ? textOf(result.idle.handedOffAt) : null,
   };
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { HandoffInfo, SessionInfo } from '../../daemon/side-channels/status-schema.js';
 import { shortId } from '../../short-id.js';
 import { visibleLine } from '../shared/visible-text.js';
+import { idleNote } from './render.js';
 
 /** What one daemon answered (or why it did not). */
 export interface TopDaemon {
@@ -41,6 +42,8 @@ export interface TopRow {
   readonly lastDocument: { readonly path: string; readonly at: string } | null;
   /** When the session's handoff documents were written, oldest first: the markers on its sparkline. */
   readonly handoffTimes: readonly string[];
+  /** `cache warm · 12m left` while it waits to be handed off idle. */
+  readonly idleNote?: string | null;
 }
 
 /** A session with a reading this recent is working; older, idle. */
@@ -87,6 +90,7 @@ function topRow(daemon: TopDaemon, session: SessionInfo, now: number): TopRow {
     state,
     lastDocument: last ? { path: last.path, at: last.at } : null,
     handoffTimes: documents.map((document) => document.at),
+    idleNote: idleNote(session, now),
   };
 }
 
@@ -270,6 +274,7 @@ function detailLine(row: TopRow, clock: (iso: string) => string): Segment[] {
   if ((session.compactions ?? 0) > 0) parts.push(`${session.compactions} compaction${session.compactions === 1 ? '' : 's'}`);
   if (row.lastDocument) parts.push(`last document ${row.lastDocument.path} (${clock(row.lastDocument.at)})`);
   if (session.action) parts.push(session.action);
+  if (row.idleNote) parts.push(row.idleNote);
   return [{ text: parts.join(' · '), style: 'dim' }];
 }
 

@@ -6,7 +6,7 @@
 // Commits run one at a time: two at once would race for HEAD. With `ref` (daemon.commit
 // "ref") they go to that side ref instead of the branch checked out (commit-to-ref.ts).
 import type { Logger } from 'pino';
-import type { EventBus } from '../../events.js';
+import type { EventBus, HandoffTrigger } from '../../events.js';
 import type { Env } from '../../paths.js';
 import type { HandoffChecks } from '../../session/format.js';
 import { commitHandoff as defaultCommitHandoff, type CommitHandoffOptions, type CommitHandoffResult } from './commit-handoff.js';
@@ -34,6 +34,8 @@ export interface HandoffSeen {
   readonly checks?: HandoffChecks;
   /** R11: the executors that failed before the one that wrote it, and why. */
   readonly downgrades?: readonly { readonly from: string; readonly reason: string }[];
+  /** What set it off (threshold, idle, precompact, hand); absent: the writer did not say. */
+  readonly trigger?: HandoffTrigger;
 }
 
 export type CommitStatus =

@@ -8,6 +8,7 @@ import type { Downgrade } from '../../handoff/handoff-pipeline.js';
 import { allProblems, checksPassed } from '../../handoff/checks/run-checks.js';
 import type { Facts } from '../../probe/facts.js';
 import type { ExecutorName, HandoffChecks } from '../../session/format.js';
+import type { HandoffTrigger } from '../../events.js';
 import { shortId } from '../../short-id.js';
 import { droppedBelow, judgeCrossing, type GuardMemory } from './handoff-loop-guard.js';
 import { retryDelayMs } from './retry-backoff.js';
@@ -80,6 +81,10 @@ export interface CrossingRecord {
   readonly failures: number;
   /** An earlier daemon began this session's document and never finished it: its crossing is no old news. */
   readonly owed: boolean;
+  /** The session's last reply (its idle stretch) and when the daemon first saw it: the idle point is never later than that. */
+  readonly lastReply: { readonly stretch: string; readonly seenAt: number } | null;
+  /** The idle stretch a document was written for (one per stretch), and when (ms). */
+  readonly idle: { readonly stretch: string; readonly at: number } | null;
 }
 
 /** A reading of a session over its threshold, as the loop guard judges it. */
@@ -133,10 +138,15 @@ export type CrossingEvent =
       readonly executor: ExecutorName;
       readonly successorCommand: string;
       readonly counts: boolean;
+      readonly trigger?: HandoffTrigger;
     }
   | { readonly type: 'write-failed'; readonly reason: string }
   /** Below the threshold again (or compacted): the next crossing is a new one. */
-  | { readonly type: 'dropped' };
+  | { readonly type: 'dropped' }
+  /** The session's last reply, as read now: a new one starts a new idle stretch. */
+  | { readonly type: 'replied'; readonly stretch: string }
+  /** The session sat idle past its idle point (idle-handoff.ts planned it) in this stretch. */
+  | { readonly type: 'idle'; readonly stretch: string };
 
 export type CrossingEffect =
   | { readonly type: 'ask-hooks' }
@@ -147,6 +157,7 @@ export type CrossingEffect =
       readonly reason: string;
       readonly offline: boolean;
       readonly byHand: boolean;
+      readonly trigger: HandoffTrigger;
       readonly goal?: string;
       readonly after?: Downgrade;
     }
@@ -178,6 +189,8 @@ const late = (why: string): CrossingEffect => ({
 });
 
 export const EXITED_REASON = "the agent's process has ended: no Stop hook will come, the daemon writes the document";
+/** Why a document is written while the session sits idle with its prompt cache still warm. */
+export const IDLE_REASON = 'idle while the cache is warm';
 export const RETRY_REASON = 'tried again after a failed handoff';
 
 export function newCrossing(agent: CrossingAgent, seenAt: number): CrossingRecord {
@@ -192,6 +205,8 @@ export function newCrossing(agent: CrossingAgent, seenAt: number): CrossingRecor
     seenAt,
     failures: 0,
     owed: false,
+    lastReply: null,
+    idle: null,
   };
 }
 
@@ -199,12 +214,22 @@ export function newCrossing(agent: CrossingAgent, seenAt: number): CrossingRecor
 export function documentedCrossing(
   agent: CrossingAgent,
   seenAt: number,
-  written: { readonly path: string; readonly executor: string; readonly successorCommand: string; readonly atMs: number | null },
+  written: {
+    readonly path: string;
+    readonly executor: string;
+    readonly successorCommand: string;
+    readonly atMs: number | null;
+    /** The idle stretch it was written for, when it was an idle handoff. */
+    readonly idleStretch?: string | null;
+  },
 ): CrossingRecord {
+  const idle = written.idleStretch && written.atMs !== null ? { stretch: written.idleStretch, at: written.atMs } : null;
   return {
     ...newCrossing(agent, seenAt),
-    phase: { name: 'documented' },
-    action: `handoff written (${written.executor}): ${written.path}`,
+    // An idle document leaves the crossing still to come its own, as one by hand does.
+    phase: idle ? { name: 'quiet' } : { name: 'documented' },
+    action: idle ? idleAction(idle.at, written.path) : `handoff written (${written.executor}): ${written.path}`,
+    idle,
     successorCommand: written.successorCommand,
     document: written.path,
     // The loop guard counts it among the session's recent handoffs, as the earlier daemon did.
@@ -265,6 +290,7 @@ export function step(record: CrossingRecord, event: CrossingEvent, now: number):
         reason: event.reason,
         offline: event.offline,
         byHand: event.byHand,
+        trigger: event.byHand ? 'hand' : event.reason.startsWith(PRE_COMPACT_REASON) ? 'precompact' : 'threshold',
         ...(event.goal !== undefined ? { goal: event.goal } : {}),
         ...(event.after ? { after: event.after } : {}),
       });
@@ -275,7 +301,8 @@ export function step(record: CrossingRecord, event: CrossingEvent, now: number):
         next: {
           ...record,
           phase: event.counts ? { name: 'documented' } : phase.name === 'writing' ? { name: 'quiet' } : phase,
-          action: `handoff written (${event.executor}): ${event.path}`,
+          action: event.trigger === 'idle' ? idleAction(now, event.path) : `handoff written (${event.executor}): ${event.path}`,
+          ...(event.trigger === 'idle' && record.idle ? { idle: { ...record.idle, at: now } } : {}),
           successorCommand: event.successorCommand,
           document: event.path,
           failures: 0,
@@ -299,7 +326,34 @@ export function step(record: CrossingRecord, event: CrossingEvent, now: number):
     }
     case 'dropped':
       return { next: { ...record, phase: { name: 'quiet' }, guard: droppedBelow(record.guard), failures: 0, owed: false }, effects: [] };
+    case 'replied':
+      if (record.lastReply?.stretch === event.stretch) return stay;
+      return { next: { ...record, lastReply: { stretch: event.stretch, seenAt: now } }, effects: [] };
+    case 'idle':
+      return idle(record, event.stretch, now);
   }
+}
+
+/**
+ * One document per idle stretch, and only while nothing else is under way for the session: a
+ * crossing asking the agent, writing, or waiting to try again keeps its own course. A session whose
+ * crossing was documented, left alone since, is handed off again: the person kept working in it.
+ */
+function idle(record: CrossingRecord, stretch: string, now: number): Step {
+  const settled = ['quiet', 'held', 'stopped', 'documented'].includes(record.phase.name);
+  if (!record.agent.handover || !settled || record.idle?.stretch === stretch) return { next: record, effects: [] };
+  const marked = { ...record, idle: { stretch, at: now } };
+  return write(marked, { reason: IDLE_REASON, offline: true, trigger: 'idle' });
+}
+
+/** `handed off while idle 14:02: .ai-zen/handoffs/….md` (local time). */
+function idleAction(at: number, path: string): string {
+  return `handed off while idle ${clockTime(at)}: ${path}`;
+}
+
+export function clockTime(ms: number): string {
+  const date = new Date(ms);
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
 }
 
 function judge(record: CrossingRecord, reading: Reading, now: number, late = false): Step {
@@ -366,13 +420,14 @@ function write(
     readonly reason: string;
     readonly offline?: boolean;
     readonly byHand?: boolean;
+    readonly trigger?: HandoffTrigger;
     readonly goal?: string;
     readonly after?: Downgrade;
   },
 ): Step {
   return {
     next: { ...record, phase: { name: 'writing' } },
-    effects: [{ type: 'write', offline: false, byHand: false, ...how }],
+    effects: [{ type: 'write', offline: false, byHand: false, trigger: 'threshold', ...how }],
   };
 }
 

@@ -4,7 +4,7 @@
 // and announced with the command that starts the successor fresh. The transcript is only read.
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { EventBus } from '../../events.js';
+import type { EventBus, HandoffTrigger } from '../../events.js';
 import { readRegularText } from '../../fs/open-regular-file.js';
 import { localCommandEnvironment } from '../../handoff/checks/command-environment.js';
 import { evidenceFromMessages } from '../../handoff/checks/evidence.js';
@@ -59,6 +59,9 @@ export interface WriteRequest {
   readonly source: SessionSource;
   readonly reason: string;
   readonly offline: boolean;
+  readonly trigger: HandoffTrigger;
+  /** An idle handoff's stretch, kept with its record. */
+  readonly idleStretch?: string | null;
   readonly goal?: string;
   /** The agent's own attempt that failed first (self). */
   readonly after?: Downgrade;
@@ -88,6 +91,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       agent: state.kind,
       executor: first,
       document: null,
+      trigger: request.trigger,
     });
     options.events.emit('handoff.started', { sessionId: state.sessionId, mode: 'handoff', executor: first });
     if (request.after)
@@ -133,6 +137,8 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       downgrades: written.downgrades,
       checks: written.checks,
       sealed: written.sealed,
+      trigger: request.trigger,
+      ...(request.idleStretch ? { idleStretch: request.idleStretch } : {}),
     });
   }
 
@@ -144,6 +150,8 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       cost: NO_COST,
       downgrades: [],
       sealed,
+      // The agent is asked only at a crossing of its threshold.
+      trigger: 'threshold',
       ...(checks ? { checks } : {}),
     });
   }
@@ -166,6 +174,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       successorCommand: source.handover!.successorCommand(doc.relative),
       sha256: sealed?.sha256 ?? null,
       redactions: sealed?.redactions ?? null,
+      ...(began.trigger ? { trigger: began.trigger } : {}),
     };
     options.logger.info(
       { sessionId: began.sessionId, agent: began.agent, path: doc.relative },
@@ -214,6 +223,8 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       readonly downgrades: readonly Downgrade[];
       readonly checks?: HandoffChecks;
       readonly sealed: { readonly sha256: string; readonly redactions: number } | null;
+      readonly trigger: HandoffTrigger;
+      readonly idleStretch?: string;
     },
   ): Promise<ForeignHandoffResult> {
     const successorCommand = source.handover!.successorCommand(doc.relative);
@@ -233,9 +244,14 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       redactions: written.sealed?.redactions ?? null,
       ...(written.downgrades.length > 0 ? { downgrades: written.downgrades.map((entry) => ({ ...entry })) } : {}),
       ...(written.checks ? { checks: written.checks } : {}),
+      trigger: written.trigger,
     };
     // Kept first, as ai-zen's own `handoff` line is: the next start gives it to the committer again.
-    await options.records.handoff({ transcript: state.file, ...seen });
+    await options.records.handoff({
+      transcript: state.file,
+      ...seen,
+      ...(written.idleStretch ? { idleStretch: written.idleStretch } : {}),
+    });
     options.committer.add(seen);
     options.events.emit('handoff.written', {
       sessionId: state.sessionId,
@@ -249,6 +265,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       percent: percentOf(state),
       ...(written.checks ? { checks: written.checks } : {}),
       ...(reason.startsWith(PRE_COMPACT_REASON) ? { beforeCompaction: true } : {}),
+      trigger: written.trigger,
     });
     return { path: doc.relative, successorCommand, executor, downgrades: written.downgrades };
   }

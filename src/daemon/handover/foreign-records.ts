@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { hashRealPath } from '../../lock/lock-names.js';
 import { aiZenHome, type Env } from '../../paths.js';
+import { HandoffTrigger } from '../../events.js';
 import { HandoffChecks } from '../../session/format.js';
 import type { HandoffSeen } from '../committing/handoff-committer.js';
 
@@ -24,6 +25,7 @@ const Began = z.object({
   executor: z.string().max(32),
   /** The path the agent was asked to write (self); the daemon's own reserves its name after this line. */
   document: z.string().max(4096).nullable(),
+  trigger: HandoffTrigger.optional(),
 });
 
 const Handoff = z.object({
@@ -40,6 +42,9 @@ const Handoff = z.object({
   redactions: z.number().int().nonnegative().nullable(),
   checks: HandoffChecks.optional(),
   downgrades: z.array(z.object({ from: z.string().max(32), reason: z.string().max(4096) })).optional(),
+  trigger: HandoffTrigger.optional(),
+  /** An idle handoff's stretch (the last reply it followed): a restart does not hand the same stretch off again. */
+  idleStretch: z.string().max(512).optional(),
 });
 
 const RecordLine = z.discriminatedUnion('type', [Began, Handoff]);

@@ -28,6 +28,8 @@ import type { ForeignRecords, HandoffRecordLine } from './foreign-records.js';
 import { leftoverDocuments } from './leftover-documents.js';
 import type { PauseHook } from '../../session/pause-hook.js';
 import { GRACE_MS } from './handoff-loop-guard.js';
+import { claudeCacheMinutesFromEnv, idleStretchOf, planIdle, type IdlePlan } from './idle-handoff.js';
+import type { IdleHandoffConfig } from '../../config/agents-config.js';
 import type { ForeignSessions } from './session-monitor.js';
 
 export type { ForeignHandoffResult } from './foreign-documents.js';
@@ -38,6 +40,16 @@ export type { Downgrade };
 export interface AgentTerms {
   readonly graceMs: number;
   readonly selfDeadlineMs: number;
+  /** `agents.<name>.idleHandoff`; null or absent: never handed off while idle. */
+  readonly idle?: IdleHandoffConfig | null;
+}
+
+/** Where a session's idle handoff stands, for status, `top` and the statusline. */
+export interface IdleStanding {
+  readonly plan: IdlePlan;
+  /** The stretch's document was written at this time (ms): "handed off while idle HH:MM". */
+  readonly handedOffAt: number | null;
+  readonly document: string | null;
 }
 
 export const DEFAULT_SELF_DEADLINE_MS = 180_000;
@@ -135,6 +147,8 @@ export interface ForeignSessionsRunner extends ForeignSessions {
   correctSelf(file: string): Promise<{ readonly path: string; readonly problems: readonly string[] } | null>;
   /** A hook of this transcript's session reached the daemon: the agent runs our hooks for it. */
   hookAnswered(file: string): void;
+  /** Where the session's idle handoff stands; null: not a session this runner knows. */
+  idleOf(file: string): IdleStanding | null;
   close(): void;
 }
 
@@ -258,12 +272,15 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         source,
         reason: effect.reason,
         offline: effect.offline,
+        trigger: effect.trigger,
+        ...(effect.trigger === 'idle' ? { idleStretch: records.get(file)?.idle?.stretch ?? null } : {}),
         ...(effect.goal !== undefined ? { goal: effect.goal } : {}),
         ...(effect.after ? { after: effect.after } : {}),
         began: (executor) => dispatch(file, { type: 'write-began', executor }),
       });
-      // By hand below the threshold: the crossing still to come gets its own document.
-      dispatch(file, { type: 'written', ...result, counts: !effect.byHand || isOverThreshold(state) });
+      // By hand or idle below the threshold: the crossing still to come gets its own document.
+      const aside = effect.byHand || effect.trigger === 'idle';
+      dispatch(file, { type: 'written', ...result, counts: !aside || isOverThreshold(state), trigger: effect.trigger });
       return result;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -286,14 +303,15 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     return result;
   }
 
-  function arm(file: string, timer: 'deadline' | 'retry', at: number): void {
+  function arm(file: string, timer: 'deadline' | 'retry' | 'idle', at: number): void {
     const key = `${timer}\u0000${file}`;
     if (timers.has(key)) clock.clear(timers.get(key));
     const handle = clock.set(
       () => {
         timers.delete(key);
         if (closed) return;
-        if (timer === 'deadline') void dispatch(file, { type: 'deadline', at }).done;
+        if (timer === 'idle') idleDue(file);
+        else if (timer === 'deadline') void dispatch(file, { type: 'deadline', at }).done;
         else {
           const current = options.stateOf(file);
           const reading = current && isOverThreshold(current) ? readingOf(current, false) : null;
@@ -314,11 +332,54 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
 
   const phaseOf = (file: string) => records.get(file)?.phase.name ?? 'quiet';
 
+  const environmentCacheMinutes = claudeCacheMinutesFromEnv(options.env);
+  function idlePlanOf(file: string, state: SessionState): IdlePlan {
+    const record = recordOf(file);
+    const stretch = idleStretchOf(state);
+    return planIdle({
+      state,
+      settings: options.termsFor?.(record.agent.kind)?.idle ?? null,
+      label: record.agent.label,
+      environmentCacheMinutes,
+      replySeenAt: record.lastReply !== null && record.lastReply.stretch === stretch ? record.lastReply.seenAt : null,
+    });
+  }
+
+  /** A new reading of the session: its idle point planned again, the timer armed for it (or cleared). */
+  function planIdleFor(state: SessionState): void {
+    const stretch = idleStretchOf(state);
+    if (stretch !== null) dispatch(state.file, { type: 'replied', stretch });
+    const plan = idlePlanOf(state.file, state);
+    const key = `idle\u0000${state.file}`;
+    if (plan.state === 'waiting' && records.get(state.file)?.idle?.stretch !== plan.stretch) arm(state.file, 'idle', plan.at);
+    else if (timers.has(key)) {
+      clock.clear(timers.get(key));
+      timers.delete(key);
+    }
+  }
+
+  /** The idle point passed: handed off if the session is still idle in the same stretch. */
+  function idleDue(file: string): void {
+    const state = options.stateOf(file);
+    if (!state) return;
+    const plan = idlePlanOf(file, state);
+    if (plan.state !== 'waiting') return;
+    if (plan.at > now().getTime()) {
+      arm(file, 'idle', plan.at);
+      return;
+    }
+    options.logger.info(
+      { sessionId: state.sessionId, agent: state.kind, idleSince: new Date(plan.since).toISOString() },
+      'the session sat idle with its cache warm; handing it off',
+    );
+    void dispatch(file, { type: 'idle', stretch: plan.stretch }).done;
+  }
+
   async function restore(): Promise<void> {
     const found = await options.records.read();
     const latest = new Map<string, (typeof found.handoffs)[number]>();
     for (const handoff of found.handoffs) {
-      const { transcript: _transcript, ...seen } = handoff;
+      const { transcript: _transcript, idleStretch: _idleStretch, ...seen } = handoff;
       options.committer.add(seen, { announce: false });
       const before = latest.get(handoff.transcript);
       if (!before || before.at <= handoff.at) latest.set(handoff.transcript, handoff);
@@ -326,7 +387,14 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     const seenAt = now().getTime();
     for (const [transcript, handoff] of latest) {
       const atMs = Date.parse(handoff.at);
-      records.set(transcript, documentedCrossing(agentOf(transcript), seenAt, { ...handoff, atMs: Number.isFinite(atMs) ? atMs : null }));
+      records.set(
+        transcript,
+        documentedCrossing(agentOf(transcript), seenAt, {
+          ...handoff,
+          atMs: Number.isFinite(atMs) ? atMs : null,
+          idleStretch: handoff.trigger === 'idle' ? (handoff.idleStretch ?? null) : null,
+        }),
+      );
     }
     const known = new Set(found.handoffs.map((handoff) => handoff.path));
     for (const began of found.unfinished) {
@@ -361,6 +429,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     restore,
     seen(state) {
       recordOf(state.file);
+      if (!closed) planIdleFor(state);
     },
     crossed(state, info) {
       // Only a session read at start-up (it was there before the daemon) may be old news; one born
@@ -442,6 +511,15 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     },
     hookAnswered(file) {
       dispatch(file, { type: 'hook-answered' });
+    },
+    idleOf(file) {
+      const state = options.stateOf(file);
+      const record = records.get(file);
+      if (!state || !record) return null;
+      const plan = idlePlanOf(file, state);
+      const stretch = idleStretchOf(state);
+      const done = record.idle !== null && record.idle.stretch === stretch && record.phase.name !== 'writing';
+      return { plan, handedOffAt: done ? record.idle!.at : null, document: done ? record.document : null };
     },
     close() {
       closed = true;

@@ -146,7 +146,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     // Each agent's session runs by its own settings, never another agent's.
     termsFor: (agent) =>
       isWatchedAgent(agent)
-        ? { graceMs: config.agents[agent].graceSeconds * 1000, selfDeadlineMs: config.agents[agent].selfDeadlineSeconds * 1000 }
+        ? {
+            graceMs: config.agents[agent].graceSeconds * 1000,
+            selfDeadlineMs: config.agents[agent].selfDeadlineSeconds * 1000,
+            idle: config.agents[agent].idleHandoff,
+          }
         : undefined,
     summary: () => foreignSummaryExecutor(config, logger.child({ component: 'model' })),
     records: createForeignRecords({ root, env, logger: logger.child({ component: 'foreign-records' }) }),
@@ -225,6 +229,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
           stateOf: (file) => watcher.state(file),
           documents: () => committer.list(),
           settings: { ...claude, learnedPoint: (model) => compactionPoints.pointFor('claude-code', model) },
+          idleOf: (file) => foreign.idleOf(file),
         });
       },
     },

@@ -25,7 +25,7 @@ export interface DaemonCore {
   readonly committer: HandoffCommitter;
   readonly migrator: DaemonMigrator;
   /** Another agent's sessions: a handoff by hand goes through the same runner as the automatic one. */
-  readonly foreign: Pick<ForeignSessionsRunner, 'handOver' | 'actionFor'>;
+  readonly foreign: Pick<ForeignSessionsRunner, 'handOver' | 'actionFor' | 'idleOf'>;
   /** 21 §4: the document (and session) another agent's session was started from, and its successor. */
   readonly continued: ContinuedSessions;
   /** Each session's last readings (the sparkline of `ai-zen-daemon top`). */

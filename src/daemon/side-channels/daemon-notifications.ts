@@ -101,6 +101,12 @@ function agentHandoffNotification(
 ): Notification {
   const label = payload.agent === undefined ? 'agent' : agentLabel(payload.agent);
   const at = payload.percent !== undefined ? ` at ${payload.percent}%` : '';
+  // The person is away: what they find on return is the choice, fresh from the document or the whole session.
+  if (payload.trigger === 'idle')
+    return {
+      title: `ai-zen: ${label} handed off while idle`,
+      body: `${label} session ${shortId(payload.sessionId)} handed off while idle → ${payload.path}; /clear continues fresh from it (or: ${payload.successorCommand ?? ''}); resuming the session re-writes its whole context${commitSuffix(commit)}`,
+    };
   return {
     title: `ai-zen: ${label} handoff written`,
     body: `${label} session ${shortId(payload.sessionId)}${at} — handoff written: ${payload.path}; continue with: ${payload.successorCommand ?? ''}${checkedSuffix(payload.checks)}${commitSuffix(commit)}`,

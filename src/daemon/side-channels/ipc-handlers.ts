@@ -12,7 +12,8 @@ import { relativeToRoot, type DaemonCore } from './daemon-core.js';
 import { formatTokens } from './format-tokens.js';
 import type { HandoffRecord } from '../committing/handoff-committer.js';
 import type { SessionState } from '../watching/session-source.js';
-import type { FactsInfo, HandoffInfo, HandoffReply, SessionInfo, StatusInfo } from './status-schema.js';
+import type { FactsInfo, HandoffInfo, HandoffReply, IdleInfo, SessionInfo, StatusInfo } from './status-schema.js';
+import type { IdleStanding } from '../handover/foreign-sessions.js';
 import { namesSession, shortId } from '../../short-id.js';
 import { usagePercent } from '../../usage-percent.js';
 
@@ -298,7 +299,25 @@ async function sessionInfo(core: DaemonCore, state: SessionState, startedFromIt:
     successorCommand: successor,
     usage: [...(core.usage?.readings(state.file) ?? [])],
     ...(previous !== undefined ? { previous } : {}),
+    ...idleField(core, state),
   };
+}
+
+/** Where the session's idle handoff stands (only for agents that have one: Claude Code). */
+function idleField(core: DaemonCore, state: SessionState): { idle?: IdleInfo } {
+  if (state.kind === 'ai-zen' || state.turn === undefined) return {};
+  const standing = core.foreign.idleOf(state.file);
+  return standing ? { idle: idleInfo(standing) } : {};
+}
+
+export function idleInfo(standing: IdleStanding): IdleInfo {
+  const { plan } = standing;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const cacheUntil = plan.state === 'waiting' && plan.cacheMinutes !== null ? iso(plan.since + plan.cacheMinutes * 60_000) : null;
+  if (standing.handedOffAt !== null)
+    return { state: 'handed-off', why: null, at: iso(standing.handedOffAt), cacheUntil, document: standing.document };
+  if (plan.state === 'waiting') return { state: 'waiting', why: null, at: iso(plan.at), cacheUntil, document: null };
+  return { state: plan.state, why: plan.why, at: null, cacheUntil: null, document: null };
 }
 
 /** An ai-zen session file without its header line (shown as ???? before, and never flagged). */
@@ -330,7 +349,18 @@ export function handoffInfo(record: HandoffRecord): HandoffInfo {
     successorCommand: record.successorCommand ?? null,
     redactions: record.redactions ?? null,
     ...(record.downgrades ? { downgrades: [...record.downgrades] } : {}),
+    ...triggerField(record),
   };
+}
+
+/**
+ * Another agent's document records its trigger. ai-zen's own `handoff` is always asked for; its
+ * `migrate` line does not say whether the window or a person set it off, so none is claimed.
+ */
+function triggerField(record: HandoffRecord): { trigger?: HandoffInfo['trigger'] } {
+  if (record.trigger) return { trigger: record.trigger };
+  const own = record.agent == null || record.agent === 'ai-zen';
+  return own && record.mode === 'handoff' ? { trigger: 'hand' } : {};
 }
 
 function factsInfo(facts: Facts): FactsInfo {

@@ -1,6 +1,7 @@
 // The shapes of the daemon's IPC answers (protocol v1, a public contract: README). The daemon
 // builds them, the CLI validates them with these same schemas before printing anything.
 import { z } from 'zod';
+import { HandoffTrigger } from '../../events.js';
 import { HandoffChecks } from '../../session/format.js';
 
 export const Owner = z.enum(['live', 'daemon', 'none', 'unknown']);
@@ -12,6 +13,22 @@ export const Owner = z.enum(['live', 'daemon', 'none', 'unknown']);
  */
 export const SessionStanding = z.enum(['open', 'over-threshold', 'overflowed', 'handed-off']);
 export type SessionStanding = z.infer<typeof SessionStanding>;
+
+/**
+ * Where a session's idle handoff stands: off (not for it: the setting, the agent, its size or its
+ * cache, `why`) · busy (mid-turn or running a tool) · old (idle past its point before the daemon saw
+ * it) · waiting (handed off at `at` if it stays idle; its cache warm until `cacheUntil`) ·
+ * handed-off (at `at`, to `document`).
+ */
+export const IdleInfo = z.object({
+  state: z.enum(['off', 'busy', 'old', 'waiting', 'handed-off']),
+  why: z.string().nullable(),
+  at: z.string().nullable(),
+  /** When the prompt cache of the session's last reply runs out; null: its lifetime is not known. */
+  cacheUntil: z.string().nullable(),
+  document: z.string().nullable(),
+});
+export type IdleInfo = z.infer<typeof IdleInfo>;
 
 export const SessionInfo = z.object({
   id: z.string(),
@@ -57,6 +74,8 @@ export const SessionInfo = z.object({
   usage: z
     .array(z.object({ at: z.string(), percent: z.number(), compacted: z.boolean().optional(), handoff: z.boolean().optional() }))
     .optional(),
+  /** Another agent's session whose agent may be handed off while idle (Claude Code): where that stands. */
+  idle: IdleInfo.optional(),
 });
 export type SessionInfo = z.infer<typeof SessionInfo>;
 
@@ -83,6 +102,8 @@ export const HandoffInfo = z.object({
   checks: HandoffChecks.optional(),
   /** R11: the executors that failed before the one that wrote it (another agent's session, X3). */
   downgrades: z.array(z.object({ from: z.string(), reason: z.string() })).optional(),
+  /** What set it off: threshold, idle (the session sat idle with its cache warm), precompact, hand; absent: not recorded. */
+  trigger: HandoffTrigger.optional(),
 });
 export type HandoffInfo = z.infer<typeof HandoffInfo>;
 
@@ -187,5 +208,7 @@ export const StatuslineReply = z.object({
   lastDocumentAt: z.string().nullable(),
   /** Whether lastDocumentAt is this session's (false: the repo's latest, another session's). */
   lastDocumentOfSession: z.boolean(),
+  /** The session sits idle: its cache warm until `cacheUntil`, or handed off while idle at `handedOffAt`. */
+  idle: z.object({ cacheUntil: z.string().nullable(), handedOffAt: z.string().nullable() }).nullable().optional(),
 });
 export type StatuslineReply = z.infer<typeof StatuslineReply>;

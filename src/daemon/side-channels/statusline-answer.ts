@@ -8,6 +8,7 @@ import type { RequestParams } from '../../ipc/protocol.js';
 import type { HandoffRecord } from '../committing/handoff-committer.js';
 import { agentThresholds, type SessionThresholds } from '../watching/session-source.js';
 import type { StatuslineReply } from './status-schema.js';
+import type { IdleStanding } from '../handover/foreign-sessions.js';
 
 export interface StatuslineDeps {
   /** The watcher's state of a transcript (its thresholds once read). */
@@ -15,6 +16,8 @@ export interface StatuslineDeps {
   readonly documents: () => readonly HandoffRecord[];
   /** config.agents['claude-code'] and what was learned of where Claude compacts. */
   readonly settings: AgentWindowSettings;
+  /** Where the session's idle handoff stands (foreign-sessions.ts). */
+  readonly idleOf?: (file: string) => IdleStanding | null;
 }
 
 export function answerStatusline(params: RequestParams<'statusline'>, deps: StatuslineDeps): StatuslineReply {
@@ -30,7 +33,17 @@ export function answerStatusline(params: RequestParams<'statusline'>, deps: Stat
     compactsAtLearned: thresholds.compactsAtLearned === true,
     lastDocumentAt: latest?.at ?? null,
     lastDocumentOfSession: own !== undefined,
+    idle: idleOfSession(params.transcriptPath ? (deps.idleOf?.(params.transcriptPath) ?? null) : null),
   };
+}
+
+/** `cache warm · 12m left` while the session waits to be handed off idle, then `handed off while idle 14:02`. */
+function idleOfSession(standing: IdleStanding | null): StatuslineReply['idle'] {
+  if (standing === null) return null;
+  const { plan } = standing;
+  if (standing.handedOffAt !== null) return { cacheUntil: null, handedOffAt: new Date(standing.handedOffAt).toISOString() };
+  if (plan.state !== 'waiting' || plan.cacheMinutes === null) return null;
+  return { cacheUntil: new Date(plan.since + plan.cacheMinutes * 60_000).toISOString(), handedOffAt: null };
 }
 
 function fromReading(params: RequestParams<'statusline'>, settings: AgentWindowSettings): SessionThresholds {

@@ -88,6 +88,24 @@ export interface SessionState {
    * reply is the script's output, so its Stop hook must not turn that turn into a handoff turn.
    */
   readonly scripted?: boolean;
+  /**
+   * Where the agent's turn stands, from its own lines (Claude Code): what the idle handoff judges.
+   * Absent: the agent's fold does not say, and its sessions are never handed off while idle.
+   */
+  readonly turn?: SessionTurn;
+}
+
+/** The end of a session's conversation as its transcript shows it. */
+export interface SessionTurn {
+  /** The last reply's own timestamp and id (the idle stretch it starts); null: no reply yet. */
+  readonly lastReplyAt: string | null;
+  readonly lastReplyId: string | null;
+  /** The tool calls of the agent's replies with no result yet (a question to the person is not one: it waits on them). */
+  readonly runningToolIds: readonly string[];
+  /** A prompt or a tool's result was sent and no reply has come yet: mid-turn. */
+  readonly awaitingReply: boolean;
+  /** The prompt cache's lifetime the API last reported writing to (5 or 60 minutes); null: not said yet. */
+  readonly cacheMinutes: 5 | 60 | null;
 }
 
 /** Per-agent thresholds, in percent of the window (config `agents.<name>`). */

@@ -36,6 +36,7 @@ import {
   observeStart,
   parseAgentLine,
 } from '../kit/observations.js';
+import { observeClaudeTurn } from './claude-turn.js';
 
 /** What the API answers a prompt over the window (Claude Code shows it as an API error line). */
 const PROMPT_TOO_LONG = /prompt is too long/i;
@@ -89,7 +90,8 @@ const claudeDetails = detailsOf<ClaudeDetails>;
 export function foldClaudeLine(state: SessionState, raw: RawLine, options: FoldOptions): SessionState | string {
   const line = parseAgentLine(raw.text, ClaudeLine, 'a Claude Code transcript line');
   if (typeof line === 'string') return line;
-  let next = observeStart(state, line.timestamp, line.cwd, options.root);
+  // Where the turn stands (the idle handoff's reading), whatever else the line is.
+  let next = observeClaudeTurn(observeStart(state, line.timestamp, line.cwd, options.root), line);
   if (line.sessionId && line.sessionId !== next.sessionId && next.messageCount === 0) next = { ...next, sessionId: line.sessionId };
 
   if (line.type === 'system' && line.subtype === 'compact_boundary') {
