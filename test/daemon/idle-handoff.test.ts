@@ -52,7 +52,11 @@ async function newTranscript(claude: ClaudeHome, known: Set<string>): Promise<st
   return file;
 }
 
-async function sessionOf(repo: DaemonRepo, transcript: string, ready: (session: SessionInfo) => boolean = () => true): Promise<SessionInfo> {
+async function sessionOf(
+  repo: DaemonRepo,
+  transcript: string,
+  ready: (session: SessionInfo) => boolean = () => true,
+): Promise<SessionInfo> {
   return waitFor(async () => (await repo.status()).sessions.find((session) => session.transcript === transcript && ready(session)), {
     timeoutMs: 30_000,
     message: `the session of ${path.basename(transcript)} in status`,
@@ -120,7 +124,13 @@ describe('an idle Claude Code session is handed off while its cache is warm', { 
         .tool('Bash', { command: `while [ ! -e ${release} ]; do sleep 0.1; done; echo released` })
         .usage(written(40_000)),
     );
-    const toolRun = runClaude('Run the slow build', { cwd: daemon.root, home: claude, baseURL: fake.baseURL, env: ONE_HOUR, timeoutMs: 120_000 });
+    const toolRun = runClaude('Run the slow build', {
+      cwd: daemon.root,
+      home: claude,
+      baseURL: fake.baseURL,
+      env: ONE_HOUR,
+      timeoutMs: 120_000,
+    });
     const tool = await newTranscript(claude, known);
     expect((await sessionOf(daemon, tool, (session) => session.idle?.state === 'busy')).idle?.why).toBe('running a tool');
 
@@ -151,7 +161,9 @@ describe('an idle Claude Code session is handed off while its cache is warm', { 
       message: 'the idle document committed',
     });
     const handoffs = JSON.parse((await daemon.daemon(['handoffs', '--json'])).stdout).handoffs;
-    expect(handoffs).toEqual([expect.objectContaining({ path: document, sessionId: id, executor: 'offline', trigger: 'idle', state: 'committed' })]);
+    expect(handoffs).toEqual([
+      expect.objectContaining({ path: document, sessionId: id, executor: 'offline', trigger: 'idle', state: 'committed' }),
+    ]);
     expect(seen.filter((event) => event.name === 'handoff.written').map((event) => event.payload)).toEqual([
       expect.objectContaining({ sessionId: id, path: document, agent: 'claude-code', executor: 'offline', trigger: 'idle' }),
     ]);

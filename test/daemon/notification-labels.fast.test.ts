@@ -38,3 +38,30 @@ describe.each(WATCHED_AGENTS.map((name) => ({ name, label: AGENT_LABELS[name] })
     expect(agentsInWords(true)).toContain(label);
   });
 });
+
+describe('the notification of an idle handoff', () => {
+  it('says the session was handed off while idle, names the document, and that /clear continues fresh', () => {
+    const written = notificationFor(
+      {
+        name: 'handoff.written',
+        payload: {
+          sessionId: ID,
+          mode: 'handoff',
+          path: '.ai-zen/handoffs/x.md',
+          absolutePath: '/repo/.ai-zen/handoffs/x.md',
+          executor: 'offline',
+          cost: { requests: 0, prompt_tokens: 0, completion_tokens: 0 },
+          agent: 'claude-code',
+          successorCommand: 'claude "Read …"',
+          percent: 40,
+          trigger: 'idle',
+        },
+      },
+      { commit: { state: 'committed', commit: 'abcdef1234' } },
+    );
+    expect(written).toEqual({
+      title: 'ai-zen: Claude Code handed off while idle',
+      body: 'Claude Code session 1a2b3c4d handed off while idle → .ai-zen/handoffs/x.md; /clear continues fresh from it (or: claude "Read …"); resuming the session re-writes its whole context — committed abcdef1',
+    });
+  });
+});
