@@ -68,6 +68,11 @@ export function bundledSkillPath(): string {
   return path.join(packageRoot(), 'skills', 'handoff', 'SKILL.md');
 }
 
+/** pi's extension as the package ships it (a program pi loads); install-hooks pi copies it with its commands filled in. */
+export function bundledPiExtensionPath(): string {
+  return path.join(packageRoot(), 'hooks', 'pi', 'ai-zen-hooks.ts');
+}
+
 export interface ProjectPaths {
   readonly root: string;
   readonly aiZen: string;

@@ -37,10 +37,12 @@ function importedSpecifiers(source: string): string[] {
 }
 
 describe('the published package', () => {
-  it('npm pack --dry-run holds the CLIs and no benchmark code', async () => {
+  it("npm pack --dry-run holds the CLIs, pi's extension and no benchmark code", async () => {
     const files = await packedFiles();
     expect(files).toContain('dist/cli/ai-zen.js');
     expect(files).toContain('dist/cli/ai-zen-daemon.js');
+    // install-hooks pi copies it from the package.
+    expect(files).toContain('hooks/pi/ai-zen-hooks.ts');
     expect(files.filter((file) => /bench/i.test(file))).toEqual([]);
   });
 
