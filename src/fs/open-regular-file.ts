@@ -90,6 +90,18 @@ export async function readRegularText(file: string, options: OpenRegularOptions 
   }
 }
 
+/** The first `bytes` of a regular file (or all of a shorter one): a head, never the whole of a large file. */
+export async function readRegularHead(file: string, bytes: number): Promise<Buffer> {
+  const handle = await openRegularFile(file);
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** readRegularText for synchronous readers. */
 export function readRegularTextSync(file: string, options: OpenRegularOptions = {}): string {
   const fd = openRegularFileSync(file, options);

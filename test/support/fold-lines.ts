@@ -1,7 +1,7 @@
 // An agent's line fold (kit/agent-reader.ts) driven over lines as its reader drives it, without a
 // file: the state after them, what each line showed (a reading, a compaction) and why lines were skipped.
 import type { AgentWindowSettings } from '../../src/config/agent-models.js';
-import { type AgentLineFold, emptyFoldState, measureBy } from '../../src/daemon/sources/kit/agent-reader.js';
+import { type AgentLineFold, emptyLineFoldState, measureBy } from '../../src/daemon/sources/kit/agent-reader.js';
 import type { SessionState } from '../../src/daemon/watching/session-source.js';
 
 export const WINDOW_SETTINGS: AgentWindowSettings = { handoffAt: 70, warnAt: 60, handoffAtTokens: null, contextWindow: null, models: {} };
@@ -13,7 +13,7 @@ export function foldLines(
   settings: AgentWindowSettings = WINDOW_SETTINGS,
 ): { state: SessionState; news: string[]; skips: string[] } {
   const measure = measureBy(fold.agent, settings);
-  let state = emptyFoldState(fold, file, measure);
+  let state = emptyLineFoldState(fold, file, measure);
   const news: string[] = [];
   const skips: string[] = [];
   for (const text of lines) {

@@ -5,7 +5,7 @@
 // `migrated` line); Claude Code's and Codex's transcripts only say it in the successor's first
 // request, read once per transcript and kept. The one owner of that reading: the status's
 // "handed off → successor" and a successor's `previous` come from the same answer.
-import { openRegularFile } from '../../fs/open-regular-file.js';
+import { readRegularHead } from '../../fs/open-regular-file.js';
 import { previousDocumentPath } from '../../handoff/previous-document.js';
 import { parseSessionText } from '../../session/store.js';
 import { userRequests } from '../../handoff/transcript.js';
@@ -15,20 +15,6 @@ import { findSource, type SessionSource, type SessionState } from '../watching/s
 const BREAKPOINT_PATH = /^\.ai-zen\/handoffs\/[A-Za-z0-9._-]+\.md$/;
 /** The definitions and the breakpoint come first in an ai-zen session file: its head is enough. */
 const AI_ZEN_HEAD_BYTES = 256 * 1024;
-
-async function readHead(file: string): Promise<string | null> {
-  const handle = await openRegularFile(file).catch(() => null);
-  if (!handle) return null;
-  try {
-    const buffer = Buffer.alloc(AI_ZEN_HEAD_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, AI_ZEN_HEAD_BYTES, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    await handle.close();
-  }
-}
 
 /** A session started this long before a document was written cannot have been started from it. */
 const CLOCK_SLACK_MS = 60_000;
@@ -83,9 +69,9 @@ export function createContinuedSessions(options: {
   async function aiZenBreakpoint(state: SessionState): Promise<string | null> {
     const path = known.get(state.file);
     if (path !== undefined) return path;
-    const head = await readHead(state.file);
+    const head = await readRegularHead(state.file, AI_ZEN_HEAD_BYTES).catch(() => null);
     if (head === null) return null;
-    const first = parseSessionText(head)
+    const first = parseSessionText(head.toString('utf8'))
       .lines.map((entry) => entry.line)
       .find((line) => line.type === 'message' && line.definition !== true);
     if (first === undefined) return null;

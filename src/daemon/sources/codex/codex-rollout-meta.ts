@@ -2,15 +2,11 @@
 // carries Codex's whole base instructions (20 KB and more), so for the many rollouts of other
 // repos only its first few KB are read: the payload's members are walked until `id` and `cwd` are
 // found, and the rest of the line is never read or parsed.
-import { readHead } from '../kit/owners.js';
+import { readRegularHead } from '../../../fs/open-regular-file.js';
+import { parseJsonLine } from '../../watching/line-fold-reader.js';
 import { rolloutLineType } from './codex-rollout.js';
 
-export interface RolloutMeta {
-  readonly id: string;
-  readonly cwd: string;
-}
-
-export type RolloutMetaResult = { readonly meta: RolloutMeta } | { readonly unreadable: string };
+export type RolloutMetaResult = { readonly meta: { readonly id: string; readonly cwd: string } } | { readonly unreadable: string };
 
 const FIRST_READ = 4096;
 const MAX_READ = 1024 * 1024;
@@ -25,7 +21,7 @@ export async function readRolloutMeta(file: string): Promise<RolloutMetaResult> 
   for (let size = FIRST_READ; ; size = Math.min(size * 8, MAX_READ)) {
     let head: Buffer;
     try {
-      head = await readHead(file, size);
+      head = await readRegularHead(file, size);
     } catch (error) {
       return { unreadable: (error as NodeJS.ErrnoException).code ?? String(error) };
     }
@@ -72,19 +68,11 @@ function memberStrings(text: string, at: number, wanted: readonly string[]): Map
     else if (open) [depth, key] = [1, null];
     else if (punctuation === ',') key = null;
     else if (string !== undefined) {
-      const value = jsonString(string);
-      if (value === null) return found;
+      const value = parseJsonLine(`"${string}"`);
+      if (typeof value !== 'string') return found;
       if (key === null) key = value;
       else if (wanted.includes(key)) found.set(key, value);
       if (wanted.every((name) => found.has(name))) return found;
     }
-  }
-}
-
-function jsonString(inside: string): string | null {
-  try {
-    return JSON.parse(`"${inside}"`) as string;
-  } catch {
-    return null;
   }
 }

@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { flockHeld } from '../kit/flock-held.js';
+import { pidAlive } from '../kit/session-registry.js';
 
 const HOLD = /^inuse\.(\d+)\.hold$/;
 
@@ -13,17 +14,7 @@ export async function isCopilotSessionLive(sessionFolder: string, procLocks = '/
     const pid = HOLD.exec(name)?.[1];
     if (pid === undefined) continue;
     const held = await flockHeld(path.join(sessionFolder, name), procLocks);
-    if (held === true || (held === null && pidRuns(Number(pid)))) return true;
+    if (held === true || (held === null && Number(pid) > 0 && pidAlive(Number(pid)))) return true;
   }
   return false;
-}
-
-function pidRuns(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

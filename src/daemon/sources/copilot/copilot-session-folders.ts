@@ -7,8 +7,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { belongsToRepo } from '../../../probe/innermost-repo.js';
+import { parseJsonLine } from '../../watching/line-fold-reader.js';
 import type { TranscriptFolders } from '../../watching/session-source.js';
-import { Owners, readHead, subfolders } from '../kit/owners.js';
+import { readRegularHead } from '../../../fs/open-regular-file.js';
+import { Owners, subfolders } from '../kit/owners.js';
 import { SESSION_ID, WORKSPACE_FILE } from './copilot-paths.js';
 
 /** A folder without a workspace.yaml this long after its last change is not a session being made. */
@@ -29,7 +31,7 @@ export function copilotOwnership(root: string, now: () => number = Date.now): Ow
 export async function readWorkspaceCwd(file: string): Promise<string | null | undefined> {
   let text: string;
   try {
-    text = (await readHead(file, WORKSPACE_LIMIT)).toString('utf8');
+    text = (await readRegularHead(file, WORKSPACE_LIMIT)).toString('utf8');
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : null;
   }
@@ -40,12 +42,8 @@ export async function readWorkspaceCwd(file: string): Promise<string | null | un
 /** A one-line YAML scalar as the client writes a path: plain, "double-quoted" or 'single-quoted'. */
 function yamlScalar(value: string): string | null {
   if (value.startsWith('"')) {
-    try {
-      const parsed: unknown = JSON.parse(value);
-      return typeof parsed === 'string' ? parsed : null;
-    } catch {
-      return null;
-    }
+    const parsed = parseJsonLine(value);
+    return typeof parsed === 'string' ? parsed : null;
   }
   if (value.startsWith("'")) return value.endsWith("'") && value.length >= 2 ? value.slice(1, -1).replace(/''/g, "'") : null;
   return value.length > 0 ? value : null;

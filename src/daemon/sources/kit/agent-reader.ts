@@ -2,11 +2,11 @@
 // (Codex, Copilot): its fold parses its own lines and says what each showed through
 // kit/observations.ts, measured here by the agent's table and settings. The file's owner is decided
 // before it is read (kit/owners.ts): another repo's transcript is never read.
-import { agentWindow, type AgentWindowSettings } from '../../../config/agent-models.js';
+import type { AgentWindowSettings } from '../../../config/agent-models.js';
 import type { WatchedAgent } from '../../../config/agent-names.js';
 import { createLineFoldReader } from '../../watching/line-fold-reader.js';
-import { agentThresholds, emptyAgentState, type SessionReader, type SessionState } from '../../watching/session-source.js';
-import type { Measure } from './observations.js';
+import type { SessionReader, SessionState } from '../../watching/session-source.js';
+import { emptyFoldState, type Measure, measureOf } from './observations.js';
 
 /** The window and thresholds of `model`, given the window the agent reported last (null: none yet). */
 export type MeasureBy = (model: string | null, reported: number | null) => Measure;
@@ -22,15 +22,12 @@ export interface AgentLineFold {
 }
 
 export function measureBy(agent: WatchedAgent, settings: AgentWindowSettings): MeasureBy {
-  return (model, reported) => {
-    const window = agentWindow(agent, model, { configured: settings.contextWindow, models: settings.models, reported });
-    return { model, window, thresholds: agentThresholds(agent, model, window, settings) };
-  };
+  return (model, reported) => measureOf(agent, model, settings, { reported });
 }
 
-export function emptyFoldState(fold: AgentLineFold, file: string, measure: MeasureBy): SessionState {
-  const { window, thresholds } = measure(null, null);
-  return emptyAgentState({ kind: fold.agent, file, sessionId: fold.sessionId(file), window, thresholds, details: fold.details });
+/** A session before its first line: the fold's id for the file, and its own bookkeeping. */
+export function emptyLineFoldState(fold: AgentLineFold, file: string, measure: MeasureBy): SessionState {
+  return emptyFoldState(fold.agent, file, fold.sessionId(file), measure(null, null), fold.details);
 }
 
 export function createAgentReader(
@@ -41,7 +38,7 @@ export function createAgentReader(
 ): SessionReader {
   const measure = measureBy(fold.agent, settings);
   const lines = {
-    empty: (name: string) => emptyFoldState(fold, name, measure),
+    empty: (name: string) => emptyLineFoldState(fold, name, measure),
     fold: (state: SessionState, raw: { text: string }) => fold.fold(state, raw.text, measure),
   };
   return createLineFoldReader(file, lines, { decideOwner });

@@ -4,7 +4,6 @@
 // the one read; one that cannot be decided yet (the client is still writing it) is asked again.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { openRegularFile } from '../../../fs/open-regular-file.js';
 import { mapLimited } from '../../../map-limited.js';
 
 /** Heads read at once while listing. */
@@ -53,18 +52,6 @@ export class Owners {
   /** The keys decided to be this repo's. */
   owned(): string[] {
     return [...this.owners].filter(([, own]) => own).map(([key]) => key);
-  }
-}
-
-/** The first `bytes` of a regular file (or all of a shorter one); a FIFO is refused, never waited on. */
-export async function readHead(file: string, bytes: number): Promise<Buffer> {
-  const handle = await openRegularFile(file);
-  try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
   }
 }
 

@@ -5,7 +5,8 @@
 // again from its next line. Without /proc (macOS) nothing is known: not live.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { readHead } from '../kit/owners.js';
+import { readRegularHead } from '../../../fs/open-regular-file.js';
+import { parseRecord } from '../kit/json-record.js';
 
 /** The header is the first line; a few KB hold it. */
 const HEAD_BYTES = 16 * 1024;
@@ -27,36 +28,21 @@ export async function isPiSessionLive(file: string, proc = '/proc', except: read
     if (where !== cwd) continue;
     const command = await fs.readFile(path.join(proc, pid, 'cmdline'), 'utf8').catch(() => '');
     // The program or its script only: a hook ai-zen runs for pi (`… ai-zen-hook.js pi SessionStart`) is no pi.
-    if (
-      command
-        .split('\0')
-        .slice(0, 2)
-        .some((arg) => PI_COMMAND.test(arg))
-    )
-      return true;
+    if (command.split('\0', 2).some((arg) => PI_COMMAND.test(arg))) return true;
   }
   return false;
 }
 
 async function headerCwd(file: string): Promise<string | null> {
-  try {
-    const first = (await readHead(file, HEAD_BYTES)).toString('utf8').split('\n')[0] ?? '';
-    const header = JSON.parse(first) as { type?: unknown; cwd?: unknown };
-    return header.type === 'session' && typeof header.cwd === 'string' && path.isAbsolute(header.cwd) ? header.cwd : null;
-  } catch {
-    return null;
-  }
+  const head = await readRegularHead(file, HEAD_BYTES).catch(() => null);
+  const header = head === null ? null : parseRecord(head.toString('utf8').split('\n')[0] ?? '');
+  return header?.type === 'session' && typeof header.cwd === 'string' && path.isAbsolute(header.cwd) ? header.cwd : null;
 }
 
 async function isNewestOfFolder(file: string): Promise<boolean> {
   const folder = path.dirname(file);
   const names = (await fs.readdir(folder).catch(() => [] as string[])).filter((name) => name.endsWith('.jsonl'));
-  const stamps = await Promise.all(
-    names.map(async (name) => ({ name, mtime: (await fs.stat(path.join(folder, name)).catch(() => null))?.mtimeMs ?? 0 })),
-  );
-  const newest = stamps.reduce<{ name: string; mtime: number } | null>(
-    (best, entry) => (best === null || entry.mtime > best.mtime ? entry : best),
-    null,
-  );
-  return newest?.name === path.basename(file);
+  const stamps = await Promise.all(names.map(async (name) => (await fs.stat(path.join(folder, name)).catch(() => null))?.mtimeMs ?? 0));
+  const newest = stamps.reduce((best, mtime, index) => (mtime > stamps[best]! ? index : best), 0);
+  return names[newest] === path.basename(file);
 }
