@@ -18,8 +18,7 @@ export async function readCodexEvidence(file: string, root: string): Promise<Age
     const record = asRecord(changes);
     if (!record) return;
     for (const [changed, change] of Object.entries(record)) {
-      const kind = asRecord(change)?.type;
-      const movedTo = asRecord(change)?.move_path;
+      const { type: kind, move_path: movedTo } = asRecord(change) ?? {};
       const result = failed ? 'error: the patch did not apply' : 'ok';
       if (typeof movedTo === 'string')
         evidence.call('rename', { from: repoRelative(root, changed), to: repoRelative(root, movedTo) }, result);
@@ -67,8 +66,7 @@ export async function readCodexEvidence(file: string, root: string): Promise<Age
 
 function commandOf(argv: unknown): string | null {
   if (typeof argv === 'string') return argv;
-  if (!Array.isArray(argv) || !argv.every((part) => typeof part === 'string')) return null;
-  const parts = argv as string[];
-  if (parts.length === 3 && /(^|\/)(ba|z|)sh$/.test(parts[0]!) && /^-l?c$/.test(parts[1]!)) return parts[2]!;
-  return parts.join(' ');
+  if (!Array.isArray(argv) || !argv.every((part): part is string => typeof part === 'string')) return null;
+  if (argv.length === 3 && /(^|\/)(ba|z|)sh$/.test(argv[0]!) && /^-l?c$/.test(argv[1]!)) return argv[2]!;
+  return argv.join(' ');
 }

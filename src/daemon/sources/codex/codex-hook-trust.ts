@@ -8,7 +8,6 @@
 import path from 'node:path';
 import { type JsonLinesRpc, startJsonLinesRpc } from '../../../json-lines-rpc.js';
 import { codexHomeFolder, type Env } from '../../../paths.js';
-import { ourHookMark } from '../hook-groups.js';
 
 export interface CodexHookTrustOptions {
   /** The program to run: `codex` on the PATH unless told otherwise. */
@@ -36,17 +35,15 @@ export interface ListedHook {
 /** What Codex lists from `cwd`: every hook it sees, and what it says is wrong with its hook files. */
 type List = () => Promise<{ readonly hooks: ListedHook[]; readonly problems: string[] }>;
 
-/** Trusts ai-zen's hooks in the user's hooks.json; returns the keys newly trusted and those trusted before. */
-export function trustOurCodexHooks(options: CodexHookTrustOptions): Promise<{ trusted: string[]; already: string[] }> {
-  return trustCodexHooks(options, ourHookMark('codex'));
-}
-
 /** Every hook Codex sees from `cwd`, with its key and trust (tests). */
 export function listCodexHooks(options: CodexHookTrustOptions): Promise<ListedHook[]> {
   return withAppServer(options, async (list) => (await list()).hooks);
 }
 
-/** Trusts the hooks of the user's hooks.json whose command `which` picks (ai-zen's only, but for a test acting as the user). */
+/**
+ * Trusts the hooks of the user's hooks.json whose command `which` picks (ai-zen's only, but for a test
+ * acting as the user); returns the keys newly trusted and those trusted before.
+ */
 export function trustCodexHooks(
   options: CodexHookTrustOptions,
   which: (command: string) => boolean,

@@ -9,9 +9,6 @@
 // daemon the hook prints nothing. Neither install nor uninstall moves a hook of the user's (Codex
 // would call it modified and skip it).
 //
-// Codex runs a hook only once the user trusted it (checked with 0.171: an untrusted hook is skipped
-// without a word): `/hooks` in the Codex TUI, or `install-hooks codex --trust`.
-//
 // The MCP entry is `[mcp_servers.ai-zen]`, a block between two comment lines of ours
 // (kit/settings-entry.ts), with the same compare-and-swap as the JSON settings, since Codex writes
 // config.toml itself; a table of the user's named ai-zen is never replaced. Codex starts an MCP
@@ -20,11 +17,11 @@
 import { AiZenError } from '../../../errors.js';
 import { codexHomeFolder, type Env } from '../../../paths.js';
 import type { AgentHooks, McpEntry } from '../agent-hooks.js';
-import { hookInputAsItIs, hookOutputAsItIs } from '../hook-groups.js';
+import { hookInputAsItIs, hookOutputAsItIs, ourHookMark } from '../hook-groups.js';
 import { settingsEntry } from '../kit/settings-entry.js';
 import { CLAUDE_SHAPE, settingsHooks } from '../kit/settings-hooks.js';
 
-export const codexSettings = settingsHooks({
+const codexSettings = settingsHooks({
   ...CLAUDE_SHAPE,
   word: 'codex',
   home: codexHomeFolder,
@@ -68,9 +65,9 @@ export const codexHooks: AgentHooks = {
     option: "trust ai-zen's hooks (and only those) through Codex's own app-server, as /hooks in Codex would",
     async trust({ cwd, env, version }) {
       // Loaded here only: it starts Codex's app-server, which nothing else does.
-      const { trustOurCodexHooks } = await import('./codex-hook-trust.js');
+      const { trustCodexHooks } = await import('./codex-hook-trust.js');
       const codex = env.AI_ZEN_CODEX_BIN || 'codex';
-      const trusted = await trustOurCodexHooks({ codex, cwd, env, version }).catch((error: unknown) => {
+      const trusted = await trustCodexHooks({ codex, cwd, env, version }, ourHookMark('codex')).catch((error: unknown) => {
         throw new AiZenError('config', `could not trust the hooks in Codex: ${error instanceof Error ? error.message : String(error)}`);
       });
       return trusted.trusted.length > 0

@@ -20,7 +20,7 @@ import { parseJsonLine } from '../../watching/line-fold-reader.js';
 import type { SessionState } from '../../watching/session-source.js';
 import type { AgentLineFold, MeasureBy } from '../kit/agent-reader.js';
 import { asRecord, type JsonRecord } from '../kit/json-record.js';
-import { observeCompaction, observeMeasure, observeReading, observeStart } from '../kit/observations.js';
+import { detailsOf, observeCompaction, observeMeasure, observeReading, observeStart } from '../kit/observations.js';
 
 /** What the fold keeps besides the shared fields (in SessionState.details). */
 export type CodexDetails = {
@@ -71,7 +71,7 @@ export const codexRolloutFold: AgentLineFold = {
 };
 
 /** Folds one line (its raw text) into the state. Unknown line and event types change nothing; they are not skipped. */
-export function foldCodexLine(state: SessionState, text: string, measure: MeasureBy): SessionState | string {
+function foldCodexLine(state: SessionState, text: string, measure: MeasureBy): SessionState | string {
   const prefix = TYPE_PREFIX.exec(text.slice(0, 160));
   if (prefix && IGNORED_TYPES.has(prefix[2]!)) return state;
   if (prefix?.[2] === 'compacted') return compaction(state, prefix[1]!);
@@ -95,9 +95,7 @@ export function foldCodexLine(state: SessionState, text: string, measure: Measur
   return item.type === 'ContextCompaction' ? compaction(state, at) : state;
 }
 
-function details(state: SessionState): CodexDetails {
-  return state.details as unknown as CodexDetails;
-}
+const details = detailsOf<CodexDetails>;
 
 function sessionMeta(state: SessionState, payload: JsonRecord | null, at: string | null): SessionState | string {
   // Each process that writes the rollout (a resume too) starts with its own session_meta: the latest says who runs it.
