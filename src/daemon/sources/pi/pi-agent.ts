@@ -1,7 +1,5 @@
-// pi (the pi coding agent, `@mariozechner/pi-coding-agent`) as an agent ai-zen watches: the session
-// folders of this repo (and its subfolders) under pi's `sessions/` (pi-paths.ts), its fold, its
-// evidence, a successor started as `pi "<prompt>"`, a session reopened whole with `pi --session <id>`,
-// and its hooks as a pi extension (pi-extension.ts).
+// pi (the pi coding agent, `@mariozechner/pi-coding-agent`) as an agent ai-zen watches: its sessions
+// of this repo and its subfolders (pi-paths.ts), and its hooks as a pi extension (pi-extension.ts).
 import { defineAgent, foldOptions, foldReader, writeWithTool } from '../kit/agent-source.js';
 import { projectFolders } from '../kit/project-folders.js';
 import { readPiEvidence } from './pi-evidence.js';

@@ -1,15 +1,10 @@
 // ai-zen's hooks for pi. pi has no command hooks: it has extensions (TypeScript modules it loads,
 // 0.73), whose events map onto ai-zen's — `agent_end` (the agent stopped and waits for the person)
 // is Stop, `session_before_compact` is PreCompact, `session_start` is SessionStart. ai-zen's
-// extension is a program of its own, shipped as hooks/pi/ai-zen-hooks.ts and copied with the hook
-// shim's commands to `$AI_ZEN_HOME/pi/ai-zen-hooks.ts`: it runs `ai-zen-daemon hook pi <event>` with
-// Claude Code's hook JSON on stdin; on Stop, when the daemon answers `{decision: "block", reason}`,
-// it sends the reason as the person's next message (a follow-up), so pi writes its own handoff
-// document and stops again (stop_hook_active). It is named in the project's own `.pi/settings.json`
-// (`extensions`), merged into what is there: uninstall removes that entry and nothing else; the
-// file keeps its mode. In print and JSON mode (`pi -p`: no UI) its Stop says `scripted`, which pi's
-// session file does not say: the daemon writes the document itself and the script keeps its last
-// reply as its output.
+// extension is a program of its own (hooks/pi/ai-zen-hooks.ts), copied with the hook shim's
+// commands to `$AI_ZEN_HOME/pi/ai-zen-hooks.ts` and named in the project's `.pi/settings.json`
+// (`extensions`), merged into what is there: uninstall removes that entry and nothing else; the file
+// keeps its mode. Its Stop says `scripted` in print mode (`pi -p`), which pi's session file does not.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { readRegularFile } from '../../../fs/read-regular-file.js';
@@ -23,10 +18,6 @@ import { updateSettingsFile } from '../settings-file.js';
 const SETTINGS = path.join('.pi', 'settings.json');
 const EXTENSION_NAME = 'ai-zen-hooks.ts';
 
-function piExtensionPath(env: Env): string {
-  return path.join(aiZenHome(env), 'pi', EXTENSION_NAME);
-}
-
 const isOurs = (entry: unknown): boolean =>
   typeof entry === 'string' && path.basename(entry) === EXTENSION_NAME && path.basename(path.dirname(entry)) === 'pi';
 
@@ -35,13 +26,10 @@ async function piExtensionText(command: (event: HookEvent) => string): Promise<s
   const source = await fs.readFile(bundledPiExtensionPath(), 'utf8');
   const commands = { Stop: command('Stop'), PreCompact: command('PreCompact'), SessionStart: command('SessionStart') };
   // A function, not a string: a `$` in a command must not be read as a replacement pattern.
-  const text = source.replace(COMMANDS_PLACE, () => `const COMMANDS = ${JSON.stringify(commands, null, 2)};`);
+  const text = source.replace(/^const COMMANDS = \{\};.*$/m, () => `const COMMANDS = ${JSON.stringify(commands, null, 2)};`);
   if (text === source) throw new Error(`${bundledPiExtensionPath()} has no line to put the commands in`);
   return text;
 }
-
-/** The line of the shipped extension that the commands replace. */
-const COMMANDS_PLACE = /^const COMMANDS = \{\};.*$/m;
 
 async function updateProjectSettings(root: string, env: Env, change: (before: Json) => Json): Promise<{ file: string; changed: boolean }> {
   await fs.mkdir(path.join(root, '.pi'), { recursive: true });
@@ -85,8 +73,8 @@ const EXTENSION_MAX_BYTES = 256 * 1024;
 export const piHooks: AgentHooks = {
   scope: 'repo',
   async install({ root, env, command }) {
-    const extension = piExtensionPath(env);
     const home = aiZenHome(env);
+    const extension = path.join(home, 'pi', EXTENSION_NAME);
     await fs.mkdir(path.dirname(extension), { recursive: true, mode: 0o700 });
     const text = await piExtensionText(command);
     if ((await fs.readFile(extension, 'utf8').catch(() => null)) !== text)
@@ -122,9 +110,5 @@ export const piHooks: AgentHooks = {
 export async function piExtensionInstalled(root: string): Promise<boolean> {
   const settings = await readSettingsObject(path.join(root, SETTINGS), SETTINGS).catch(() => null);
   const ours = settings === null ? undefined : extensionsOf(settings).find(isOurs);
-  if (typeof ours !== 'string') return false;
-  return fs.stat(ours).then(
-    (stat) => stat.isFile(),
-    () => false,
-  );
+  return typeof ours === 'string' && (await fs.stat(ours).catch(() => null))?.isFile() === true;
 }

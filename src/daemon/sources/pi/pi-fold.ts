@@ -6,13 +6,10 @@
 // reading is cleared (and so is the crossing) until then. The header line (`type: session`) names
 // the working directory, which decides whether the session is this repo's.
 // The transcript names the model (`provider` and `modelId` of a model_change line, `provider` and
-// `model` of every assistant message), never the window. The window comes, strongest first, from
-// the user's ai-zen config (`agents.pi.contextWindow`, `agents.pi.models`), pi's own models.json
-// (a custom model's `contextWindow`, 128k when it names none: pi's rule), then the model table
-// (config/agent-models.ts, keyed `provider/model` as pi's `--model` spells it). pi compacts by
-// itself once the context passes the window less `compaction.reserveTokens` (16,384 by default,
-// from its settings.json): that point, in percent, is where it compacts unless the daemon learned
-// another.
+// `model` of every assistant message), never the window: that comes, strongest first, from the
+// user's ai-zen config (`agents.pi`), pi's own models.json (pi-own-settings.ts), then the model table
+// (keyed `provider/model` as pi's `--model` spells it). pi compacts by itself once the context passes
+// the window less `compaction.reserveTokens`: there, unless the daemon learned another point.
 import { z } from 'zod';
 import { compiledOnFirstUse } from '../../../compiled-schema.js';
 import type { RawLine } from '../../watching/incremental-reader.js';

@@ -7,7 +7,7 @@ import { readRegularTextSync } from '../../../fs/open-regular-file.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { PiFoldOptions as PiWindowSettings } from './pi-fold.js';
+import type { PiFoldOptions } from './pi-fold.js';
 
 /** pi's window for a custom model that names none (models.md, 0.73). */
 const PI_CUSTOM_DEFAULT_WINDOW = 128_000;
@@ -32,9 +32,7 @@ const SettingsFile = z.looseObject({
 });
 
 /** What pi's own files say of its windows and its compaction, as its fold takes them. */
-type PiOwnSettings = Pick<PiWindowSettings, 'piModels' | 'reserveTokens' | 'compactionEnabled'>;
-
-export function readPiOwnSettings(agentDir: string, root: string): PiOwnSettings {
+export function readPiOwnSettings(agentDir: string, root: string): Pick<PiFoldOptions, 'piModels' | 'reserveTokens' | 'compactionEnabled'> {
   const piModels = new Map<string, number>();
   const models = ModelsFile.safeParse(readJson(path.join(agentDir, 'models.json')));
   for (const [provider, entry] of Object.entries(models.data?.providers ?? {})) {

@@ -18,7 +18,7 @@ export function piSessionsDir(env: Env): string {
 }
 
 /** The folder name pi gives the sessions of `cwd`. */
-export function piFolderName(cwd: string): string {
+function piFolderName(cwd: string): string {
   return `--${cwd.replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
 }
 
