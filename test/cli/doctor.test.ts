@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
+import { processAlive } from '../support/process-alive.js';
 import { runCli } from '../support/run-cli-in-process.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 import { waitFor } from '../support/wait-for.js';
@@ -112,6 +113,9 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     expect(started.code, started.stderr).toBe(0);
     const pid = Number(/pid\s+(\d+)/.exec(started.stdout)![1]);
     process.kill(pid, 'SIGKILL');
+    // Dead, every descriptor closed: the kernel closes a dying process's sockets one by one, so the
+    // daemon's socket can refuse while its lock still answers for a moment.
+    await waitFor(() => !processAlive(pid), { timeoutMs: 30_000, message: 'the killed daemon gone' });
     await waitFor(async () => (await daemon(repo, ['ls'])).stdout === 'no ai-zen daemon is running\n', { timeoutMs: 30_000 });
 
     const found = await doctor(repo);
