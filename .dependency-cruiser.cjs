@@ -30,7 +30,7 @@ const DAEMON_LAYERS = [
   // reading transcripts (watchers, readers, the session source) · committing handoff documents
   { name: 'watching, committing', paths: ['src/daemon/watching/', 'src/daemon/committing/'], independent: true },
   // what an overflow sets off: the monitor, the migrator, other agents' sessions
-  { name: 'handover', paths: ['src/daemon/handover/'] },
+  { name: 'handoffs', paths: ['src/daemon/handoffs/'] },
   // one folder per agent · what the daemon tells the outside (IPC answers, notifications, hooks)
   { name: 'agents, channels', paths: ['src/daemon/sources/', 'src/daemon/side-channels/'], independent: true },
   // the process: start, wiring, shutdown, its log

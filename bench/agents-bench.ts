@@ -10,7 +10,7 @@ import { resolveAgentsConfig } from '../dist/config/agents-config.js';
 import { EventBus } from '../dist/events.js';
 import { silentLogger } from '../dist/log/logger.js';
 import { createHandoffCommitter } from '../dist/daemon/committing/handoff-committer.js';
-import { SessionMonitor } from '../dist/daemon/handover/session-monitor.js';
+import { SessionMonitor } from '../dist/daemon/handoffs/session-monitor.js';
 import { fixedFolder, type WatchedSource } from '../dist/daemon/watching/session-source.js';
 import { createAiZenSessionSource } from '../dist/daemon/watching/session-source-ai-zen.js';
 import { claudeSlug } from '../dist/daemon/sources/claude-code/claude-paths.js';

@@ -10,7 +10,7 @@ import chokidar, { type FSWatcher as ChokidarWatcher } from 'chokidar';
 import fsSync from 'node:fs';
 import path from 'node:path';
 import { createHandoffCommitter } from '../dist/daemon/committing/handoff-committer.js';
-import { SessionMonitor } from '../dist/daemon/handover/session-monitor.js';
+import { SessionMonitor } from '../dist/daemon/handoffs/session-monitor.js';
 import { createAiZenSessionSource } from '../dist/daemon/watching/session-source-ai-zen.js';
 import { SessionWatcher } from '../dist/daemon/watching/session-watcher.js';
 import { EventBus } from '../dist/events.js';
@@ -241,13 +241,13 @@ function bareChokidar(folder: string): Subject {
 function daemonWatcher(root: string, folder: string, env: NodeJS.ProcessEnv): Subject {
   let watcher: SessionWatcher | null = null;
   let committer: ReturnType<typeof createHandoffCommitter> | null = null;
-  // When the reader handed over the update that crossed the window, per file; and event − that.
+  // When the reader passed on the update that crossed the window, per file; and event − that.
   const crossedAt = new Map<string, number>();
   const afterRead: number[] = [];
   return {
     name: 'daemon',
     breakdown: () =>
-      `from the reader handing over the crossing update to the event (the monitor's work before it emits): median ${formatMs(summarise(afterRead).median)}, p99 ${formatMs(summarise(afterRead).p99)}`,
+      `from the reader passing the crossing update to the event (the monitor's work before it emits): median ${formatMs(summarise(afterRead).median)}, p99 ${formatMs(summarise(afterRead).p99)}`,
     async start(signal) {
       const events = new EventBus();
       committer = createHandoffCommitter({ root, enabled: false, events, env, logger: silent });

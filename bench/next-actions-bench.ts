@@ -2,7 +2,7 @@
 // Claude Code and Codex clients wrote (bench/fixtures/transcripts/, recorded by `npm run
 // bench:record`) is cut after step k for several k; the daemon's own evidence reader for that agent
 // reads the prefix and the offline executor's document builder writes the document from it, as the
-// daemon does for those agents (daemon/handover/foreign-sessions.ts: redacted messages, portable
+// daemon does for those agents (daemon/handoffs/foreign-sessions.ts: redacted messages, portable
 // paths); then bench/next-actions.ts counts how many of the files, commands and ports of steps
 // k+1…k+m the document names. No network, no client: only the recorded bytes and ../dist/.
 import { promises as fs } from 'node:fs';

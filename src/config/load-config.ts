@@ -51,7 +51,7 @@ export interface Config {
   readonly sources: Readonly<Record<string, ConfigSource>>;
   /**
    * T3: the untrusted project config names an endpoint. Nothing is sent anywhere then (no model is
-   * configured); the CLI fails with this line, the daemon logs it and hands over offline.
+   * configured); the CLI fails with this line, the daemon logs it and hands off offline.
    */
   readonly refusedEndpoint: string | null;
 }

@@ -88,7 +88,7 @@ export const RequestParams = {
     })
     .strict(),
   /**
-   * Claude Code's statusline (`ai-zen-daemon statusline`) hands over its exact reading
+   * Claude Code's statusline (`ai-zen-daemon statusline`) passes its exact reading
    * of a session's window and asks for the thresholds and the last document to show beside it.
    */
   statusline: z

@@ -1,4 +1,4 @@
-// The fact block every executor (self, summary, offline) and the daemon hand over for 📊:
+// The fact block every executor (self, summary, offline) and the daemon hand off for 📊:
 // compact Markdown, capped lists with counts, "unknown (why)" for a probe that failed.
 import type { Facts, GitFacts, PortFact } from './facts.js';
 

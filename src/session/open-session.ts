@@ -179,7 +179,7 @@ export async function latestSessionId(deps: SessionDependencies): Promise<string
     if (last?.type !== 'migrated' || !(await deps.store.exists(last.newId))) break;
     try {
       const successor = await deps.store.read(last.newId);
-      // Only a session this one really handed over to; never an unrelated file that shares the id.
+      // Only a session this one really handed off to; never an unrelated file that shares the id.
       if (successor.header.previousId !== id) {
         deps.logger.warn({ sessionId: id, successor: last.newId }, 'successor session names another predecessor; staying here');
         break;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../src/config/agents-config.js';
-import { HandoffLoopGuard } from '../../src/daemon/handover/handoff-loop-guard.js';
+import { HandoffLoopGuard } from '../../src/daemon/handoffs/handoff-loop-guard.js';
 import { claudeTranscriptMessages } from '../../src/daemon/sources/claude-code/claude-evidence.js';
 import { emptyClaudeState, foldClaudeLine } from '../../src/daemon/sources/claude-code/claude-fold.js';
 import { claudeSlug, mayHoldSessionsOf } from '../../src/daemon/sources/claude-code/claude-paths.js';
@@ -48,7 +48,7 @@ describe('X3 Claude Code transcripts, edge cases', () => {
     expect(update.state.maxContextTokens).toBe(200_000);
     expect(update.state.overflowed).toBe(false);
     expect(update.state.cwd).toBe('/work/repo');
-    expect(update.state.foreign).toBe(false);
+    expect(update.state.otherRepo).toBe(false);
     expect(update.skipped.map((skip) => skip.lineNumber)).toEqual([9, 10]);
     expect((update.state.details as { readings: number }).readings).toBe(2);
   });
@@ -73,7 +73,7 @@ describe('X3 Claude Code transcripts, edge cases', () => {
 
   test('X3 a session whose cwd is another repo (its slug only looks alike) is not this repo’s and never overflows here', async () => {
     const update = await read('other-repo.jsonl');
-    expect(update.state.foreign).toBe(true);
+    expect(update.state.otherRepo).toBe(true);
     expect(update.state.overflowed).toBe(false);
   });
 

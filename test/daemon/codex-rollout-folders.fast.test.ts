@@ -91,17 +91,17 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
     const foreign = await writeRollout('2026/12/03', uuid(1), '/elsewhere', countLine(200_000));
     const reader = createCodexSessionReader(foreign, ownership, settings);
     const update = await reader.update();
-    expect(update.state.foreign).toBe(true);
+    expect(update.state.otherRepo).toBe(true);
     expect(reader.counters.bytesRead).toBe(0);
 
     const fresh = path.join(sessions, '2026/12/03', `rollout-2026-12-03T00-00-00-${uuid(2)}.jsonl`);
     await fs.writeFile(fresh, '');
     const early = createCodexSessionReader(fresh, ownership, settings);
-    expect((await early.update()).state.foreign).toBe(false);
+    expect((await early.update()).state.otherRepo).toBe(false);
     await fs.appendFile(fresh, `${metaLine(repo, uuid(2))}\n${countLine(129_200)}\n`);
     const later = await early.update();
     expect(later.state).toMatchObject({
-      foreign: false,
+      otherRepo: false,
       sessionId: uuid(2),
       latestUsage: { prompt_tokens: 129_200 },
       maxContextTokens: 258_400,

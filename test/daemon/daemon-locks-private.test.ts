@@ -88,7 +88,7 @@ describe('T6 locks of the user alone', () => {
       await daemon.appendLines(id, usageLine(5000));
       await waitFor(async () => (await handoffDocs(daemon!.root)).length === 1, {
         timeoutMs: 30_000,
-        message: 'the daemon to hand over the unowned session',
+        message: 'the daemon to hand off the unowned session',
       });
     },
   );

@@ -23,7 +23,7 @@ describe('D4 desktop notifications from the daemon', { timeout: 60_000 }, () => 
 
   const summaries = (calls: NotifyCall[]) => calls.map((call) => call.summary);
 
-  it('a session the daemon hands over makes ONE notification: the handoff written, its commit folded in', async () => {
+  it('a session the daemon hands off makes ONE notification: the handoff written, its commit folded in', async () => {
     daemon = await makeDaemonRepo({ env: bus.env });
     await daemon.start();
     const id = sessionId(7);

@@ -44,6 +44,6 @@ describe('D1 the CLI and the daemon on one session', { timeout: 90_000 }, () => 
     expect(status.sessions).toHaveLength(1);
     expect(await handoffDocs(daemon.root)).toEqual(docs);
     const log = await fs.readFile(path.join(daemon.root, '.ai-zen', 'logs', 'daemon.log'), 'utf8');
-    expect(log).not.toContain('daemon handing over a session');
+    expect(log).not.toContain('daemon handing off a session');
   });
 });

@@ -1,6 +1,6 @@
 // Code acts on an error's class and code, never on its wording.
 import { describe, expect, it } from 'vitest';
-import { SessionMonitor } from '../../src/daemon/handover/session-monitor.js';
+import { SessionMonitor } from '../../src/daemon/handoffs/session-monitor.js';
 import type { SessionState, SessionUpdate } from '../../src/daemon/watching/session-source.js';
 import { AiZenError, SessionOwnedError } from '../../src/errors.js';
 import { EventBus } from '../../src/events.js';

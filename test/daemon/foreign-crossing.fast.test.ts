@@ -16,7 +16,7 @@ import {
   type CrossingEvent,
   type CrossingRecord,
   type Reading,
-} from '../../src/daemon/handover/foreign-crossing.js';
+} from '../../src/daemon/handoffs/foreign-crossing.js';
 import type { Facts } from '../../src/probe/facts.js';
 import type { HandoffChecks } from '../../src/session/format.js';
 
@@ -26,7 +26,7 @@ const MINUTE = 60_000;
 const claude: CrossingAgent = {
   kind: 'claude-code',
   label: 'Claude Code',
-  handover: true,
+  handoff: true,
   selfHooks: { mustAnswer: false },
   graceMs: 0,
   selfDeadlineMs: 180_000,
@@ -241,10 +241,10 @@ const rows: readonly { name: string; agent: CrossingAgent; events: (readonly [Cr
     seen: { phase: 'stopped', action: '3 handoffs in 15 minutes: stopped trying', write: null, notice: 'ai-zen: pi handoffs stopped' },
   },
   {
-    name: 'an agent the daemon cannot hand over says so',
-    agent: { ...claude, kind: 'mystery', handover: false },
+    name: 'an agent the daemon cannot hand off says so',
+    agent: { ...claude, kind: 'mystery', handoff: false },
     events: [[judge(), T0]],
-    seen: { phase: 'unsupported', action: 'the daemon cannot hand over mystery sessions', write: null },
+    seen: { phase: 'unsupported', action: 'the daemon cannot hand off mystery sessions', write: null },
   },
 ];
 
@@ -454,7 +454,7 @@ describe('script runs, PreCompact, by hand', () => {
     expect(crossing.effects).toEqual([{ type: 'ask-hooks' }]);
   });
 
-  test('by hand over a crossing that has its document: a second document all the same', () => {
+  test('by hand off a crossing that has its document: a second document all the same', () => {
     const documented = run(newCrossing(noHooks, T0), [
       [judge(), T0],
       [{ type: 'written', path: doc.relative, executor: 'offline', successorCommand: 'pi "…"', counts: true }, T0],
@@ -486,10 +486,10 @@ describe('who writes when nobody answers', () => {
     expect(result.last).toEqual([{ type: 'write', reason: 'threshold', offline: false, byHand: false, trigger: 'threshold' }]);
   });
 
-  test('an agent the daemon cannot hand over says so in status', () => {
-    const result = step(newCrossing({ ...claude, kind: 'mystery', handover: false }, T0), judge(), T0);
+  test('an agent the daemon cannot hand off says so in status', () => {
+    const result = step(newCrossing({ ...claude, kind: 'mystery', handoff: false }, T0), judge(), T0);
     expect(result.effects).toEqual([]);
-    expect(result.next.action).toBe('the daemon cannot hand over mystery sessions');
+    expect(result.next.action).toBe('the daemon cannot hand off mystery sessions');
   });
 });
 

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { resolveAgentsConfig } from '../../src/config/agents-config.js';
-import { createForeignRecords } from '../../src/daemon/handover/foreign-records.js';
-import { createForeignSessions, type Timers } from '../../src/daemon/handover/foreign-sessions.js';
+import { createForeignRecords } from '../../src/daemon/handoffs/foreign-records.js';
+import { createForeignSessions, type Timers } from '../../src/daemon/handoffs/foreign-sessions.js';
 import { emptyAgentState, type SessionSource, type SessionState } from '../../src/daemon/watching/session-source.js';
 import { EventBus, type AnyEvent, type EventPayload } from '../../src/events.js';
 import { projectPaths } from '../../src/paths.js';
@@ -48,7 +48,7 @@ function agentSource(kind: 'gemini' | 'claude-code', label: string): SessionSour
     createReader: () => {
       throw new Error('the runner never reads a transcript itself');
     },
-    handover: {
+    handoff: {
       readEvidence: async () => [
         { message: { role: 'user', content: 'Add the parser to src/parse.ts. Never touch package-lock.json.' } },
         { message: { role: 'assistant', content: 'The parser is in; its tests pass.' } },

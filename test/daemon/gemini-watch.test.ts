@@ -36,7 +36,7 @@ const MODELS = [
   { name: 'a pinned model (-m gemma-4-31b-it)', pinned: 'gemma-4-31b-it', window: 256_000 },
 ] as const;
 
-describe('X3 gemini: Gemini CLI sessions watched and handed over, with the real client', { timeout: 240_000 }, () => {
+describe('X3 gemini: Gemini CLI sessions watched and handed off, with the real client', { timeout: 240_000 }, () => {
   let fake: FakeGemini;
   let daemon: DaemonRepo;
   let gemini: GeminiHome;

@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { resolveAgentsConfig, type IdleHandoffConfig } from '../../src/config/agents-config.js';
 import { ConfigFile } from '../../src/config/config-schema.js';
-import { clockTime, IDLE_REASON, newCrossing, step, type CrossingAgent } from '../../src/daemon/handover/foreign-crossing.js';
-import { claudeCacheMinutesFromEnv, planIdle } from '../../src/daemon/handover/idle-handoff.js';
+import { clockTime, IDLE_REASON, newCrossing, step, type CrossingAgent } from '../../src/daemon/handoffs/foreign-crossing.js';
+import { claudeCacheMinutesFromEnv, planIdle } from '../../src/daemon/handoffs/idle-handoff.js';
 import { emptyClaudeState, foldClaudeLine } from '../../src/daemon/sources/claude-code/claude-fold.js';
 import type { SessionState, SessionTurn } from '../../src/daemon/watching/session-source.js';
 
@@ -173,7 +173,7 @@ describe("the crossing's idle trigger", () => {
   const agent: CrossingAgent = {
     kind: 'claude-code',
     label: 'Claude Code',
-    handover: true,
+    handoff: true,
     selfHooks: null,
     graceMs: 0,
     selfDeadlineMs: 1000,
@@ -209,7 +209,7 @@ describe("the crossing's idle trigger", () => {
     const deadline = { at: now + 1000, why: 'x' };
     expect(step({ ...base, phase: { name: 'awaiting-stop', deadline } }, { type: 'idle', stretch: 's' }, now).effects).toEqual([]);
     expect(step({ ...base, phase: { name: 'writing' } }, { type: 'idle', stretch: 's' }, now).effects).toEqual([]);
-    expect(step(newCrossing({ ...agent, handover: false }, REPLY_AT), { type: 'idle', stretch: 's' }, now).effects).toEqual([]);
+    expect(step(newCrossing({ ...agent, handoff: false }, REPLY_AT), { type: 'idle', stretch: 's' }, now).effects).toEqual([]);
   });
 
   test('the trigger of every other write: threshold, precompact, by hand', () => {

@@ -115,7 +115,7 @@ describe('pi fold', () => {
       entry(assistant([{ type: 'text', text: 'on' }], usage(9_000, 10)), 9),
     ]);
     expect(after.latestUsage?.prompt_tokens).toBe(9_010);
-    expect(fold([header('/work/repo-other'), entry(messages[1]!, 0)]).foreign).toBe(true);
-    expect(fold([header(path.join(ROOT, 'sub')), entry(messages[1]!, 0)]).foreign).toBe(false);
+    expect(fold([header('/work/repo-other'), entry(messages[1]!, 0)]).otherRepo).toBe(true);
+    expect(fold([header(path.join(ROOT, 'sub')), entry(messages[1]!, 0)]).otherRepo).toBe(false);
   });
 });

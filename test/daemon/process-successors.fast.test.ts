@@ -1,7 +1,7 @@
 // The fresh session `/clear` starts in the agent process whose session was just handed off is its
 // successor — that one only, once, and not when the person went on in the old session.
 import { expect, test } from 'vitest';
-import { ProcessSuccessors } from '../../src/daemon/handover/process-successors.js';
+import { ProcessSuccessors } from '../../src/daemon/handoffs/process-successors.js';
 
 const handedOff = {
   agent: 'claude-code',

@@ -93,7 +93,7 @@ describe('Qwen Code transcripts, edge cases', () => {
       model: 'qwen3.7-max',
       maxContextTokens: 1_000_000,
       cwd: ROOT,
-      foreign: false,
+      otherRepo: false,
     });
     expect(update.state.latestUsage).toEqual({ prompt_tokens: 420_000, completion_tokens: 7, total_tokens: 420_007 });
     expect(update.state.thresholds).toMatchObject({ handoffAt: 70, compactsAt: 85 });
@@ -120,7 +120,7 @@ describe('Qwen Code transcripts, edge cases', () => {
 
   test('qwen: a session whose cwd is another repo is not this one’s and never over the threshold here; before the first reply the window comes from the model table', async () => {
     const elsewhere = await read([user('x', '/work/repo-other'), assistant([{ text: 'a' }], 900_000)]);
-    expect(elsewhere.state.foreign).toBe(true);
+    expect(elsewhere.state.otherRepo).toBe(true);
     expect(elsewhere.state.overflowed).toBe(false);
     const fresh = await read([user('x')]);
     expect(fresh.state.maxContextTokens).toBe(200_000);

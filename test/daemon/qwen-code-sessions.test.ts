@@ -197,7 +197,7 @@ describe('Qwen Code sessions, with the real client', { timeout: 300_000 }, () =>
     try {
       await waitFor(async () => (await daemon.status()).handoffs.some((entry) => entry.state === 'committed'), {
         timeoutMs: 150_000,
-        message: 'the first crossing session handed over and committed',
+        message: 'the first crossing session handed off and committed',
       });
     } finally {
       releaseSecond();
@@ -227,7 +227,7 @@ describe('Qwen Code sessions, with the real client', { timeout: 300_000 }, () =>
         const handoffs = (await daemon.status()).handoffs.filter((entry) => entry.state === 'committed' && entry.agent === 'qwen-code');
         return handoffs.length === 2 ? handoffs : null;
       },
-      { timeoutMs: 90_000, message: 'the two crossing sessions handed over and committed' },
+      { timeoutMs: 90_000, message: 'the two crossing sessions handed off and committed' },
     );
     for (const [session, request] of [
       [crossedDefault, 'add a hello page under docs/'],

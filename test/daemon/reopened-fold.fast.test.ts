@@ -41,7 +41,7 @@ describe('a reopened session, as the daemon reads it', () => {
   it('an undone migration over the window is open again, without a successor, and its crossing declined (no migration straight back)', () => {
     const state = fold([header, usage(1500), migrated, reopened]);
     expect(state).toMatchObject({ closed: false, successorId: null, overflowed: true, declined: { at: AT, promptTokens: 1500 } });
-    // A usage at or below the window re-arms it; the next crossing is handed over as usual.
+    // A usage at or below the window re-arms it; the next crossing is handed off as usual.
     expect(fold([header, usage(1500), migrated, reopened, usage(900)]).declined).toBeNull();
   });
 

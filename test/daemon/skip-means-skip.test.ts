@@ -10,7 +10,7 @@ import { handoffDocs, makeDaemonRepo, sessionId, usageLine, type DaemonRepo } fr
 import { startSessionOwner, type SessionOwner } from './session-owner.js';
 
 const DEADLINE = { timeoutMs: 30_000 };
-const SKIPPED = 'skipped in the chat (Esc); handed over at the next crossing';
+const SKIPPED = 'skipped in the chat (Esc); handed off at the next crossing';
 const skipLine = (promptTokens: number) => ({ type: 'skip', at: new Date().toISOString(), promptTokens });
 
 describe('R19 skip means skip: the daemon respects a skip until the next crossing', { timeout: 90_000 }, () => {
@@ -57,7 +57,7 @@ describe('R19 skip means skip: the daemon respects a skip until the next crossin
     expect((await sessionFromDaemon(id))?.action).toBe(SKIPPED);
     expect(await handoffDocs(daemon.root)).toEqual([]);
 
-    // At or below the window the skip is spent; the next crossing is handed over as usual.
+    // At or below the window the skip is spent; the next crossing is handed off as usual.
     await daemon.appendLines(id, usageLine(1000));
     await waitFor(
       async () => {

@@ -1,9 +1,9 @@
 // R19: a crossing whose migration failed is tried again — unless the
 // person then skipped it in the chat. The retry clock is the test's (fake timers): no waiting.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionMonitor, SKIPPED_IN_CHAT } from '../../src/daemon/handover/session-monitor.js';
+import { SessionMonitor, SKIPPED_IN_CHAT } from '../../src/daemon/handoffs/session-monitor.js';
 import type { SessionState, SessionUpdate } from '../../src/daemon/watching/session-source.js';
-import { MAX_RETRY_MS } from '../../src/daemon/handover/retry-backoff.js';
+import { MAX_RETRY_MS } from '../../src/daemon/handoffs/retry-backoff.js';
 import { AiZenError } from '../../src/errors.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log/logger.js';

@@ -70,7 +70,7 @@ describe('T3 T4 trust of a cloned repo', () => {
     expect(attacker.requests).toHaveLength(1);
   });
 
-  it('T3 T4 the daemon at start-up, in an untrusted repo that ships an endpoint and an over-limit session: the attacker endpoint gets nothing, the session is handed over offline', async () => {
+  it('T3 T4 the daemon at start-up, in an untrusted repo that ships an endpoint and an over-limit session: the attacker endpoint gets nothing, the session is handed off offline', async () => {
     const attacker = await fake();
     daemon = await makeDaemonRepo({
       config: { baseURL: attacker.baseURL, model: 'evil-model', executor: 'self' },
@@ -89,7 +89,7 @@ describe('T3 T4 trust of a cloned repo', () => {
     );
     await waitFor(async () => (await sessionLines(daemon!.root, id)).some((line) => line.type === 'migrated'), {
       timeoutMs: 30_000,
-      message: 'the shipped session to be handed over',
+      message: 'the shipped session to be handed off',
     });
     expect((await sessionLines(daemon.root, id)).find((line) => line.type === 'handoff')).toMatchObject({ executor: 'offline' });
     expect(attacker.requests).toHaveLength(0);
@@ -111,12 +111,12 @@ describe('T3 T4 trust of a cloned repo', () => {
     await daemon.appendLines(id, usageLine(5000));
     await waitFor(async () => (await sessionLines(daemon!.root, id)).some((line) => line.type === 'migrated'), {
       timeoutMs: 30_000,
-      message: 'the committed session to be handed over',
+      message: 'the committed session to be handed off',
     });
     expect((await sessionLines(daemon.root, id)).find((line) => line.type === 'handoff')).toMatchObject({ executor: 'offline' });
     expect(model.requests).toHaveLength(0);
     expect(await daemonLog(daemon.root)).toContain(
-      `session ${id.slice(0, 8)} came from git and this repo is not trusted: handed over offline`,
+      `session ${id.slice(0, 8)} came from git and this repo is not trusted: handed off offline`,
     );
   });
 
@@ -139,7 +139,7 @@ describe('T3 T4 trust of a cloned repo', () => {
       await daemon!.appendLines(id, usageLine(5000));
       await waitFor(async () => (await handoffDocs(daemon!.root)).some((doc) => doc.includes(id.slice(0, 8))), {
         timeoutMs: 30_000,
-        message: `session ${n} handed over`,
+        message: `session ${n} handed off`,
       });
     };
     await overflow(81);
@@ -234,7 +234,7 @@ describe('T3 T4 trust of a cloned repo', () => {
       const file = path.join(root, '.ai-zen', 'sessions', `${id}.jsonl`);
       await waitFor(async () => (await fs.readFile(file, 'utf8')).includes('"type":"migrated"'), {
         timeoutMs: 40_000,
-        message: `session ${n} handed over`,
+        message: `session ${n} handed off`,
       });
     };
 
@@ -281,7 +281,7 @@ describe('the daemon migrates with the session header model', () => {
     await daemon.appendLines(id, usageLine(5000));
     await waitFor(async () => (await sessionLines(daemon!.root, id)).some((line) => line.type === 'migrated'), {
       timeoutMs: 30_000,
-      message: 'the session to be handed over',
+      message: 'the session to be handed off',
     });
     expect(model.requests.length).toBeGreaterThan(0);
     expect(new Set(model.requests.map((request) => request.body?.model))).toEqual(new Set(['header-model']));

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { agentCompactsAt, agentWindow } from '../../src/config/agent-models.js';
-import { HandoffLoopGuard } from '../../src/daemon/handover/handoff-loop-guard.js';
+import { HandoffLoopGuard } from '../../src/daemon/handoffs/handoff-loop-guard.js';
 import { codexRolloutFold } from '../../src/daemon/sources/codex/codex-rollout.js';
 import { learnedPoint, loadCompactionPoints, POINTS_FILE } from '../../src/daemon/watching/compaction-points.js';
 import { isOverThreshold, sessionThresholds } from '../../src/daemon/watching/session-source.js';
@@ -61,7 +61,7 @@ describe('thresholds relative to the compaction point', () => {
     expect(tokens).toMatchObject({ handoffAt: 15, handoffAtTokens: 150_000 });
     // The warning keeps its distance: 60 of 70 → 12 of 15.
     expect(tokens.warnAt).toBe(12);
-    const base = { closed: false, foreign: false, maxContextTokens: 1_000_000, thresholds: tokens };
+    const base = { closed: false, otherRepo: false, maxContextTokens: 1_000_000, thresholds: tokens };
     expect(isOverThreshold({ ...base, latestUsage: { prompt_tokens: 149_999, completion_tokens: 0, total_tokens: 0 } })).toBe(false);
     expect(isOverThreshold({ ...base, latestUsage: { prompt_tokens: 150_000, completion_tokens: 0, total_tokens: 0 } })).toBe(true);
   });

@@ -223,7 +223,7 @@ describe('X3 Codex hooks (install-hooks codex), with the real client', { timeout
   });
 
   it('X3 Codex about to compact by itself with no document for the crossing: its PreCompact hook has the offline document written within the hook’s time limit, and the daemon commits it', async () => {
-    // The default grace window: the daemon itself would not hand over a session this young.
+    // The default grace window: the daemon itself would not hand off a session this young.
     // Codex compacts at 150k tokens here (58% of its window), under handoffAt.
     const repo = await setUp({}, ['model_auto_compact_token_limit = 150000']);
     expect((await repo.daemon(['install-hooks', 'codex', '--trust'], { timeoutMs: 60_000 })).code).toBe(0);

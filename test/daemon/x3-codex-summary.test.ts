@@ -24,7 +24,7 @@ const SECTIONS = HANDOFF_SECTIONS;
 /** The summary model's window: far smaller than the Codex session's history. */
 const SUMMARY_WINDOW = 6_000;
 
-describe('X3 a Codex session handed over by the summary executor, and warned before', { timeout: 120_000 }, () => {
+describe('X3 a Codex session handed off by the summary executor, and warned before', { timeout: 120_000 }, () => {
   let fake: FakeResponses;
   let model: FakeOpenAI;
   let bus: DbusSession;

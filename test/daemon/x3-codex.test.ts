@@ -61,7 +61,7 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
       { timeoutMs: 30_000, message: `the Codex session listed at ${percent}%` },
     );
 
-  it('X3 a Codex session under its threshold is listed (live while it runs) with the percent Codex itself counts (cached input and output included), and nothing is handed over; another repo’s session is not listed', async () => {
+  it('X3 a Codex session under its threshold is listed (live while it runs) with the percent Codex itself counts (cached input and output included), and nothing is handed off; another repo’s session is not listed', async () => {
     await setUp();
     await daemon.start();
     // Another repo's session in the same day folder: never listed.
@@ -108,7 +108,7 @@ describe('X3 Codex CLI sessions, with the real client', { timeout: 90_000 }, () 
     expect(await notifications.received()).toEqual([]);
   });
 
-  it('X3 a Codex session crossing handoffAt is handed over: a committed document whose 💬 holds the user’s last request, a notification, and a fresh `codex` to continue', async () => {
+  it('X3 a Codex session crossing handoffAt is handed off: a committed document whose 💬 holds the user’s last request, a notification, and a fresh `codex` to continue', async () => {
     await setUp();
     await daemon.start();
     fake.enqueue(

@@ -20,7 +20,7 @@ export function editorCommand(env: Env): string {
 }
 
 /**
- * Runs the editor on the file with the terminal handed over whole; resolves with its exit status.
+ * Runs the editor on the file with the terminal handed off whole; resolves with its exit status.
  * Through `sh -c` so an EDITOR with arguments (`code --wait`) works; the path is a positional
  * argument, never spliced into the command text.
  */

@@ -56,12 +56,12 @@ export function serviceFile(platform: ServicePlatform, env: Env): ServiceFile {
 }
 
 /** Whether the installed service file is what install would write now (null: none installed). */
-export async function serviceState(platform: ServicePlatform, env: Env): Promise<'current' | 'outdated' | 'foreign' | null> {
+export async function serviceState(platform: ServicePlatform, env: Env): Promise<'current' | 'outdated' | 'not-ours' | null> {
   const wanted = serviceFile(platform, env);
   const text = await fs.readFile(wanted.file, 'utf8').catch(() => null);
   if (text === null) return null;
   if (text === wanted.text) return 'current';
-  return text.includes(SERVICE_MARK) ? 'outdated' : 'foreign';
+  return text.includes(SERVICE_MARK) ? 'outdated' : 'not-ours';
 }
 
 type Step = { readonly args: readonly string[]; readonly mayFail?: boolean };

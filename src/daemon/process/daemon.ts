@@ -11,13 +11,13 @@ import { isLockHeld, sessionLockName, type HeldLock } from '../../lock/os-lock.j
 import type { Logger } from 'pino';
 import { aiZenHome, projectPaths, type Env } from '../../paths.js';
 import { createFactsProvider } from '../../probe/capture-facts.js';
-import { createDaemonMigrator } from '../handover/daemon-migrator.js';
+import { createDaemonMigrator } from '../handoffs/daemon-migrator.js';
 import { notificationFor } from '../side-channels/daemon-notifications.js';
-import { createFactsCache } from '../handover/facts-cache.js';
-import { createForeignSessions } from '../handover/foreign-sessions.js';
-import { createForeignRecords } from '../handover/foreign-records.js';
+import { createFactsCache } from '../handoffs/facts-cache.js';
+import { createForeignSessions } from '../handoffs/foreign-sessions.js';
+import { createForeignRecords } from '../handoffs/foreign-records.js';
 import { pauseHookFromEnv } from '../../session/pause-hook.js';
-import { foreignSummaryExecutor } from '../handover/foreign-summary.js';
+import { foreignSummaryExecutor } from '../handoffs/foreign-summary.js';
 import { answerAgentHook as answerHookOf } from '../sources/agent-hook-answer.js';
 import type { RequestParams } from '../../ipc/protocol.js';
 import { watchGitState, type GitWatch } from '../committing/git-watch.js';
@@ -28,14 +28,14 @@ import type { DaemonCore } from '../side-channels/daemon-core.js';
 import { createIpcHandlers } from '../side-channels/ipc-handlers.js';
 import { answerStatusline } from '../side-channels/statusline-answer.js';
 import { answerTranscript } from '../side-channels/transcript-answer.js';
-import { createContinuedSessions } from '../handover/continued-sessions.js';
-import { ProcessSuccessors } from '../handover/process-successors.js';
+import { createContinuedSessions } from '../handoffs/continued-sessions.js';
+import { ProcessSuccessors } from '../handoffs/process-successors.js';
 import { cleanLeftovers } from './leftover-cleanup.js';
 import { removeOrphans } from '../../session/orphan-cleanup.js';
 import { SessionStore } from '../../session/store.js';
 import { createNotifier, type Notifier } from '../side-channels/notifier.js';
 import { findSource } from '../watching/session-source.js';
-import { SessionMonitor } from '../handover/session-monitor.js';
+import { SessionMonitor } from '../handoffs/session-monitor.js';
 import { createSessionSources } from '../sources/index.js';
 import { TranscriptWatchers } from '../watching/transcript-watchers.js';
 import { loadCompactionPoints } from '../watching/compaction-points.js';
@@ -86,7 +86,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   );
   if (!allowsProjectChoices(config.trust)) logger.warn({ trust: config.trust.state }, `this repo is ${describeTrust(config.trust)}`);
   for (const line of config.ignored) logger.warn({}, line);
-  // T3: the project's endpoint is refused; with no model configured the daemon hands over offline.
+  // T3: the project's endpoint is refused; with no model configured the daemon hands off offline.
   if (config.refusedEndpoint !== null) logger.warn({}, `${config.refusedEndpoint}; the daemon hands sessions over offline`);
 
   const events = new EventBus((error, name) => logger.warn({ err: error, event: name }, 'event listener failed'));
@@ -222,7 +222,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       ...createIpcHandlers(core),
       'agent-hook': (params) => answerAgentHook(params),
       transcript: (params) => answerTranscript(params, { paths, sources, watcher }),
-      // Claude Code's statusline hands over its reading and asks what to show beside it.
+      // Claude Code's statusline passes its reading and asks what to show beside it.
       statusline: async (params) => {
         const claude = config.agents['claude-code'];
         return answerStatusline(params, {

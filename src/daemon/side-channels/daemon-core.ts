@@ -2,12 +2,12 @@
 import path from 'node:path';
 import type { Config } from '../../config/load-config.js';
 import type { ProjectPaths } from '../../paths.js';
-import type { DaemonMigrator } from '../handover/daemon-migrator.js';
-import type { ContinuedSessions } from '../handover/continued-sessions.js';
-import type { FactsCache } from '../handover/facts-cache.js';
-import type { ForeignSessionsRunner } from '../handover/foreign-sessions.js';
+import type { DaemonMigrator } from '../handoffs/daemon-migrator.js';
+import type { ContinuedSessions } from '../handoffs/continued-sessions.js';
+import type { FactsCache } from '../handoffs/facts-cache.js';
+import type { ForeignSessionsRunner } from '../handoffs/foreign-sessions.js';
 import type { HandoffCommitter } from '../committing/handoff-committer.js';
-import type { SessionMonitor } from '../handover/session-monitor.js';
+import type { SessionMonitor } from '../handoffs/session-monitor.js';
 import type { WatchedSessions } from '../watching/transcript-watchers.js';
 import type { UsageHistory } from '../watching/usage-history.js';
 

@@ -1,7 +1,7 @@
 // What the desktop hears from the daemon (D4): a warning before the window is full (S5), overflow,
 // and each handoff's outcome. Quiet: ONE notification per handoff — written or failed,
 // with its commit folded in (committed, or why not yet), never a second one for the commit; an
-// overflow the daemon hands over itself is announced by that handoff; and no critical urgency for a
+// overflow the daemon hands off itself is announced by that handoff; and no critical urgency for a
 // session whose live ai-zen process is already showing its selector. The notifier never throws.
 import type { CommitStatus } from '../committing/handoff-committer.js';
 import { agentLabel } from '../../config/agent-names.js';

@@ -13,7 +13,7 @@ import { formatTokens } from './format-tokens.js';
 import type { HandoffRecord } from '../committing/handoff-committer.js';
 import type { SessionState } from '../watching/session-source.js';
 import type { FactsInfo, HandoffInfo, HandoffReply, IdleInfo, SessionInfo, StatusInfo } from './status-schema.js';
-import type { IdleStanding } from '../handover/foreign-sessions.js';
+import type { IdleStanding } from '../handoffs/foreign-sessions.js';
 import { namesSession, shortId } from '../../short-id.js';
 import { usagePercent } from '../../usage-percent.js';
 
@@ -105,7 +105,7 @@ const CANDIDATES_SHOWN = 6;
 async function findSession(core: DaemonCore, given: string): Promise<NamedSession> {
   const known = new Map<string, NamedSession>();
   for (const state of core.watcher.states()) {
-    if (state.foreign || state.refusedBecause !== undefined) continue;
+    if (state.otherRepo || state.refusedBecause !== undefined) continue;
     known.set(state.sessionId, { sessionId: state.sessionId, kind: state.kind, file: state.file });
   }
   // An ai-zen session written a moment ago may not be read yet: its file is enough to name it.
@@ -249,7 +249,7 @@ const OWNER_PROBES = 16;
 
 async function sessionInfos(core: DaemonCore): Promise<SessionInfo[]> {
   // Another repo's transcript (its cwd is elsewhere) is not this repo's session.
-  const states = core.watcher.states().filter((state) => !state.foreign);
+  const states = core.watcher.states().filter((state) => !state.otherRepo);
   // Another agent's session is handed off once a later session started from its document.
   const documents = core.committer
     .list()

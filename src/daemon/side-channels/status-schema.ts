@@ -93,7 +93,7 @@ export const HandoffInfo = z.object({
   /** Why it is not committed (yet); null once committed or while pending. */
   reason: z.string().nullable(),
   attempts: z.number(),
-  /** Which agent's session it hands over, and the command that starts its successor (X3; null for ai-zen's own). */
+  /** Which agent's session it hands off, and the command that starts its successor (X3; null for ai-zen's own). */
   agent: z.string().nullable().optional(),
   successorCommand: z.string().nullable().optional(),
   /** T5: secrets redacted from the document before it was sealed; null when its line does not say. */

@@ -8,7 +8,7 @@ import type { RequestParams } from '../../ipc/protocol.js';
 import type { HandoffRecord } from '../committing/handoff-committer.js';
 import { agentThresholds, type SessionThresholds } from '../watching/session-source.js';
 import type { StatuslineReply } from './status-schema.js';
-import type { IdleStanding } from '../handover/foreign-sessions.js';
+import type { IdleStanding } from '../handoffs/foreign-sessions.js';
 
 export interface StatuslineDeps {
   /** The watcher's state of a transcript (its thresholds once read). */

@@ -38,7 +38,7 @@ function sessionByPrefix(states: readonly SessionState[], session: string): Sess
 
 async function messagesOf(state: SessionState, deps: TranscriptDeps): Promise<readonly AgentMessage[]> {
   const source = findSource(deps.sources, state.file);
-  if (source?.handover) return source.handover.readEvidence(state.file);
+  if (source?.handoff) return source.handoff.readEvidence(state.file);
   const content = await new SessionStore(deps.paths).read(state.sessionId);
   return content.lines.flatMap((line) =>
     line.type === 'message' ? [line.definition ? { message: line.message, definition: true } : { message: line.message }] : [],
@@ -46,7 +46,7 @@ async function messagesOf(state: SessionState, deps: TranscriptDeps): Promise<re
 }
 
 export async function answerTranscript(params: { session: string; last?: number }, deps: TranscriptDeps): Promise<TranscriptReply> {
-  const states = deps.watcher.states().filter((state) => !state.foreign && state.refusedBecause === undefined);
+  const states = deps.watcher.states().filter((state) => !state.otherRepo && state.refusedBecause === undefined);
   const state = sessionByPrefix(states, params.session);
   const turns = visibleTurns(await messagesOf(state, deps));
   return {

@@ -23,15 +23,15 @@ import { HANDOFF_INSTRUCTION_MARK } from '../../handoff/transcript.js';
 import type { Env, ProjectPaths } from '../../paths.js';
 import type { FactsProvider } from '../../probe/facts.js';
 import { renderFacts } from '../../probe/render-facts.js';
-import type { ForeignSessionsRunner } from '../handover/foreign-sessions.js';
+import type { ForeignSessionsRunner } from '../handoffs/foreign-sessions.js';
 import { isOverThreshold, type SessionSource } from '../watching/session-source.js';
 import type { WatchedSessions } from '../watching/transcript-watchers.js';
 import { usagePercent } from '../../usage-percent.js';
-import type { ContinuedSessions } from '../handover/continued-sessions.js';
-import type { ProcessSuccessors } from '../handover/process-successors.js';
+import type { ContinuedSessions } from '../handoffs/continued-sessions.js';
+import type { ProcessSuccessors } from '../handoffs/process-successors.js';
 import { successorInstruction } from './kit/successor.js';
 import { lineageOf } from '../../probe/agent-process.js';
-import { PRE_COMPACT_REASON } from '../handover/foreign-crossing.js';
+import { PRE_COMPACT_REASON } from '../handoffs/foreign-crossing.js';
 import type { HookEvent } from './agent-hooks.js';
 
 export interface AgentHookRequest {
@@ -76,7 +76,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
   await deps.watcher.refresh(file);
   const state = deps.watcher.state(file);
   // A session of this repo only.
-  if (!state || state.foreign) return { output: null };
+  if (!state || state.otherRepo) return { output: null };
 
   if (request.event === 'PreCompact') {
     // The agent was asked to write its own document: adopt what it wrote, else the offline one now.
@@ -110,7 +110,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
   const agent = deps.source.label ?? deps.source.kind;
   const reason = [
     `${HANDOFF_INSTRUCTION_MARK} This session has used ${percent ?? '?'}% of its context window; ai-zen hands it over before ${agent} compacts it.`,
-    ...(deps.source.handover?.selfWriteInstructions?.(claim.doc) ?? [
+    ...(deps.source.handoff?.selfWriteInstructions?.(claim.doc) ?? [
       `Before you stop, write the handoff document to exactly this path: ${claim.doc.absolute}`,
       'Write that one file and change nothing else.',
     ]),
@@ -133,7 +133,7 @@ export function correctionReason(
   correction: { readonly path: string; readonly problems: readonly string[] },
   source: SessionSource,
 ): string {
-  const tool = source.handover?.editTools ?? 'file-editing';
+  const tool = source.handoff?.editTools ?? 'file-editing';
   return [
     `${HANDOFF_INSTRUCTION_MARK} The handoff document ${correction.path} does not pass ai-zen's checks:`,
     ...correction.problems.map((problem) => `- ${problem}`),
@@ -155,10 +155,10 @@ function handedOffMessage(request: AgentHookRequest, file: string, deps: AgentHo
       document,
       messageCount: state.messageCount,
     });
-  const fresh = deps.source.handover?.freshSessionCommand;
+  const fresh = deps.source.handoff?.freshSessionCommand;
   const next = fresh
     ? ` — ${fresh} to continue fresh from it`
-    : ` — continue fresh with: ${deps.source.handover?.successorCommand(document) ?? ''}`;
+    : ` — continue fresh with: ${deps.source.handoff?.successorCommand(document) ?? ''}`;
   return { systemMessage: `ai-zen: handed off → ${document}${next}` };
 }
 

@@ -29,7 +29,7 @@ export interface LineFold {
 export interface LineFoldReaderOptions extends IncrementalReaderOptions {
   /**
    * Asked before each read until it answers true: whether the file is this repo's at all (Codex
-   * decides from a rollout's head). false: another repo's, marked `foreign` and never read; null:
+   * decides from a rollout's head). false: another repo's, marked `otherRepo` and never read; null:
    * not decidable yet (its first line is still being written), asked again by the next read.
    */
   readonly decideOwner?: (file: string) => Promise<boolean | null>;
@@ -106,7 +106,7 @@ class LineFoldReader implements SessionReader {
       const owned = await this.options.decideOwner(this.file);
       if (owned !== true) {
         // Another repo's: done for good. Not decidable yet: the next event or pass asks again.
-        if (owned === false) this.current = { ...previous, foreign: true };
+        if (owned === false) this.current = { ...previous, otherRepo: true };
         return nothingRead(this.current, previous, owned === null && !fsSync.existsSync(this.file));
       }
       this.owned = true;

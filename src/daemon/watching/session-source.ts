@@ -59,7 +59,7 @@ export interface SessionState {
   /**
    * R19: the person declined the handoff of the current crossing in the chat (a `skip` line read
    * while over the window). The daemon leaves this crossing alone; usage at or below the window
-   * clears it, so the next crossing is handed over as usual. Absent: nothing declined.
+   * clears it, so the next crossing is handed off as usual. Absent: nothing declined.
    */
   readonly declined?: { readonly at: string; readonly promptTokens: number } | null;
   /** Source-specific extras (the ai-zen header line, …). */
@@ -77,8 +77,8 @@ export interface SessionState {
   readonly lastCompaction?: { readonly at: string | null; readonly preTokens: number | null; readonly trigger: string | null } | null;
   /** The working directory the transcript names (another agent's: it decides whether the session is this repo's). */
   readonly cwd?: string | null;
-  /** The transcript is another repo's (its cwd is outside this one): not listed, never handed over, no longer read. */
-  readonly foreign?: boolean;
+  /** The transcript is another repo's (its cwd is outside this one): not listed, never handed off, no longer read. */
+  readonly otherRepo?: boolean;
   /** When the session's first line was written (the grace window after a start). */
   readonly startedAt?: string | null;
   /** The context of the session's first reading: a session that started above its threshold hands off only after it grew. */
@@ -244,11 +244,11 @@ export interface SessionSource {
   /** `except`: processes not to count (the agent process asking and those above it: its own fresh session is not this one). */
   isLive?(file: string, except?: readonly number[]): Promise<boolean>;
   /** Another agent's sessions: what a handoff needs. ai-zen's own go through the migrator. */
-  readonly handover?: ForeignHandover;
+  readonly handoff?: ForeignHandoff;
 }
 
-/** What the daemon needs to hand over another agent's session; the transcript is only ever read. */
-export interface ForeignHandover {
+/** What the daemon needs to hand off another agent's session; the transcript is only ever read. */
+export interface ForeignHandoff {
   /** The whole transcript as ai-zen messages (user requests, assistant text, tool calls named as ai-zen's tools: write/edit/exec with `[exit code N]`), for the offline and summary executors. */
   readEvidence(file: string): Promise<readonly AgentMessage[]>;
   /** The command that starts the successor fresh, reading the document (never a resume of the full session). */
@@ -305,9 +305,9 @@ export function isOverflowed(state: Pick<SessionState, 'closed' | 'latestUsage' 
 
 /** Another agent's session is over its handoffAt (a share of the window), and neither closed nor another repo's. */
 export function isOverThreshold(
-  state: Pick<SessionState, 'closed' | 'latestUsage' | 'maxContextTokens' | 'thresholds' | 'foreign'>,
+  state: Pick<SessionState, 'closed' | 'latestUsage' | 'maxContextTokens' | 'thresholds' | 'otherRepo'>,
 ): boolean {
-  if (state.closed || state.foreign || !state.thresholds || state.latestUsage === null) return false;
+  if (state.closed || state.otherRepo || !state.thresholds || state.latestUsage === null) return false;
   const tokens = state.latestUsage.prompt_tokens;
   const atTokens = state.thresholds.handoffAtTokens;
   if (atTokens != null && tokens >= atTokens) return true;
@@ -344,7 +344,7 @@ export function emptyAgentState(input: {
     compactions: 0,
     lastCompactionAt: null,
     cwd: null,
-    foreign: false,
+    otherRepo: false,
     startedAt: null,
     firstReadingTokens: null,
   };

@@ -56,7 +56,7 @@ const RECONCILE_INTERVAL_MS = 5000;
 
 /** Nothing more to read: migrated, or another repo's transcript (its cwd is elsewhere). */
 function isDone(state: SessionState): boolean {
-  return state.closed || state.foreign === true;
+  return state.closed || state.otherRepo === true;
 }
 
 interface Tracked {

@@ -30,7 +30,7 @@ describe('S3 the agent hands off by itself', { timeout: 90_000 }, () => {
     const term = await chat.open();
     chat.fake.enqueue(reply().tool('handoff', { goal: 'Write the docs' }, 'call-1'), reply().text('Carrying on here.'));
     await chat.say('my context feels polluted');
-    await term.waitForScreen(/The agent asks to hand its work over to a fresh session towards: Write the docs\. Hand over\?/);
+    await term.waitForScreen(/The agent asks to hand its work over to a fresh session towards: Write the docs\. Hand off\?/);
     await term.sendKeys('Escape');
     await term.waitForScreen(/Carrying on here\.\n› ?\n── /);
     expect(toolResult(chat.fake.requests, 'call-1')).toBe('The person declined the handoff. Carry on with the task in this session.');
@@ -38,8 +38,8 @@ describe('S3 the agent hands off by itself', { timeout: 90_000 }, () => {
 
     const [oldId] = await chat.sessionIds();
     chat.fake.handle(selfModel((docPath) => reply().tool('write', { path: docPath, content: goodDocument('agent-asked handoff') })));
-    chat.fake.enqueue(reply().tool('handoff', { goal: 'Write the docs' }, 'call-2'), reply().text('Handing over.'));
-    await chat.say('please hand over');
+    chat.fake.enqueue(reply().tool('handoff', { goal: 'Write the docs' }, 'call-2'), reply().text('Handing off.'));
+    await chat.say('please hand off');
     await term.waitForScreen(/The agent asks to hand its work over[\s\S]*The agent asks to hand its work over/);
     await term.sendKeys('Enter');
     await term.waitForScreen(/Migrated: now in session [\w-]+[^\n]*\n› ?\n── [^\n]*$/);
@@ -56,7 +56,7 @@ describe('S3 the agent hands off by itself', { timeout: 90_000 }, () => {
     const config = path.join(chat.repo.root, '.ai-zen', 'config.json');
     const cli = (args: string[]) => runCli(args, { cwd: chat.repo.root, env: chat.env() });
     chat.fake.enqueue(reply().tool('handoff', {}, 'call-no'), reply().text('Not allowed; carrying on.'));
-    const refused = await cli(['-p', 'hand over if you like']);
+    const refused = await cli(['-p', 'hand off if you like']);
     expect(refused.code).toBe(0);
     expect(refused.stdout).toBe('Not allowed; carrying on.\n');
     expect(toolResult(chat.fake.requests, 'call-no')).toMatch(
@@ -69,10 +69,10 @@ describe('S3 the agent hands off by itself', { timeout: 90_000 }, () => {
     await fs.writeFile(config, JSON.stringify({ agentMayMigrate: true, executor: 'offline' }));
     // Only a trusted repo's config may let the model migrate with nobody to ask.
     await trustProject(chat.repo.root, chat.env());
-    chat.fake.enqueue(reply().tool('handoff', { goal: 'Finish the release notes' }, 'call-yes'), reply().text('Handing over.'));
-    const allowed = await cli(['--continue', '-p', 'hand over now']);
+    chat.fake.enqueue(reply().tool('handoff', { goal: 'Finish the release notes' }, 'call-yes'), reply().text('Handing off.'));
+    const allowed = await cli(['--continue', '-p', 'hand off now']);
     expect(allowed.code).toBe(0);
-    expect(allowed.stdout).toBe('Handing over.\n');
+    expect(allowed.stdout).toBe('Handing off.\n');
     expect(toolResult(chat.fake.requests, 'call-yes')).toMatch(/^Agreed/);
     expect((await chat.sessionLines(first!)).at(-1)).toMatchObject({ type: 'migrated' });
     expect((await chat.sessionLines(first!)).find((line) => line.type === 'handoff')).toMatchObject({

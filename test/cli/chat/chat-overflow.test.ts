@@ -9,7 +9,7 @@ import { goodDocument, isHandoffTurn, isSummaryCall, selfModel } from '../../han
 import { makeChatFixture, READY, roles, type ChatFixture } from './chat-fixture.js';
 
 const SELECTOR =
-  /Context full: ([\d.k]+) of 5k tokens \((\d+)%\)\. Hand over to a fresh session\?\n❯ Hand off by this agent[^\n]*\n {2}Independent summary[^\n]*\n {2}Skip \(Esc\)[^\n]*\n[^\n]*Esc skip$/;
+  /Context full: ([\d.k]+) of 5k tokens \((\d+)%\)\. Hand off to a fresh session\?\n❯ Hand off by this agent[^\n]*\n {2}Independent summary[^\n]*\n {2}Skip \(Esc\)[^\n]*\n[^\n]*Esc skip$/;
 
 describe('ai-zen chat: the overflow selector (R19)', { timeout: 60_000 }, () => {
   let chat: ChatFixture;
@@ -49,7 +49,7 @@ describe('ai-zen chat: the overflow selector (R19)', { timeout: 60_000 }, () => 
     expect(again.match(SELECTOR)?.slice(1)).toEqual(['6.5k', '130']);
     await term.sendKeys('Enter');
     const screen = await term.waitForScreen(/Migrated: now in session [\w-]+[^\n]*\n› ?\n── [^\n]*$/);
-    expect(screen).toMatch(/Hand over to a fresh session\? Hand off by this agent\nWriting handoff document…\n/);
+    expect(screen).toMatch(/Hand off to a fresh session\? Hand off by this agent\nWriting handoff document…\n/);
     const doc = /Handoff document written \(self\)[^\n]*:\n(\.ai-zen\/handoffs\/[\w.-]+\.md)\n/.exec(screen)?.[1];
     expect(doc).toBeDefined();
     expect(await fs.readFile(path.join(chat.repo.root, doc!), 'utf8')).toContain('overflow handoff by self');
@@ -84,7 +84,7 @@ describe('ai-zen chat: the overflow selector (R19)', { timeout: 60_000 }, () => 
     await chat.say('go');
     await term.waitForScreen(SELECTOR);
     await term.sendKeys('Escape', 'Enter');
-    await term.waitForScreen(/Hand over to a fresh session\? Skip\nSkipped: the history stays as it is[^\n]*\n› ?\n── [^\n]*$/);
+    await term.waitForScreen(/Hand off to a fresh session\? Skip\nSkipped: the history stays as it is[^\n]*\n› ?\n── [^\n]*$/);
     expect(await chat.handoffDocs()).toEqual([]);
     expect(await chat.sessionIds()).toHaveLength(1);
   });

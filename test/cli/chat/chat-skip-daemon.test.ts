@@ -13,7 +13,7 @@ import { DAEMON_BIN } from '../../daemon/daemon-harness.js';
 import { makeChatFixture, type ChatFixture } from './chat-fixture.js';
 
 const DEADLINE = { timeoutMs: 30_000 };
-const SKIPPED = 'skipped in the chat (Esc); handed over at the next crossing';
+const SKIPPED = 'skipped in the chat (Esc); handed off at the next crossing';
 
 describe('R19 skip means skip: Esc in the chat, then leaving, and the daemon leaves the session alone', {
   timeout: 90_000,
@@ -67,7 +67,7 @@ describe('R19 skip means skip: Esc in the chat, then leaving, and the daemon lea
     chat.fake.enqueue(reply().text('A big answer.').usage({ prompt_tokens: 6000, completion_tokens: 10 }));
     const term = await chat.open();
     await chat.say('go');
-    await term.waitForScreen(/Hand over to a fresh session\?/);
+    await term.waitForScreen(/Hand off to a fresh session\?/);
     await term.sendKeys('Escape');
     await term.waitForScreen(/Skipped: the history stays as it is/);
     const [id = ''] = await chat.sessionIds();
@@ -77,7 +77,7 @@ describe('R19 skip means skip: Esc in the chat, then leaving, and the daemon lea
       { type: 'skip', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), promptTokens: 6000 },
     ]);
 
-    // The person leaves without handing over.
+    // The person leaves without handing off.
     await term.sendKeys('C-d');
     expect(await term.waitForExit()).toBe(0);
 

@@ -125,7 +125,7 @@ export class ChatSession {
         info,
         style,
         { input, output },
-        `The agent asks to hand its work over to a fresh session${towards}. Hand over?`,
+        `The agent asks to hand its work over to a fresh session${towards}. Hand off?`,
       );
       if (choice === 'skip') this.write(style.dim('Declined: the agent carries on in this session.\n'));
       return choice;

@@ -51,7 +51,7 @@ const selectorPrompt = createPrompt<OverflowChoice, SelectorConfig>((config, don
 
 export function overflowMessage(info: OverflowInfo): string {
   const percent = usagePercent(info.promptTokens, info.maxContextTokens);
-  return `Context full: ${formatTokens(info.promptTokens)} of ${formatTokens(info.maxContextTokens)} tokens (${percent}%). Hand over to a fresh session?`;
+  return `Context full: ${formatTokens(info.promptTokens)} of ${formatTokens(info.maxContextTokens)} tokens (${percent}%). Hand off to a fresh session?`;
 }
 
 export function overflowOptions(info: OverflowInfo): Option[] {

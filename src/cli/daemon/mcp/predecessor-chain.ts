@@ -186,12 +186,12 @@ async function foreignLines(info: SessionInfo, sources: readonly SessionSource[]
   const file = info.transcript;
   if (!file || !path.isAbsolute(file)) throw new Error('the daemon did not say where its transcript is');
   const source = findSource(sources, file);
-  if (!source?.handover || source.kind !== info.agent) throw new Error('its transcript is not one ai-zen reads');
-  const handover = source.handover;
+  if (!source?.handoff || source.kind !== info.agent) throw new Error('its transcript is not one ai-zen reads');
+  const handoff = source.handoff;
   const stats = await fs.stat(file);
   const read = await cachedSession(fileIdentity(file, stats), async () => {
     let characters = 0;
-    const lines = (await handover.readEvidence(file)).map((entry) => {
+    const lines = (await handoff.readEvidence(file)).map((entry) => {
       const bounded = boundedMessage(entry.message);
       characters += bounded.characters;
       return { type: 'message', message: bounded.message } as SessionLine;

@@ -29,7 +29,7 @@ export const codexAgent = defineAgent(
     return {
       folders: codexRolloutFolders(sessions, ownership),
       matches: (file) => file.startsWith(sessions + path.sep) && isRolloutName(path.basename(file)),
-      // Another repo's rollout is reported foreign after a few KB of its head and never read again.
+      // Another repo's rollout is marked otherRepo after a few KB of its head and never read again.
       createReader: (file) => createAgentReader(file, codexRolloutFold, settings, (name) => ownership.decide(name)),
       isLive: (file) => isCodexSessionLive(path.dirname(sessions), codexSessionIdFromName(file)),
       readEvidence: (file) => readCodexEvidence(file, context.root),

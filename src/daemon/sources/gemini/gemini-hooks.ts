@@ -7,7 +7,7 @@
 // - PreCompact is PreCompress — but only `trigger: "manual"` (`/compress`). Gemini fires PreCompress
 //   with "auto" at the start of EVERY turn, before it checks whether the history is big enough to
 //   compress, so an "auto" one says nothing about a compression coming; it is not passed on (it
-//   would also land in the middle of the agent writing its own document). The daemon hands over
+//   would also land in the middle of the agent writing its own document). The daemon hands off
 //   before Gemini's own compression point instead (50% of the window; handoffAt stays 3 below).
 // - SessionStart is SessionStart: its `additionalContext` reaches the model at startup, but after
 //   `/clear` Gemini shows only a `systemMessage`; so the successor's breakpoint also goes with its

@@ -49,7 +49,7 @@ export function agentSource(agent: AgentNames, parts: AgentSessionParts): Watche
     folders: parts.folders,
     createReader: parts.createReader,
     ...(parts.isLive ? { isLive: parts.isLive } : {}),
-    handover: {
+    handoff: {
       readEvidence: parts.readEvidence,
       successorCommand: (documentPath) => successorCommand(agent, documentPath),
       freshSessionCommand: agent.freshSessionCommand,

@@ -101,7 +101,7 @@ export function observeStart(
 ): SessionState {
   let next = state;
   if (next.startedAt === null && at) next = { ...next, startedAt: at };
-  if (next.cwd === null && cwd) next = { ...next, cwd, foreign: root === null ? false : !belongsToRepo(root, cwd) };
+  if (next.cwd === null && cwd) next = { ...next, cwd, otherRepo: root === null ? false : !belongsToRepo(root, cwd) };
   return next;
 }
 

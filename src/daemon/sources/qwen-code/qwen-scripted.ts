@@ -31,7 +31,7 @@ export function scriptedByRegistry(reader: SessionReader, isRegistered: () => Pr
     async update(options?: ReadOptions): Promise<SessionUpdate> {
       const update = await reader.update(options);
       const ask = scripted === true || (scripted === undefined && update.linesRead > 0);
-      if (ask && !update.state.foreign) scripted = !(await isRegistered().catch(() => true));
+      if (ask && !update.state.otherRepo) scripted = !(await isRegistered().catch(() => true));
       return { ...update, state: marked(update.state) };
     },
   };

@@ -51,10 +51,10 @@ export function createContinuedSessions(options: {
   async function documentOf(state: SessionState): Promise<string | null> {
     if (state.kind === 'ai-zen') return aiZenBreakpoint(state);
     const source = findSource(options.sources, state.file);
-    if (!source?.handover) return null;
+    if (!source?.handoff) return null;
     const path = known.get(state.file);
     if (path !== undefined) return path;
-    const messages = await source.handover.readEvidence(state.file).catch(() => null);
+    const messages = await source.handoff.readEvidence(state.file).catch(() => null);
     // No request yet: asked again later (the first request decides, and it never changes).
     if (!messages || userRequests(messages).length === 0) return null;
     const named = previousDocumentPath(messages);
@@ -99,7 +99,7 @@ export function createContinuedSessions(options: {
       const started = (state: SessionState) => (state.startedAt ? Date.parse(state.startedAt) : Number.NaN);
       // Only sessions that could have started from one of the documents are read at all.
       const candidates = states
-        .filter((state) => !state.foreign && !(started(state) < earliest - CLOCK_SLACK_MS))
+        .filter((state) => !state.otherRepo && !(started(state) < earliest - CLOCK_SLACK_MS))
         .sort((a, b) => (started(a) || 0) - (started(b) || 0));
       for (const candidate of candidates) {
         const path = await documentOf(candidate).catch(() => null);

@@ -32,7 +32,7 @@ export interface SessionMonitorOptions {
   readonly logger: Logger;
   /** Whether a live process holds the session's lock. */
   readonly isOwned: (file: string) => Promise<boolean>;
-  /** Hands over another agent's session that crossed its handoffAt (X3); absent: announced only. */
+  /** Hands off another agent's session that crossed its handoffAt (X3); absent: announced only. */
   readonly foreign?: ForeignSessions;
   /** Current state of a session file, to see whether it is still over its limit when a retry is due. */
   readonly stateOf?: (file: string) => SessionState | null;
@@ -74,7 +74,7 @@ export interface SessionAction {
 }
 
 /** What status shows for a crossing the person declined in the chat (R19). */
-export const SKIPPED_IN_CHAT = 'skipped in the chat (Esc); handed over at the next crossing';
+export const SKIPPED_IN_CHAT = 'skipped in the chat (Esc); handed off at the next crossing';
 
 interface Crossing {
   owner: Owner;
@@ -103,7 +103,7 @@ export class SessionMonitor {
       this.warned.delete(state.file);
       return;
     }
-    if (state.foreign) return; // another repo's transcript
+    if (state.otherRepo) return; // another repo's transcript
     if (state.kind !== 'ai-zen') this.options.foreign?.seen?.(state);
     this.noticeWarning(state, info.initial);
     for (const handoff of update.handoffs) this.noticeHandoff(state, handoff, info.initial);
@@ -315,7 +315,7 @@ export class SessionMonitor {
     if (state.kind !== 'ai-zen') {
       crossing.attempted = true;
       if (this.options.foreign) this.options.foreign.crossed(state, { initial, firstReading });
-      else crossing.action = `the daemon cannot hand over ${state.kind} sessions`;
+      else crossing.action = `the daemon cannot hand off ${state.kind} sessions`;
       return;
     }
     if (crossing.declined) {
@@ -373,7 +373,7 @@ export class SessionMonitor {
         crossing.action = `failed: ${reason}; tried again in ${Math.round(delay / 1000)} s, or now with: ai-zen-daemon migrate ${state.sessionId}`;
         this.options.logger.warn(
           { sessionId: state.sessionId, reason, retryInMs: delay },
-          'the daemon could not hand over an overflowed session; it tries again',
+          'the daemon could not hand off an overflowed session; it tries again',
         );
         crossing.retry = setTimeout(() => this.retry(state.file, crossing), delay);
         crossing.retry.unref();

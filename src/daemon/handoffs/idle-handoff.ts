@@ -47,7 +47,7 @@ export function planIdle(input: IdleInput): IdlePlan {
   const { state, settings } = input;
   if (settings === null || state.turn === undefined) return { state: 'off', why: `no idle handoff for ${input.label} sessions` };
   if (!settings.enabled) return { state: 'off', why: 'idle handoff is off' };
-  if (state.closed || state.foreign) return { state: 'off', why: 'not a session of this repo that is open' };
+  if (state.closed || state.otherRepo) return { state: 'off', why: 'not a session of this repo that is open' };
   const tokens = state.latestUsage?.prompt_tokens ?? 0;
   if (tokens < settings.minTokens) return { state: 'off', why: `${tokens} tokens, under minTokens ${settings.minTokens}` };
   const turn = state.turn;

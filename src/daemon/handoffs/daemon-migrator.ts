@@ -89,7 +89,7 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
         import('../../agent/tools/index.js'),
         import('../../handoff/migration-service.js'),
       ]);
-      if (opened.closed) throw new AiZenError('session', `session ${short} is already migrated; nothing to hand over`);
+      if (opened.closed) throw new AiZenError('session', `session ${short} is already migrated; nothing to hand off`);
       const log = logger.child({ component: 'migrator' });
       // T4: a session that came with the repo (tracked by git) is someone else's words: in a repo
       // the user has not trusted it is never handed to a model (the self executor could run its
@@ -99,7 +99,7 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
       if (offlineOnly)
         log.warn(
           { sessionId: request.sessionId },
-          `session ${short} came from git and this repo is not trusted: handed over offline, never to a model (trust the repo with: ${TRUST_COMMAND})`,
+          `session ${short} came from git and this repo is not trusted: handed off offline, never to a model (trust the repo with: ${TRUST_COMMAND})`,
         );
       const modelConfigured = config.modelConfigured && !offlineOnly;
       // Item 9: the session's own model (its header), not whatever the config says today.
@@ -142,7 +142,7 @@ export function createDaemonMigrator(options: DaemonMigratorOptions): DaemonMigr
       agent.use(new ContextGuardPlugin({ isBusy: () => service.busy }));
       log.info(
         { sessionId: request.sessionId, mode: request.mode, reason: request.reason, model: modelConfigured ? model : null },
-        'daemon handing over a session',
+        'daemon handing off a session',
       );
       const store = new SessionStore(paths);
       const pointerBefore = await store.readLatestPointer().catch(() => null);

@@ -49,7 +49,7 @@ export interface GuardMemory {
   readonly stoppedNoticeGiven: boolean;
 }
 
-/** Whether to hand over now, and what the guard remembers after it (a `go` is recorded as a handoff). Pure. */
+/** Whether to hand off now, and what the guard remembers after it (a `go` is recorded as a handoff). Pure. */
 export function judgeCrossing(
   memory: GuardMemory | null,
   input: GuardInput,
@@ -106,7 +106,7 @@ export class HandoffLoopGuard {
 
   constructor(private readonly graceMs: number = GRACE_MS) {}
 
-  /** Whether to hand over now; a `go` is recorded as a handoff. */
+  /** Whether to hand off now; a `go` is recorded as a handoff. */
   check(input: GuardInput): GuardVerdict {
     const { verdict, memory } = judgeCrossing(this.memory.get(input.file) ?? null, input, this.graceMs);
     this.memory.set(input.file, memory);

@@ -172,8 +172,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     return {
       kind,
       label: source?.label ?? kind,
-      handover: source?.handover !== undefined,
-      selfHooks: source?.handover?.selfHooksInstalled ? { mustAnswer: source.handover.selfHooksMustAnswer === true } : null,
+      handoff: source?.handoff !== undefined,
+      selfHooks: source?.handoff?.selfHooksInstalled ? { mustAnswer: source.handoff.selfHooksMustAnswer === true } : null,
       graceMs: terms?.graceMs ?? GRACE_MS,
       selfDeadlineMs: terms?.selfDeadlineMs ?? DEFAULT_SELF_DEADLINE_MS,
     };
@@ -219,7 +219,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         const asking = (async () => {
           const source = findSource(options.sources, file);
           const [installed, live] = await Promise.all([
-            (source?.handover?.selfHooksInstalled?.() ?? Promise.resolve(false)).catch(() => false),
+            (source?.handoff?.selfHooksInstalled?.() ?? Promise.resolve(false)).catch(() => false),
             // A one-shot run that ended in its grace window: no process is left to stop and be asked.
             (source?.isLive?.(file) ?? Promise.resolve(null)).catch(() => null),
           ]);
@@ -231,7 +231,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       }
       case 'review': {
         const source = findSource(options.sources, file);
-        if (!source?.handover) return;
+        if (!source?.handoff) return;
         const review = await documents.review(file, source, effect.doc, effect.facts);
         await dispatch(file, { type: 'reviewed', purpose: 'deadline', offline: false, doc: effect.doc, ...review }).done;
         return;
@@ -261,7 +261,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   async function write(file: string, effect: Extract<CrossingEffect, { type: 'write' }>): Promise<ForeignHandoffResult | null> {
     const state = options.stateOf(file);
     const source = findSource(options.sources, file);
-    if (!state || !source?.handover) {
+    if (!state || !source?.handoff) {
       dispatch(file, { type: 'write-failed', reason: 'the session is no longer watched' });
       return null;
     }
@@ -297,7 +297,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   async function adopt(file: string, doc: DocPath, checks: Parameters<typeof documents.adopt>[3]): Promise<ForeignHandoffResult | null> {
     const state = options.stateOf(file);
     const source = findSource(options.sources, file);
-    const result = state && source?.handover ? await documents.adopt(state, source, doc, checks).catch(() => null) : null;
+    const result = state && source?.handoff ? await documents.adopt(state, source, doc, checks).catch(() => null) : null;
     if (result) dispatch(file, { type: 'written', ...result, counts: true });
     else dispatch(file, { type: 'write-failed', reason: 'the document did not verify' });
     return result;
@@ -399,7 +399,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     const known = new Set(found.handoffs.map((handoff) => handoff.path));
     for (const began of found.unfinished) {
       const source = findSource(options.sources, began.transcript);
-      if (!source?.handover) continue;
+      if (!source?.handoff) continue;
       const leftovers = await leftoverDocuments({ root: options.root, paths: options.paths, env: options.env, began, known });
       let adopted: HandoffRecordLine | null = null;
       for (const doc of leftovers) {
@@ -471,7 +471,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     async claimForSelf(file) {
       const state = options.stateOf(file);
       const source = findSource(options.sources, file);
-      if (phaseOf(file) !== 'awaiting-stop' || !state || !source?.handover) return null;
+      if (phaseOf(file) !== 'awaiting-stop' || !state || !source?.handoff) return null;
       // Named, not created: Claude's Write tool refuses to overwrite a file it has not read.
       const [doc, facts] = await Promise.all([freeDocPath(options.root, state.sessionId, now()), options.facts.capture()]);
       dispatch(file, { type: 'claimed', doc, facts });
@@ -486,7 +486,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         executor: 'self',
         document: doc.relative,
       });
-      return { doc, successorCommand: source.handover.successorCommand(doc.relative), state, facts };
+      return { doc, successorCommand: source.handoff.successorCommand(doc.relative), state, facts };
     },
     async finishSelf(file, how = {}) {
       const reviewed = await reviewNow(file, 'finish', how.offline === true);
@@ -532,7 +532,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   async function reviewNow(file: string, purpose: 'correct' | 'finish', offline: boolean) {
     const phase = records.get(file)?.phase;
     const source = findSource(options.sources, file);
-    if (phase?.name !== 'awaiting-document' || !source?.handover) return null;
+    if (phase?.name !== 'awaiting-document' || !source?.handoff) return null;
     const review = await documents.review(file, source, phase.doc, phase.facts);
     return dispatch(file, { type: 'reviewed', purpose, offline, doc: phase.doc, ...review });
   }

@@ -101,7 +101,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
         to: first,
         reason: request.after.reason,
       });
-    const messages = await source.handover!.readEvidence(file);
+    const messages = await source.handoff!.readEvidence(file);
     const previous = await readPreviousDocument(options.root, messages);
     const written = await writeHandoffDocument({
       root: options.root,
@@ -171,7 +171,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       mode: 'handoff',
       at: began.at,
       agent: began.agent,
-      successorCommand: source.handover!.successorCommand(doc.relative),
+      successorCommand: source.handoff!.successorCommand(doc.relative),
       sha256: sealed?.sha256 ?? null,
       redactions: sealed?.redactions ?? null,
       ...(began.trigger ? { trigger: began.trigger } : {}),
@@ -200,7 +200,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
   }
 
   async function checksOf(file: string, source: SessionSource, doc: DocPath, facts: Facts): Promise<HandoffChecks> {
-    const [messages, skill] = await Promise.all([source.handover!.readEvidence(file), loadSkill()]);
+    const [messages, skill] = await Promise.all([source.handoff!.readEvidence(file), loadSkill()]);
     const previous = await readPreviousDocument(options.root, messages);
     return checkDocument({
       // The agent wrote it: a FIFO put at the path must not hold a thread.
@@ -227,7 +227,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       readonly idleStretch?: string;
     },
   ): Promise<ForeignHandoffResult> {
-    const successorCommand = source.handover!.successorCommand(doc.relative);
+    const successorCommand = source.handoff!.successorCommand(doc.relative);
     options.logger.info(
       { sessionId: state.sessionId, agent: state.kind, path: doc.relative, executor, reason, successorCommand },
       'handoff document written for another agent session',

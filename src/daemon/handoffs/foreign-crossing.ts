@@ -19,7 +19,7 @@ export interface CrossingAgent {
   /** For people: 'Claude Code'. */
   readonly label: string;
   /** False: the daemon cannot hand this agent's sessions over. */
-  readonly handover: boolean;
+  readonly handoff: boolean;
   /** Its Stop hook can take the handoff (self); `mustAnswer`: only once one of its hooks reached the daemon. Null: no hooks. */
   readonly selfHooks: { readonly mustAnswer: boolean } | null;
   readonly graceMs: number;
@@ -341,7 +341,7 @@ export function step(record: CrossingRecord, event: CrossingEvent, now: number):
  */
 function idle(record: CrossingRecord, stretch: string, now: number): Step {
   const settled = ['quiet', 'held', 'stopped', 'documented'].includes(record.phase.name);
-  if (!record.agent.handover || !settled || record.idle?.stretch === stretch) return { next: record, effects: [] };
+  if (!record.agent.handoff || !settled || record.idle?.stretch === stretch) return { next: record, effects: [] };
   const marked = { ...record, idle: { stretch, at: now } };
   return write(marked, { reason: IDLE_REASON, offline: true, trigger: 'idle' });
 }
@@ -358,9 +358,9 @@ export function clockTime(ms: number): string {
 
 function judge(record: CrossingRecord, reading: Reading, now: number, late = false): Step {
   const { agent } = record;
-  if (!agent.handover)
+  if (!agent.handoff)
     return {
-      next: { ...record, phase: { name: 'unsupported' }, action: `the daemon cannot hand over ${agent.kind} sessions` },
+      next: { ...record, phase: { name: 'unsupported' }, action: `the daemon cannot hand off ${agent.kind} sessions` },
       effects: [],
     };
   const { verdict, memory } = judgeCrossing(record.guard, {
