@@ -131,6 +131,15 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     expect((await doctor(repo)).healthy).toBe(true);
   });
 
+  it('doctor: a clean stop leaves nothing it complains about', async () => {
+    const repo = await user();
+    const started = await daemon(repo, ['start']);
+    expect(started.code, started.stderr).toBe(0);
+    expect((await daemon(repo, ['stop'])).code).toBe(0);
+    const found = await doctor(repo);
+    expect(found.problems.filter((problem) => problem.check === 'sockets')).toEqual([]);
+  });
+
   it('doctor: an untrusted repo whose config is ignored, with the trust fix', async () => {
     const repo = await user();
     await fs.mkdir(path.join(repo.root, '.ai-zen'), { recursive: true });
