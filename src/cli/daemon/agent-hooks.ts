@@ -1,8 +1,6 @@
 // `ai-zen-daemon install-hooks <agent>` / `uninstall-hooks <agent>`: ai-zen's hooks in the agent's
 // settings and each capability the agent's hooks have (agent-hooks.ts: an MCP entry, a statusline,
-// a trust step), for every agent of the list alike; and `ai-zen-daemon hook <agent> <event>`, the
-// command those hooks run. A hook never breaks the agent: without a daemon, or on any error at all,
-// it prints nothing and exits 0.
+// a trust step), for every agent of the list alike; the command those hooks run is hook.ts.
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { AgentHooks, HookEvent, StatusLineInstall } from '../../daemon/sources/agent-hooks.js';
@@ -11,10 +9,9 @@ import { AiZenError } from '../../errors.js';
 import type { Env } from '../../paths.js';
 import { daemonRoot } from '../shared/daemon-client.js';
 import { packageVersion } from '../shared/package-version.js';
-import { setEnabled } from '../shared/enabled-repos.js';
 import { recordInstalledHooks } from './doctor-hooks.js';
 import { keepOutOfGit } from './git-exclude.js';
-import { answerHookQuietly, HOOK_AGENTS } from './hook-answer.js';
+import { HOOK_AGENTS } from './hook-answer.js';
 import { ensureHookShim, shellWord } from './hook-shim.js';
 import { writeOut, type CliSetup } from '../shared/run-cli.js';
 
@@ -94,35 +91,6 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
       const statusLine = hooks.statusLine ? await hooks.statusLine.uninstall({ root, env }) : null;
       if (statusLine?.changed) lines.push(`ai-zen-daemon: ai-zen's statusline removed from ${shown(statusLine.file)}`);
       await writeOut(setup.io.stdout, `${lines.join('\n')}\n`);
-    });
-  for (const on of [true, false])
-    program
-      .command(on ? 'enable' : 'disable')
-      .option('--global', 'every repo, not just this one')
-      .description(
-        on
-          ? "an agent's session start in this repo (--global: any repo) brings its daemon up when none runs"
-          : 'undo enable (this repo, or with --global the every-repo setting)',
-      )
-      .action(async (flags: { global?: boolean }) => {
-        const root = flags.global ? null : await daemonRoot(setup.io.cwd, setup.io.env);
-        if (on) await ensureHookShim(setup.io.env);
-        const changed = await setEnabled(root, on, setup.io.env);
-        const what = root ?? 'every repo';
-        await writeOut(
-          setup.io.stdout,
-          `ai-zen-daemon: ${changed ? '' : 'already '}${on ? 'enabled' : 'disabled'} for ${what}${on ? ` — an agent's session start brings the daemon up (with ai-zen's hooks installed: install-hooks ${HOOK_AGENTS.join('|')})` : ''}\n`,
-        );
-      });
-  program
-    .command('hook')
-    .argument('<agent>', HOOK_AGENTS.join(' | '))
-    .argument('<event>', 'Stop | PreCompact | SessionStart')
-    .description('run by the agent as its hook (reads the hook JSON on stdin); never fails the agent')
-    .action(async (agent: string, event: string) => {
-      // The shim runs the lean entry (ai-zen-hook.ts) for this; here for `ai-zen-daemon hook` typed or run directly.
-      const output = await answerHookQuietly(agent, event, setup.io);
-      if (output) await writeOut(setup.io.stdout, `${JSON.stringify(output)}\n`).catch(() => {});
     });
 }
 
