@@ -14,10 +14,13 @@ const LOCAL = 'sessions/\nlogs/\nlatest-session.json\n';
 // The files ai-zen is in the middle of writing (safe-write.ts: a temporary `.<name>.<pid>-<hex>.tmp`
 // renamed over the real one) are nobody's: a `git add -A` that listed one just before its rename
 // failed with "unable to stat", or took it.
-export const GITIGNORE = `${HEADER}${LOCAL}# Files ai-zen is writing (a temporary file, then renamed over the real one).\n.*.tmp\n`;
+export const GITIGNORE = `${HEADER}${LOCAL}# Files ai-zen is writing (a temporary file, then renamed over the real one).\n.*.tmp\n# An agent's own document the checks refused, set aside; and this file, which ai-zen writes again wherever it runs.\nrejected/\n.gitignore\n`;
 
 /** What ai-zen wrote before; found exactly so, it is brought up to date. A file the user changed is theirs. */
-const EARLIER_GITIGNORES: readonly string[] = [`${HEADER}${LOCAL}`];
+const EARLIER_GITIGNORES: readonly string[] = [
+  `${HEADER}${LOCAL}`,
+  `${HEADER}${LOCAL}# Files ai-zen is writing (a temporary file, then renamed over the real one).\n.*.tmp\n`,
+];
 
 /**
  * Writes `.ai-zen/.gitignore` unless one is there (never over the user's), or brings one that

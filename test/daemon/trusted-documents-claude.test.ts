@@ -317,5 +317,12 @@ describe('documents a successor can trust, with the real Claude Code client', ()
     const handoff = (await daemon.status()).handoffs.at(-1)!;
     expect(handoff.downgrades).toEqual([{ from: 'self', reason: "the agent's document still failed the checks after one correction" }]);
     expect(section(await fs.readFile(path.join(daemon.root, handoff.path), 'utf8'), '⚠️')).toContain('Never add dependencies.');
+    // The refused document is set aside, out of handoffs/ and out of git: the repo is clean for a `git add -A`.
+    const refused = path.basename(target);
+    expect(await fs.readdir(path.join(daemon.root, '.ai-zen', 'handoffs'))).toEqual([path.basename(handoff.path)]);
+    expect(await fs.readFile(path.join(daemon.root, '.ai-zen', 'rejected', refused), 'utf8')).toBe(careless);
+    // (the test's own .ai-zen/config.json is the user's file, untracked as the user left it)
+    const untracked = (await daemon.repo.git('status', '--porcelain', '--untracked-files=all', '.ai-zen')).trim().split('\n');
+    expect(untracked.filter((line) => line !== '?? .ai-zen/config.json')).toEqual([]);
   }, 180_000);
 });

@@ -167,6 +167,8 @@ export type CrossingEffect =
   | { readonly type: 'adopt'; readonly doc: DocPath; readonly checks: HandoffChecks | null }
   /** The Stop hook blocks the agent once more, naming what its document fails. */
   | { readonly type: 'correct'; readonly path: string; readonly problems: readonly string[] }
+  /** The agent's own document was not adopted: moved out of handoffs/ (to rejected/), so `git add -A` never takes it. */
+  | { readonly type: 'set-aside'; readonly doc: DocPath }
   | { readonly type: 'announce-self' }
   | { readonly type: 'notify'; readonly title: string; readonly body: string }
   | { readonly type: 'log'; readonly message: string; readonly fields: Readonly<Record<string, unknown>> };
@@ -462,9 +464,18 @@ function reviewed(
   }
   if (event.verified && !fails)
     return { next: { ...record, phase: { name: 'writing' } }, effects: [{ type: 'adopt', doc: phase.doc, checks: event.checks }] };
-  const refused: CrossingEffect[] = fails
-    ? [{ type: 'log', message: "the agent's own document fails the checks; not adopted", fields: { problems: allProblems(event.checks!) } }]
-    : [];
+  const refused: CrossingEffect[] = [
+    ...(fails
+      ? [
+          {
+            type: 'log',
+            message: "the agent's own document fails the checks; not adopted",
+            fields: { problems: allProblems(event.checks!) },
+          } as const,
+        ]
+      : []),
+    { type: 'set-aside', doc: phase.doc },
+  ];
   if (event.purpose === 'deadline')
     return fallBack(record, phase.deadline.why, phase.deadline.why, false, [...refused, late(phase.deadline.why)]);
   const why = phase.corrected

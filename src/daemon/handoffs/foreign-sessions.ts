@@ -215,6 +215,11 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       }
       case 'correct':
         return; // the Stop hook's answer (correctSelf reads it from the effects)
+      case 'set-aside':
+        await setAside(options.root, effect.doc).catch((error: unknown) =>
+          options.logger.warn({ err: error, path: effect.doc.relative }, 'could not move the refused document out of handoffs/'),
+        );
+        return;
       case 'ask-hooks': {
         const asking = (async () => {
           const source = findSource(options.sources, file);
@@ -566,4 +571,13 @@ async function freeDocPath(root: string, sessionId: string, date: Date): Promise
     }
   }
   throw new Error('no free handoff document name');
+}
+
+/** A refused document of the agent's, if it wrote one, moved to `.ai-zen/rejected/` (kept for a person, out of git). */
+async function setAside(root: string, doc: DocPath): Promise<void> {
+  const stat = await fs.lstat(doc.absolute).catch(() => null);
+  if (!stat?.isFile()) return;
+  const folder = path.join(root, '.ai-zen', 'rejected');
+  await fs.mkdir(folder, { recursive: true });
+  await fs.rename(doc.absolute, path.join(folder, path.basename(doc.absolute)));
 }
