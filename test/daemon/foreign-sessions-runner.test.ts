@@ -74,6 +74,7 @@ function overThreshold(kind: 'gemini' | 'claude-code'): SessionState {
 
 describe('the crossing runner', () => {
   test("each agent's session waits for its own self deadline (Gemini 30 s, Claude Code 180 s); when Gemini's passes, the offline document is written and recorded as a downgrade from self", async () => {
+    const NOW = Date.now();
     const config = resolveAgentsConfig(undefined, {
       gemini: { selfDeadlineSeconds: 30, graceSeconds: 0 },
       'claude-code': { graceSeconds: 0 },
@@ -99,6 +100,8 @@ describe('the crossing runner', () => {
           ? { graceMs: config[agent].graceSeconds * 1000, selfDeadlineMs: config[agent].selfDeadlineSeconds * 1000 }
           : undefined,
       timers,
+      // One instant: each deadline is armed for exactly its length, however long the settling takes.
+      now: () => new Date(NOW),
       records: createForeignRecords({ root, env: { AI_ZEN_HOME: path.join(root, '.home') }, logger: memoryLogger().logger }),
     });
     for (const state of states.values()) await runner.settle(state.file);
