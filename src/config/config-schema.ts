@@ -47,6 +47,11 @@ export const ConfigFile = z.strictObject({
       notifications: z.boolean().optional(),
       /** S5: one notification per crossing of the warning threshold (`warnAt`, `agents.<agent>.warnAt`); default true. */
       warnings: z.boolean().optional(),
+      /**
+       * Minutes with no live session and nothing pending after which the daemon exits by itself (the next
+       * agent session in an enabled repo starts it again); 0: never. Default 30.
+       */
+      idleExitMinutes: z.number().min(0).max(525_600).optional(),
     })
     .optional(),
   /** Other agents' sessions the daemon watches (X3): `claude-code`, `codex`. */

@@ -32,6 +32,8 @@ export interface Config {
     readonly commitRef: string;
     readonly notifications: boolean;
     readonly warnings: boolean;
+    /** Minutes with no live session and nothing pending before the daemon exits by itself; 0: never. */
+    readonly idleExitMinutes: number;
   };
   /** Other agents' sessions (X3): thresholds and windows per agent. */
   readonly agents: AgentsConfig;
@@ -57,6 +59,8 @@ export interface Config {
 }
 
 export type CommitMode = 'branch' | 'ref' | 'off';
+/** Half an hour without a session: long enough for a break, short enough that a week's repos do not all stay resident. */
+export const DEFAULT_IDLE_EXIT_MINUTES = 30;
 /** Where `commit: "ref"` puts the documents: a branch of its own, so `git push origin ai-zen/handoffs` shares them. */
 export const DEFAULT_COMMIT_REF = 'refs/heads/ai-zen/handoffs';
 
@@ -214,6 +218,11 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
         'daemon.warnings',
         true,
         file((config) => config.daemon?.warnings),
+      ),
+      idleExitMinutes: choose(
+        'daemon.idleExitMinutes',
+        DEFAULT_IDLE_EXIT_MINUTES,
+        file((config) => config.daemon?.idleExitMinutes),
       ),
     },
     agents: resolveAgentsConfig(user?.agents, project?.agents, { sources, user: userSource, project: projectSource }),

@@ -50,6 +50,8 @@ export interface IpcServer {
   readonly socketPath: string;
   /** Pushes an event of the catalogue to every subscriber; an invalid event is logged and dropped. */
   publish(event: AnyEvent): void;
+  /** How many connections are subscribed to events now (a subscriber keeps an idle daemon up). */
+  subscribers(): number;
   /** Flushes pending replies, closes every connection and the socket (its file is removed). Idempotent. */
   close(): Promise<void>;
 }
@@ -247,6 +249,11 @@ export async function startIpcServer(options: IpcServerOptions): Promise<IpcServ
         }
         if (!socket.destroyed && socket.writable) socket.write(frame);
       }
+    },
+    subscribers() {
+      let count = 0;
+      for (const connection of connections.values()) if (connection.subscribed) count += 1;
+      return count;
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

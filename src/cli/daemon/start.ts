@@ -15,7 +15,7 @@ import { silentLogger } from '../../log/logger.js';
 import { socketPathFor } from '../../ipc/socket-path.js';
 import { projectPaths, type Env } from '../../paths.js';
 import { daemonRoot, isDaemonRunning } from '../shared/daemon-client.js';
-import { readEnabled } from '../shared/enabled-repos.js';
+import { isEnabled, readEnabled } from '../shared/enabled-repos.js';
 import { ensureGitignore } from '../shared/project-root.js';
 import { launchDaemon } from '../shared/launch-daemon.js';
 import { writeOut, type CliSetup } from '../shared/run-cli.js';
@@ -94,7 +94,8 @@ async function startEnabled(setup: CliSetup): Promise<void> {
 async function runInForeground(root: string, env: Env, readableStderr: boolean): Promise<never> {
   const { runDaemon } = await import('../../daemon/process/run-daemon.js');
   try {
-    await runDaemon({ root, env, foreground: readableStderr, version: packageVersion() });
+    // An enabled repo's next session brings its daemon back, so only there may it exit when idle.
+    await runDaemon({ root, env, foreground: readableStderr, version: packageVersion(), comesBack: () => isEnabled(root, env) });
   } catch (error) {
     if (AiZenError.isInstance(error) && error.exitCode === EXIT_ALREADY_RUNNING) throw await alreadyRunning(root, env);
     throw error;

@@ -5,7 +5,8 @@ import { connectIpc, type IpcClient } from '../../ipc/client.js';
 import type { RequestParams, RequestType } from '../../ipc/protocol.js';
 import { socketPathFor } from '../../ipc/socket-path.js';
 import { daemonLockName, isLockHeld } from '../../lock/os-lock.js';
-import type { Env } from '../../paths.js';
+import { readIdleExitNote } from '../../daemon/process/idle-exit-note.js';
+import { projectPaths, type Env } from '../../paths.js';
 import { findProjectRoot } from './project-root.js';
 
 /** The repo a command is about: the git top level of the working folder (as `ai-zen` decides). */
@@ -15,6 +16,16 @@ export function daemonRoot(cwd: string, env: Env): Promise<string> {
 
 export function noDaemonError(root: string): AiZenError {
   return new AiZenError('daemon', `no daemon is running for ${root} (start it with: ai-zen-daemon start)`);
+}
+
+/** The same, for a daemon that exited idle: it is not broken, the next agent session here starts it again. */
+async function noDaemonErrorOf(root: string): Promise<AiZenError> {
+  const note = await readIdleExitNote(projectPaths(root));
+  if (note === null) return noDaemonError(root);
+  return new AiZenError(
+    'daemon',
+    `no daemon is running for ${root}: it exited idle at ${note.at} (${note.reason}); the next agent session here starts it again, or: ai-zen-daemon start`,
+  );
 }
 
 export function isDaemonRunning(root: string, env: Env): Promise<boolean> {
@@ -27,7 +38,7 @@ export async function connectDaemon(root: string, env: Env, timeoutMs = 5000): P
   try {
     return await connectIpc({ socketPath, repoRoot: root, timeoutMs });
   } catch (error) {
-    if (!(await isDaemonRunning(root, env))) throw noDaemonError(root);
+    if (!(await isDaemonRunning(root, env))) throw await noDaemonErrorOf(root);
     throw new AiZenError(
       'daemon',
       `the daemon for ${root} holds its lock but does not answer on ${socketPath} (it may be starting or stopping)`,

@@ -149,6 +149,8 @@ export interface ForeignSessionsRunner extends ForeignSessions {
   hookAnswered(file: string): void;
   /** Where the session's idle handoff stands; null: not a session this runner knows. */
   idleOf(file: string): IdleStanding | null;
+  /** A crossing is being handed off, waits on the agent, or has a retry armed: the daemon must not exit idle. */
+  busy(): boolean;
   close(): void;
 }
 
@@ -432,6 +434,11 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
 
   return {
     restore,
+    busy() {
+      if (writes.size > 0 || askingHooks.size > 0) return true;
+      for (const record of records.values()) if (isUnderWay(record.phase)) return true;
+      return false;
+    },
     seen(state) {
       recordOf(state.file);
       if (!closed) planIdleFor(state);
@@ -580,4 +587,20 @@ async function setAside(root: string, doc: DocPath): Promise<void> {
   const folder = path.join(root, '.ai-zen', 'rejected');
   await fs.mkdir(folder, { recursive: true });
   await fs.rename(doc.absolute, path.join(folder, path.basename(doc.absolute)));
+}
+
+/** A phase that still has something to do without a new reading: the agent's turn, a write, a retry. */
+function isUnderWay(phase: CrossingRecord['phase']): boolean {
+  switch (phase.name) {
+    case 'quiet':
+    case 'unsupported':
+    case 'stopped':
+    case 'documented':
+      return false;
+    case 'held':
+    case 'failed':
+      return phase.retryAt !== null;
+    default:
+      return true;
+  }
 }

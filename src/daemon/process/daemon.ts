@@ -31,6 +31,7 @@ import { answerTranscript } from '../side-channels/transcript-answer.js';
 import { createContinuedSessions } from '../handoffs/continued-sessions.js';
 import { ProcessSuccessors } from '../handoffs/process-successors.js';
 import { cleanLeftovers } from './leftover-cleanup.js';
+import { watchForIdleExit, type IdleExit } from './idle-exit.js';
 import { removeOrphans } from '../../session/orphan-cleanup.js';
 import { SessionStore } from '../../session/store.js';
 import { createNotifier, type Notifier } from '../side-channels/notifier.js';
@@ -56,6 +57,10 @@ export interface DaemonOptions {
   readonly logFile: string;
   /** The `stop` request: starts the shutdown (after the reply went out). */
   readonly requestStop: (reason: string) => void;
+  /** The repo has gone quiet (`daemon.idleExitMinutes`): starts the shutdown, saying why. */
+  readonly idleExit?: (reason: string) => void;
+  /** Whether a session start would bring the daemon back; asked before each idle exit. */
+  readonly comesBack?: () => Promise<boolean>;
   readonly reconcileIntervalMs?: number;
   readonly now?: () => Date;
 }
@@ -194,6 +199,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
 
   let ready = false;
+  let idle: IdleExit = { touch() {}, close() {} };
   const core: DaemonCore = {
     root,
     paths,
@@ -220,10 +226,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     socketPath: core.socketPath,
     handlers: {
       ...createIpcHandlers(core),
-      'agent-hook': (params) => answerAgentHook(params),
+      'agent-hook': (params) => {
+        idle.touch();
+        return answerAgentHook(params);
+      },
       transcript: (params) => answerTranscript(params, { paths, sources, watcher }),
       // Claude Code's statusline passes its reading and asks what to show beside it.
       statusline: async (params) => {
+        idle.touch();
         const claude = config.agents['claude-code'];
         return answerStatusline(params, {
           stateOf: (file) => watcher.state(file),
@@ -286,6 +296,27 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   await watcher.start();
   ready = true;
   logger.info({ socket: core.socketPath, sessions: watcher.states().length }, 'daemon ready');
+  // Declared before the IPC server's handlers run: they touch it. An enabled repo's next session brings the daemon back.
+  const idleExit = options.idleExit;
+  idle = watchForIdleExit({
+    idleMs: idleExit ? config.daemon.idleExitMinutes * 60_000 : 0,
+    logger: logger.child({ component: 'idle' }),
+    exit: (reason) => idleExit?.(reason),
+    reasonToStay: async () => {
+      if (options.comesBack && !(await options.comesBack())) return 'the repo is not enabled: no session would start the daemon again';
+      if (migrator.current !== null) return 'a handoff is running';
+      if (foreign.busy()) return "another agent's handoff is under way";
+      if (
+        committer
+          .list()
+          .some((record) => record.status.state === 'pending' || (record.status.state === 'deferred' && record.status.retryable))
+      )
+        return 'a handoff document waits for its commit';
+      if (ipc.subscribers() > 0) return 'a client is subscribed';
+      for (const state of watcher.states()) if (await isOwned(state.file).catch(() => true)) return 'a live session';
+      return null;
+    },
+  });
 
   let closing: Promise<void> | null = null;
   return {
@@ -293,6 +324,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     events,
     close() {
       closing ??= (async () => {
+        idle.close();
         migrator.close();
         foreign.close();
         await watcher.close();

@@ -11,6 +11,7 @@ import { forceExit } from './force-exit.js';
 import { keepProjectFiles, type ProjectKeeper } from './project-keeper.js';
 import { createShutdownCoordinator } from './shutdown-coordinator.js';
 import { passStartGate } from './start-gate.js';
+import { clearIdleExitNote, writeIdleExitNote } from './idle-exit-note.js';
 
 export interface RunDaemonOptions {
   /** Real path of the project root. */
@@ -23,6 +24,11 @@ export interface RunDaemonOptions {
   /** How long the shutdown may take before the process exits anyway. Default 30 s. */
   readonly shutdownDeadlineMs?: number;
   readonly reconcileIntervalMs?: number;
+  /**
+   * Whether a session start would bring the daemon back (the repo is enabled): only then does it exit
+   * after `daemon.idleExitMinutes` with nothing to do. Absent: it stays until stopped.
+   */
+  readonly comesBack?: () => Promise<boolean>;
 }
 
 export interface RunningDaemon {
@@ -70,6 +76,8 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
     },
   });
 
+  await clearIdleExitNote(projectPaths(root)).catch(() => {});
+  const comesBack = options.comesBack;
   try {
     daemon = await startDaemon({
       root,
@@ -79,6 +87,18 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
       version: options.version,
       logFile: log.file,
       requestStop: (reason) => void coordinator.shutdown(reason),
+      ...(comesBack
+        ? {
+            comesBack,
+            idleExit: (reason: string) => {
+              // Said in the log (the shutdown line carries the reason) and in the repo, for `status` there.
+              const note = { pid: process.pid, at: new Date().toISOString(), reason };
+              void writeIdleExitNote(projectPaths(root), note)
+                .catch((error: unknown) => logger.warn({ err: error }, 'could not leave the idle-exit note'))
+                .finally(() => void coordinator.shutdown(reason));
+            },
+          }
+        : {}),
       ...(options.reconcileIntervalMs ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     });
   } catch (error) {
