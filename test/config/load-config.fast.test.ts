@@ -41,6 +41,7 @@ describe('configuration', () => {
       commitRef: 'refs/heads/ai-zen/handoffs',
       notifications: true,
       warnings: true,
+      idleExitMinutes: 30,
     });
   });
 
@@ -69,6 +70,7 @@ describe('configuration', () => {
       commitRef: 'refs/heads/ai-zen/handoffs',
       notifications: false,
       warnings: true,
+      idleExitMinutes: 30,
     });
     config = await loadConfig({
       root,
