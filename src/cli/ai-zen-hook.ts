@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // The lean entry of `ai-zen-daemon hook <agent> <event>`: the stable shim runs this file for `hook`,
-// so every Stop, PreCompact and SessionStart an agent fires loads only the hook's path (hook-answer.ts:
-// the agent's module, the IPC client), not the whole CLI (commander, every command's code, the
-// daemon launcher): the agent waits on each hook, and each ran ~0.4 s of CPU before the daemon was
-// even asked. Never fails the agent: any error prints nothing and exits 0.
+// and the agent waits on it every turn, so it loads only a socket client (hook-forward.ts: node:net,
+// no zod, no agent's code) and hands the agent's input to the daemon, which reads it. Only when no
+// daemon answers (a session start in an enabled repo launches one) or an older daemon does not know
+// the request does it load the full hook path (hook-answer.ts). Never fails the agent: any error
+// prints nothing and exits 0.
+import { Readable } from 'node:stream';
 import { EXIT_USAGE } from '../exit-codes.js';
-import { answerHookQuietly } from './daemon/hook-answer.js';
+import { forwardHook } from './daemon/hook-forward.js';
 
 const [agent, event, ...rest] = process.argv.slice(2);
 if (agent === undefined || event === undefined || rest.length > 0) {
@@ -13,6 +15,13 @@ if (agent === undefined || event === undefined || rest.length > 0) {
   process.stderr.write('ai-zen-daemon: hook takes <agent> <event> (it is run by the agent as its hook)\n');
   process.exit(EXIT_USAGE);
 }
-const output = await answerHookQuietly(agent, event, { cwd: process.cwd(), env: process.env, stdin: process.stdin });
+const io = { cwd: process.cwd(), env: process.env, stdin: process.stdin };
+const forwarded = await forwardHook(agent, event, io).catch(() => ({ kind: 'silent' }) as const);
+let output: Record<string, unknown> | null = null;
+if (forwarded.kind === 'answered') output = forwarded.output;
+else if (forwarded.kind === 'fallback') {
+  const { answerHookQuietly } = await import('./daemon/hook-answer.js');
+  output = await answerHookQuietly(agent, event, { ...io, stdin: Readable.from([forwarded.input]) });
+}
 if (output) await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(output)}\n`, () => resolve()));
 process.exit(0);

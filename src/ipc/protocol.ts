@@ -26,6 +26,7 @@ export const RequestType = z.enum([
   'stop',
   'subscribe',
   'agent-hook',
+  'agent-hook-input',
   'transcript',
   'statusline',
 ]);
@@ -73,6 +74,20 @@ export const RequestParams = {
       /** The hook says a script runs the session (pi -p), where the transcript cannot. */
       scripted: z.boolean().optional(),
       /** The agent process the hook ran under: the same before and after `/clear`, so the fresh session is known as the successor. */
+      agentPid: z.number().int().positive().optional(),
+    })
+    .strict(),
+  /**
+   * The same hook as the agent sent it (its stdin JSON, untouched): the daemon reads it as that agent's
+   * hooks do and answers the output shaped for the agent. The lean hook entry sends this, so it loads
+   * no agent's code and no zod: only node:net.
+   */
+  'agent-hook-input': z
+    .object({
+      /** The word of `ai-zen-daemon hook <agent> <event>`: claude, codex, gemini, … */
+      agent: z.string().min(1).max(32),
+      event: z.enum(['Stop', 'PreCompact', 'SessionStart']),
+      input: z.record(z.string(), z.unknown()),
       agentPid: z.number().int().positive().optional(),
     })
     .strict(),

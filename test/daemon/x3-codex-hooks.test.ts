@@ -295,9 +295,12 @@ describe('X3 Codex hooks (install-hooks codex), with the real client', { timeout
   });
 });
 
+// The lean entry the stable shim runs for `hook` (dist/cli/ai-zen-hook.js): the path every agent turn takes.
+const HOOK_ENTRY = path.join(path.dirname(DAEMON_BIN), 'ai-zen-hook.js');
+
 function runHook(repo: DaemonRepo, event: string, input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [DAEMON_BIN, 'hook', 'codex', event], { cwd: repo.root, env: { ...process.env, ...repo.env } });
+    const child = spawn(process.execPath, [HOOK_ENTRY, 'codex', event], { cwd: repo.root, env: { ...process.env, ...repo.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

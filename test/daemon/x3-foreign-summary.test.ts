@@ -257,9 +257,12 @@ describe('X3 the summary executor for another agent’s session', () => {
   }, 120_000);
 });
 
+// The lean entry the stable shim runs for `hook` (dist/cli/ai-zen-hook.js): the path every agent turn takes.
+const HOOK_ENTRY = path.join(path.dirname(DAEMON_BIN), 'ai-zen-hook.js');
+
 function runHook(daemon: DaemonRepo, event: string, input: object): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [DAEMON_BIN, 'hook', 'claude', event], {
+    const child = spawn(process.execPath, [HOOK_ENTRY, 'claude', event], {
       cwd: daemon.root,
       env: { ...process.env, ...daemon.env },
     });

@@ -3,7 +3,7 @@
 // full CLI's `hook` command and the lean entry the shim runs (ai-zen-hook.ts): a hook never fails
 // the agent, so the callers print nothing on any error.
 import { appendFile } from 'node:fs/promises';
-import { z } from 'zod';
+import { agentHookParams, HookInput } from '../../daemon/process/hook-input-answer.js';
 import { HOOK_EVENTS, type HookEvent } from '../../daemon/sources/agent-module.js';
 import { AGENT_MODULES, agentModule } from '../../daemon/sources/index.js';
 import { connectIpc } from '../../ipc/client.js';
@@ -18,16 +18,6 @@ export const HOOK_AGENTS = AGENT_MODULES.filter((agent) => agent.hooks !== null)
 const MAX_INPUT_BYTES = 1024 * 1024;
 /** Under the hook's own timeout in the settings (60 s): the answer or nothing. */
 const HOOK_ANSWER_MS = 50_000;
-
-const HookInput = z.looseObject({
-  transcript_path: z.string().optional(),
-  session_id: z.string().optional(),
-  cwd: z.string().optional(),
-  stop_hook_active: z.boolean().optional(),
-  trigger: z.string().optional(),
-  source: z.string().optional(),
-  scripted: z.boolean().optional(),
-});
 
 export interface HookIo {
   readonly cwd: string;
@@ -67,21 +57,9 @@ export async function answerHook(agent: string, event: string, io: HookIo): Prom
   // The agent runs the hook (through a shell or two): its process is the one `/clear` keeps.
   const agentPid = agentProcessOf(process.ppid);
   try {
-    const reply = await client.request<{ output: Record<string, unknown> | null }>(
-      'agent-hook',
-      {
-        agent: module.name,
-        event,
-        transcriptPath: input.data.transcript_path,
-        ...(input.data.session_id ? { sessionId: input.data.session_id } : {}),
-        ...(input.data.stop_hook_active !== undefined ? { stopHookActive: input.data.stop_hook_active } : {}),
-        ...(input.data.trigger ? { trigger: input.data.trigger } : {}),
-        ...(input.data.source ? { source: input.data.source } : {}),
-        ...(input.data.scripted ? { scripted: true } : {}),
-        ...(agentPid !== null ? { agentPid } : {}),
-      },
-      { timeoutMs: HOOK_ANSWER_MS },
-    );
+    const params = agentHookParams(agent, event, input.data, agentPid);
+    if (params === null) return null;
+    const reply = await client.request<{ output: Record<string, unknown> | null }>('agent-hook', params, { timeoutMs: HOOK_ANSWER_MS });
     return shaped(reply && typeof reply === 'object' && reply.output && typeof reply.output === 'object' ? reply.output : null);
   } finally {
     await client.close().catch(() => {});

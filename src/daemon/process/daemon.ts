@@ -32,6 +32,7 @@ import { createContinuedSessions } from '../handoffs/continued-sessions.js';
 import { ProcessSuccessors } from '../handoffs/process-successors.js';
 import { cleanLeftovers } from './leftover-cleanup.js';
 import { watchForIdleExit, type IdleExit } from './idle-exit.js';
+import { answerHookInput } from './hook-input-answer.js';
 import { removeOrphans } from '../../session/orphan-cleanup.js';
 import { SessionStore } from '../../session/store.js';
 import { createNotifier, type Notifier } from '../side-channels/notifier.js';
@@ -229,6 +230,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       'agent-hook': (params) => {
         idle.touch();
         return answerAgentHook(params);
+      },
+      // The lean hook entry's request: the agent's input as it came, read here.
+      'agent-hook-input': (params) => {
+        idle.touch();
+        return answerHookInput(params, answerAgentHook);
       },
       transcript: (params) => answerTranscript(params, { paths, sources, watcher }),
       // Claude Code's statusline passes its reading and asks what to show beside it.
