@@ -8,13 +8,12 @@
 // Fast on purpose: Claude runs it on every refresh. The stable shim runs ai-zen-statusline.js,
 // which loads this module and what it imports — node built-ins and small base modules, no zod, no
 // commander — and `ai-zen-daemon statusline` (the full CLI) runs the same function.
-import { statSync } from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { requestOnce } from '../../ipc/one-request.js';
 import { socketPathFor } from '../../ipc/socket-path.js';
 import type { Env } from '../../paths.js';
-import { runProcess } from '../../run-process.js';
+import { nearestRepo } from '../shared/nearest-repo.js';
+import { flightKey, takeOff } from './statusline-flight.js';
 import { readStatuslineFacts, readStatuslineInput, statuslineText, UNREADABLE_LINE, type StatuslineReading } from './statusline-line.js';
 
 /** What the statusline reads on stdin at most (Claude's input is about 2 KB). */
@@ -26,6 +25,8 @@ const DAEMON_DEADLINE_MS = 500;
 /** How long a chained command may run (Claude itself cancels a statusline that takes much longer). */
 const CHAIN_DEADLINE_MS = 5000;
 const CHAIN_MAX_OUTPUT = 64 * 1024;
+/** The whole run's own bound (over the input's and the daemon's): past it, the last line rather than none. */
+const SELF_DEADLINE_MS = 2000;
 
 export interface StatuslineIo {
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -42,13 +43,42 @@ export interface StatuslineOptions {
 
 /** Prints the line; resolves once it is written. Never rejects. */
 export async function runStatusline(options: StatuslineOptions, io: StatuslineIo): Promise<void> {
-  const line = await statuslineLine(options, io).catch(() => UNREADABLE_LINE);
+  const line = await flyStatusline(options, io).catch(() => UNREADABLE_LINE);
   await new Promise<void>((resolve) => io.stdout.write(`${line}\n`, () => resolve()));
 }
 
-async function statuslineLine(options: StatuslineOptions, io: StatuslineIo): Promise<string> {
-  const input = io.stdin.isTTY ? '' : await readInput(io.stdin);
-  const reading = readStatuslineInput(input);
+/**
+ * One run per session at a time (statusline-flight.ts): a run while another is alive prints that one's
+ * last line; a run past its own deadline prints the last line (or its reading alone) rather than nothing.
+ */
+async function flyStatusline(options: StatuslineOptions, io: StatuslineIo): Promise<string> {
+  const input = io.stdin.isTTY ? '' : await readInput(io.stdin).catch(() => null);
+  const reading = input === null ? null : readStatuslineInput(input);
+  const flight = takeOff(io.env, flightKey(reading?.sessionId ?? null, projectRoot(reading?.folder ?? io.cwd)));
+  const fallback = () => flight.last ?? (reading === null ? UNREADABLE_LINE : statuslineText(reading, { kind: 'no-answer' }, new Date()));
+  if (flight.kind === 'busy') return fallback();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), options.chain ? CHAIN_DEADLINE_MS + SELF_DEADLINE_MS : SELF_DEADLINE_MS);
+  });
+  try {
+    const line = await Promise.race([statuslineLine(options, io, input ?? '', reading).catch(() => UNREADABLE_LINE), late]);
+    flight.land(line);
+    return line ?? fallback();
+  } catch {
+    flight.land(null);
+    return fallback();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function statuslineLine(
+  options: StatuslineOptions,
+  io: StatuslineIo,
+  input: string,
+  reading: StatuslineReading | null,
+): Promise<string> {
   const [theirs, ours] = await Promise.all([
     options.chain ? runChained(options.chain, input, io) : Promise.resolve(''),
     reading === null ? Promise.resolve(UNREADABLE_LINE) : ourLine(reading, io),
@@ -81,26 +111,13 @@ function daemonParams(reading: StatuslineReading): Record<string, unknown> {
   return params;
 }
 
-/**
- * The repo the daemon watches: the nearest folder holding `.git` (a folder, or a worktree's file),
- * as `git rev-parse --show-toplevel` finds it, without the ~10 ms of starting git; else the folder.
- */
-export function projectRoot(folder: string): string {
-  let current = path.resolve(folder);
-  for (;;) {
-    try {
-      statSync(path.join(current, '.git'));
-      return current;
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return path.resolve(folder);
-      current = parent;
-    }
-  }
-}
+/** The repo the daemon watches (nearest-repo.ts: as git finds it, without starting git). */
+export const projectRoot = nearestRepo;
 
 /** The user's command, with Claude's input on its stdin; what it printed, without the trailing newline. */
 async function runChained(command: string, input: string, io: StatuslineIo): Promise<string> {
+  // Loaded only for --chain: the child-process runner is not what every refresh needs.
+  const { runProcess } = await import('../../run-process.js');
   const result = await runProcess('/bin/sh', ['-c', command], {
     cwd: io.cwd,
     env: io.env,
