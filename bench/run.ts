@@ -1,4 +1,4 @@
-// `npm run bench`: runs the daemon benchmark (items a–g, and s: the statusline) and writes
+// `npm run bench`: runs the daemon benchmark (items a–g, s: the statusline, r: twenty idle enabled repos, h: every turn's hook) and writes
 // bench/RESULTS.md. Never part of `npm test`. `--quick` shrinks sizes and counts for a smoke run
 // (printed to stdout unless --out is given, so it never overwrites the real results);
 // `--only b,d` runs some items. Progress goes to stderr.
@@ -11,6 +11,8 @@ import { benchAgents } from './agents-bench.js';
 import { benchEndToEnd } from './end-to-end-bench.js';
 import { benchFactsItem } from './facts-bench.js';
 import { benchIdle } from './idle-bench.js';
+import { benchIdleRepos } from './idle-repos-bench.js';
+import { benchHooks } from './hook-bench.js';
 import { benchLatency } from './latency-bench.js';
 import { describeMachine } from './machine.js';
 import { benchReader } from './reader-bench.js';
@@ -20,7 +22,7 @@ import { renderResults } from './render-results.js';
 import { notRun, type ItemResult } from './results.js';
 
 type ItemId = ItemResult['id'];
-const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'x', 's'];
+const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'x', 's', 'r', 'h'];
 const TITLES: Record<ItemId, string> = {
   a: '(a) Overflow detection latency',
   b: '(b) Incremental reader: bytes read and time per append',
@@ -31,6 +33,8 @@ const TITLES: Record<ItemId, string> = {
   g: '(g) Overflow at an IPC subscriber of the real daemon process',
   x: '(x) X3: Claude Code transcripts cost what ai-zen sessions cost',
   s: '(s) Claude Code statusline: spawn to exit',
+  r: '(r) Twenty enabled repos, idle: total daemon RSS against one daemon’s',
+  h: '(h) Every turn’s hook and the statusline against a bare node start',
 };
 
 interface Arguments {
@@ -53,7 +57,7 @@ function parseArguments(argv: readonly string[]): Arguments {
         throw new Error(`--only takes items from ${ALL.join(',')}, got ${JSON.stringify(argv[index] ?? '')}`);
       only = list as ItemId[];
     } else if (argument === '--out') out = argv[++index] ?? null;
-    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f,g,x,s, --out FILE`);
+    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f,g,x,s,r,h, --out FILE`);
   }
   return { quick, only, out };
 }
@@ -98,6 +102,10 @@ async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
       });
     case 's':
       return benchStatusline({ daemonBin, rounds: quick ? 11 : 41, log });
+    case 'r':
+      return benchIdleRepos({ daemonBin, repos: quick ? 5 : 20, idleMinutes: quick ? 0.05 : 0.25, steadyMs: quick ? 5000 : 30_000, log });
+    case 'h':
+      return benchHooks({ daemonBin, rounds: quick ? 21 : 101, log });
   }
 }
 

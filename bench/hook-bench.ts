@@ -1,0 +1,148 @@
+// Benchmark (h): what every agent turn pays — the hook the agent waits on (Claude Code's Stop,
+// SessionStart and PreCompact, through the lean entry the shim runs) and Claude Code's statusline —
+// against a bare `node -e 0` started in the same rounds (the floor of any hook written in Node).
+// Each round spawns every case in turn, so the machine's load falls on all alike; a real daemon
+// answers every request. Without NODE_EXTRA_CA_CERTS: every Node start pays for parsing that bundle.
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { claudeSlug } from '../dist/daemon/sources/claude-code/claude-paths.js';
+import { startDaemonProcess } from './daemon-process.js';
+import type { Figure, ItemResult } from './results.js';
+import { formatMs, median, percentile } from './statistics.js';
+import { makeBenchProject } from './temp-project.js';
+
+export interface HookBenchOptions {
+  readonly daemonBin: string;
+  readonly rounds: number;
+  readonly log: (line: string) => void;
+}
+
+const TITLE = '(h) Every turn’s hook and the statusline, spawn to exit, against a bare node start';
+const TARGET_RATIO = 1.3;
+const WARMUP = 3;
+const SESSION = 'c1b8a42a-0c27-414e-82ce-bf569a0fdf24';
+
+interface Case {
+  readonly args: readonly string[];
+  readonly input: string;
+}
+
+function timedRun(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, input: string): Promise<{ ms: number; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', () => resolve({ ms: performance.now() - start, stdout }));
+    child.stdin.end(input);
+  });
+}
+
+export async function benchHooks(options: HookBenchOptions): Promise<ItemResult> {
+  const project = await makeBenchProject('h');
+  const claudeHome = path.join(project.home, 'claude');
+  const env: NodeJS.ProcessEnv = { ...project.env, CLAUDE_CONFIG_DIR: claudeHome };
+  delete env.NODE_EXTRA_CA_CERTS;
+  const folder = path.join(claudeHome, 'projects', claudeSlug(project.root));
+  await fs.mkdir(folder, { recursive: true });
+  const transcript = path.join(folder, `${SESSION}.jsonl`);
+  const line = (entry: object) =>
+    `${JSON.stringify({ cwd: project.root, sessionId: SESSION, timestamp: new Date().toISOString(), ...entry })}\n`;
+  await fs.writeFile(
+    transcript,
+    line({ type: 'user', message: { role: 'user', content: 'Fix the parser' } }) +
+      line({
+        type: 'assistant',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5-20250929',
+          content: [{ type: 'text', text: 'Looking at it.' }],
+          usage: { input_tokens: 20_000, output_tokens: 20 },
+        },
+      }),
+  );
+  const daemon = await startDaemonProcess({
+    bin: options.daemonBin,
+    root: project.root,
+    env,
+    outputFile: path.join(project.home, 'daemon.out'),
+  });
+  const bin = path.dirname(options.daemonBin);
+  const hook = path.join(bin, 'ai-zen-hook.js');
+  const statusline = path.join(bin, 'ai-zen-statusline.js');
+  const hookInput = (event: string, extra: object = {}) =>
+    JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: project.root, hook_event_name: event, ...extra });
+  const cases: Record<string, Case> = {
+    bare: { args: ['-e', '0'], input: '' },
+    Stop: { args: [hook, 'claude', 'Stop'], input: hookInput('Stop', { stop_hook_active: false }) },
+    SessionStart: { args: [hook, 'claude', 'SessionStart'], input: hookInput('SessionStart', { source: 'resume' }) },
+    PreCompact: { args: [hook, 'claude', 'PreCompact'], input: hookInput('PreCompact', { trigger: 'auto' }) },
+    statusline: {
+      args: [statusline],
+      input: JSON.stringify({
+        session_id: SESSION,
+        transcript_path: transcript,
+        cwd: project.root,
+        model: { id: 'claude-sonnet-4-6', display_name: 'Sonnet 4.6' },
+        workspace: { current_dir: project.root, project_dir: project.root },
+        context_window: { context_window_size: 200000, used_percentage: 10, current_usage: { input_tokens: 20000 } },
+      }),
+    },
+  };
+  try {
+    await daemon.waitForStatus((status) => status.ready && status.sessions.length > 0, 60_000);
+    const names = Object.keys(cases);
+    const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+    const lines: Record<string, string> = {};
+    for (let round = 0; round < WARMUP + options.rounds; round += 1) {
+      for (const name of names) {
+        const { args, input } = cases[name]!;
+        const result = await timedRun(args, project.root, env, input);
+        lines[name] = result.stdout.trim();
+        if (round >= WARMUP) samples[name]!.push(result.ms);
+      }
+      if (round % 20 === 0) options.log(`(h) round ${round + 1}/${WARMUP + options.rounds}`);
+    }
+    // The statusline's line proves the daemon answered it (not its no-daemon line).
+    if (!lines.statusline?.includes('hands off')) throw new Error(`the statusline did not get the daemon's answer: ${lines.statusline}`);
+    const bare = samples.bare!;
+    const figures: Figure[] = [
+      {
+        name: 'bare `node -e 0`: median (p95)',
+        measured: `${formatMs(median(bare))} (${formatMs(percentile(bare, 0.95))})`,
+        target: '—',
+        pass: null,
+      },
+    ];
+    for (const name of names.filter((entry) => entry !== 'bare')) {
+      const own = samples[name]!;
+      const ratio = median(own) / median(bare);
+      const ratio95 = percentile(own, 0.95) / percentile(bare, 0.95);
+      figures.push({
+        name: `${name === 'statusline' ? 'statusline (lean entry)' : `hook claude ${name} (lean entry)`}: median (p95), × bare median (p95)`,
+        measured: `${formatMs(median(own))} (${formatMs(percentile(own, 0.95))}), ${ratio.toFixed(2)}× (${ratio95.toFixed(2)}×)`,
+        target: `≤ ${TARGET_RATIO}× median`,
+        pass: ratio <= TARGET_RATIO,
+      });
+    }
+    return {
+      id: 'h',
+      title: TITLE,
+      notRun: null,
+      figures,
+      notes: [
+        `${options.rounds} rounds after ${WARMUP} warm-up rounds; each round spawns every case in turn with the JSON Claude Code sends on stdin, timed from spawn to exit, a real daemon answering.`,
+        'NODE_EXTRA_CA_CERTS unset for every case (a corporate CA bundle costs every Node start alike).',
+        `Lines printed: statusline "${lines.statusline}", SessionStart "${lines.SessionStart ?? ''}".`,
+      ],
+    };
+  } finally {
+    await daemon.stop().catch(() => {});
+    await project.cleanup();
+  }
+}
