@@ -73,8 +73,8 @@ export async function benchHooks(options: HookBenchOptions): Promise<ItemResult>
     outputFile: path.join(project.home, 'daemon.out'),
   });
   const bin = path.dirname(options.daemonBin);
-  const hook = path.join(bin, 'ai-zen-hook.js');
-  const statusline = path.join(bin, 'ai-zen-statusline.js');
+  const hook = path.join(bin, 'ai-zen-hook.cjs');
+  const statusline = path.join(bin, 'ai-zen-statusline.cjs');
   const hookInput = (event: string, extra: object = {}) =>
     JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: project.root, hook_event_name: event, ...extra });
   const cases: Record<string, Case> = {

@@ -65,7 +65,7 @@ export async function benchIdleRepos(options: IdleReposBenchOptions): Promise<It
   await fs.mkdir(path.join(claudeHome, 'sessions'), { recursive: true });
   await fs.writeFile(path.join(home, 'config.json'), JSON.stringify({ daemon: { idleExitMinutes: options.idleMinutes } }));
   await fs.writeFile(path.join(home, 'enabled.json'), JSON.stringify({ global: true, repos: [] }));
-  const hook = path.join(path.dirname(options.daemonBin), 'ai-zen-hook.js');
+  const hook = path.join(path.dirname(options.daemonBin), 'ai-zen-hook.cjs');
   const repos: Repo[] = [];
   try {
     for (let index = 0; index <= options.repos; index += 1) repos.push(await makeRepo(base, claudeHome, index, env));
@@ -128,7 +128,7 @@ export async function benchIdleRepos(options: IdleReposBenchOptions): Promise<It
       ],
       notes: [
         `One AI_ZEN_HOME, enable --global, daemon.idleExitMinutes ${options.idleMinutes} in the user config (default 30: the bench cannot wait that long; the exit is the same).`,
-        'Each daemon started by the SessionStart hook (dist/cli/ai-zen-hook.js) as a session start starts it; each session a Claude Code transcript and a live `sleep` process named in its session registry; a session ends when that process is killed.',
+        'Each daemon started by the SessionStart hook (dist/cli/ai-zen-hook.cjs, what the shim runs) as a session start starts it; each session a Claude Code transcript and a live `sleep` process named in its session registry; a session ends when that process is killed.',
         `RSS read ${options.steadyMs / 1000} s after every daemon answered status.`,
       ],
     };

@@ -57,7 +57,7 @@ function timedRun(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, 
 }
 
 export async function benchStatusline(options: StatuslineBenchOptions): Promise<ItemResult> {
-  const lean = path.join(path.dirname(options.daemonBin), 'ai-zen-statusline.js');
+  const lean = path.join(path.dirname(options.daemonBin), 'ai-zen-statusline.cjs');
   const off = await makeBenchProject('slo');
   const on = await makeBenchProject('sl');
   const daemon = await startDaemonProcess({

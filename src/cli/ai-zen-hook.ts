@@ -5,7 +5,6 @@
 // daemon answers (a session start in an enabled repo launches one) or an older daemon does not know
 // the request does it load the full hook path (hook-answer.ts). Never fails the agent: any error
 // prints nothing and exits 0.
-import { Readable } from 'node:stream';
 import { EXIT_USAGE } from '../exit-codes.js';
 import { forwardHook } from './daemon/hook-forward.js';
 
@@ -15,13 +14,19 @@ if (agent === undefined || event === undefined || rest.length > 0) {
   process.stderr.write('ai-zen-daemon: hook takes <agent> <event> (it is run by the agent as its hook)\n');
   process.exit(EXIT_USAGE);
 }
-const io = { cwd: process.cwd(), env: process.env, stdin: process.stdin };
-const forwarded = await forwardHook(agent, event, io).catch(() => ({ kind: 'silent' }) as const);
-let output: Record<string, unknown> | null = null;
-if (forwarded.kind === 'answered') output = forwarded.output;
-else if (forwarded.kind === 'fallback') {
-  const { answerHookQuietly } = await import('./daemon/hook-answer.js');
-  output = await answerHookQuietly(agent, event, { ...io, stdin: Readable.from([forwarded.input]) });
+// No top-level await: the shim runs this bundled as CommonJS too (rolldown.config.ts: a CommonJS
+// file starts faster than an ES module, and this runs on every agent turn).
+async function main(agent: string, event: string): Promise<void> {
+  const io = { cwd: process.cwd(), env: process.env, stdin: process.stdin };
+  const forwarded = await forwardHook(agent, event, io).catch(() => ({ kind: 'silent' }) as const);
+  let output: Record<string, unknown> | null = null;
+  if (forwarded.kind === 'answered') output = forwarded.output;
+  else if (forwarded.kind === 'fallback') {
+    const [{ answerHookQuietly }, { Readable }] = await Promise.all([import('./daemon/hook-answer.js'), import('node:stream')]);
+    output = await answerHookQuietly(agent, event, { ...io, stdin: Readable.from([forwarded.input]) });
+  }
+  if (output) await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(output)}\n`, () => resolve()));
+  process.exit(0);
 }
-if (output) await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(output)}\n`, () => resolve()));
-process.exit(0);
+
+void main(agent, event).catch(() => process.exit(0));

@@ -22,11 +22,11 @@ const { chain, unknown } = chainOf(process.argv.slice(2));
 // Said on stderr for a person trying the command; the line still prints (the statusline never fails).
 if (unknown.length > 0)
   process.stderr.write(`ai-zen-daemon statusline: ignored ${unknown.join(' ')} (it takes only --chain '<command>')\n`);
-await runStatusline(chain === undefined ? {} : { chain }, {
+// No top-level await: the shim runs this bundled as CommonJS too (rolldown.config.ts).
+void runStatusline(chain === undefined ? {} : { chain }, {
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),
-});
-process.exit(0);
+}).finally(() => process.exit(0));

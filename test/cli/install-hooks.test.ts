@@ -15,6 +15,8 @@ import { DAEMON_BIN } from '../daemon/daemon-harness.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const LEAN_HOOK = path.join(ROOT, 'dist', 'cli', 'ai-zen-hook.js');
+/** The same entry as one CommonJS file: what the shim runs when it is there. */
+const LEAN_HOOK_CJS = path.join(ROOT, 'dist', 'cli', 'ai-zen-hook.cjs');
 const RULE = 'Edit(.ai-zen/handoffs/**)';
 
 describe('install-hooks: files kept as the user had them', { timeout: 120_000 }, () => {
@@ -131,8 +133,10 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     expect(again.stdout).toContain('already installed');
     expect(await fs.readFile(settingsFile(), 'utf8')).toBe(text);
     expect(await fs.readFile(shim, 'utf8')).toContain(path.join(moved, 'dist', 'cli', 'ai-zen-daemon.js'));
-    // The shim runs the lean entry for a hook (the agent waits on it), not the whole CLI.
-    expect(await fs.readFile(shim, 'utf8')).toContain('ai-zen-hook.js');
+    // The shim runs the lean entry for a hook (the agent waits on it), not the whole CLI: its CommonJS file, else its module.
+    expect(await fs.readFile(shim, 'utf8')).toContain('/ai-zen-hook" ;;');
+    expect(await fs.readFile(shim, 'utf8')).toContain('set -- "$lean.cjs" "$@"');
+    expect(await fs.readFile(shim, 'utf8')).toContain('set -- "$lean.js" "$@"');
     const version = await runShim(shim, ['--version'], '');
     expect(version.code).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
@@ -150,6 +154,7 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
     const hookRuns = [
       (agent: string, event: string) => runCli(['hook', agent, event], { cwd: repo.root, env, bin: DAEMON_BIN, input }),
       (agent: string, event: string) => runScript([agent, event], { cwd: repo.root, env, bin: LEAN_HOOK, input }),
+      (agent: string, event: string) => runScript([agent, event], { cwd: repo.root, env, bin: LEAN_HOOK_CJS, input }),
     ];
     for (const run of hookRuns) {
       for (const agent of ['claude', 'codex']) {
@@ -164,9 +169,11 @@ describe('install-hooks: files kept as the user had them', { timeout: 120_000 },
       expect(await run('claude', 'Stop')).toMatchObject({ code: 0, stdout: '' });
     }
     // The lean entry run by hand without its two words: one line and the usage exit, as the full CLI's.
-    const bare = await runScript(['claude'], { cwd: repo.root, env, bin: LEAN_HOOK });
-    expect(bare.code).toBe(2);
-    expect(bare.stderr.trim().split('\n')).toHaveLength(1);
+    for (const bin of [LEAN_HOOK, LEAN_HOOK_CJS]) {
+      const bare = await runScript(['claude'], { cwd: repo.root, env, bin });
+      expect(bare.code).toBe(2);
+      expect(bare.stderr.trim().split('\n')).toHaveLength(1);
+    }
   });
 
   it('uninstall-hooks codex and a reinstall leave the user’s own Codex hooks trusted (a hook after ai-zen’s keeps its place)', async () => {

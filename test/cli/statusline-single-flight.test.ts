@@ -11,7 +11,7 @@ import { requestDaemon } from '../../src/cli/shared/daemon-client.js';
 import { makeDaemonRepo, type DaemonRepo } from '../daemon/daemon-harness.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const LEAN = path.resolve(here, '..', '..', 'dist', 'cli', 'ai-zen-statusline.js');
+const LEAN = path.resolve(here, '..', '..', 'dist', 'cli', 'ai-zen-statusline.cjs');
 const SESSION = 'b1b8a42a-0c27-414e-82ce-bf569a0fdf24';
 
 let daemon: DaemonRepo | null = null;

@@ -165,8 +165,9 @@ describe('install-hooks claude installs the statusline, never over the user’s'
     expect(settings.statusLine).toEqual({ type: 'command', command: `${shim(r)} statusline`, padding: 0 });
     expect(settings.model).toBe('sonnet');
     expect(await runStatusLine(r, settings.statusLine.command)).toBe('ctx 60% · ai-zen off\n');
-    // The shim takes the lean entry for statusline (not the whole CLI).
-    expect(await fs.readFile(shim(r), 'utf8')).toContain('ai-zen-statusline.js');
+    // The shim takes the lean entry for statusline (not the whole CLI): its CommonJS file, else its module.
+    expect(await fs.readFile(shim(r), 'utf8')).toContain('/ai-zen-statusline" ;;');
+    expect(await fs.readFile(shim(r), 'utf8')).toContain('set -- "$lean.cjs" "$@"');
 
     expect((await r.daemon(['install-hooks', 'claude'])).stdout).toContain('statusline already installed');
     const removed = await r.daemon(['uninstall-hooks', 'claude']);

@@ -15,7 +15,7 @@ import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 const SESSION = '41111111-2222-4333-8444-555555555555';
-const HOOK_BIN = path.join(path.dirname(DAEMON_BIN), 'ai-zen-hook.js');
+const HOOK_BIN = path.join(path.dirname(DAEMON_BIN), 'ai-zen-hook.cjs');
 const IDLE_MINUTES = 0.02;
 
 let daemon: DaemonRepo | null = null;

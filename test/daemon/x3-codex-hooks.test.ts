@@ -295,8 +295,8 @@ describe('X3 Codex hooks (install-hooks codex), with the real client', { timeout
   });
 });
 
-// The lean entry the stable shim runs for `hook` (dist/cli/ai-zen-hook.js): the path every agent turn takes.
-const HOOK_ENTRY = path.join(path.dirname(DAEMON_BIN), 'ai-zen-hook.js');
+// The lean entry the stable shim runs for `hook` (dist/cli/ai-zen-hook.cjs): the path every agent turn takes.
+const HOOK_ENTRY = path.join(path.dirname(DAEMON_BIN), 'ai-zen-hook.cjs');
 
 function runHook(repo: DaemonRepo, event: string, input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -257,8 +257,8 @@ describe('X3 the summary executor for another agent’s session', () => {
   }, 120_000);
 });
 
-// The lean entry the stable shim runs for `hook` (dist/cli/ai-zen-hook.js): the path every agent turn takes.
-const HOOK_ENTRY = path.join(path.dirname(DAEMON_BIN), 'ai-zen-hook.js');
+// The lean entry the stable shim runs for `hook` (dist/cli/ai-zen-hook.cjs): the path every agent turn takes.
+const HOOK_ENTRY = path.join(path.dirname(DAEMON_BIN), 'ai-zen-hook.cjs');
 
 function runHook(daemon: DaemonRepo, event: string, input: object): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {

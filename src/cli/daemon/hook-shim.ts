@@ -33,10 +33,12 @@ script=${shellWord(script)}
 node=${shellWord(node)}
 if [ -f "$script" ]; then
   # Claude Code's statusline runs on every refresh, and the agent waits on every hook: their lean
-  # entries, not the whole CLI.
+  # entries, not the whole CLI; their CommonJS file where there is one (it starts faster).
   lean=
-  case "$1" in statusline) lean="\${script%/*}/ai-zen-statusline.js" ;; hook) lean="\${script%/*}/ai-zen-hook.js" ;; esac
-  if [ -n "$lean" ] && [ -f "$lean" ]; then shift; set -- "$lean" "$@"; else set -- "$script" "$@"; fi
+  case "$1" in statusline) lean="\${script%/*}/ai-zen-statusline" ;; hook) lean="\${script%/*}/ai-zen-hook" ;; esac
+  if [ -n "$lean" ] && [ -f "$lean.cjs" ]; then shift; set -- "$lean.cjs" "$@"
+  elif [ -n "$lean" ] && [ -f "$lean.js" ]; then shift; set -- "$lean.js" "$@"
+  else set -- "$script" "$@"; fi
   if [ -x "$node" ]; then exec "$node" "$@"; fi
   exec node "$@"
 fi
