@@ -17,8 +17,9 @@ if (agent === undefined || event === undefined || rest.length > 0) {
 // No top-level await: the shim runs this bundled as CommonJS too (rolldown.config.ts: a CommonJS
 // file starts faster than an ES module, and this runs on every agent turn).
 async function main(agent: string, event: string): Promise<void> {
-  const io = { cwd: process.cwd(), env: process.env, stdin: process.stdin };
-  const forwarded = await forwardHook(agent, event, io).catch(() => ({ kind: 'silent' }) as const);
+  const io = { cwd: process.cwd(), env: process.env };
+  // process.stdin only when fd 0 cannot be read at once: setting it up costs every run.
+  const forwarded = await forwardHook(agent, event, { ...io, stdin: () => process.stdin }).catch(() => ({ kind: 'silent' }) as const);
   let output: Record<string, unknown> | null = null;
   if (forwarded.kind === 'answered') output = forwarded.output;
   else if (forwarded.kind === 'fallback') {

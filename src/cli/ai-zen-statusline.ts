@@ -24,7 +24,11 @@ if (unknown.length > 0)
   process.stderr.write(`ai-zen-daemon statusline: ignored ${unknown.join(' ')} (it takes only --chain '<command>')\n`);
 // No top-level await: the shim runs this bundled as CommonJS too (rolldown.config.ts).
 void runStatusline(chain === undefined ? {} : { chain }, {
-  stdin: process.stdin,
+  // Read as fd 0, never set up as a stream (what that costs: statusline.ts).
+  get stdin(): NodeJS.ReadStream {
+    return process.stdin;
+  },
+  stdinFd: 0,
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,

@@ -1,8 +1,8 @@
 // Lock names are hashes of real paths: the same repo or session reached through a symlink or a
 // relative path gets the same lock, and the name stays short enough for any socket address.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { sha256Hex } from './sha256.js';
 
 export const LOCK_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -18,11 +18,11 @@ export function sessionLockName(sessionFile: string): string {
 
 /** A short stable hex digest of a path's real location (sha256 prefix). */
 export function hashRealPath(target: string, length = 24): string {
-  return createHash('sha256').update(realPathOf(target)).digest('hex').slice(0, length);
+  return sha256Hex(realPathOf(target)).slice(0, length);
 }
 
 function hashPath(realPath: string): string {
-  return createHash('sha256').update(realPath).digest('hex').slice(0, 24);
+  return sha256Hex(realPath).slice(0, 24);
 }
 
 /** Real path of the target, or of its folder plus its name when the file does not exist yet. */

@@ -30,7 +30,7 @@ export type ForwardOutcome =
 export async function forwardHook(
   agent: string,
   event: string,
-  io: { readonly cwd: string; readonly env: Env; readonly stdin: NodeJS.ReadableStream },
+  io: { readonly cwd: string; readonly env: Env; readonly stdin: () => NodeJS.ReadableStream },
 ): Promise<ForwardOutcome> {
   const bytes = await readInput(io.stdin);
   if (bytes === null) return { kind: 'silent' };
@@ -63,14 +63,13 @@ export async function forwardHook(
   }
 }
 
-async function readInput(stream: NodeJS.ReadableStream): Promise<Buffer | null> {
-  if (stream === process.stdin) {
-    const read = readStdinSync();
-    if (read !== 'not-blocking') return read;
-  }
+/** fd 0 read at once; a stream (made only then: `process.stdin` costs ~1 ms to set up) when fd 0 is non-blocking. */
+async function readInput(stdin: () => NodeJS.ReadableStream): Promise<Buffer | null> {
+  const read = readStdinSync();
+  if (read !== 'not-blocking') return read;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stream) {
+  for await (const chunk of stdin()) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
     if (size > MAX_INPUT_BYTES) return null;
