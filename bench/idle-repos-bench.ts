@@ -15,7 +15,7 @@ import { connectIpc } from '../dist/ipc/client.js';
 import { socketPathFor } from '../dist/ipc/socket-path.js';
 import { daemonLockName, isLockHeld } from '../dist/lock/os-lock.js';
 import { memory } from './proc-usage.js';
-import type { Figure, ItemResult } from './results.js';
+import type { ItemResult } from './results.js';
 import { formatBytes, pause, pollUntil } from './statistics.js';
 
 const run = promisify(execFile);

@@ -29,10 +29,11 @@ function hashPath(realPath: string): string {
 function realPathOf(target: string): string {
   const absolute = path.resolve(target);
   try {
-    return fs.realpathSync(absolute);
+    // The system's realpath(3): one call, where the JavaScript one walks each component (every hook run names its socket).
+    return fs.realpathSync.native(absolute);
   } catch {
     try {
-      return path.join(fs.realpathSync(path.dirname(absolute)), path.basename(absolute));
+      return path.join(fs.realpathSync.native(path.dirname(absolute)), path.basename(absolute));
     } catch {
       return absolute;
     }

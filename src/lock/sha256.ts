@@ -3,7 +3,7 @@
 // fresh process, ~10% of a bare node start); a name is a few dozen bytes, hashed in microseconds.
 // test/lock/sha256.fast.test.ts holds it to node:crypto's digest.
 
-const K = new Uint32Array([
+const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be,
   0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa,
   0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85,
@@ -13,48 +13,62 @@ const K = new Uint32Array([
 ]);
 
 export function sha256Hex(text: string): string {
-  const bytes = Buffer.from(text, 'utf8');
-  // The message, a 1 bit, zeros, and its length in bits as a 64-bit big-endian number: a multiple of 64 bytes.
-  const length = Math.ceil((bytes.length + 9) / 64) * 64;
-  const padded = Buffer.alloc(length);
-  bytes.copy(padded);
-  padded[bytes.length] = 0x80;
-  const bits = bytes.length * 8;
-  padded.writeUInt32BE(Math.floor(bits / 0x100000000), length - 8);
-  padded.writeUInt32BE(bits >>> 0, length - 4);
-  const hash = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const w = new Uint32Array(64);
-  const rotate = (value: number, by: number) => (value >>> by) | (value << (32 - by));
-  for (let offset = 0; offset < length; offset += 64) {
-    for (let i = 0; i < 16; i += 1) w[i] = padded.readUInt32BE(offset + i * 4);
+  const bytes = new TextEncoder().encode(text);
+  // The message, a 1 bit, zeros, and its length in bits as a 64-bit big-endian number: whole 64-byte blocks.
+  const words = new Int32Array(((bytes.length + 9 + 63) >> 6) << 4);
+  for (let i = 0; i < bytes.length; i += 1) words[i >> 2]! |= bytes[i]! << (24 - (i & 3) * 8);
+  words[bytes.length >> 2]! |= 0x80 << (24 - (bytes.length & 3) * 8);
+  words[words.length - 2] = Math.floor(bytes.length / 0x20000000);
+  words[words.length - 1] = bytes.length << 3;
+  let h0 = 0x6a09e667;
+  let h1 = 0xbb67ae85 | 0;
+  let h2 = 0x3c6ef372;
+  let h3 = 0xa54ff53a | 0;
+  let h4 = 0x510e527f;
+  let h5 = 0x9b05688c | 0;
+  let h6 = 0x1f83d9ab;
+  let h7 = 0x5be0cd19;
+  const w = new Int32Array(64);
+  for (let block = 0; block < words.length; block += 16) {
+    for (let i = 0; i < 16; i += 1) w[i] = words[block + i]!;
     for (let i = 16; i < 64; i += 1) {
-      const a = w[i - 15]!;
-      const b = w[i - 2]!;
-      const s0 = rotate(a, 7) ^ rotate(a, 18) ^ (a >>> 3);
-      const s1 = rotate(b, 17) ^ rotate(b, 19) ^ (b >>> 10);
-      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0;
+      const x = w[i - 15]!;
+      const y = w[i - 2]!;
+      const s0 = ((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3);
+      const s1 = ((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10);
+      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) | 0;
     }
-    let [a, b, c, d, e, f, g, h] = hash as unknown as [number, number, number, number, number, number, number, number];
+    let a = h0;
+    let b = h1;
+    let c = h2;
+    let d = h3;
+    let e = h4;
+    let f = h5;
+    let g = h6;
+    let h = h7;
     for (let i = 0; i < 64; i += 1) {
-      const t1 = (h + (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) >>> 0;
-      const t2 = ((rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+      const t1 =
+        (h + (((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0;
+      const t2 = ((((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
       h = g;
       g = f;
       f = e;
-      e = (d + t1) >>> 0;
+      e = (d + t1) | 0;
       d = c;
       c = b;
       b = a;
-      a = (t1 + t2) >>> 0;
+      a = (t1 + t2) | 0;
     }
-    hash[0] = (hash[0]! + a) >>> 0;
-    hash[1] = (hash[1]! + b) >>> 0;
-    hash[2] = (hash[2]! + c) >>> 0;
-    hash[3] = (hash[3]! + d) >>> 0;
-    hash[4] = (hash[4]! + e) >>> 0;
-    hash[5] = (hash[5]! + f) >>> 0;
-    hash[6] = (hash[6]! + g) >>> 0;
-    hash[7] = (hash[7]! + h) >>> 0;
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
   }
-  return Array.from(hash, (word) => word.toString(16).padStart(8, '0')).join('');
+  let hex = '';
+  for (const word of [h0, h1, h2, h3, h4, h5, h6, h7]) hex += (word >>> 0).toString(16).padStart(8, '0');
+  return hex;
 }
