@@ -179,6 +179,7 @@ describe("a restart keeps every other agent's handoff", () => {
     });
     process.kill(pid, 'SIGKILL');
     await waitFor(() => !processAlive(pid), { timeoutMs: 30_000, message: 'the killed daemon gone' });
+    await waitFor(async () => !(await daemon.running()), { timeoutMs: 30_000, message: 'the killed daemon’s lock free' });
     const [left] = await handoffDocs(daemon.root);
     expect(left).toBeDefined();
     expect(git(daemon.root, 'status', '--porcelain', '--', '.ai-zen/handoffs')).toContain('??');
