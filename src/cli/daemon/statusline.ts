@@ -161,16 +161,7 @@ async function readDescriptor(fd: number): Promise<string> {
       });
     next();
   });
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, INPUT_DEADLINE_MS);
-  });
-  try {
-    await Promise.race([read, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return untilDeadline(read, chunks);
 }
 
 async function readInput(stream: NodeJS.ReadableStream): Promise<string> {
@@ -184,6 +175,11 @@ async function readInput(stream: NodeJS.ReadableStream): Promise<string> {
       chunks.push(buffer);
     }
   })();
+  return untilDeadline(read, chunks);
+}
+
+/** What was read by the input deadline: a statusline never waits on a stdin that stays open. */
+async function untilDeadline(read: Promise<void>, chunks: readonly Buffer[]): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, INPUT_DEADLINE_MS);
