@@ -5,6 +5,7 @@
 // daemon answers (a session start in an enabled repo launches one) or an older daemon does not know
 // the request does it load the full hook path (hook-answer.ts). Never fails the agent: any error
 // prints nothing and exits 0.
+import { appendFileSync } from 'node:fs';
 import { EXIT_USAGE } from '../exit-codes.js';
 import { forwardHook } from './daemon/hook-forward.js';
 
@@ -26,6 +27,10 @@ async function main(agent: string, event: string): Promise<void> {
     const [{ answerHookQuietly }, { Readable }] = await Promise.all([import('./daemon/hook-answer.js'), import('node:stream')]);
     output = await answerHookQuietly(agent, event, { ...io, stdin: Readable.from([forwarded.input]) });
   }
+  // AI_ZEN_HOOK_DEBUG names a file that gets each answer (for a person debugging a hook).
+  const debug = process.env.AI_ZEN_HOOK_DEBUG;
+  if (debug && forwarded.kind !== 'fallback')
+    appendFileSync(debug, `${new Date().toISOString()} hook ${agent} ${event} (${forwarded.kind}): ${JSON.stringify(output)}\n`);
   if (output) await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(output)}\n`, () => resolve()));
   process.exit(0);
 }

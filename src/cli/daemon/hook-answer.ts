@@ -6,6 +6,7 @@ import { appendFile } from 'node:fs/promises';
 import { agentHookParams, HookInput } from '../../daemon/process/hook-input-answer.js';
 import { HOOK_EVENTS, type HookEvent } from '../../daemon/sources/agent-module.js';
 import { AGENT_MODULES, agentModule } from '../../daemon/sources/index.js';
+import { isOtherAgentsPayload } from '../../daemon/sources/other-agent-payload.js';
 import { connectIpc } from '../../ipc/client.js';
 import { socketPathFor } from '../../ipc/socket-path.js';
 import type { Env } from '../../paths.js';
@@ -97,17 +98,6 @@ function unprotected(root: string): Record<string, unknown> {
       additionalContext: `ai-zen: this repo (${root}) is NOT protected — no ai-zen daemon runs here, so nothing hands this session over when its context fills up. Tell the user; the fix is: ai-zen-daemon start (or ai-zen-daemon enable, to start it with every session here)`,
     },
   };
-}
-
-/** Fields only Cursor's hook input has (its common schema); no agent whose hooks ai-zen installs sends them. */
-const OTHER_AGENTS_FIELDS = ['cursor_version', 'conversation_id', 'generation_id', 'workspace_roots'];
-
-/** Whether a hook's input is another agent's: Cursor's fields, or Claude's event spelt Cursor's way ("stop", "sessionStart"). */
-function isOtherAgentsPayload(raw: unknown, agent: string, event: string): boolean {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return false;
-  if (OTHER_AGENTS_FIELDS.some((field) => field in raw)) return true;
-  const named = (raw as { hook_event_name?: unknown }).hook_event_name;
-  return agent === 'claude' && typeof named === 'string' && named !== event && named.toLowerCase() === event.toLowerCase();
 }
 
 function isHookEvent(event: string): event is HookEvent {

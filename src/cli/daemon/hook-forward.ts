@@ -63,12 +63,15 @@ export async function forwardHook(
   }
 }
 
-/** fd 0 read at once; a stream (made only then: `process.stdin` costs ~1 ms to set up) when fd 0 is non-blocking. */
+/**
+ * fd 0 read at once; what a non-blocking descriptor has not delivered yet (EAGAIN: the agent is still
+ * writing) is read as a stream (made only then: `process.stdin` costs ~1 ms to set up).
+ */
 async function readInput(stdin: () => NodeJS.ReadableStream): Promise<Buffer | null> {
   const read = readStdinSync();
-  if (read !== 'not-blocking') return read;
-  const chunks: Buffer[] = [];
-  let size = 0;
+  if (read === null || read.ended) return read && Buffer.concat(read.chunks);
+  const chunks = [...read.chunks];
+  let size = read.size;
   for await (const chunk of stdin()) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
@@ -79,10 +82,11 @@ async function readInput(stdin: () => NodeJS.ReadableStream): Promise<Buffer | n
 }
 
 /**
- * The process's stdin read straight from fd 0 until its end: setting up `process.stdin` as a stream
- * cost a few ms of every hook run. A non-blocking descriptor (EAGAIN) is read as a stream instead.
+ * The process's stdin read straight from fd 0 until its end (`ended`), or until a non-blocking
+ * descriptor has nothing more yet: setting up `process.stdin` as a stream cost a few ms of every
+ * hook run. Null: too large, or unreadable.
  */
-function readStdinSync(): Buffer | null | 'not-blocking' {
+function readStdinSync(): { readonly chunks: Buffer[]; readonly size: number; readonly ended: boolean } | null {
   const chunks: Buffer[] = [];
   let size = 0;
   for (;;) {
@@ -92,11 +96,11 @@ function readStdinSync(): Buffer | null | 'not-blocking' {
       count = readSync(0, buffer, 0, buffer.length, null);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN' && chunks.length === 0) return 'not-blocking';
-      if (code === 'EOF') return Buffer.concat(chunks);
+      if (code === 'EAGAIN') return { chunks, size, ended: false };
+      if (code === 'EOF') return { chunks, size, ended: true };
       return null;
     }
-    if (count === 0) return Buffer.concat(chunks);
+    if (count === 0) return { chunks, size, ended: true };
     size += count;
     if (size > MAX_INPUT_BYTES) return null;
     chunks.push(buffer.subarray(0, count));

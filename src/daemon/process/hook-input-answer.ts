@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { RequestParams } from '../../ipc/protocol.js';
 import { HOOK_EVENTS, type HookEvent } from '../sources/agent-module.js';
 import { agentModule } from '../sources/index.js';
+import { isOtherAgentsPayload } from '../sources/other-agent-payload.js';
 
 /** The fields of a hook's input ai-zen uses, after the agent's own readInput. */
 export const HookInput = z.looseObject({
@@ -48,6 +49,7 @@ export async function answerHookInput(
 ): Promise<{ output: Record<string, unknown> | null }> {
   const hooks = agentModule(params.agent)?.hooks;
   if (!hooks || !(HOOK_EVENTS as readonly string[]).includes(params.event)) return { output: null };
+  if (isOtherAgentsPayload(params.input, params.agent, params.event)) return { output: null };
   const input = HookInput.safeParse((await hooks.readInput(params.input)) ?? {});
   if (!input.success) return { output: null };
   const request = agentHookParams(params.agent, params.event, input.data, params.agentPid ?? null);
