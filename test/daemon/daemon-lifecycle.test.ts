@@ -78,6 +78,8 @@ describe('D1 one daemon per repo, started and stopped from the command line', { 
     const first = await daemon.start();
     process.kill(first, 'SIGKILL');
     await waitFor(() => !alive(first), { message: 'the killed daemon to be gone' });
+    // What start checks: the lock, freed by the kernel once every descriptor of the process is closed.
+    await waitFor(async () => !(await daemon.running()), { timeoutMs: 30_000, message: 'the killed daemon’s lock free' });
     const second = await daemon.start();
     expect(second).not.toBe(first);
     expect((await daemon.status()).pid).toBe(second);
