@@ -100,6 +100,16 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
       await terminal.type(text);
       await terminal.waitForScreen(new RegExp(`\\* ${text}`));
       await terminal.sendKeys('Enter');
+      // An Enter that lands while Gemini redraws is lost: the text stays in the composer, and is sent again.
+      if (text === '/clear') return;
+      await waitFor(
+        async () => {
+          if (!(await terminal.capture()).includes(`* ${text}`)) return true;
+          await terminal.sendKeys('Enter');
+          return false;
+        },
+        { timeoutMs: 30_000, message: `the prompt "${text}" sent` },
+      );
     };
     const clear = async (gone: RegExp) => {
       await prompt('/clear');
