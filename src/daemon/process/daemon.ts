@@ -330,6 +330,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     events,
     close() {
       closing ??= (async () => {
+        // No new client from here: the socket's file goes at once, even if a slow step below meets the
+        // shutdown deadline (its connections, a `stop` waiting for its reply, are served to the end).
+        const ipcClosed = ipc.close();
         idle.close();
         migrator.close();
         foreign.close();
@@ -339,7 +342,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         gitWatch.close();
         await committer.close();
         await compactionPoints.flushed();
-        await ipc.close();
+        await ipcClosed;
         logger.info({}, 'daemon stopped');
       })();
       return closing;
