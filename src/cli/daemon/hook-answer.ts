@@ -3,10 +3,8 @@
 // full CLI's `hook` command and the lean entry the shim runs (ai-zen-hook.ts): a hook never fails
 // the agent, so the callers print nothing on any error.
 import { appendFile } from 'node:fs/promises';
-import { agentHookParams, HookInput } from '../../daemon/process/hook-input-answer.js';
-import { HOOK_EVENTS, type HookEvent } from '../../daemon/sources/agent-module.js';
-import { AGENT_MODULES, agentModule } from '../../daemon/sources/index.js';
-import { isOtherAgentsPayload } from '../../daemon/sources/other-agent-payload.js';
+import { hookRequestOf } from '../../daemon/process/hook-input-answer.js';
+import { AGENT_MODULES } from '../../daemon/sources/index.js';
 import { connectIpc } from '../../ipc/client.js';
 import { socketPathFor } from '../../ipc/socket-path.js';
 import type { Env } from '../../paths.js';
@@ -27,18 +25,15 @@ export interface HookIo {
 }
 
 export async function answerHook(agent: string, event: string, io: HookIo): Promise<Record<string, unknown> | null> {
-  const module = agentModule(agent);
-  const hooks = module?.hooks;
-  if (!HOOK_AGENTS.includes(agent) || !module || !hooks || !isHookEvent(event)) return null;
+  if (!HOOK_AGENTS.includes(agent)) return null;
   const raw: unknown = JSON.parse(await readInput(io.stdin));
-  // Another agent running this agent's hooks (Cursor runs Claude Code's from .claude/settings*.json) is not asked,
-  // told or blocked: its session is not one ai-zen watches, and a block would hold its stop.
-  if (isOtherAgentsPayload(raw, agent, event)) return null;
-  const input = HookInput.safeParse((await hooks.readInput(raw)) ?? {});
-  if (!input.success || !input.data.transcript_path) return null;
+  // The agent runs the hook (through a shell or two): its process is the one `/clear` keeps.
+  const read = await hookRequestOf(agent, event, raw, agentProcessOf(process.ppid));
+  if (read === null) return null;
+  const { hooks, request } = read;
   const shaped = (output: Record<string, unknown> | null): Record<string, unknown> | null =>
-    output ? hooks.writeOutput(event, output) : output;
-  const root = await daemonRoot(input.data.cwd ?? io.cwd, io.env);
+    output ? hooks.writeOutput(request.event, output) : output;
+  const root = await daemonRoot(read.cwd ?? io.cwd, io.env);
   // A daemon that is not there refuses at once; one that is slow to accept (a loaded machine) is waited for on
   // Stop and PreCompact, where a missed answer is a missed handoff; a session's start and a prompt wait less.
   const connectMs = event === 'SessionStart' || event === 'UserPromptSubmit' ? 2_000 : 10_000;
@@ -55,12 +50,8 @@ export async function answerHook(agent: string, event: string, io: HookIo): Prom
     const { startDaemonIfEnabled } = await import('../shared/daemon-autostart.js');
     return shaped((await startDaemonIfEnabled(root, io.env)) === 'not-enabled' ? unprotected(root) : null);
   }
-  // The agent runs the hook (through a shell or two): its process is the one `/clear` keeps.
-  const agentPid = agentProcessOf(process.ppid);
   try {
-    const params = agentHookParams(agent, event, input.data, agentPid);
-    if (params === null) return null;
-    const reply = await client.request<{ output: Record<string, unknown> | null }>('agent-hook', params, { timeoutMs: HOOK_ANSWER_MS });
+    const reply = await client.request<{ output: Record<string, unknown> | null }>('agent-hook', request, { timeoutMs: HOOK_ANSWER_MS });
     return shaped(reply && typeof reply === 'object' && reply.output && typeof reply.output === 'object' ? reply.output : null);
   } finally {
     await client.close().catch(() => {});
@@ -98,10 +89,6 @@ function unprotected(root: string): Record<string, unknown> {
       additionalContext: `ai-zen: this repo (${root}) is NOT protected — no ai-zen daemon runs here, so nothing hands this session over when its context fills up. Tell the user; the fix is: ai-zen-daemon start (or ai-zen-daemon enable, to start it with every session here)`,
     },
   };
-}
-
-function isHookEvent(event: string): event is HookEvent {
-  return (HOOK_EVENTS as readonly string[]).includes(event);
 }
 
 async function readInput(stream: NodeJS.ReadableStream): Promise<string> {

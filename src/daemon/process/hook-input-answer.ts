@@ -4,7 +4,7 @@
 // loads no agent's code and no zod (the lean entry, cli/ai-zen-hook.ts).
 import { z } from 'zod';
 import type { RequestParams } from '../../ipc/protocol.js';
-import { HOOK_EVENTS, type HookEvent } from '../sources/agent-module.js';
+import { type AgentHooks, HOOK_EVENTS, type HookEvent } from '../sources/agent-module.js';
 import { agentModule } from '../sources/index.js';
 import { isOtherAgentsPayload } from '../sources/other-agent-payload.js';
 
@@ -42,19 +42,40 @@ export function agentHookParams(
   };
 }
 
+/**
+ * The `agent-hook` request an agent's raw hook input makes, read as that agent's hooks read it, and
+ * its working folder; null when it is not one ai-zen answers. Both hook paths read input through it:
+ * the daemon's `agent-hook-input` and the full CLI's `hook`.
+ */
+export async function hookRequestOf(
+  agent: string,
+  event: string,
+  raw: unknown,
+  agentPid: number | null,
+): Promise<{ readonly hooks: AgentHooks; readonly cwd: string | undefined; readonly request: RequestParams<'agent-hook'> } | null> {
+  const hooks = agentModule(agent)?.hooks;
+  if (!hooks || !isHookEvent(event)) return null;
+  // Another agent running this agent's hooks (Cursor runs Claude Code's from .claude/settings*.json) is not asked,
+  // told or blocked: its session is not one ai-zen watches, and a block would hold its stop.
+  if (isOtherAgentsPayload(raw, agent, event)) return null;
+  const input = HookInput.safeParse((await hooks.readInput(raw)) ?? {});
+  if (!input.success) return null;
+  const request = agentHookParams(agent, event, input.data, agentPid);
+  return request === null ? null : { hooks, cwd: input.data.cwd, request };
+}
+
+export function isHookEvent(event: string): event is HookEvent {
+  return (HOOK_EVENTS as readonly string[]).includes(event);
+}
+
 /** Answers the raw hook input; `answer` is the daemon's `agent-hook` handler. */
 export async function answerHookInput(
   params: RequestParams<'agent-hook-input'>,
   answer: (params: RequestParams<'agent-hook'>) => Promise<unknown>,
 ): Promise<{ output: Record<string, unknown> | null }> {
-  const hooks = agentModule(params.agent)?.hooks;
-  if (!hooks || !(HOOK_EVENTS as readonly string[]).includes(params.event)) return { output: null };
-  if (isOtherAgentsPayload(params.input, params.agent, params.event)) return { output: null };
-  const input = HookInput.safeParse((await hooks.readInput(params.input)) ?? {});
-  if (!input.success) return { output: null };
-  const request = agentHookParams(params.agent, params.event, input.data, params.agentPid ?? null);
-  if (request === null) return { output: null };
-  const reply = (await answer(request)) as { output?: unknown } | null;
+  const read = await hookRequestOf(params.agent, params.event, params.input, params.agentPid ?? null);
+  if (read === null) return { output: null };
+  const reply = (await answer(read.request)) as { output?: unknown } | null;
   const output = reply && typeof reply.output === 'object' && reply.output !== null ? (reply.output as Record<string, unknown>) : null;
-  return { output: output ? hooks.writeOutput(params.event, output) : null };
+  return { output: output ? read.hooks.writeOutput(read.request.event, output) : null };
 }

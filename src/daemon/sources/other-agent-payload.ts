@@ -1,6 +1,6 @@
 // Another agent running this agent's hooks (Cursor runs Claude Code's from .claude/settings*.json)
 // is not asked, told or blocked: its session is not one ai-zen watches, and a block would hold its
-// stop. Checked on both hook paths (the lean hook's daemon request and the full CLI's).
+// stop. Checked where both hook paths read an input (process/hook-input-answer.ts: hookRequestOf).
 
 /** Fields only Cursor's hook input has (its common schema); no agent whose hooks ai-zen installs sends them. */
 const OTHER_AGENTS_FIELDS = ['cursor_version', 'conversation_id', 'generation_id', 'workspace_roots'];
