@@ -10,11 +10,10 @@ import { socketPathFor } from '../../ipc/socket-path.js';
 import type { Env } from '../../paths.js';
 import { agentProcessOf } from '../../probe/agent-process.js';
 import { daemonRoot } from '../shared/daemon-client.js';
+import { readBounded } from './hook-forward.js';
 
 /** The words of the agents whose hooks ai-zen installs and answers (`install-hooks <word>`, `hook <word> <event>`). */
 export const HOOK_AGENTS = AGENT_MODULES.filter((agent) => agent.hooks !== null).map((agent) => agent.word);
-/** What a hook reads on stdin at most (a Claude hook input is a few hundred bytes). */
-const MAX_INPUT_BYTES = 1024 * 1024;
 /** Under the hook's own timeout in the settings (60 s): the answer or nothing. */
 const HOOK_ANSWER_MS = 50_000;
 
@@ -92,13 +91,7 @@ function unprotected(root: string): Record<string, unknown> {
 }
 
 async function readInput(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of stream) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    bytes += buffer.length;
-    if (bytes > MAX_INPUT_BYTES) throw new Error('hook input too large');
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = await readBounded(stream);
+  if (bytes === null) throw new Error('hook input too large');
+  return bytes.toString('utf8');
 }

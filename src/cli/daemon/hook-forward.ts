@@ -70,9 +70,14 @@ export async function forwardHook(
 async function readInput(stdin: () => NodeJS.ReadableStream): Promise<Buffer | null> {
   const read = readStdinSync();
   if (read === null || read.ended) return read && Buffer.concat(read.chunks);
-  const chunks = [...read.chunks];
-  let size = read.size;
-  for await (const chunk of stdin()) {
+  return readBounded(stdin(), read.chunks);
+}
+
+/** A hook's input from a stream, after what was already read; null past MAX_INPUT_BYTES. */
+export async function readBounded(stream: NodeJS.ReadableStream, already: readonly Buffer[] = []): Promise<Buffer | null> {
+  const chunks = [...already];
+  let size = chunks.reduce((total, chunk) => total + chunk.length, 0);
+  for await (const chunk of stream) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
     if (size > MAX_INPUT_BYTES) return null;
@@ -86,7 +91,7 @@ async function readInput(stdin: () => NodeJS.ReadableStream): Promise<Buffer | n
  * descriptor has nothing more yet: setting up `process.stdin` as a stream cost a few ms of every
  * hook run. Null: too large, or unreadable.
  */
-function readStdinSync(): { readonly chunks: Buffer[]; readonly size: number; readonly ended: boolean } | null {
+function readStdinSync(): { readonly chunks: Buffer[]; readonly ended: boolean } | null {
   const chunks: Buffer[] = [];
   let size = 0;
   for (;;) {
@@ -96,11 +101,11 @@ function readStdinSync(): { readonly chunks: Buffer[]; readonly size: number; re
       count = readSync(0, buffer, 0, buffer.length, null);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') return { chunks, size, ended: false };
-      if (code === 'EOF') return { chunks, size, ended: true };
+      if (code === 'EAGAIN') return { chunks, ended: false };
+      if (code === 'EOF') return { chunks, ended: true };
       return null;
     }
-    if (count === 0) return { chunks, size, ended: true };
+    if (count === 0) return { chunks, ended: true };
     size += count;
     if (size > MAX_INPUT_BYTES) return null;
     chunks.push(buffer.subarray(0, count));
