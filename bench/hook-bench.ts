@@ -3,13 +3,11 @@
 // against a bare `node -e 0` started in the same rounds (the floor of any hook written in Node).
 // Each round spawns every case in turn, so the machine's load falls on all alike; a real daemon
 // answers every request. Without NODE_EXTRA_CA_CERTS: every Node start pays for parsing that bundle.
-import { spawn } from 'node:child_process';
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { claudeSlug } from '../dist/daemon/sources/claude-code/claude-paths.js';
 import { startDaemonProcess } from './daemon-process.js';
 import type { Figure, ItemResult } from './results.js';
 import { formatMs, median, percentile } from './statistics.js';
+import { timedRun, writeClaudeTranscript } from './spawn-timing.js';
 import { makeBenchProject } from './temp-project.js';
 
 export interface HookBenchOptions {
@@ -28,44 +26,12 @@ interface Case {
   readonly input: string;
 }
 
-function timedRun(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, input: string): Promise<{ ms: number; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', () => resolve({ ms: performance.now() - start, stdout }));
-    child.stdin.end(input);
-  });
-}
-
 export async function benchHooks(options: HookBenchOptions): Promise<ItemResult> {
   const project = await makeBenchProject('h');
   const claudeHome = path.join(project.home, 'claude');
   const env: NodeJS.ProcessEnv = { ...project.env, CLAUDE_CONFIG_DIR: claudeHome };
   delete env.NODE_EXTRA_CA_CERTS;
-  const folder = path.join(claudeHome, 'projects', claudeSlug(project.root));
-  await fs.mkdir(folder, { recursive: true });
-  const transcript = path.join(folder, `${SESSION}.jsonl`);
-  const line = (entry: object) =>
-    `${JSON.stringify({ cwd: project.root, sessionId: SESSION, timestamp: new Date().toISOString(), ...entry })}\n`;
-  await fs.writeFile(
-    transcript,
-    line({ type: 'user', message: { role: 'user', content: 'Fix the parser' } }) +
-      line({
-        type: 'assistant',
-        message: {
-          id: 'msg_1',
-          role: 'assistant',
-          model: 'claude-sonnet-4-5-20250929',
-          content: [{ type: 'text', text: 'Looking at it.' }],
-          usage: { input_tokens: 20_000, output_tokens: 20 },
-        },
-      }),
-  );
+  const transcript = await writeClaudeTranscript(claudeHome, project.root, SESSION);
   const daemon = await startDaemonProcess({
     bin: options.daemonBin,
     root: project.root,

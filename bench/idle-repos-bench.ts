@@ -17,6 +17,7 @@ import { daemonLockName, isLockHeld } from '../dist/lock/os-lock.js';
 import { memory } from './proc-usage.js';
 import type { ItemResult } from './results.js';
 import { formatBytes, pause, pollUntil } from './statistics.js';
+import { writeClaudeTranscript } from './spawn-timing.js';
 
 const run = promisify(execFile);
 
@@ -148,23 +149,7 @@ async function makeRepo(base: string, claudeHome: string, index: number, env: No
   await git('init', '-q', '-b', 'main');
   await git('-c', 'user.name=bench', '-c', 'user.email=bench@ai-zen.invalid', 'commit', '-q', '--allow-empty', '-m', 'initial commit');
   const session = `${String(index).padStart(8, '0')}-2222-4333-8444-555555555555`;
-  const folder = path.join(claudeHome, 'projects', claudeSlug(root));
-  await fs.mkdir(folder, { recursive: true });
-  const line = (entry: object) => `${JSON.stringify({ cwd: root, sessionId: session, timestamp: new Date().toISOString(), ...entry })}\n`;
-  await fs.writeFile(
-    path.join(folder, `${session}.jsonl`),
-    line({ type: 'user', message: { role: 'user', content: 'Fix the parser' } }) +
-      line({
-        type: 'assistant',
-        message: {
-          id: 'msg_1',
-          role: 'assistant',
-          model: 'claude-sonnet-4-5-20250929',
-          content: [{ type: 'text', text: 'Looking at it.' }],
-          usage: { input_tokens: 20_000, output_tokens: 20 },
-        },
-      }),
-  );
+  await writeClaudeTranscript(claudeHome, root, session);
   return { root, session, agent: null };
 }
 

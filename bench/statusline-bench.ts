@@ -4,11 +4,11 @@
 // (dist/cli/ai-zen-statusline.js) with no daemon and with a real daemon answering its `statusline`
 // request, and the full CLI (`ai-zen-daemon statusline`: commander, zod, …) for comparison; each
 // with the JSON Claude Code 2.1.332 sends on stdin, timed from spawn to exit.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { startDaemonProcess } from './daemon-process.js';
 import type { Figure, ItemResult } from './results.js';
 import { formatMs, median, percentile } from './statistics.js';
+import { timedRun } from './spawn-timing.js';
 import { makeBenchProject } from './temp-project.js';
 
 export interface StatuslineBenchOptions {
@@ -39,20 +39,6 @@ function claudeInput(folder: string): string {
       used_percentage: 60,
       remaining_percentage: 40,
     },
-  });
-}
-
-function timedRun(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, input: string): Promise<{ ms: number; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', () => resolve({ ms: performance.now() - start, stdout }));
-    child.stdin.end(input);
   });
 }
 
