@@ -33,6 +33,7 @@ import { successorInstruction } from './kit/successor.js';
 import { lineageOf } from '../../probe/agent-process.js';
 import { PRE_COMPACT_REASON } from '../handoffs/foreign-crossing.js';
 import type { HookEvent } from './agent-hooks.js';
+import type { WatchedAgent } from '../../config/agent-names.js';
 
 export interface AgentHookRequest {
   readonly event: HookEvent;
@@ -170,19 +171,16 @@ function handedOffMessage(request: AgentHookRequest, file: string, deps: AgentHo
 function firstPromptContext(request: AgentHookRequest, file: string, deps: AgentHookDeps): Record<string, unknown> | null {
   const agent = deps.source.kind;
   if (request.agentPid === undefined || agent === 'ai-zen') return null;
-  let context = deps.successors.takePrompt(agent, request.agentPid);
-  if (context === null) {
-    const handed = deps.successors.claim(
-      agent,
-      request.agentPid,
-      file,
-      (transcript) => deps.watcher.state(transcript)?.messageCount ?? null,
-    );
-    if (!handed) return null;
-    deps.continued.link(file, handed.document);
-    context = `ai-zen: ${successorInstruction(handed.document)}`;
-  }
-  return { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } };
+  const context = deps.successors.takePrompt(agent, request.agentPid) ?? claimSuccessor(agent, request.agentPid, file, deps);
+  return context === null ? null : { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } };
+}
+
+/** The fresh session `file` started in `agentPid` continues the handed-off one: linked, and its breakpoint; null when it does not. */
+function claimSuccessor(agent: WatchedAgent, agentPid: number, file: string, deps: AgentHookDeps): string | null {
+  const handed = deps.successors.claim(agent, agentPid, file, (transcript) => deps.watcher.state(transcript)?.messageCount ?? null);
+  if (!handed) return null;
+  deps.continued.link(file, handed.document);
+  return `ai-zen: ${successorInstruction(handed.document)}`;
 }
 
 function contextOf(text: string): Record<string, unknown> {
@@ -210,17 +208,10 @@ async function sessionStartContext(
   let again = false;
   if (request.agentPid !== undefined && agent !== 'ai-zen') {
     again = deps.successors.startedBefore(agent, request.agentPid);
-    const handed = deps.successors.claim(
-      agent,
-      request.agentPid,
-      file,
-      (transcript) => deps.watcher.state(transcript)?.messageCount ?? null,
-    );
-    if (handed) {
-      const breakpoint = `ai-zen: ${successorInstruction(handed.document)}`;
+    const breakpoint = claimSuccessor(agent, request.agentPid, file, deps);
+    if (breakpoint !== null) {
       // Gemini fires SessionStart more than once after /clear, and drops its context: the first prompt carries it.
       deps.successors.awaitPrompt(agent, request.agentPid, breakpoint);
-      deps.continued.link(file, handed.document);
       return contextOf(breakpoint);
     }
   }
