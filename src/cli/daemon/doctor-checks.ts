@@ -133,18 +133,20 @@ export async function checkSockets(env: Env): Promise<Finding[]> {
   const names = (await fs.readdir(folder).catch(() => [] as string[])).filter((name) =>
     /^d-[0-9a-f]{16}\.sock$|^daemon-[0-9a-f]{24}\.lock$/.test(name),
   );
-  const dead: string[] = [];
-  for (const name of names) if (!(await answers(path.join(folder, name)))) dead.push(path.join(folder, name));
+  const silent: string[] = [];
+  for (const name of names) if (!(await answers(path.join(folder, name)))) silent.push(path.join(folder, name));
   // A clean stop removes the daemon's socket but leaves its lock (the kernel frees it with the
   // process; the next start takes it over): a lock is dead only beside its dead socket (a kill -9).
-  const deadSockets = new Set(dead.map((file) => path.basename(file)).filter((name) => name.startsWith('d-')));
+  const silentSockets = new Set(silent.map((file) => path.basename(file)).filter((name) => name.startsWith('d-')));
   const leftover = (file: string) => {
     const lock = /^daemon-([0-9a-f]{16})[0-9a-f]{8}\.lock$/.exec(path.basename(file));
-    return lock !== null && !deadSockets.has(`d-${lock[1]}.sock`);
+    return lock !== null && !silentSockets.has(`d-${lock[1]}.sock`);
   };
-  dead.splice(0, dead.length, ...dead.filter((file) => !leftover(file)));
+  const dead = silent.filter((file) => !leftover(file));
   if (dead.length === 0)
-    return [{ check: 'sockets', status: 'ok', message: `no dead daemon socket in ${folder} (${names.length} live)`, fix: null }];
+    return [
+      { check: 'sockets', status: 'ok', message: `no dead daemon socket in ${folder} (${names.length - silent.length} live)`, fix: null },
+    ];
   return [
     {
       check: 'sockets',
