@@ -73,6 +73,8 @@ export const RequestParams = {
       source: z.string().max(64).optional(),
       /** The hook says a script runs the session (pi -p), where the transcript cannot. */
       scripted: z.boolean().optional(),
+      /** The start of the reply the agent says its turn ended on (Claude's last_assistant_message): the Stop hook reads the transcript until it has it. */
+      lastReply: z.string().max(512).optional(),
       /** The agent process the hook ran under: the same before and after `/clear`, so the fresh session is known as the successor. */
       agentPid: z.number().int().positive().optional(),
     })
@@ -86,7 +88,7 @@ export const RequestParams = {
     .object({
       /** The word of `ai-zen-daemon hook <agent> <event>`: claude, codex, gemini, … */
       agent: z.string().min(1).max(32),
-      event: z.enum(['Stop', 'PreCompact', 'SessionStart']),
+      event: z.enum(['Stop', 'PreCompact', 'SessionStart', 'UserPromptSubmit']),
       input: z.record(z.string(), z.unknown()),
       agentPid: z.number().int().positive().optional(),
     })

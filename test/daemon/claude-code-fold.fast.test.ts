@@ -13,6 +13,7 @@ import { emptyClaudeState, foldClaudeLine } from '../../src/daemon/sources/claud
 import { claudeSlug, mayHoldSessionsOf } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import { claudeAgent } from '../../src/daemon/sources/claude-code/claude-agent.js';
 import { toolActivity } from '../../src/handoff/transcript.js';
+import { REPLY_HEAD_CHARS, replyHead } from '../../src/daemon/watching/session-source.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'claude-code');
 const CONFIG: AgentConfig = {
@@ -154,5 +155,49 @@ describe('who runs the turn: a person or a script', () => {
       state = folded;
       expect(state.scripted).toBe(scripted);
     }
+  });
+});
+
+describe('the reply a turn ended on, as the Stop hook compares it', () => {
+  const options = { root: '/work/repo', handoffAt: 70, warnAt: 60, handoffAtTokens: null, contextWindow: null, models: {} };
+  const reply = (id: string, content: object[], lineNumber: number) => ({
+    text: JSON.stringify({
+      type: 'assistant',
+      cwd: '/work/repo',
+      message: { id, role: 'assistant', content, usage: { input_tokens: 1_000, output_tokens: 5 } },
+    }),
+    lineNumber,
+    offset: 0,
+  });
+  const fold = (lines: ReturnType<typeof reply>[]) => {
+    let state = emptyClaudeState('/x/11111111-2222-4333-8444-555555555555.jsonl', options);
+    for (const line of lines) {
+      const folded = foldClaudeLine(state, line, options);
+      if (typeof folded === 'string') throw new Error(folded);
+      state = folded;
+    }
+    return state.turn?.lastReplyHead;
+  };
+
+  test('one reply over several lines is its text blocks joined as Claude joins them (last_assistant_message), whitespace as one space', () => {
+    const head = fold([
+      reply('msg_1', [{ type: 'thinking', thinking: 'hmm' }], 1),
+      reply('msg_1', [{ type: 'text', text: 'The parser\n\nis fixed.' }], 2),
+      reply('msg_1', [{ type: 'text', text: '  Tests pass.' }], 3),
+    ]);
+    expect(head).toBe(replyHead('The parser\n\nis fixed.\n  Tests pass.'));
+    expect(head).toBe('The parser is fixed. Tests pass.');
+  });
+
+  test('a new reply starts over: one with a tool call and no text has none; a long one is kept to its start', () => {
+    expect(
+      fold([
+        reply('msg_1', [{ type: 'text', text: 'Done.' }], 1),
+        reply('msg_2', [{ type: 'tool_use', id: 't', name: 'Bash', input: {} }], 2),
+      ]),
+    ).toBe('');
+    const long = 'word '.repeat(500);
+    expect(fold([reply('msg_1', [{ type: 'text', text: long }], 1)])).toBe(replyHead(long));
+    expect(replyHead(long)).toHaveLength(REPLY_HEAD_CHARS);
   });
 });

@@ -266,6 +266,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       facts,
       successors,
       continued,
+      logger: logger.child({ component: 'hooks' }),
       isLive: async (transcript, except) => {
         const owner = sources.find((candidate) => candidate.matches(transcript));
         return owner?.isLive ? owner.isLive(transcript, except).catch(() => null) : null;

@@ -7,6 +7,7 @@ import type { RequestParams } from '../../ipc/protocol.js';
 import { type AgentHooks, HOOK_EVENTS, type HookEvent } from '../sources/agent-module.js';
 import { agentModule } from '../sources/index.js';
 import { isOtherAgentsPayload } from '../sources/other-agent-payload.js';
+import { replyHead } from '../watching/session-source.js';
 
 /** The fields of a hook's input ai-zen uses, after the agent's own readInput. */
 export const HookInput = z.looseObject({
@@ -17,6 +18,7 @@ export const HookInput = z.looseObject({
   trigger: z.string().optional(),
   source: z.string().optional(),
   scripted: z.boolean().optional(),
+  last_assistant_message: z.string().optional(),
 });
 export type HookInput = z.infer<typeof HookInput>;
 
@@ -38,6 +40,7 @@ export function agentHookParams(
     ...(input.trigger ? { trigger: input.trigger } : {}),
     ...(input.source ? { source: input.source } : {}),
     ...(input.scripted ? { scripted: true } : {}),
+    ...(input.last_assistant_message ? { lastReply: replyHead(input.last_assistant_message) } : {}),
     ...(agentPid !== null ? { agentPid } : {}),
   };
 }

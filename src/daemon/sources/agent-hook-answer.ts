@@ -17,6 +17,7 @@
 //   records the state before the compaction. Any other session gets no pointer, but for a fresh start
 //   shortly after a handoff whose session has ended: one line of information naming the document.
 import { promises as fs } from 'node:fs';
+import type { Logger } from 'pino';
 import path from 'node:path';
 import { loadHandoffSkill } from '../../handoff/skill.js';
 import { HANDOFF_INSTRUCTION_MARK } from '../../handoff/transcript.js';
@@ -45,6 +46,8 @@ export interface AgentHookRequest {
   readonly scripted?: boolean;
   /** The agent process the hook ran under (probe/agent-process.ts): the same one before and after `/clear`. */
   readonly agentPid?: number;
+  /** The start of the reply the agent says its turn ended on (replyHead); absent: it does not say. */
+  readonly lastReply?: string;
 }
 
 export interface AgentHookDeps {
@@ -59,6 +62,8 @@ export interface AgentHookDeps {
   /** Whether an agent's process has a transcript's session open (null: the agent does not say). */
   isLive(transcript: string, except?: readonly number[]): Promise<boolean | null>;
   readonly now?: () => number;
+  /** Says when a Stop hook waits for the agent's last reply to be written. */
+  readonly logger?: Logger;
 }
 
 /** A fresh start this soon after a handoff whose session has ended is told of the document (information only). */
@@ -75,6 +80,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
   if (request.event === 'UserPromptSubmit') return { output: ofSource ? firstPromptContext(request, file, deps) : null };
   if (!ofSource) return { output: null };
   await deps.watcher.refresh(file);
+  if (request.event === 'Stop' && request.lastReply !== undefined) await readUntilReply(file, request.lastReply, deps);
   const state = deps.watcher.state(file);
   // A session of this repo only.
   if (!state || state.otherRepo) return { output: null };
@@ -127,6 +133,35 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
     renderFacts(facts).trim(),
   ].join('\n');
   return { output: { decision: 'block', reason } };
+}
+
+/** How long a Stop hook waits for the agent to write the reply it ended on (Claude Code writes its transcript in batches). */
+const REPLY_WAIT_MS = 5_000;
+const REPLY_POLL_MS = 25;
+
+/**
+ * Claude Code runs its Stop hook before it has always written the turn's last lines: read on until
+ * the transcript's last reply is the one the agent says it ended on, so the crossing that reply
+ * carries is not missed. Bounded: past it, the answer goes with what the transcript has.
+ */
+async function readUntilReply(file: string, reply: string, deps: AgentHookDeps): Promise<void> {
+  const now = deps.now ?? Date.now;
+  const deadline = now() + REPLY_WAIT_MS;
+  for (let round = 0; ; round++) {
+    const state = deps.watcher.state(file);
+    // An agent whose fold keeps no reply text cannot be compared: its transcript is taken as it is.
+    if ((state && state.turn?.lastReplyHead === undefined) || state?.turn?.lastReplyHead === reply) return;
+    if (now() >= deadline) {
+      deps.logger?.info(
+        { transcript: file },
+        'the Stop hook answers without the reply the agent ended on: the transcript did not have it in time',
+      );
+      return;
+    }
+    if (round === 0) deps.logger?.info({ transcript: file }, 'the Stop hook waits for the transcript to have the reply the agent ended on');
+    await new Promise((resolve) => setTimeout(resolve, REPLY_POLL_MS));
+    await deps.watcher.refresh(file);
+  }
 }
 
 /** What the Stop hook tells the agent once when its document fails the checks, naming its own editing tools. */

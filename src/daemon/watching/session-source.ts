@@ -100,12 +100,25 @@ export interface SessionTurn {
   /** The last reply's own timestamp and id (the idle stretch it starts); null: no reply yet. */
   readonly lastReplyAt: string | null;
   readonly lastReplyId: string | null;
+  /**
+   * The start of the last reply's text (its text blocks joined by a newline, whitespace runs as one
+   * space, at most REPLY_HEAD_CHARS): the Stop hook compares it with the reply the agent says it ended on.
+   */
+  readonly lastReplyHead?: string;
   /** The tool calls of the agent's replies with no result yet (a question to the person is not one: it waits on them). */
   readonly runningToolIds: readonly string[];
   /** A prompt or a tool's result was sent and no reply has come yet: mid-turn. */
   readonly awaitingReply: boolean;
   /** The prompt cache's lifetime the API last reported writing to (5 or 60 minutes); null: not said yet. */
   readonly cacheMinutes: 5 | 60 | null;
+}
+
+/** How much of a reply's text is kept to recognise it (replyHead). */
+export const REPLY_HEAD_CHARS = 120;
+
+/** The start of a reply's text as SessionTurn.lastReplyHead keeps it. */
+export function replyHead(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, REPLY_HEAD_CHARS);
 }
 
 /** Per-agent thresholds, in percent of the window (config `agents.<name>`). */

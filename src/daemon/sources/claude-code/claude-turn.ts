@@ -1,12 +1,14 @@
 // Where a Claude Code session's turn stands, folded from its lines (pure): the last reply and its
 // stamp, the tool calls still without a result, whether a prompt waits for its reply, and which
-// prompt cache the API said it wrote to. The idle handoff reads this; nothing else does.
-import type { SessionState, SessionTurn } from '../../watching/session-source.js';
+// prompt cache the API said it wrote to. The idle handoff reads this, and the Stop hook the last
+// reply's text (Claude may run that hook before it has written the turn's last lines).
+import { replyHead, type SessionState, type SessionTurn } from '../../watching/session-source.js';
 import { asRecord } from '../kit/json-record.js';
 
 export const EMPTY_TURN: SessionTurn = {
   lastReplyAt: null,
   lastReplyId: null,
+  lastReplyHead: '',
   runningToolIds: [],
   awaitingReply: false,
   cacheMinutes: null,
@@ -43,9 +45,18 @@ function replied(turn: SessionTurn, line: TurnLine): SessionTurn {
     if (part.type === 'tool_use' && typeof part.id === 'string' && !ASKS_THE_PERSON.has(String(part.name)))
       if (!started.includes(part.id)) started.push(part.id);
   }
+  // One reply is one line per content block, all with its id: their texts join as the agent joins them.
+  const text = contentOf(message)
+    .filter((part) => part.type === 'text' && typeof part.text === 'string')
+    .map((part) => String(part.text))
+    .join('\n');
+  const sameReply = message?.id !== undefined && message.id === turn.lastReplyId;
+  const before = sameReply ? (turn.lastReplyHead ?? '') : '';
+  const head = text === '' ? before : replyHead(before === '' ? text.slice(0, 4096) : `${before}\n${text.slice(0, 4096)}`);
   return {
     lastReplyAt: line.timestamp ?? turn.lastReplyAt,
     lastReplyId: message?.id ?? turn.lastReplyId,
+    lastReplyHead: head,
     runningToolIds: started.slice(-64),
     awaitingReply: false,
     cacheMinutes: cacheMinutesOf(message?.usage) ?? turn.cacheMinutes,
