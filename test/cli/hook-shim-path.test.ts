@@ -38,6 +38,8 @@ function runShim(PATH: string, args: string[]): Promise<{ code: number | null; s
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout }));
+    // A stand-in that never reads its input may exit before it is written: that is no failure of the shim.
+    child.stdin.on('error', () => {});
     child.stdin.end(JSON.stringify({ transcript_path: '/x.jsonl', cwd: repo }));
   });
 }
