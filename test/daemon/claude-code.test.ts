@@ -377,7 +377,9 @@ describe('X3 Claude Code sessions, with the real client', () => {
     await terminal.type('go on');
     await terminal.sendKeys('Enter');
     await terminal.waitForScreen(/Continuing from the handoff document\./, { timeoutMs: 60_000 });
-    const continued = fake.requests.slice(before).find((request) => request.main)!;
+    const continued = fake.requests.slice(before).find((request) => request.main && request.lastUserText.includes('go on'))!;
+    if (!continued.allText.includes(`Read the handoff document ${doc}`))
+      console.log(await fs.readFile(path.join(daemon.root, '.ai-zen/logs/daemon.log'), 'utf8'));
     expect(continued.allText).toContain(`Read the handoff document ${doc} (the previous session's record)`);
     const successor = await waitFor(
       async () => (await daemon.status()).sessions.find((entry) => entry.agent === 'claude-code' && entry.previous?.path === doc) ?? null,
@@ -392,7 +394,9 @@ describe('X3 Claude Code sessions, with the real client', () => {
     await terminal.type('something else');
     await terminal.sendKeys('Enter');
     await terminal.waitForScreen(/A fresh start\./, { timeoutMs: 60_000 });
-    expect(fake.requests.slice(later).find((request) => request.main)!.allText).not.toContain('.ai-zen/handoffs/');
+    expect(
+      fake.requests.slice(later).find((request) => request.main && request.lastUserText.includes('something else'))!.allText,
+    ).not.toContain('.ai-zen/handoffs/');
   }, 240_000);
 
   test('a `claude -p` run that crosses with the hooks installed keeps its answer: stdout is the model’s final reply, and the daemon has written the document itself (offline) before claude exits, then commits it', async () => {
