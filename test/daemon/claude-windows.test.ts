@@ -197,6 +197,9 @@ describe('the grace rule as the README states it', () => {
     await waitFor(async () => (await sessionOf(young))?.action === `started less than ${GRACE_SECONDS} seconds ago: waiting`, {
       timeoutMs: GRACE_SECONDS * 1000 - 1000,
       message: 'the crossing held back by the grace window',
+    }).catch(async (error) => {
+      console.log(JSON.stringify(await sessionOf(young)), await fs.readFile(path.join(root, '.ai-zen/logs/daemon.log'), 'utf8'));
+      throw error;
     });
     expect(await handoffDocs(root)).toEqual([]);
     // 72%: a point short of where Claude compacts — waiting longer would let the compaction win.

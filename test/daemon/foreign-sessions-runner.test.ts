@@ -137,3 +137,46 @@ describe('the crossing runner', () => {
     runner.close();
   });
 });
+
+describe('a session read by the start-up listing', () => {
+  function runnerAt(now: number, state: SessionState) {
+    const runner = createForeignSessions({
+      root,
+      paths: projectPaths(root),
+      env: { AI_ZEN_HOME: path.join(root, '.home') },
+      events: new EventBus(),
+      committer: standInCommitter(),
+      facts: { capture: async () => cleanFacts(root) },
+      sources: [agentSource('claude-code', 'Claude Code')],
+      logger: memoryLogger().logger,
+      stateOf: (file) => (file === state.file ? state : null),
+      notice: () => {},
+      termsFor: () => ({ graceMs: 40_000, selfDeadlineMs: 180_000 }),
+      timers: handTimers().timers,
+      now: () => new Date(now),
+      records: createForeignRecords({ root, env: { AI_ZEN_HOME: path.join(root, '.home') }, logger: memoryLogger().logger }),
+    });
+    return runner;
+  }
+
+  test('one that started after the daemon is news: it waits out its grace window, not for growth as an old session would', async () => {
+    const NOW = Date.now();
+    const born = { ...overThreshold('claude-code'), startedAt: new Date(NOW + 1_000).toISOString() };
+    const runner = runnerAt(NOW, born);
+    // The listing at start-up reads it (`initial`), after the daemon answered and the session began.
+    runner.crossed(born, { initial: true });
+    await runner.settle(born.file);
+    expect(runner.actionFor(born.file)).toBe('started less than 40 seconds ago: waiting');
+    runner.close();
+  });
+
+  test('one that started before the daemon, first read over its threshold, is old news: it hands off once it grows', async () => {
+    const NOW = Date.now();
+    const old = { ...overThreshold('claude-code'), startedAt: new Date(NOW - 3_600_000).toISOString() };
+    const runner = runnerAt(NOW, old);
+    runner.crossed(old, { initial: true });
+    await runner.settle(old.file);
+    expect(runner.actionFor(old.file)).toBe('first seen at 85%, already over 80%: hands off once it reaches 95%');
+    runner.close();
+  });
+});

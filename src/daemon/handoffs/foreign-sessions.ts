@@ -159,6 +159,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   const documents = createForeignDocuments({ ...options, now });
   /** The one state: each transcript's crossing record. */
   const records = new Map<string, CrossingRecord>();
+  /** Sessions whose first line was written since are news, even when the start-up listing reads them first. */
+  const runnerStartedAt = now().getTime();
   /** Work in flight, by transcript: what a second caller waits on (not state: each clears itself). */
   const writes = new Map<string, Promise<ForeignHandoffResult | null>>();
   const askingHooks = new Map<string, Promise<void>>();
@@ -445,8 +447,10 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     },
     crossed(state, info) {
       // Only a session read at start-up (it was there before the daemon) may be old news; one born
-      // since is handled as it comes, whatever its first reading.
-      void judgeOnce(state, info.initial);
+      // since is handled as it comes, whatever its first reading — also when the start-up listing,
+      // which runs after the daemon answers, is what reads it first.
+      const startedAtMs = readingOf(state, false).startedAtMs;
+      void judgeOnce(state, info.initial && !(startedAtMs !== null && startedAtMs >= runnerStartedAt));
     },
     grew(state) {
       if (closed) return;
