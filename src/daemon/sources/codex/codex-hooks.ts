@@ -20,6 +20,7 @@ import type { AgentHooks, McpEntry } from '../agent-hooks.js';
 import { hookInputAsItIs, hookOutputAsItIs, ourHookMark } from '../hook-groups.js';
 import { settingsEntry } from '../kit/settings-entry.js';
 import { CLAUDE_SHAPE, settingsHooks } from '../kit/settings-hooks.js';
+import { forgetTrust, ourTrustKeys } from './codex-trust-entries.js';
 
 const codexSettings = settingsHooks({
   ...CLAUDE_SHAPE,
@@ -48,6 +49,7 @@ const server = settingsEntry({
 });
 
 export const codexMcp: McpEntry = {
+  file: ({ root, env }) => server.fileOf(root, env),
   async install({ root, env, shim }) {
     const added = await server.install(root, env, { command: shim, args: ['mcp'], env_vars: PASSED_ON });
     return { file: added.file, changed: added.changed, taken: added.theirs !== undefined };
@@ -57,6 +59,13 @@ export const codexMcp: McpEntry = {
 
 export const codexHooks: AgentHooks = {
   ...codexSettings.hooks,
+  // The trust Codex keeps for ours goes with them: keyed by their places, read before they go.
+  async uninstall(input) {
+    const keys = await ourTrustKeys(input.env);
+    const result = await codexSettings.hooks.uninstall(input);
+    await forgetTrust(input.env, keys);
+    return result;
+  },
   readInput: hookInputAsItIs,
   writeOutput: hookOutputAsItIs,
   mcp: codexMcp,
