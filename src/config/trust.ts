@@ -99,7 +99,8 @@ export async function trustProject(root: string, env: Env = process.env, now: ()
 
 /** Forgets the repo's trust; false when it was not trusted. */
 export async function untrustProject(root: string, env: Env = process.env): Promise<boolean> {
-  const realRoot = await fs.realpath(root);
+  // A repo moved or deleted since is forgotten by the path it was trusted at.
+  const realRoot = await fs.realpath(root).catch(() => path.resolve(root));
   const recordFile = recordFileFor(realRoot, env);
   try {
     await fs.rm(recordFile);
@@ -108,6 +109,15 @@ export async function untrustProject(root: string, env: Env = process.env): Prom
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw new AiZenError('config', `cannot remove ${recordFile}: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/** The repos the user trusted (their real paths, as recorded). */
+export async function trustedRoots(env: Env = process.env): Promise<string[]> {
+  const names = await fs.readdir(trustFolder(env)).catch(() => [] as string[]);
+  const records = await Promise.all(
+    names.filter((name) => name.endsWith('.json')).map((name) => readRecord(path.join(trustFolder(env), name))),
+  );
+  return records.flatMap((record) => (record === null ? [] : [record.root]));
 }
 
 function recordFileFor(realRoot: string, env: Env): string {

@@ -6,11 +6,13 @@ import type { Command } from 'commander';
 import type { AgentHooks, HookEvent, StatusLineInstall } from '../../daemon/sources/agent-hooks.js';
 import { AGENT_MODULES, agentModule } from '../../daemon/sources/index.js';
 import { AiZenError } from '../../errors.js';
-import type { Env } from '../../paths.js';
+import { type Env, homeFolder } from '../../paths.js';
 import { daemonRoot } from '../shared/daemon-client.js';
 import { packageVersion } from '../shared/package-version.js';
 import { recordInstalledHooks } from './doctor-hooks.js';
-import { keepOutOfGit } from './git-exclude.js';
+import { excludeFileOf, keepOutOfGit } from './git-exclude.js';
+import { rememberBefore } from './install-ledger.js';
+import { markUninstalled } from './uninstalled-repos.js';
 import { HOOK_AGENTS } from './hook-answer.js';
 import { ensureHookShim, shellWord } from './hook-shim.js';
 import { writeOut, type CliSetup } from '../shared/run-cli.js';
@@ -94,11 +96,31 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
     });
 }
 
+/**
+ * Notes the files install may write as they are before it does (install-ledger.ts): the settings, the
+ * MCP entry's file, and a repo's git exclude file, so `uninstall` can put each back as the user had it.
+ */
+async function noteFilesBefore(root: string, hooks: AgentHooks, env: Env): Promise<void> {
+  const inRepo = hooks.scope === 'repo';
+  const within = inRepo ? root : homeFolder(env);
+  const files = hooks.settingsFiles({ root, env }).flatMap((place) => (place.shared ? [] : [place.file]));
+  if (hooks.mcp) files.push(hooks.mcp.file({ root, env }));
+  const exclude = inRepo ? await excludeFileOf(root, env) : null;
+  if (exclude !== null) files.push(exclude);
+  await rememberBefore(
+    env,
+    inRepo ? root : null,
+    [...new Set(files)].map((file) => ({ file, within })),
+  );
+}
+
 /** install-hooks <agent>: the hooks, then each capability the agent has (its MCP entry, its statusline, its trust). */
 async function install(setup: CliSetup, word: string, hooks: AgentHooks, trust: boolean): Promise<void> {
   const env = setup.io.env;
   const root = await rootFor(hooks, setup);
   const shim = await ensureHookShim(env);
+  await noteFilesBefore(root, hooks, env);
+  await markUninstalled(env, root, false);
   const result = await hooks.install({ root, env, command: (event) => hookCommand(shim, word, event) });
   await recordInstalledHooks(hooks.settingsFiles({ root, env }), env);
   const { where, kept } = await place(root, result.file, hooks, env);

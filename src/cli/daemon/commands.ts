@@ -21,6 +21,7 @@ export const COMMAND_REGISTRARS: Readonly<Record<string, () => Promise<CommandRe
   migrate: async () => (await import('./handoff.js')).registerHandoffCommands,
   'install-hooks': async () => (await import('./agent-hooks.js')).registerAgentHookCommands,
   'uninstall-hooks': async () => (await import('./agent-hooks.js')).registerAgentHookCommands,
+  uninstall: async () => (await import('./uninstall.js')).registerUninstallCommand,
   enable: async () => (await import('./enable.js')).registerEnableCommands,
   disable: async () => (await import('./enable.js')).registerEnableCommands,
   hook: async () => (await import('./hook.js')).registerHookCommand,

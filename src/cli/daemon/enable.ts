@@ -6,6 +6,7 @@ import { setEnabled } from '../shared/enabled-repos.js';
 import { type CliSetup, writeOut } from '../shared/run-cli.js';
 import { HOOK_AGENTS } from './hook-answer.js';
 import { ensureHookShim } from './hook-shim.js';
+import { markUninstalled } from './uninstalled-repos.js';
 
 export function registerEnableCommands(program: Command, setup: CliSetup): void {
   for (const on of [true, false])
@@ -20,6 +21,7 @@ export function registerEnableCommands(program: Command, setup: CliSetup): void 
       .action(async (flags: { global?: boolean }) => {
         const root = flags.global ? null : await daemonRoot(setup.io.cwd, setup.io.env);
         if (on) await ensureHookShim(setup.io.env);
+        if (on && root !== null) await markUninstalled(setup.io.env, root, false);
         const changed = await setEnabled(root, on, setup.io.env);
         const what = root ?? 'every repo';
         await writeOut(

@@ -9,6 +9,25 @@ import { runGit } from '../../probe/run-git.js';
 
 export type ExcludeOutcome = 'ignored' | 'excluded' | 'tracked' | 'not-a-repo';
 
+/** The comment line each of ai-zen's exclude lines comes after. */
+const MARK = "# ai-zen: its hooks hold this machine's paths";
+
+/** The repo's `.git/info/exclude` (null: not a git repo). */
+export async function excludeFileOf(root: string, env: Env): Promise<string | null> {
+  const inside = await runGit(root, ['rev-parse', '--git-path', 'info/exclude'], { env });
+  return inside.ok ? path.resolve(root, inside.stdout.trim()) : null;
+}
+
+/** Takes ai-zen's lines (each with its comment) out of the repo's exclude file; the user's stay. */
+export async function forgetExcludes(root: string, env: Env): Promise<void> {
+  const exclude = await excludeFileOf(root, env);
+  const before = exclude === null ? null : await fs.readFile(exclude, 'utf8').catch(() => null);
+  if (exclude === null || before === null || !before.includes(MARK)) return;
+  const lines = before.split('\n');
+  const kept = lines.filter((line, index) => line !== MARK && lines[index - 1] !== MARK);
+  await fs.writeFile(exclude, kept.join('\n'));
+}
+
 export async function keepOutOfGit(root: string, relative: string, env: Env): Promise<ExcludeOutcome> {
   const slashed = relative.split(path.sep).join('/');
   const inside = await runGit(root, ['rev-parse', '--git-path', 'info/exclude'], { env });
@@ -20,9 +39,6 @@ export async function keepOutOfGit(root: string, relative: string, env: Env): Pr
   const line = `/${slashed}`;
   if (before.split('\n').includes(line)) return 'excluded';
   await fs.mkdir(path.dirname(exclude), { recursive: true });
-  await fs.appendFile(
-    exclude,
-    `${before === '' || before.endsWith('\n') ? '' : '\n'}# ai-zen: its hooks hold this machine's paths\n${line}\n`,
-  );
+  await fs.appendFile(exclude, `${before === '' || before.endsWith('\n') ? '' : '\n'}${MARK}\n${line}\n`);
   return 'excluded';
 }

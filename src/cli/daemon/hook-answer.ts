@@ -47,7 +47,10 @@ export async function answerHook(agent: string, event: string, io: HookIo): Prom
     // An enabled repo: this session's start brings its daemon up, detached, without waiting for it.
     // Loaded only here: the daemon launcher (and its logger) is most of the CLI, and every other hook run skips it.
     const { startDaemonIfEnabled } = await import('../shared/daemon-autostart.js');
-    return shaped((await startDaemonIfEnabled(root, io.env)) === 'not-enabled' ? unprotected(root) : null);
+    if ((await startDaemonIfEnabled(root, io.env)) !== 'not-enabled') return null;
+    // A repo the user uninstalled ai-zen from is not ai-zen's to protect: a hook still run there (Codex's, user-wide) is quiet.
+    const { uninstalledRepos } = await import('./uninstalled-repos.js');
+    return shaped((await uninstalledRepos(io.env)).includes(root) ? null : unprotected(root));
   }
   try {
     const reply = await client.request<{ output: Record<string, unknown> | null }>('agent-hook', request, { timeoutMs: HOOK_ANSWER_MS });

@@ -49,3 +49,11 @@ export function recordShim(env: Env, text: string): Promise<void> {
 export function recordHookCommands(env: Env, file: string, commands: readonly string[]): Promise<void> {
   return update(env, (record) => ({ ...record, files: { ...record.files, [file]: [...commands] } }));
 }
+
+/** Forgets the files' hooks (uninstall: nothing of ours is left there to compare). */
+export function forgetHookFiles(env: Env, files: readonly string[]): Promise<void> {
+  return update(env, (record) => ({
+    ...record,
+    files: Object.fromEntries(Object.entries(record.files).filter(([file]) => !files.includes(file))),
+  }));
+}

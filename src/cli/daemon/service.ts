@@ -189,7 +189,7 @@ async function removeEnableLink(file: string, dryRun: boolean): Promise<string |
   return link;
 }
 
-async function uninstall(setup: CliSetup, platform: ServicePlatform, dryRun: boolean, json: boolean): Promise<void> {
+export async function uninstallService(setup: CliSetup, platform: ServicePlatform, dryRun: boolean, json: boolean): Promise<void> {
   const { env } = setup.io;
   const { file } = serviceFile(platform, env);
   const current = await fs.readFile(file, 'utf8').catch(() => null);
@@ -249,7 +249,7 @@ export function registerServiceCommand(program: Command, setup: CliSetup): void 
       .addOption(new Option('--platform <platform>').hideHelp())
       .action(async (options: { dryRun?: boolean; json?: boolean; platform?: string }) => {
         const platform = servicePlatform(options.platform);
-        const run = action === 'install' ? install : uninstall;
+        const run = action === 'install' ? install : uninstallService;
         await run(setup, platform, options.dryRun === true, options.json === true);
       });
 }

@@ -31,7 +31,7 @@ export function registerStopCommand(program: Command, setup: CliSetup): void {
     });
 }
 
-async function stopOne(root: string, io: CliSetup['io'], named: boolean): Promise<void> {
+export async function stopOne(root: string, io: CliSetup['io'], named: boolean): Promise<void> {
   const reply = await requestDaemon(root, io.env, 'stop', undefined, StopReply);
   const deadline = Date.now() + STOP_DEADLINE_MS;
   while (await isDaemonRunning(root, io.env)) {

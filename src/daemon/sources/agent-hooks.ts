@@ -82,6 +82,8 @@ export interface HookSettingsFile {
 }
 
 export interface McpEntry {
+  /** The file the entry goes in (noted before install writes it, so uninstall can put it back). */
+  file(input: { readonly root: string; readonly env: Env }): string;
   /** Adds the server (`shim mcp`); `taken`: the person has a server of their own by that name, left as it is. */
   install(input: {
     readonly root: string;

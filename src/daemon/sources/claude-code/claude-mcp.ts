@@ -35,6 +35,7 @@ const APPROVALS = [
 ];
 
 export const claudeMcp: McpEntry = {
+  file: ({ root, env }) => server.fileOf(root, env),
   async install({ root, env, shim }) {
     const added = await server.install(root, env, { type: 'stdio', command: shim, args: ['mcp'] });
     if (added.theirs !== undefined) return { file: added.file, changed: false, taken: true };

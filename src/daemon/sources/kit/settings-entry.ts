@@ -33,6 +33,8 @@ export interface EntryFormat extends SettingsFormat {
 }
 
 export interface SettingsEntry {
+  /** The file the entry goes in. */
+  fileOf(root: string, env: Env): string;
   /** Ours in, unless `theirs` (the user's own entry, left as it was). */
   install(root: string, env: Env, value: Json): Promise<SettingsChange & { readonly theirs: unknown }>;
   uninstall(root: string, env: Env): Promise<SettingsChange>;
@@ -49,6 +51,7 @@ export function settingsEntry(table: EntryTable): SettingsEntry {
     return format.kind === 'json' ? jsonEntries((value) => format.isOurs(value, env)) : tomlEntries(await loadToml(), format.mark);
   };
   return {
+    fileOf: (root, env) => place(root, env).file,
     async install(root, env, value) {
       const { folder, file, shown } = place(root, env);
       const format = await formatOf(env);
