@@ -21,6 +21,7 @@ export function renderStatus(status: StatusInfo): string {
   const model =
     status.model === null ? 'no model configured: handoffs are offline' : `${status.model} (default executor ${status.executor})`;
   lines.push(`model   ${model}`);
+  if (status.config) lines.push(`config  ${status.config}`);
   lines.push(
     `commit  ${commitWhere(status)} · notifications ${status.notifications ? 'on' : 'off'}${status.ready ? '' : ' · still reading the sessions'}`,
   );

@@ -22,7 +22,7 @@ export function registerTrustCommands(program: Command, setup: CliSetup): void {
       let text = `ai-zen-daemon: trusted ${root}: ${what}\n  record  ${verdict.recordFile}\n`;
       if (await isDaemonRunning(root, io.env))
         text +=
-          '  the running daemon runs the hooks from now on; restart it (ai-zen-daemon stop, then start) for the project config to apply\n';
+          '  the running daemon runs the hooks and reads the project config again from now on; ai-zen-daemon status says what waits for a restart\n';
       await writeOut(io.stdout, text);
     });
   program

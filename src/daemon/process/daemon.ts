@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { isWatchedAgent } from '../../config/agent-names.js';
 import { loadConfig } from '../../config/load-config.js';
+import { createConfigKeeper } from './config-keeper.js';
 import { allowsProjectChoices, checkTrust, describeTrust } from '../../config/trust.js';
 import { EventBus, type AnyEvent } from '../../events.js';
 import { socketPathFor } from '../../ipc/socket-path.js';
@@ -95,6 +96,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // T3: the project's endpoint is refused; with no model configured the daemon hands off offline.
   if (config.refusedEndpoint !== null) logger.warn({}, `${config.refusedEndpoint}; the daemon hands sessions over offline`);
 
+  // The one owner of the config from here on: what is read at the time of use asks it.
+  const keeper = await createConfigKeeper({ root, env, logger: logger.child({ component: 'config' }), initial: config });
+  /** The config in force, field by field at the time of use (a handoff's model, executor, endpoint). */
+  const live = new Proxy(config, { get: (_target, key) => Reflect.get(keeper.current(), key) });
   const events = new EventBus((error, name) => logger.warn({ err: error, event: name }, 'event listener failed'));
   // What was learned about where each agent compacts: before the sources, whose folds use it.
   const compactionPoints = await loadCompactionPoints({
@@ -130,7 +135,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     committer.retry();
   });
 
-  const migrator = createDaemonMigrator({ paths, config, facts, events, logger, env });
+  const migrator = createDaemonMigrator({ paths, config: live, facts, events, logger, env });
   const continued = createContinuedSessions({
     sources,
     sessionOfDocument: (document) => committer.list().find((record) => record.path === document)?.sessionId ?? null,
@@ -153,12 +158,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     termsFor: (agent) =>
       isWatchedAgent(agent)
         ? {
-            graceMs: config.agents[agent].graceSeconds * 1000,
-            selfDeadlineMs: config.agents[agent].selfDeadlineSeconds * 1000,
-            idle: config.agents[agent].idleHandoff,
+            graceMs: keeper.current().agents[agent].graceSeconds * 1000,
+            selfDeadlineMs: keeper.current().agents[agent].selfDeadlineSeconds * 1000,
+            idle: keeper.current().agents[agent].idleHandoff,
           }
         : undefined,
-    summary: () => foreignSummaryExecutor(config, logger.child({ component: 'model' })),
+    summary: () => foreignSummaryExecutor(keeper.current(), logger.child({ component: 'model' })),
     records: createForeignRecords({ root, env, logger: logger.child({ component: 'foreign-records' }) }),
     ...(pause ? { pause } : {}),
     ...(options.now ? { now: options.now } : {}),
@@ -204,7 +209,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const core: DaemonCore = {
     root,
     paths,
-    config,
+    get config() {
+      return keeper.current();
+    },
+    configNote: () => keeper.note(),
     version: options.version,
     startedAt: (options.now ?? (() => new Date()))().toISOString(),
     socketPath: socketPathFor(root, { env }),
@@ -240,7 +248,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       // Claude Code's statusline passes its reading and asks what to show beside it.
       statusline: async (params) => {
         idle.touch();
-        const claude = config.agents['claude-code'];
+        const claude = keeper.current().agents['claude-code'];
         return answerStatusline(params, {
           stateOf: (file) => watcher.state(file),
           documents: () => committer.list(),
@@ -334,6 +342,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         // No new client from here: the socket's file goes at once, even if a slow step below meets the
         // shutdown deadline (its connections, a `stop` waiting for its reply, are served to the end).
         const ipcClosed = ipc.close();
+        keeper.close();
         idle.close();
         migrator.close();
         foreign.close();

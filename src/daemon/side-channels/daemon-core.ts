@@ -14,7 +14,10 @@ import type { UsageHistory } from '../watching/usage-history.js';
 export interface DaemonCore {
   readonly root: string;
   readonly paths: ProjectPaths;
+  /** The config in force (it follows the config files: process/config-keeper.ts). */
   readonly config: Config;
+  /** One line when the config files say what the daemon does not apply (a restart needed, a file that does not parse). */
+  readonly configNote?: () => string | null;
   readonly version: string;
   readonly startedAt: string;
   readonly socketPath: string;

@@ -43,6 +43,7 @@ export function createIpcHandlers(core: DaemonCore): IpcHandlers {
         notifications: core.config.daemon.notifications,
         model: core.config.modelConfigured ? core.config.model : null,
         executor: core.config.modelConfigured ? core.config.executor : 'offline',
+        config: core.configNote?.() ?? null,
         migration: core.migrator.current,
         sessions,
         closedSessions: handedOff.length,

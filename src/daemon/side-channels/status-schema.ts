@@ -152,6 +152,8 @@ export const StatusInfo = z.object({
   /** The model the daemon's own handoffs use; null: none configured, handoffs are offline (X1). */
   model: z.string().nullable(),
   executor: z.string(),
+  /** The config files say what the daemon does not apply: "config changed: restart to apply (…)", or a file that does not parse. */
+  config: z.string().nullable().optional(),
   /** The handoff the daemon is running now. */
   migration: z.object({ sessionId: z.string(), mode: z.string(), since: z.string() }).nullable(),
   /** Open sessions (not handed off); with `all`, the handed-off ones too. */
