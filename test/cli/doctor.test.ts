@@ -123,10 +123,26 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     expect(found.problems).toHaveLength(1);
     const [dead] = found.problems;
     expect(dead!.check).toBe('sockets');
-    expect(dead!.message).toMatch(
-      /^2 dead daemon sockets \(no daemon answers\): (d-[0-9a-f]{16}\.sock, daemon-[0-9a-f]{24}\.lock|daemon-[0-9a-f]{24}\.lock, d-[0-9a-f]{16}\.sock)$/,
-    );
+    const real = await fs.realpath(repo.root);
+    const files = '(d-[0-9a-f]{16}\\.sock, daemon-[0-9a-f]{24}\\.lock|daemon-[0-9a-f]{24}\\.lock, d-[0-9a-f]{16}\\.sock)';
+    const escaped = real.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(dead!.message).toMatch(new RegExp(`^1 dead daemon \\(no daemon answers on the socket\\): ${escaped} \\(${files}\\)$`));
     expect(dead!.fix).toMatch(/^rm /);
+    // Named from anywhere: by what the daemon recorded beside its socket, not by the folder doctor runs in.
+    const home = env.HOME!;
+    const fromHome = async () =>
+      JSON.parse((await runCli(['doctor', '--json'], { cwd: home, env, bin: DAEMON_BIN, timeoutMs: 60_000 })).stdout) as {
+        findings: Finding[];
+      };
+    expect((await fromHome()).findings.find((finding) => finding.check === 'sockets')!.message).toContain(`: ${real} (`);
+    // Without that record, and not run in the repo, doctor says plainly it cannot name it.
+    const record = (await fs.readdir(path.join(repo.home, 'run'))).filter((name) => name.endsWith('.repo'));
+    expect(record).toHaveLength(1);
+    await fs.rm(path.join(repo.home, 'run', record[0]!));
+    expect((await fromHome()).findings.find((finding) => finding.check === 'sockets')!.message).toContain(
+      ': a repo that cannot be named (',
+    );
+    expect((await doctor(repo)).problems[0]!.message).toContain(`: ${real} (`);
     await run('sh', ['-c', dead!.fix!]);
     expect((await doctor(repo)).healthy).toBe(true);
   });
