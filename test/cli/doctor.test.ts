@@ -205,6 +205,15 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
 
   it('doctor: a stale shim (it names an ai-zen that is gone) and a login unit that is out of date, each with its fix', async () => {
     const repo = await user();
+    // A systemctl whose user manager answers, as on a desktop: enable links the unit (none runs here).
+    const stubs = path.join(path.dirname(repo.root), 'stub bin');
+    await fs.mkdir(stubs);
+    await fs.writeFile(
+      path.join(stubs, 'systemctl'),
+      `#!/bin/sh\nif [ "$2" = enable ]; then mkdir -p "$XDG_CONFIG_HOME/systemd/user/default.target.wants" && ln -sf "$XDG_CONFIG_HOME/systemd/user/ai-zen.service" "$XDG_CONFIG_HOME/systemd/user/default.target.wants/ai-zen.service"; fi\n`,
+      { mode: 0o755 },
+    );
+    env = { ...env, PATH: `${stubs}:${process.env.PATH}` };
     expect((await daemon(repo, ['enable'])).code).toBe(0);
     expect((await daemon(repo, ['service', 'install', '--platform', 'linux'])).code).toBe(0);
     const shim = path.join(repo.home, 'bin', 'ai-zen-daemon');

@@ -11,7 +11,7 @@ import { checkTrust, describeTrust, TRUST_COMMAND } from '../../config/trust.js'
 import { describeError } from '../../errors.js';
 import { packageRoot, projectPaths, runFolder, userConfigPath, type Env } from '../../paths.js';
 import { runProcess } from '../../run-process.js';
-import { serviceFile, serviceState } from './service.js';
+import { enableLinkOf, serviceFile, serviceState } from './service.js';
 import type { Finding } from './doctor-finding.js';
 import { enabledPath, readEnabled, type Enabled } from '../shared/enabled-repos.js';
 import { hookShimState, DAEMON_SCRIPT } from './hook-shim.js';
@@ -242,7 +242,17 @@ export async function checkService(env: Env): Promise<Finding[]> {
   if (process.platform !== 'linux' && process.platform !== 'darwin') return [];
   const state = await serviceState(process.platform, env);
   const { file } = serviceFile(process.platform, env);
-  if (state === 'current') return [{ check: 'service', status: 'ok', message: `${file} is up to date`, fix: null }];
+  // Linux: a unit systemd never enabled starts nothing at login, however current its text (launchd keeps no such mark).
+  if (state === 'current' && process.platform === 'linux' && (await enableLinkOf(file)) === null)
+    return [
+      {
+        check: 'service',
+        status: 'problem',
+        message: `${file} is installed but not enabled: nothing starts it at login`,
+        fix: "systemctl --user enable --now ai-zen.service (where your login's service manager answers), or ai-zen-daemon service install",
+      },
+    ];
+  if (state === 'current') return [{ check: 'service', status: 'ok', message: `${file} is up to date and enabled`, fix: null }];
   if (state === 'outdated')
     return [
       {
