@@ -8,7 +8,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import { SessionsReply } from '../../src/daemon/side-channels/status-schema.js';
 import { shortId } from '../../src/short-id.js';
-import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import { waitFor } from '../support/wait-for.js';
+import { makeDaemonRepo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 
 const GONE = '51111111-2222-4333-8444-555555555555';
 const RUNNING = '52222222-2222-4333-8444-555555555555';
@@ -89,5 +90,16 @@ describe('lists that stay true', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain(`open ones: ${shortId(RUNNING)} (claude-code)`);
     expect(refused.stderr).not.toContain(shortId(GONE));
+
+    // An ai-zen session the daemon handed off (its window overflowed, nobody had it open) is not offered either.
+    const older = sessionId(9);
+    await daemon.writeSession(older, { maxContextTokens: 1000 });
+    await daemon.appendLines(older, usageLine(1500));
+    await waitFor(async () => (await daemon!.status()).closedSessions === 1, { timeoutMs: 30_000, message: 'the session handed off' });
+    const again = await daemon.daemon(['handoff', 'zzzz']);
+    expect(again.stderr).toContain('open ones: ');
+    expect(again.stderr).not.toContain(shortId(older));
+    expect(again.stderr).not.toContain(shortId(GONE));
+    expect((await daemon.daemon(['status'])).stdout).toMatch(/sessions \(\d+ open, 1 handed off, 1 exited: status --all shows them\)/);
   }, 60_000);
 });
