@@ -123,10 +123,26 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     expect(found.problems).toHaveLength(1);
     const [dead] = found.problems;
     expect(dead!.check).toBe('sockets');
-    expect(dead!.message).toMatch(
-      /^2 dead daemon sockets \(no daemon answers\): (d-[0-9a-f]{16}\.sock, daemon-[0-9a-f]{24}\.lock|daemon-[0-9a-f]{24}\.lock, d-[0-9a-f]{16}\.sock)$/,
-    );
+    const real = await fs.realpath(repo.root);
+    const files = '(d-[0-9a-f]{16}\\.sock, daemon-[0-9a-f]{24}\\.lock|daemon-[0-9a-f]{24}\\.lock, d-[0-9a-f]{16}\\.sock)';
+    const escaped = real.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(dead!.message).toMatch(new RegExp(`^1 dead daemon \\(no daemon answers on the socket\\): ${escaped} \\(${files}\\)$`));
     expect(dead!.fix).toMatch(/^rm /);
+    // Named from anywhere: by what the daemon recorded beside its socket, not by the folder doctor runs in.
+    const home = env.HOME!;
+    const fromHome = async () =>
+      JSON.parse((await runCli(['doctor', '--json'], { cwd: home, env, bin: DAEMON_BIN, timeoutMs: 60_000 })).stdout) as {
+        findings: Finding[];
+      };
+    expect((await fromHome()).findings.find((finding) => finding.check === 'sockets')!.message).toContain(`: ${real} (`);
+    // Without that record, and not run in the repo, doctor says plainly it cannot name it.
+    const record = (await fs.readdir(path.join(repo.home, 'run'))).filter((name) => name.endsWith('.repo'));
+    expect(record).toHaveLength(1);
+    await fs.rm(path.join(repo.home, 'run', record[0]!));
+    expect((await fromHome()).findings.find((finding) => finding.check === 'sockets')!.message).toContain(
+      ': a repo that cannot be named (',
+    );
+    expect((await doctor(repo)).problems[0]!.message).toContain(`: ${real} (`);
     await run('sh', ['-c', dead!.fix!]);
     expect((await doctor(repo)).healthy).toBe(true);
   });
@@ -189,6 +205,15 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
 
   it('doctor: a stale shim (it names an ai-zen that is gone) and a login unit that is out of date, each with its fix', async () => {
     const repo = await user();
+    // A systemctl whose user manager answers, as on a desktop: enable links the unit (none runs here).
+    const stubs = path.join(path.dirname(repo.root), 'stub bin');
+    await fs.mkdir(stubs);
+    await fs.writeFile(
+      path.join(stubs, 'systemctl'),
+      `#!/bin/sh\nif [ "$2" = enable ]; then mkdir -p "$XDG_CONFIG_HOME/systemd/user/default.target.wants" && ln -sf "$XDG_CONFIG_HOME/systemd/user/ai-zen.service" "$XDG_CONFIG_HOME/systemd/user/default.target.wants/ai-zen.service"; fi\n`,
+      { mode: 0o755 },
+    );
+    env = { ...env, PATH: `${stubs}:${process.env.PATH}` };
     expect((await daemon(repo, ['enable'])).code).toBe(0);
     expect((await daemon(repo, ['service', 'install', '--platform', 'linux'])).code).toBe(0);
     const shim = path.join(repo.home, 'bin', 'ai-zen-daemon');

@@ -33,7 +33,7 @@ describe('ai-zen-daemon service install|uninstall', { timeout: 120_000 }, () => 
   });
 
   /** A user whose folders have spaces (and a `%`, a systemd specifier) in them; `tools` are stubbed on PATH. */
-  async function user(tools: readonly ('systemctl' | 'launchctl')[]): Promise<Setup> {
+  async function user(tools: readonly ('systemctl' | 'launchctl')[], failing = false): Promise<Setup> {
     const repo = await makeTempRepo();
     const base = path.dirname(repo.root);
     const home = path.join(base, 'my home');
@@ -47,7 +47,13 @@ describe('ai-zen-daemon service install|uninstall', { timeout: 120_000 }, () => 
     for (const tool of ['git', 'sh']) await fs.symlink(await toolPath(tool), path.join(stubs, tool));
     for (const tool of tools) {
       const stub = path.join(stubs, tool);
-      await fs.writeFile(stub, `#!/bin/sh\nprintf '%s\\n' "${tool} $*" >> '${calls}'\nexit 0\n`, { mode: 0o755 });
+      // As the real one: `systemctl --user enable` links the unit into default.target.wants; with no user
+      // manager (a container, an ssh session) it fails the way systemctl does there.
+      const enable = `if [ "$2" = enable ]; then mkdir -p "$XDG_CONFIG_HOME/systemd/user/default.target.wants" && ln -sf "$XDG_CONFIG_HOME/systemd/user/ai-zen.service" "$XDG_CONFIG_HOME/systemd/user/default.target.wants/ai-zen.service"; fi\n`;
+      const body = failing
+        ? `echo 'Failed to connect to bus: No medium found' >&2\nexit 1\n`
+        : `${tool === 'systemctl' ? enable : ''}exit 0\n`;
+      await fs.writeFile(stub, `#!/bin/sh\nprintf '%s\\n' "${tool} $*" >> '${calls}'\n${body}`, { mode: 0o755 });
     }
     const env = {
       HOME: home,
@@ -100,10 +106,13 @@ describe('ai-zen-daemon service install|uninstall', { timeout: 120_000 }, () => 
     expect(twice).toMatchObject({ code: 0, stdout: `ai-zen-daemon: no ai-zen service installed (${setup.unitFile})\n` });
   });
 
-  it('without systemctl, service install still writes the unit and prints the exact commands to run; uninstall removes the unit and its enable link and prints what is left', async () => {
+  it('without systemctl, service install still writes the unit and prints the exact commands to run, and exits 1 in one line: not enabled; uninstall removes the unit and its enable link and prints what is left', async () => {
     const setup = await user([]);
     const installed = await daemon(setup, ['service', 'install', '--platform', 'linux']);
-    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.code).toBe(1);
+    expect(installed.stderr).toBe(
+      `ai-zen-daemon: ${setup.unitFile} is written but not enabled: systemctl is not on the PATH; run systemctl --user daemon-reload && systemctl --user enable --now ai-zen.service where your login's service manager answers\n`,
+    );
     expect(installed.stdout).toContain('systemctl is not on the PATH');
     expect(installed.stdout).toContain('    systemctl --user daemon-reload && systemctl --user enable --now ai-zen.service\n');
     await fs.access(setup.unitFile);
@@ -123,7 +132,7 @@ describe('ai-zen-daemon service install|uninstall', { timeout: 120_000 }, () => 
   });
 
   it("the unit's ExecStart, run by hand through sh, starts an enabled repo's daemon (ls lists it), and its ExecStop stops it", async () => {
-    const setup = await user([]);
+    const setup = await user(['systemctl']);
     expect((await daemon(setup, ['enable'])).code).toBe(0);
     expect((await daemon(setup, ['service', 'install', '--platform', 'linux'])).code).toBe(0);
     const unit = await fs.readFile(setup.unitFile, 'utf8');
@@ -180,6 +189,23 @@ describe('ai-zen-daemon service install|uninstall', { timeout: 120_000 }, () => 
     expect(removed.code, removed.stderr).toBe(0);
     await expect(fs.access(file)).rejects.toThrow();
     expect(await calls(setup)).toEqual([`launchctl bootout gui/${uid}/dev.ai-zen.daemons`]);
+  });
+
+  it('systemctl --user failing (no user manager): service install exits 1 with one line naming the failure, and doctor calls the unit not enabled', async () => {
+    const setup = await user(['systemctl'], true);
+    const installed = await daemon(setup, ['service', 'install', '--platform', 'linux']);
+    expect(installed.code).toBe(1);
+    expect(installed.stderr).toBe(
+      `ai-zen-daemon: ${setup.unitFile} is written but not enabled: systemctl --user daemon-reload failed: Failed to connect to bus: No medium found; run systemctl --user daemon-reload && systemctl --user enable --now ai-zen.service where your login's service manager answers\n`,
+    );
+    const doctor = await daemon(setup, ['doctor', '--json']);
+    const service = (JSON.parse(doctor.stdout) as { findings: { check: string; status: string; message: string }[] }).findings.filter(
+      (finding) => finding.check === 'service',
+    );
+    expect(service).toEqual([
+      expect.objectContaining({ status: 'problem', message: `${setup.unitFile} is installed but not enabled: nothing starts it at login` }),
+    ]);
+    expect(doctor.code).toBe(1);
   });
 
   it('service install refuses a file of the same name it did not write, and leaves it as it was', async () => {

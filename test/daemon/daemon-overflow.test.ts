@@ -266,7 +266,7 @@ describe('D1 a session owned by a live ai-zen process', { timeout: 60_000 }, () 
   });
 
   const sessionFromDaemon = async (id: string) => {
-    const result = await daemon.daemon(['sessions', '--json']);
+    const result = await daemon.daemon(['sessions', '--all', '--json']);
     return SessionsReply.parse(JSON.parse(result.stdout)).sessions.find((session) => session.id === id) ?? null;
   };
 

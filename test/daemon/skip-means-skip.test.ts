@@ -27,7 +27,7 @@ describe('R19 skip means skip: the daemon respects a skip until the next crossin
   });
 
   const sessionFromDaemon = async (id: string) => {
-    const result = await daemon.daemon(['sessions', '--json']);
+    const result = await daemon.daemon(['sessions', '--all', '--json']);
     return SessionsReply.parse(JSON.parse(result.stdout)).sessions.find((session) => session.id === id) ?? null;
   };
   const linesOf = async (file: string) =>

@@ -58,3 +58,16 @@ describe('usage history', () => {
     expect(history.readings('/t/s.jsonl')).toEqual([]);
   });
 });
+
+describe('usage history after a start', () => {
+  it('a reading read now from a file last written an hour ago is dated an hour ago, so top calls the session idle, not working', () => {
+    const now = Date.parse('2026-12-04T04:00:00Z');
+    const history = new UsageHistory(() => new Date(now));
+    const written = now - 3600_000;
+    history.record(update(state(300), { stamp: { size: 10, mtimeMs: written, ctimeMs: written, ino: 1 } }));
+    expect(history.readings('/t/s.jsonl').map((reading) => reading.at)).toEqual([new Date(written).toISOString()]);
+    // A clock that runs behind the file's time never dates a reading in the future.
+    history.record(update(state(400), { stamp: { size: 20, mtimeMs: now + 60_000, ctimeMs: now, ino: 1 } }));
+    expect(history.readings('/t/s.jsonl').at(-1)?.at).toBe(new Date(now).toISOString());
+  });
+});

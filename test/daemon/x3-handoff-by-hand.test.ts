@@ -94,6 +94,11 @@ describe('§3–4 hand-made handoffs of other agents’ sessions, with the real 
     const all = (await daemon.daemon(['status', '--all'])).stdout.split('\n');
     expect(all.find((line) => line.startsWith(`  ${shortId(id)}  `))).toContain(`handed off → ${shortId(successor)}`);
     expect(all.find((line) => line.startsWith(`  ${shortId(successor)}  `))).not.toContain('handed off');
+    // A wrong id is answered with the sessions status lists: the successor, not the one handed off.
+    const unknown = await daemon.daemon(['handoff', 'zzzz']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`open ones: ${shortId(successor)} (claude-code)`);
+    expect(unknown.stderr).not.toContain(shortId(id));
   });
 
   it('two Codex sessions a moment apart get distinct short ids in status and distinct document names, each handed off by hand by its prefix; their shared id prefix is ambiguous', async () => {

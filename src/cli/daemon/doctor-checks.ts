@@ -1,6 +1,8 @@
 // The checks of `ai-zen-daemon doctor` but the hooks' (doctor-hooks.ts): Node, the
 // hook shim, dead daemon sockets, untrusted repos, config errors, the login service. Each says
 // what it found and, for a problem, the one line that fixes it; none changes anything.
+import { hashRealPath } from '../../lock/lock-names.js';
+import { recordedRepoOf } from '../../daemon/process/daemon-repo-record.js';
 import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -9,7 +11,7 @@ import { checkTrust, describeTrust, TRUST_COMMAND } from '../../config/trust.js'
 import { describeError } from '../../errors.js';
 import { packageRoot, projectPaths, runFolder, userConfigPath, type Env } from '../../paths.js';
 import { runProcess } from '../../run-process.js';
-import { serviceFile, serviceState } from './service.js';
+import { enableLinkOf, serviceFile, serviceState } from './service.js';
 import type { Finding } from './doctor-finding.js';
 import { enabledPath, readEnabled, type Enabled } from '../shared/enabled-repos.js';
 import { hookShimState, DAEMON_SCRIPT } from './hook-shim.js';
@@ -127,8 +129,12 @@ function answers(socketPath: string): Promise<boolean> {
   });
 }
 
-/** Daemon sockets and locks in the run folder that no process answers on: a daemon that died (kill -9, a crash, a reboot). */
-export async function checkSockets(env: Env): Promise<Finding[]> {
+/**
+ * Daemon sockets and locks in the run folder that no process answers on: a daemon that died (kill -9,
+ * a crash, a reboot). Each is named by its repo — as its daemon recorded it, else one of `knownRepos`
+ * (this repo, the enabled ones) whose hash it is — or said plainly to be of a repo that cannot be named.
+ */
+export async function checkSockets(env: Env, knownRepos: readonly string[] = []): Promise<Finding[]> {
   const folder = runFolder(env);
   const names = (await fs.readdir(folder).catch(() => [] as string[])).filter((name) =>
     /^d-[0-9a-f]{16}\.sock$|^daemon-[0-9a-f]{24}\.lock$/.test(name),
@@ -147,11 +153,22 @@ export async function checkSockets(env: Env): Promise<Finding[]> {
     return [
       { check: 'sockets', status: 'ok', message: `no dead daemon socket in ${folder} (${names.length - silent.length} live)`, fix: null },
     ];
+  const byHash = new Map<string, string[]>();
+  for (const file of dead) {
+    const hash = /^(?:d-|daemon-)([0-9a-f]{16})/.exec(path.basename(file))![1]!;
+    byHash.set(hash, [...(byHash.get(hash) ?? []), path.basename(file)]);
+  }
+  const known = new Map(knownRepos.map((repo) => [hashRealPath(repo, 16), repo]));
+  const daemons: string[] = [];
+  for (const [hash, files] of byHash) {
+    const repo = (await recordedRepoOf(hash, env).catch(() => null)) ?? known.get(hash) ?? null;
+    daemons.push(`${repo ?? 'a repo that cannot be named'} (${files.join(', ')})`);
+  }
   return [
     {
       check: 'sockets',
       status: 'problem',
-      message: `${dead.length} dead daemon socket${dead.length === 1 ? '' : 's'} (no daemon answers): ${dead.map((file) => path.basename(file)).join(', ')}`,
+      message: `${daemons.length} dead daemon${daemons.length === 1 ? '' : 's'} (no daemon answers on the socket): ${daemons.join('; ')}`,
       fix: `rm ${dead.map(shellWord).join(' ')}`,
     },
   ];
@@ -225,7 +242,17 @@ export async function checkService(env: Env): Promise<Finding[]> {
   if (process.platform !== 'linux' && process.platform !== 'darwin') return [];
   const state = await serviceState(process.platform, env);
   const { file } = serviceFile(process.platform, env);
-  if (state === 'current') return [{ check: 'service', status: 'ok', message: `${file} is up to date`, fix: null }];
+  // Linux: a unit systemd never enabled starts nothing at login, however current its text (launchd keeps no such mark).
+  if (state === 'current' && process.platform === 'linux' && (await enableLinkOf(file)) === null)
+    return [
+      {
+        check: 'service',
+        status: 'problem',
+        message: `${file} is installed but not enabled: nothing starts it at login`,
+        fix: "systemctl --user enable --now ai-zen.service (where your login's service manager answers), or ai-zen-daemon service install",
+      },
+    ];
+  if (state === 'current') return [{ check: 'service', status: 'ok', message: `${file} is up to date and enabled`, fix: null }];
   if (state === 'outdated')
     return [
       {

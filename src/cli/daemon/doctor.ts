@@ -25,7 +25,7 @@ export async function runDoctor(setup: CliSetup): Promise<Finding[]> {
     ...(await checkNode(env)),
     ...(await checkShim(env, needed, hookShimPath(env))),
     ...hooks.findings,
-    ...(await checkSockets(env)),
+    ...(await checkSockets(env, trustRoots)),
     ...(await checkTrustOf(trustRoots, env)),
     ...config.findings,
     ...service,

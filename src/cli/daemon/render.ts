@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { formatTokens } from '../../daemon/side-channels/format-tokens.js';
 import { describeChecks } from '../../handoff/checks/describe-checks.js';
-import type { FactsInfo, HandoffInfo, SessionInfo, SessionStanding, StatusInfo } from '../../daemon/side-channels/status-schema.js';
+import { isFolded, type SessionStanding, STATE_WORDS } from '../../daemon/side-channels/session-states.js';
+import type { FactsInfo, HandoffInfo, SessionInfo, StatusInfo } from '../../daemon/side-channels/status-schema.js';
 import { shortId } from '../../short-id.js';
 
 const BAR_CELLS = 8;
@@ -28,14 +29,19 @@ export function renderStatus(status: StatusInfo): string {
   if (status.migration)
     lines.push(`now     ${status.migration.mode} of session ${shortId(status.migration.sessionId)} since ${status.migration.since}`);
   lines.push('');
-  // A session handed off to its successor is folded out of the open list (`--all` shows it).
-  const open = status.sessions.filter((session) => standing(session) !== 'handed-off');
-  const handedOff = status.sessions.filter((session) => standing(session) === 'handed-off');
-  const folded = status.closedSessions - handedOff.length;
-  const more = status.closedSessions > 0 ? `, ${status.closedSessions} handed off${folded > 0 ? ': status --all shows them' : ''}` : '';
-  lines.push(`sessions (${open.length} open${more})`);
+  // A session handed off to its successor, or whose process exited, is folded out of the list (`--all` shows it).
+  const open = status.sessions.filter((session) => !isFolded(standing(session)));
+  const shownFolded = status.sessions.filter((session) => isFolded(standing(session)));
+  const exited = status.exitedSessions ?? 0;
+  const counts = [
+    status.closedSessions > 0 ? `${status.closedSessions} ${STATE_WORDS['handed-off']}` : null,
+    exited > 0 ? `${exited} ${STATE_WORDS.exited}` : null,
+  ].filter((part): part is string => part !== null);
+  const hidden = status.closedSessions + exited - shownFolded.length;
+  const more = counts.length > 0 ? `, ${counts.join(', ')}${hidden > 0 ? ': status --all shows them' : ''}` : '';
+  lines.push(`sessions (${open.length} ${STATE_WORDS.open}${more})`);
   if (open.length === 0) lines.push('  none');
-  for (const session of [...open, ...handedOff]) lines.push(`  ${sessionLine(session)}`);
+  for (const session of [...open, ...shownFolded]) lines.push(`  ${sessionLine(session)}`);
   lines.push('');
   lines.push(`git     ${gitLine(status.git)}`);
   lines.push(`ports   ${portsLine(status.ports)}`);
@@ -48,9 +54,13 @@ export function renderStatus(status: StatusInfo): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function renderSessions(sessions: readonly SessionInfo[]): string {
-  if (sessions.length === 0) return 'no sessions\n';
-  return `${sessions.map(sessionLine).join('\n')}\n`;
+/** Every session but those folded out (exited, handed off), and how many those are; `all`: them too. */
+export function renderSessions(sessions: readonly SessionInfo[], all = false): string {
+  const shown = all ? sessions : sessions.filter((session) => !isFolded(standing(session)));
+  const folded = sessions.length - shown.length;
+  const note = folded > 0 ? `${folded} more ${STATE_WORDS.exited} or ${STATE_WORDS['handed-off']}: sessions --all shows them\n` : '';
+  if (shown.length === 0) return `no ${all ? '' : `${STATE_WORDS.open} `}sessions\n${note}`;
+  return `${shown.map((session) => sessionLine(session)).join('\n')}\n${note}`;
 }
 
 export function renderHandoffs(handoffs: readonly HandoffInfo[]): string {
@@ -78,12 +88,12 @@ export function sessionLine(session: SessionInfo, now: number = Date.now()): str
   if (session.agent && session.agent !== 'ai-zen') notes.push(agentNote(session));
   if (session.model) notes.push(session.model);
   const state = standing(session);
-  if (state === 'handed-off') notes.push(`handed off → ${session.successorId ? shortId(session.successorId) : '?'}`);
+  if (state === 'handed-off') notes.push(`${STATE_WORDS['handed-off']} → ${session.successorId ? shortId(session.successorId) : '?'}`);
+  if (state === 'exited') notes.push(STATE_WORDS.exited);
   if (session.previous)
     notes.push(`continues ${session.previous.sessionId ? shortId(session.previous.sessionId) : '?'} from ${session.previous.path}`);
   else notes.push(session.owner === 'live' || session.owner === 'daemon' ? `owner: ${session.owner}` : 'owner: none');
-  if (state === 'over-threshold') notes.push('over the threshold');
-  if (state === 'overflowed') notes.push('window full');
+  if (state === 'over-threshold' || state === 'overflowed') notes.push(STATE_WORDS[state]);
   if (session.action) notes.push(session.action);
   const idle = idleNote(session, now);
   if (idle) notes.push(idle);

@@ -3,7 +3,7 @@
 // `systemctl --user daemon-reload` and `enable --now`; macOS: a launchd agent in
 // ~/Library/LaunchAgents, then `launchctl bootstrap gui/<uid>`. When the service manager cannot be
 // reached (no systemctl, no user manager: a container, an ssh session without lingering), the file
-// is still written and the exact commands are printed instead. Uninstall removes exactly what
+// is still written, the exact commands are printed, and install exits 1: the service is not enabled. Uninstall removes exactly what
 // install wrote (the file, and systemctl's enable link to it) and is idempotent.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -172,19 +172,31 @@ async function install(setup: CliSetup, platform: ServicePlatform, dryRun: boole
   const outcome = await runSteps(installSteps(platform, wanted.file), env, dryRun);
   if (json) {
     await writeOut(setup.io.stdout, `${JSON.stringify({ action: 'install', ...wanted, changed, dryRun, ...outcome }, null, 2)}\n`);
-    return;
+  } else {
+    const head = dryRun
+      ? `ai-zen-daemon: would write ${wanted.file}${changed ? '' : ' (unchanged)'}:\n\n${wanted.text}\n`
+      : `ai-zen-daemon: ${changed ? 'wrote' : 'already installed:'} ${wanted.file}\n`;
+    await writeOut(setup.io.stdout, head + (await enabledSummary(env)) + renderSteps(outcome, dryRun));
   }
-  const head = dryRun
-    ? `ai-zen-daemon: would write ${wanted.file}${changed ? '' : ' (unchanged)'}:\n\n${wanted.text}\n`
-    : `ai-zen-daemon: ${changed ? 'wrote' : 'already installed:'} ${wanted.file}\n`;
-  await writeOut(setup.io.stdout, head + (await enabledSummary(env)) + renderSteps(outcome, dryRun));
+  // Written is not enabled: nothing starts at login until those commands run, and a script must know.
+  if (!dryRun && outcome.toRun.length > 0)
+    throw new AiZenError(
+      'daemon',
+      `${wanted.file} is written but not enabled: ${outcome.why ?? 'the service manager was not asked'}; run ${outcome.toRun.join(' && ')} where your login's service manager answers`,
+    );
+}
+
+/** systemctl enable's link to our unit (null: the unit is not enabled), as `systemctl --user enable` makes it. */
+export async function enableLinkOf(file: string): Promise<string | null> {
+  const link = path.join(path.dirname(file), 'default.target.wants', path.basename(file));
+  const target = await fs.readlink(link).catch(() => null);
+  return target !== null && path.resolve(path.dirname(link), target) === file ? link : null;
 }
 
 /** systemctl enable's link to our unit; removed with it when no manager was there to do it. */
 async function removeEnableLink(file: string, dryRun: boolean): Promise<string | null> {
-  const link = path.join(path.dirname(file), 'default.target.wants', path.basename(file));
-  const target = await fs.readlink(link).catch(() => null);
-  if (target === null || path.resolve(path.dirname(link), target) !== file) return null;
+  const link = await enableLinkOf(file);
+  if (link === null) return null;
   if (!dryRun) await fs.rm(link, { force: true });
   return link;
 }

@@ -3,6 +3,7 @@
 // sessions and handoffs. A reading of a session's context is no event (one per turn would fill
 // daemon.log and every hook), so the live view also asks again at an interval — for the sessions
 // only: the handoffs change with an event, and are asked again only after one.
+import { isFolded } from '../../daemon/side-channels/session-states.js';
 import { HandoffsReply, SessionsReply } from '../../daemon/side-channels/status-schema.js';
 import { describeError } from '../../errors.js';
 import type { IpcClient } from '../../ipc/client.js';
@@ -23,7 +24,13 @@ export interface TopFeed {
  * `repo`: that repo's daemon only (its absence is an error on the first read, as for `status`);
  * null: every daemon of this user that answers (`--all`), found again at each read.
  */
-export function createTopFeed(options: { readonly repo: string | null; readonly env: Env; readonly onEvent: () => void }): TopFeed {
+export function createTopFeed(options: {
+  readonly repo: string | null;
+  readonly env: Env;
+  readonly onEvent: () => void;
+  /** The sessions that exited or were handed off too. */
+  readonly folded?: boolean;
+}): TopFeed {
   const clients = new Map<string, IpcClient>();
   /** Each daemon's handoffs as last asked; dropped by any event of that daemon. */
   const handoffsOf = new Map<string, TopDaemon['handoffs']>();
@@ -59,7 +66,9 @@ export function createTopFeed(options: { readonly repo: string | null; readonly 
         client.request('handoffs', undefined, { timeoutMs: REQUEST_TIMEOUT_MS }).then((reply) => HandoffsReply.parse(reply).handoffs),
     ]);
     if (!known && seen === events && clients.get(repo) === client) handoffsOf.set(repo, handoffs);
-    return { repo, sessions: SessionsReply.parse(sessions).sessions, handoffs };
+    const every = SessionsReply.parse(sessions).sessions;
+    // As in `status`: a session that exited or whose successor exists is folded out (`--all` shows it).
+    return { repo, sessions: options.folded ? every : every.filter((session) => !isFolded(session.state)), handoffs };
   }
 
   return {

@@ -3,6 +3,7 @@
 // and writes what it returns, so everything a person sees is tested here without a terminal.
 import path from 'node:path';
 import type { HandoffInfo, SessionInfo } from '../../daemon/side-channels/status-schema.js';
+import { ACTIVITY_WORDS, STATE_WORDS } from '../../daemon/side-channels/session-states.js';
 import { shortId } from '../../short-id.js';
 import { visibleLine } from '../shared/visible-text.js';
 import { idleNote } from './render.js';
@@ -31,7 +32,11 @@ export interface TopView {
   readonly clock?: (iso: string) => string;
 }
 
-export type TopState = 'working' | 'idle' | 'handed off';
+/** An open session's activity, or the state's own word (session-states.ts): one vocabulary with `status`. */
+export type TopState =
+  | (typeof ACTIVITY_WORDS)[keyof typeof ACTIVITY_WORDS]
+  | (typeof STATE_WORDS)['handed-off']
+  | (typeof STATE_WORDS)['exited'];
 
 /** One session as a row of the view. */
 export interface TopRow {
@@ -62,12 +67,15 @@ export function topRows(daemons: readonly TopDaemon[], now: number): TopRow[] {
   const rows: TopRow[] = [];
   for (const daemon of daemons) {
     const ofDaemon = daemon.sessions.map((session) => topRow(daemon, session, now));
-    ofDaemon.sort(
-      (a, b) => Number(a.state === 'handed off') - Number(b.state === 'handed off') || a.session.id.localeCompare(b.session.id),
-    );
+    ofDaemon.sort((a, b) => Number(settled(a.state)) - Number(settled(b.state)) || a.session.id.localeCompare(b.session.id));
     rows.push(...ofDaemon);
   }
   return rows;
+}
+
+/** Nothing more happens to it: listed after the others. */
+function settled(state: TopState): boolean {
+  return state === STATE_WORDS['handed-off'] || state === STATE_WORDS.exited;
 }
 
 function topRow(daemon: TopDaemon, session: SessionInfo, now: number): TopRow {
@@ -80,10 +88,12 @@ function topRow(daemon: TopDaemon, session: SessionInfo, now: number): TopRow {
     session.state === 'handed-off' ||
     (last !== undefined && (lastReading === undefined || Date.parse(lastReading.at) <= Date.parse(last.at)));
   const state: TopState = handedOff
-    ? 'handed off'
-    : lastReading !== undefined && now - Date.parse(lastReading.at) < WORKING_WINDOW_MS
-      ? 'working'
-      : 'idle';
+    ? STATE_WORDS['handed-off']
+    : session.state === 'exited'
+      ? STATE_WORDS.exited
+      : lastReading !== undefined && now - Date.parse(lastReading.at) < WORKING_WINDOW_MS
+        ? ACTIVITY_WORDS.working
+        : ACTIVITY_WORDS.idle;
   return {
     repo: daemon.repo,
     session,

@@ -39,7 +39,7 @@ export function registerTopCommand(program: Command, setup: CliSetup): void {
     .description(
       'a live view of every watched session: context as a bar and over time, where it hands off and compacts, its state and last document',
     )
-    .option('--all', "every running daemon of this user, not only this repo's")
+    .option('--all', "every running daemon of this user, not only this repo's, and the sessions that exited or were handed off")
     .option('--once', 'print one snapshot and end (what top does when its output is not a terminal)')
     .option('--interval <seconds>', 'how often to ask for new readings (events redraw at once)', '2')
     .action(async (options: TopOptions) => {
@@ -55,7 +55,7 @@ export function registerTopCommand(program: Command, setup: CliSetup): void {
 }
 
 async function snapshot(io: CliIo, repo: string | null): Promise<void> {
-  const feed = createTopFeed({ repo, env: io.env, onEvent: () => {} });
+  const feed = createTopFeed({ repo, env: io.env, onEvent: () => {}, folded: repo === null });
   try {
     const daemons = await feed.read();
     if (repo === null && daemons.length === 0) return writeOut(io.stdout, 'no ai-zen daemon is running\n');
@@ -90,7 +90,7 @@ async function runLive(io: CliIo, repo: string | null, intervalMs: number): Prom
   let finish: () => void = () => {};
   const done = new Promise<void>((resolve) => (finish = resolve));
 
-  const feed: TopFeed = createTopFeed({ repo, env: io.env, onEvent: () => void refresh() });
+  const feed: TopFeed = createTopFeed({ repo, env: io.env, onEvent: () => void refresh(), folded: repo === null });
   // This repo's daemon not running is the command's one-line error, before the screen is taken.
   daemons = await feed.read().catch(async (error: unknown) => {
     await feed.close();

@@ -113,6 +113,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const source = findSource(sources, file);
     return source?.isLive ? source.isLive(file) : isLockHeld(sessionLockName(file), { env });
   };
+  // Gemini CLI has no sign of its process: its sessions are never called exited.
+  const livenessKnown = (file: string) => {
+    const source = findSource(sources, file);
+    return source !== null && (source.isLive !== undefined || source.kind === 'ai-zen');
+  };
 
   const gitWatch: GitWatch = await watchGitState({ root, env, logger: logger.child({ component: 'git-watch' }) });
   const facts = createFactsCache({ provider: createFactsProvider({ root, env, ...(options.now ? { now: options.now } : {}) }) });
@@ -226,6 +231,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     continued,
     usage,
     isOwned,
+    livenessKnown,
     ready: () => ready,
     requestStop: options.requestStop,
   };

@@ -3,6 +3,7 @@
 // out — `stop`, SIGTERM, SIGINT — goes through the one shutdown coordinator.
 import { AiZenError } from '../../errors.js';
 import { acquireLock, daemonLockName } from '../../lock/os-lock.js';
+import { recordDaemonRepo } from './daemon-repo-record.js';
 import { projectPaths, type Env } from '../../paths.js';
 import { createDaemonLog } from './daemon-logger.js';
 import { startDaemon, type Daemon } from './daemon.js';
@@ -55,6 +56,8 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
     throw error;
   }
   const { logger } = log;
+  // Beside the socket and lock whose names are hashes: which repo they are, for doctor to say.
+  await recordDaemonRepo(root, env).catch((error: unknown) => logger.warn({ err: error }, 'could not record the repo beside its socket'));
   let daemon: Daemon | null = null;
   let keeper: ProjectKeeper | null = null;
   const coordinator = createShutdownCoordinator({
@@ -108,10 +111,11 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
     await log.close();
     throw error;
   }
-  keeper = keepProjectFiles({
+  keeper = await keepProjectFiles({
     paths: projectPaths(root),
     logger: logger.child({ component: 'keeper' }),
     reopenLog: () => log.reopenIfGone(),
+    onRepoGone: (why) => void coordinator.shutdown(why),
   });
   coordinator.installSignalHandlers();
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));

@@ -34,6 +34,8 @@ export interface DaemonCore {
   /** Each session's last readings (the sparkline of `ai-zen-daemon top`). */
   readonly usage?: Pick<UsageHistory, 'readings'>;
   readonly isOwned: (file: string) => Promise<boolean>;
+  /** Whether isOwned can tell a session's process is gone (false: an agent with no sign of it). */
+  readonly livenessKnown?: (file: string) => boolean;
   readonly ready: () => boolean;
   readonly requestStop: (reason: string) => void;
 }

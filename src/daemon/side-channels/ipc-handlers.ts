@@ -1,6 +1,7 @@
 // The answers to IPC requests (D5). Replies follow status-schema.ts; `handoff` and `migrate` go
 // through the daemon's migrator — the ONE migration service — and refuse a session that a live
 // ai-zen process owns: its owner is the one to hand it over.
+import { promises as fs } from 'node:fs';
 import { AiZenError, SessionOwnedError } from '../../errors.js';
 import { mapLimited } from '../../map-limited.js';
 import type { IpcHandlers } from '../../ipc/server.js';
@@ -16,6 +17,7 @@ import type { FactsInfo, HandoffInfo, HandoffReply, IdleInfo, SessionInfo, Statu
 import type { IdleStanding } from '../handoffs/foreign-sessions.js';
 import { namesSession, shortId } from '../../short-id.js';
 import { usagePercent } from '../../usage-percent.js';
+import { EXITED_QUIET_MS, isFolded, type SessionStanding } from './session-states.js';
 
 /** How many handoffs `status` lists (all of them: `handoffs`). */
 export const STATUS_HANDOFFS = 10;
@@ -24,9 +26,10 @@ export function createIpcHandlers(core: DaemonCore): IpcHandlers {
   return {
     async status(params) {
       const [everySession, facts] = await Promise.all([sessionInfos(core), core.facts.get(), core.committer.settled()]);
-      // A session handed off to its successor is folded out of the open list.
+      // A session handed off to its successor, or whose process exited, is folded out of the list.
       const handedOff = everySession.filter((session) => session.state === 'handed-off');
-      const sessions = params?.all === true ? everySession : everySession.filter((session) => session.state !== 'handed-off');
+      const exited = everySession.filter((session) => session.state === 'exited');
+      const sessions = params?.all === true ? everySession : everySession.filter((session) => !isFolded(session.state));
       const handoffs = core.committer.list();
       const status: StatusInfo = {
         pid: process.pid,
@@ -47,6 +50,7 @@ export function createIpcHandlers(core: DaemonCore): IpcHandlers {
         migration: core.migrator.current,
         sessions,
         closedSessions: handedOff.length,
+        exitedSessions: exited.length,
         git: facts.git as StatusInfo['git'],
         ports: facts.ports as StatusInfo['ports'],
         factsCapturedAt: facts.capturedAt,
@@ -126,15 +130,16 @@ async function findSession(core: DaemonCore, given: string): Promise<NamedSessio
   };
   if (matches.length > 1)
     throw new AiZenError('session', `${JSON.stringify(given)} names ${matches.length} sessions: ${listed(matches)}; give more of the id`);
-  const open = [...known.values()].filter((candidate) => {
-    const state = candidate.file === null ? null : core.watcher.state(candidate.file);
-    return state === null || !isClosed(core, state);
-  });
+  // Offered are the sessions `status` lists: not those handed off or exited (the same states).
+  const folded = new Set((await sessionInfos(core)).filter((info) => isFolded(info.state)).map((info) => info.id));
+  const open = [...known.values()].filter((candidate) => !folded.has(candidate.sessionId));
   throw new AiZenError(
     'session',
-    open.length === 0
+    known.size === 0
       ? `no session ${JSON.stringify(given)} in ${core.root}: there is none yet`
-      : `no session ${JSON.stringify(given)} in ${core.root}; open ones: ${listed(open)}`,
+      : open.length === 0
+        ? `no session ${JSON.stringify(given)} in ${core.root}; none is open (status --all lists the ${known.size} handed off or exited)`
+        : `no session ${JSON.stringify(given)} in ${core.root}; open ones: ${listed(open)}`,
   );
 }
 
@@ -273,6 +278,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState, startedFromIt:
   const action = core.monitor.actionFor(state.file);
   const successor = core.monitor.successorCommandFor(state.file);
   const percent = promptTokens !== null && state.maxContextTokens !== null ? usagePercent(promptTokens, state.maxContextTokens) : null;
+  const exited = !handedOff && !daemonMigrating && !owned && (await hasExited(core, state.file));
   const previous = state.kind === 'ai-zen' ? undefined : await core.continued.previousOf(state).catch(() => null);
   return {
     id: state.sessionId,
@@ -286,7 +292,7 @@ async function sessionInfo(core: DaemonCore, state: SessionState, startedFromIt:
     closed,
     successorId: state.successorId ?? startedFromIt,
     overflowed: state.overflowed,
-    state: handedOff ? 'handed-off' : !state.overflowed ? 'open' : percent !== null && percent < 100 ? 'over-threshold' : 'overflowed',
+    state: standingOf({ handedOff, exited, overflowed: state.overflowed, percent }),
     action:
       state.refusedBecause !== undefined
         ? `skipped: ${state.refusedBecause}`
@@ -302,6 +308,26 @@ async function sessionInfo(core: DaemonCore, state: SessionState, startedFromIt:
     ...(previous !== undefined ? { previous } : {}),
     ...idleField(core, state),
   };
+}
+
+/** The one order of the states: handed off, else exited, else by its share of the window. */
+export function standingOf(facts: {
+  readonly handedOff: boolean;
+  readonly exited: boolean;
+  readonly overflowed: boolean;
+  readonly percent: number | null;
+}): SessionStanding {
+  if (facts.handedOff) return 'handed-off';
+  if (facts.exited) return 'exited';
+  if (!facts.overflowed) return 'open';
+  return facts.percent !== null && facts.percent < 100 ? 'over-threshold' : 'overflowed';
+}
+
+/** No process of its agent has it open, and its file has been quiet long enough to believe that. */
+async function hasExited(core: DaemonCore, file: string): Promise<boolean> {
+  if (core.livenessKnown?.(file) !== true) return false;
+  const stats = await fs.stat(file).catch(() => null);
+  return stats !== null && Date.now() - stats.mtimeMs >= EXITED_QUIET_MS;
 }
 
 /** Where the session's idle handoff stands (only for agents that have one: Claude Code). */

@@ -3,16 +3,11 @@
 import { z } from 'zod';
 import { HandoffTrigger } from '../../events.js';
 import { HandoffChecks } from '../../session/format.js';
+import { SessionStanding } from './session-states.js';
 
 export const Owner = z.enum(['live', 'daemon', 'none', 'unknown']);
 
-/**
- * Where a session stands, as `status` words it: open · over-threshold (past the
- * point where it is handed off, the window not full) · overflowed (the window is full) ·
- * handed-off (its successor exists: folded out of the open list).
- */
-export const SessionStanding = z.enum(['open', 'over-threshold', 'overflowed', 'handed-off']);
-export type SessionStanding = z.infer<typeof SessionStanding>;
+export { SessionStanding };
 
 /**
  * Where a session's idle handoff stands: off (not for it: the setting, the agent, its size or its
@@ -156,10 +151,12 @@ export const StatusInfo = z.object({
   config: z.string().nullable().optional(),
   /** The handoff the daemon is running now. */
   migration: z.object({ sessionId: z.string(), mode: z.string(), since: z.string() }).nullable(),
-  /** Open sessions (not handed off); with `all`, the handed-off ones too. */
+  /** The sessions not folded out (session-states.ts); with `all`, the exited and handed-off ones too. */
   sessions: z.array(SessionInfo),
   /** Sessions handed off to a successor (listed only with `all`). */
   closedSessions: z.number(),
+  /** Sessions no process runs any more, not handed off (listed only with `all`; optional for older daemons). */
+  exitedSessions: z.number().optional(),
   git: FactsInfo.shape.git,
   ports: FactsInfo.shape.ports,
   factsCapturedAt: z.string(),

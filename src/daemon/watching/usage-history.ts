@@ -4,7 +4,7 @@
 import { usagePercent } from '../../usage-percent.js';
 import type { SessionUpdate } from './session-source.js';
 
-/** One reading: when it was read, the share of the window, and what happened with it. */
+/** One reading: when it was written, the share of the window, and what happened with it. */
 export interface UsageReading {
   readonly at: string;
   readonly percent: number;
@@ -41,7 +41,7 @@ export class UsageHistory {
     let ring = this.rings.get(state.file);
     if (!ring) this.rings.set(state.file, (ring = []));
     ring.push({
-      at: this.now().toISOString(),
+      at: readingTime(update, this.now()).toISOString(),
       percent: usagePercent(tokens, window),
       ...(compacted ? { compacted: true as const } : {}),
       ...(handoff ? { handoff: true as const } : {}),
@@ -53,4 +53,13 @@ export class UsageHistory {
   readings(file: string): readonly UsageReading[] {
     return this.rings.get(file) ?? [];
   }
+}
+
+/**
+ * When the reading was written: the file's last change before it was read, never later than now.
+ * A daemon that starts reads every old session at once; stamped with now, they would all look working.
+ */
+function readingTime(update: SessionUpdate, now: Date): Date {
+  const written = update.stamp?.mtimeMs;
+  return written !== undefined && written < now.getTime() ? new Date(written) : now;
 }
