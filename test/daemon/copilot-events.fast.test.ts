@@ -77,6 +77,35 @@ describe('Copilot CLI transcripts', () => {
     expect(foldOne('{"type":"session.usage_record","data":{ broken').skips).toHaveLength(1);
   });
 
+  it('copilot: a model call counts once, whether its usage line comes before its end or after the agentStop hook; only the person’s next turn counts again', () => {
+    const start = event('session.start', { sessionId: ID, selectedModel: 'gpt-5.4', startTime: '2026-12-04T08:00:00.000Z' });
+    const call = (tokens: number, late: boolean) =>
+      late
+        ? [event('assistant.turn_start', {}), event('assistant.message', { content: 'ok' }), event('assistant.turn_end', {})]
+        : [
+            event('assistant.turn_start', {}),
+            usage(tokens, 10),
+            event('assistant.message', { content: 'ok' }),
+            event('assistant.turn_end', {}),
+          ];
+    const hook = [event('hook.start', { hookType: 'agentStop' }), event('hook.end', { hookType: 'agentStop' })];
+    const atStop = fold(start, ...call(10_000, false), ...call(20_000, true), ...hook);
+    expect(atStop.messageCount).toBe(2);
+    // The crossing turn's usage line, written after its agentStop hook: the same call, no new message.
+    const late = fold(start, ...call(10_000, false), ...call(20_000, true), ...hook, usage(20_000, 10));
+    expect(late).toMatchObject({ messageCount: 2, latestUsage: { prompt_tokens: 20_010 } });
+    const next = fold(
+      start,
+      ...call(10_000, false),
+      ...call(20_000, true),
+      ...hook,
+      usage(20_000, 10),
+      event('user.message', { content: 'go on' }),
+      ...call(30_000, false),
+    );
+    expect(next.messageCount).toBe(3);
+  });
+
   it('copilot: SessionStart names no transcript — it is derived from the session id under COPILOT_HOME; its context goes where Copilot reads it', () => {
     expect(
       copilotHookInput({ hook_event_name: 'SessionStart', session_id: ID, cwd: '/r', source: 'new' }, { COPILOT_HOME: '/c' }),

@@ -25,6 +25,12 @@ export interface CrossingAgent {
   readonly graceMs: number;
   /** How long the agent has to take the handoff, and then to write (or correct) its document. */
   readonly selfDeadlineMs: number;
+  /**
+   * Its Stop hook runs before the turn's usage is written (Copilot CLI), so a crossing is mostly seen
+   * after the Stop that ended its turn: the next Stop takes it, waited for as long as a process keeps
+   * the session open; a script's run, which has no next Stop, is written for at once.
+   */
+  readonly stopsBeforeUsage?: boolean;
 }
 
 /** A timer the runner arms; its event names the instant it was armed for, so a stale one is ignored. */
@@ -103,8 +109,11 @@ export type CrossingEvent =
   | { readonly type: 'judge'; readonly trigger: 'crossed' | 'grew'; readonly reading: Reading }
   /** The guard's retry time came; `reading` null: the session is no longer over its threshold. */
   | { readonly type: 'retry-due'; readonly at: number; readonly reading: Reading | null }
-  /** `live` false: no process runs the session any more (a one-shot run ended), so no Stop hook will come. */
-  | { readonly type: 'hooks-known'; readonly installed: boolean; readonly live: boolean | null }
+  /**
+   * `live` false: no process runs the session any more (a one-shot run ended), so no Stop hook will
+   * come; `scripted`: a script's run (`-p`) runs it.
+   */
+  | { readonly type: 'hooks-known'; readonly installed: boolean; readonly live: boolean | null; readonly scripted?: boolean }
   | { readonly type: 'hook-answered' }
   /** The Stop hook blocks the agent, naming this free path and these facts. */
   | { readonly type: 'claimed'; readonly doc: DocPath; readonly facts: Facts }
@@ -263,6 +272,8 @@ export function step(record: CrossingRecord, event: CrossingEvent, now: number):
       if (!event.installed) return write(record, { reason: 'threshold' });
       // Asked at the crossing, the agent has just written its transcript: only a late go may find it gone.
       if (event.live === false && phase.late) return write(record, { reason: EXITED_REASON });
+      // Its Stop came before the crossing was written: a script's run has no Stop left to take it.
+      if (record.agent.stopsBeforeUsage && event.scripted) return write(record, { reason: SCRIPT_REASON });
       return awaitStop(record, now);
     case 'hook-answered':
       return record.hooksAnswered ? stay : { next: { ...record, hooksAnswered: true }, effects: [] };
@@ -285,6 +296,8 @@ export function step(record: CrossingRecord, event: CrossingEvent, now: number):
       if ((phase.name !== 'awaiting-stop' && phase.name !== 'awaiting-document') || phase.deadline.at !== event.at) return stay;
       // The agent may have written its document and not stopped yet: look at it before writing one.
       if (phase.name === 'awaiting-document') return { next: record, effects: [{ type: 'review', doc: phase.doc, facts: phase.facts }] };
+      // Its next Stop takes the crossing, however long the person takes to prompt again: asked whether a process still runs it.
+      if (record.agent.stopsBeforeUsage) return to({ name: 'asking-hooks', late: true }, record.action, [{ type: 'ask-hooks' }]);
       return fallBack(record, phase.deadline.why, phase.deadline.why, false, [late(phase.deadline.why)]);
     case 'write-requested':
       if (phase.name === 'writing' || (phase.name === 'documented' && !event.byHand)) return stay;
@@ -410,7 +423,9 @@ function awaitStop(record: CrossingRecord, now: number): Step {
     next: {
       ...record,
       phase: { name: 'awaiting-stop', deadline },
-      action: `waiting for ${record.agent.label} to stop and write the document itself (self)`,
+      action: record.agent.stopsBeforeUsage
+        ? `waiting for the end of ${record.agent.label}'s next turn, to write the document itself (self)`
+        : `waiting for ${record.agent.label} to stop and write the document itself (self)`,
     },
     effects: [{ type: 'arm', timer: 'deadline', at: deadline.at }],
   };

@@ -180,6 +180,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       selfHooks: source?.handoff?.selfHooksInstalled ? { mustAnswer: source.handoff.selfHooksMustAnswer === true } : null,
       graceMs: terms?.graceMs ?? GRACE_MS,
       selfDeadlineMs: terms?.selfDeadlineMs ?? DEFAULT_SELF_DEADLINE_MS,
+      ...(source?.handoff?.stopsBeforeUsage ? { stopsBeforeUsage: true } : {}),
     };
   };
   const recordOf = (file: string): CrossingRecord => {
@@ -232,7 +233,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
             // A one-shot run that ended in its grace window: no process is left to stop and be asked.
             (source?.isLive?.(file) ?? Promise.resolve(null)).catch(() => null),
           ]);
-          await dispatch(file, { type: 'hooks-known', installed, live }).done;
+          await dispatch(file, { type: 'hooks-known', installed, live, scripted: options.stateOf(file)?.scripted === true }).done;
         })();
         askingHooks.set(file, asking);
         await asking.finally(() => askingHooks.delete(file));

@@ -275,6 +275,8 @@ export interface ForeignHandoff {
    * it): self only for a session whose hook has already reached the daemon.
    */
   readonly selfHooksMustAnswer?: boolean;
+  /** Its Stop hook runs before the turn's usage is written: a crossing is taken at the next Stop (foreign-crossing.ts). */
+  readonly stopsBeforeUsage?: boolean;
   /** The Stop hook's lines telling the agent to write the document at `doc` with its own tools, and nothing else. */
   selfWriteInstructions?(doc: DocPath): readonly string[];
   /** The agent's own tools that change an existing file, as the correction names them ("Write or Edit", "apply_patch"). */

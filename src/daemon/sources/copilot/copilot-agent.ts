@@ -51,7 +51,7 @@ export function createCopilotSessionSource(context: AgentSourceContext): Watched
   const ownership = copilotOwnership(context.root);
   const settings = windowSettings('copilot', context);
   const prefix = sessionState + path.sep;
-  return agentSource(copilotAgent, {
+  const source = agentSource(copilotAgent, {
     folders: copilotSessionFolders(sessionState, ownership),
     matches: (file) =>
       file.startsWith(prefix) &&
@@ -71,6 +71,9 @@ export function createCopilotSessionSource(context: AgentSourceContext): Watched
       'Write that file only: change no other file.',
     ],
   });
+  // Copilot (1.0.102) mostly writes a turn's usage line after its agentStop hook: the crossing turn's
+  // own Stop often does not see the crossing, so the next Stop of the session takes it (foreign-crossing.ts).
+  return { ...source, handoff: { ...source.handoff!, stopsBeforeUsage: true } };
 }
 
 /** The hook's stdin in ai-zen's terms; `env` is the hook's own, which Copilot passed on (its COPILOT_HOME). */

@@ -19,6 +19,12 @@ export type CopilotDetails = {
   readonly reportedWindow: number | null;
   /** What `session.compaction_start` said of the compaction under way (its `currentTokens`, its trigger). */
   readonly compacting: { readonly preTokens: number | null; readonly trigger: string | null } | null;
+  /**
+   * The model call under way (`assistant.turn_start` … `turn_end`) has been counted in messageCount:
+   * `usage` by its usage line, `end` at its end, its usage line still to come (Copilot may write it
+   * after the agentStop hook: it must not count as the person going on in the session).
+   */
+  readonly callCounted?: 'usage' | 'end' | null;
 };
 
 /** Event types the fold reads; every other line (most bytes: tool output, messages) is passed over unparsed. */
@@ -30,6 +36,8 @@ const FOLDED = new Set([
   'session.compaction_start',
   'session.compaction_complete',
   'system.message',
+  'assistant.turn_start',
+  'assistant.turn_end',
 ]);
 
 /** The event's type from the line's first bytes (Copilot writes `{"type":"…"` first), without parsing it. */
@@ -43,7 +51,7 @@ const NON_INTERACTIVE = 'running in non-interactive mode';
 
 export const copilotEventsFold: AgentLineFold = {
   agent: 'copilot',
-  details: { reportedWindow: null, compacting: null } satisfies CopilotDetails,
+  details: { reportedWindow: null, compacting: null, callCounted: null } satisfies CopilotDetails,
   sessionId: copilotSessionIdOf,
   fold: foldCopilotLine,
 };
@@ -73,6 +81,11 @@ export function foldCopilotLine(state: SessionState, text: string, measure: Meas
     }
     case 'session.compaction_complete':
       return data.success === true ? compacted(state, data, at, measure) : state;
+    case 'assistant.turn_start':
+      return { ...state, details: { ...kept, callCounted: null } satisfies CopilotDetails };
+    case 'assistant.turn_end':
+      if (kept.callCounted) return state;
+      return { ...state, messageCount: state.messageCount + 1, details: { ...kept, callCounted: 'end' } satisfies CopilotDetails };
     case 'system.message':
       if (state.scripted !== undefined || typeof data.content !== 'string') return state;
       return { ...state, scripted: data.content.includes(NON_INTERACTIVE) };
@@ -88,7 +101,10 @@ function usageRecord(state: SessionState, usage: JsonRecord | null, measure: Mea
   if (input === null) return state;
   const output = numberOr(usage.outputTokens, 0) ?? 0;
   const window = numberOr(usage.maxPromptTokens, null);
-  const details: CopilotDetails = { ...(state.details as unknown as CopilotDetails), reportedWindow: window };
+  const kept = state.details as unknown as CopilotDetails;
+  // The call was counted at its end already: its late usage line is no new message.
+  const counted = kept.callCounted === 'end';
+  const details: CopilotDetails = { ...kept, reportedWindow: window, callCounted: 'usage' };
   const read = observeReading(state, {
     ...measure(stringOr(usage.model, state.model), window),
     promptTokens: input + output,
@@ -96,7 +112,7 @@ function usageRecord(state: SessionState, usage: JsonRecord | null, measure: Mea
     totalTokens: input + output,
     details,
   });
-  return { ...read, messageCount: state.messageCount + 1 };
+  return { ...read, messageCount: state.messageCount + (counted ? 0 : 1) };
 }
 
 /** A compaction done: counted, and the context it left is the reading until the next call. */
