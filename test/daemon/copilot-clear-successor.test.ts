@@ -1,15 +1,15 @@
 // The successor in Copilot CLI's own terminal: the real Copilot CLI (its default model, against the
-// fake Anthropic server) in a tmux pane, ai-zen's hooks installed in the project. At the crossing
-// Copilot writes its own document; `/clear` starts a fresh session in the same Copilot process, whose
+// fake Anthropic server) in a tmux pane, ai-zen's hooks installed in the project. At the Stop of the
+// crossing turn, or of the person's next one, Copilot writes its own document; `/clear` starts a fresh session in the same Copilot process, whose
 // first request carries the breakpoint, and status links the two sessions.
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
 import { DEFAULT_MODEL, makeCopilotHome, startInteractiveCopilot } from '../support/copilot-client.js';
 import { anthropicReply, type FakeAnthropic, startFakeAnthropic } from '../support/fake-anthropic.js';
-import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 import type { TmuxSession } from '../support/tmux.js';
 import { waitFor } from '../support/wait-for.js';
+import { copilotHandoffModel, nextTurn } from './copilot-handoff-turns.js';
 import { type DaemonRepo, handoffDocs, makeDaemonRepo } from './daemon-harness.js';
 
 /** The prompt budget Copilot states for its default model. */
@@ -26,9 +26,8 @@ describe('Copilot CLI at a terminal: /clear continues a handed-off session', { t
     await fake?.close();
   });
 
-  // Skipped: Copilot 1.0.102 runs agentStop before writing the turn's usage on this machine since
-  // 2026-12-04 ~00:15 UTC, so the crossing's own Stop cannot take it (copilot-hooks.test.ts says more).
-  it.skip('/clear and the next prompt carry the document to the fresh session of the same Copilot process, and status links the sessions', async () => {
+  // Copilot 1.0.102 mostly writes a turn's usage after its agentStop hook: the crossing is then taken at the Stop of the person's next turn.
+  it('/clear and the next prompt carry the document to the fresh session of the same Copilot process, and status links the sessions', async () => {
     fake = await startFakeAnthropic();
     const server = fake;
     daemon = await makeDaemonRepo({ config: { agents: { copilot: { graceSeconds: 0 } } } });
@@ -42,34 +41,11 @@ describe('Copilot CLI at a terminal: /clear continues a handed-off session', { t
     const provider = { type: 'anthropic', baseURL: server.baseURL, model: DEFAULT_MODEL } as const;
     const env = { AI_ZEN_HOME: repo.env.AI_ZEN_HOME!, XDG_RUNTIME_DIR: repo.env.XDG_RUNTIME_DIR! };
     const request = 'add a --verbose flag to the CLI';
-    server.enqueue(
-      anthropicReply()
-        .tool('bash', { command: 'ls', description: 'look around' })
-        .usage({ input_tokens: tokens(30), output_tokens: 20 }),
-      anthropicReply()
-        .text('The flag parser is in src/cli.ts.')
-        .usage({ input_tokens: tokens(72), output_tokens: 50 }),
-      (received) => {
-        const docPath = /exactly this path \(relative to the repo root\): (\.ai-zen\/handoffs\/\S+\.md)/.exec(received.allText)?.[1];
-        if (!docPath)
-          return anthropicReply()
-            .text('no path asked for')
-            .usage({ input_tokens: tokens(73), output_tokens: 5 });
-        const body = HANDOFF_SECTIONS.map(
-          (heading) =>
-            `## ${heading}\n\n${heading.startsWith('💬') ? `> ${request}\n\nWritten by Copilot itself.` : 'The flag parser is in src/cli.ts; the flag is not wired yet.'}\n`,
-        ).join('\n');
-        const command = `mkdir -p "$(dirname '${docPath}')" && cat > '${docPath}' <<'AIZEN_DOC'\n# Handoff\n\n${body}AIZEN_DOC`;
-        return anthropicReply()
-          .tool('bash', { command, description: 'write the handoff document' })
-          .usage({ input_tokens: tokens(73), output_tokens: 400 });
-      },
-      anthropicReply()
-        .text('The handoff document is written.')
-        .usage({ input_tokens: tokens(74), output_tokens: 20 }),
-    );
+    const model = copilotHandoffModel(request, tokens);
+    server.enqueue(...model.replies);
     terminal = await startInteractiveCopilot(request, { cwd: repo.root, home, provider, env });
     const screen = terminal;
+    await nextTurn(repo, screen, /The flag parser is in src\/cli\.ts\./, 'where does the flag go', () => server.enqueue(model.another));
     await waitFor(() => events.some((event) => event.name === 'handoff.committed'), {
       timeoutMs: 120_000,
       message: 'the self document committed',

@@ -1,16 +1,17 @@
 // For GitHub Copilot CLI: `ai-zen-daemon install-hooks copilot` / `uninstall-hooks
 // copilot` in the project's `.github/copilot/settings.local.json`, and the Stop hook with the real
 // client (1.0.102, offline against the fake Anthropic server, its default model) at a terminal: the
-// daemon blocks its stop with the document's path, Copilot writes the document itself, the daemon
-// verifies, adopts and commits it (the self executor).
+// crossing is written after the Stop of its turn, so the Stop of the person's next turn is blocked
+// with the document's path, Copilot writes the document itself, the daemon verifies, adopts and
+// commits it (the self executor); a `-p` script's crossing is written for by the daemon (offline).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { copilotPrompt, DEFAULT_MODEL, makeCopilotHome, startInteractiveCopilot } from '../support/copilot-client.js';
 import { anthropicReply, type FakeAnthropic, startFakeAnthropic } from '../support/fake-anthropic.js';
-import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 import type { TmuxSession } from '../support/tmux.js';
 import { waitFor } from '../support/wait-for.js';
+import { copilotHandoffModel, nextTurn } from './copilot-handoff-turns.js';
 import { type DaemonRepo, handoffDocs, makeDaemonRepo } from './daemon-harness.js';
 
 /** The prompt budget Copilot states for its default model. */
@@ -65,13 +66,10 @@ describe('Copilot CLI hooks (install-hooks copilot)', { timeout: 180_000 }, () =
     expect(await fs.readFile(file, 'utf8')).toBe('{ not json');
   });
 
-  // Skipped with the two below (and copilot-clear-successor): on this machine since 2026-12-04
-  // ~00:15 UTC, Copilot 1.0.102 runs its agentStop hook before it writes the turn's usage line, so
-  // the Stop that would take the crossing sees the session under handoffAt; the crossing is seen a
-  // moment later, with no Stop left until the person's next turn (the daemon then falls back to the
-  // offline document after Copilot's self deadline). It fails the same way at commit 67171f6, which
-  // had passed before that time: Copilot's ordering, not a change of ours. See the closing note.
-  it.skip('copilot: at a terminal, its Stop hook past handoffAt has Copilot write the document itself (self); the daemon verifies, adopts and commits it', async () => {
+  // Copilot 1.0.102 writes a turn's usage line around its agentStop hook, mostly after it: the Stop
+  // of the turn that crosses then does not see the crossing, and the daemon takes it at the
+  // session's next Stop, the end of the person's next turn, however long they take to type it.
+  it('copilot: at a terminal, the Stop of the crossing turn, or else of the next, has Copilot write the document itself (self); the daemon verifies, adopts and commits it', async () => {
     fake = await startFakeAnthropic();
     daemon = await makeDaemonRepo({ config: { agents: { copilot: { graceSeconds: 0 } } } });
     const home = await makeCopilotHome(path.dirname(daemon.root));
@@ -86,35 +84,10 @@ describe('Copilot CLI hooks (install-hooks copilot)', { timeout: 180_000 }, () =
     };
     const request = 'add a --verbose flag to the CLI';
     let askedWith = '';
-    fake.enqueue(
-      anthropicReply()
-        .tool('bash', { command: 'ls', description: 'look around' })
-        .usage({ input_tokens: tokens(30), output_tokens: 20 }),
-      anthropicReply()
-        .text('The flag parser is in src/cli.ts.')
-        .usage({ input_tokens: tokens(72), output_tokens: 50 }),
-      // The Stop hook's reason is the next prompt: the model writes the document where it says.
-      (received) => {
-        askedWith = received.allText;
-        const docPath = /exactly this path \(relative to the repo root\): (\.ai-zen\/handoffs\/\S+\.md)/.exec(askedWith)?.[1];
-        if (!docPath)
-          return anthropicReply()
-            .text('no path asked for')
-            .usage({ input_tokens: tokens(73), output_tokens: 5 });
-        const body = HANDOFF_SECTIONS.map(
-          (heading) =>
-            `## ${heading}\n\n${heading.startsWith('💬') ? `> ${request}\n\nWritten by Copilot itself.` : 'The flag parser is in src/cli.ts; the flag is not wired yet.'}\n`,
-        ).join('\n');
-        const command = `mkdir -p "$(dirname '${docPath}')" && cat > '${docPath}' <<'AIZEN_DOC'\n# Handoff\n\n${body}AIZEN_DOC`;
-        return anthropicReply()
-          .tool('bash', { command, description: 'write the handoff document' })
-          .usage({ input_tokens: tokens(73), output_tokens: 400 });
-      },
-      anthropicReply()
-        .text('The handoff document is written.')
-        .usage({ input_tokens: tokens(74), output_tokens: 20 }),
-    );
+    const model = copilotHandoffModel(request, tokens, (text) => (askedWith = text));
+    fake.enqueue(...model.replies);
     terminal = await startInteractiveCopilot(request, { cwd: daemon.root, home, provider, env });
+    await nextTurn(daemon, terminal, /The flag parser is in src\/cli\.ts\./, 'where does the flag go', () => fake!.enqueue(model.another));
     const committed = await waitFor(async () => (await daemon!.status()).handoffs.find((entry) => entry.state === 'committed'), {
       timeoutMs: 120_000,
       message: 'the committed handoff',
@@ -133,8 +106,8 @@ describe('Copilot CLI hooks (install-hooks copilot)', { timeout: 180_000 }, () =
     terminal = undefined;
   });
 
-  // Skipped for the same ordering (above): the script's crossing is not yet in the file at its Stop.
-  it.skip('copilot: a `copilot -p` script crossing with the hooks installed keeps its answer, and the daemon writes the document itself (offline)', async () => {
+  // The script's crossing is written after its Stop, when its run is over: the daemon writes the document at once.
+  it('copilot: a `copilot -p` script crossing with the hooks installed keeps its answer, and the daemon writes the document itself (offline)', async () => {
     fake = await startFakeAnthropic();
     daemon = await makeDaemonRepo({ config: { agents: { copilot: { graceSeconds: 0 } } } });
     const home = await makeCopilotHome(path.dirname(daemon.root));
