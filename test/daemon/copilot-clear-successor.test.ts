@@ -26,7 +26,7 @@ describe('Copilot CLI at a terminal: /clear continues a handed-off session', { t
     await fake?.close();
   });
 
-  // Copilot 1.0.102 mostly writes a turn's usage after its agentStop hook: the crossing is then taken at the Stop of the person's next turn.
+  // Copilot 1.0.102 often writes a turn's usage after its agentStop hook: the crossing is then taken at the Stop of the person's next turn.
   it('/clear and the next prompt carry the document to the fresh session of the same Copilot process, and status links the sessions', async () => {
     fake = await startFakeAnthropic();
     const server = fake;

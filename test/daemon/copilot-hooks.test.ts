@@ -66,7 +66,7 @@ describe('Copilot CLI hooks (install-hooks copilot)', { timeout: 180_000 }, () =
     expect(await fs.readFile(file, 'utf8')).toBe('{ not json');
   });
 
-  // Copilot 1.0.102 writes a turn's usage line around its agentStop hook, mostly after it: the Stop
+  // Copilot 1.0.102 writes a turn's usage line before or after its agentStop hook (a race): the Stop
   // of the turn that crosses then does not see the crossing, and the daemon takes it at the
   // session's next Stop, the end of the person's next turn, however long they take to type it.
   it('copilot: at a terminal, the Stop of the crossing turn, or else of the next, has Copilot write the document itself (self); the daemon verifies, adopts and commits it', async () => {

@@ -1,4 +1,4 @@
-// Copilot CLI runs its Stop hook before it writes the turn's usage, so a crossing is mostly seen after
+// Copilot CLI often runs its Stop hook before it writes the turn's usage, so a crossing is seen after
 // the Stop of the turn that made it. The crossing's state machine (foreign-crossing.ts), step by step
 // with no timer: the next Stop takes it however long the person takes to prompt again, a closed
 // Copilot gets the daemon's document, and a `-p` script's run gets it at once.

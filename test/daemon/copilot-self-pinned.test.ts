@@ -27,7 +27,7 @@ describe('Copilot CLI writes its own document on the pinned model', { timeout: 1
     await fake?.close();
   });
 
-  // Copilot 1.0.102 mostly writes a turn's usage after its agentStop hook: the crossing is then taken at the Stop of the person's next turn.
+  // Copilot 1.0.102 often writes a turn's usage after its agentStop hook: the crossing is then taken at the Stop of the person's next turn.
   it('copilot: at a terminal on gpt-5.4, the Stop of the crossing turn, or else of the next, has Copilot write the document itself (self); the daemon verifies, adopts and commits it', async () => {
     fake = await startFakeOpenAI();
     daemon = await makeDaemonRepo({ config: { agents: { copilot: { graceSeconds: 0 } } } });

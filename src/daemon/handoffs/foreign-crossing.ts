@@ -26,7 +26,7 @@ export interface CrossingAgent {
   /** How long the agent has to take the handoff, and then to write (or correct) its document. */
   readonly selfDeadlineMs: number;
   /**
-   * Its Stop hook runs before the turn's usage is written (Copilot CLI), so a crossing is mostly seen
+   * Its Stop hook runs before the turn's usage is written (Copilot CLI), so a crossing is often seen
    * after the Stop that ended its turn: the next Stop takes it, waited for as long as a process keeps
    * the session open; a script's run, which has no next Stop, is written for at once.
    */

@@ -71,8 +71,8 @@ export function createCopilotSessionSource(context: AgentSourceContext): Watched
       'Write that file only: change no other file.',
     ],
   });
-  // Copilot (1.0.102) mostly writes a turn's usage line after its agentStop hook: the crossing turn's
-  // own Stop often does not see the crossing, so the next Stop of the session takes it (foreign-crossing.ts).
+  // Copilot (1.0.102) writes a turn's usage line before or after its agentStop hook (a race): when
+  // after, the crossing turn's own Stop does not see it, and the session's next Stop takes it.
   return { ...source, handoff: { ...source.handoff!, stopsBeforeUsage: true } };
 }
 
