@@ -95,6 +95,32 @@ describe('D1 one daemon per repo, started and stopped from the command line', { 
     await expect(fs.stat(daemon.socketPath)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('D1 a stop that comes while the daemon still starts (its socket answers, its transcripts not read yet) leaves no socket behind', async () => {
+    const gate = path.join(path.dirname(daemon.root), 'listening-gate');
+    await new Promise<void>((resolve, reject) =>
+      spawn('mkfifo', [gate]).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`mkfifo: ${code}`)))),
+    );
+    const held = await makeDaemonRepo({ env: { AI_ZEN_TEST_LISTENING_GATE: gate } });
+    try {
+      const pid = await held.start();
+      // `start` returned: the socket answers while the daemon is held before its first listing.
+      const stopping = held.daemon(['stop']);
+      const log = path.join(held.root, '.ai-zen', 'logs', 'daemon.log');
+      await waitFor(async () => (await fs.readFile(log, 'utf8').catch(() => '')).includes('daemon shutting down'), {
+        timeoutMs: 30_000,
+        message: 'the stop to reach the starting daemon',
+      });
+      await fs.writeFile(gate, 'go');
+      const stopped = await stopping;
+      expect(stopped.code, stopped.stderr).toBe(0);
+      expect(alive(pid)).toBe(false);
+      await expect(fs.stat(held.socketPath)).rejects.toMatchObject({ code: 'ENOENT' });
+      expect(await fs.readFile(log, 'utf8')).toContain('daemon stopped');
+    } finally {
+      await held.cleanup();
+    }
+  });
+
   it('D1 with no daemon running, every query is one line and exit 1', async () => {
     for (const command of [['status'], ['status', '--json'], ['sessions'], ['stop'], ['migrate']]) {
       const result = await daemon.daemon(command);

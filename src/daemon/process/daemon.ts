@@ -32,6 +32,7 @@ import { answerTranscript } from '../side-channels/transcript-answer.js';
 import { createContinuedSessions } from '../handoffs/continued-sessions.js';
 import { ProcessSuccessors } from '../handoffs/process-successors.js';
 import { cleanLeftovers } from './leftover-cleanup.js';
+import { passStartGate } from './start-gate.js';
 import { watchForIdleExit, type IdleExit } from './idle-exit.js';
 import { answerHookInput } from './hook-input-answer.js';
 import { removeOrphans } from '../../session/orphan-cleanup.js';
@@ -313,6 +314,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const cleanupLogger = logger.child({ component: 'cleanup' });
   await removeOrphans({ paths, store: new SessionStore(paths, { logger: cleanupLogger }), isOwned, logger: cleanupLogger, env });
   // What an earlier daemon did for other agents' sessions, known before their transcripts are read.
+  await passStartGate(env, 'AI_ZEN_TEST_LISTENING_GATE');
   await foreign.restore();
   await watcher.start();
   ready = true;

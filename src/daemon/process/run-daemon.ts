@@ -60,6 +60,8 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
   await recordDaemonRepo(root, env).catch((error: unknown) => logger.warn({ err: error }, 'could not record the repo beside its socket'));
   let daemon: Daemon | null = null;
   let keeper: ProjectKeeper | null = null;
+  /** The start under way: a `stop` it already answers (its socket listens first) waits for it, then closes what it made. */
+  let starting: Promise<unknown> = Promise.resolve();
   const coordinator = createShutdownCoordinator({
     deadlineMs: options.shutdownDeadlineMs ?? 30_000,
     // The process's own voice, as `daemon running` and `daemon stopped` are: no component.
@@ -74,6 +76,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
       });
     },
     cleanup: async () => {
+      await starting.catch(() => {});
       keeper?.close();
       await daemon?.close();
     },
@@ -82,7 +85,7 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
   await clearIdleExitNote(projectPaths(root)).catch(() => {});
   const comesBack = options.comesBack;
   try {
-    daemon = await startDaemon({
+    const started = startDaemon({
       root,
       env,
       logger,
@@ -104,6 +107,8 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
         : {}),
       ...(options.reconcileIntervalMs ? { reconcileIntervalMs: options.reconcileIntervalMs } : {}),
     });
+    starting = started;
+    daemon = await started;
   } catch (error) {
     logger.error({ err: error }, 'the daemon could not start');
     await daemon?.close().catch(() => {});
@@ -111,12 +116,14 @@ export async function runDaemon(options: RunDaemonOptions): Promise<RunningDaemo
     await log.close();
     throw error;
   }
-  keeper = await keepProjectFiles({
-    paths: projectPaths(root),
-    logger: logger.child({ component: 'keeper' }),
-    reopenLog: () => log.reopenIfGone(),
-    onRepoGone: (why) => void coordinator.shutdown(why),
-  });
+  // A `stop` that came while it started has closed it already: nothing more to keep.
+  if (!coordinator.shuttingDown)
+    keeper = await keepProjectFiles({
+      paths: projectPaths(root),
+      logger: logger.child({ component: 'keeper' }),
+      reopenLog: () => log.reopenIfGone(),
+      onRepoGone: (why) => void coordinator.shutdown(why),
+    });
   coordinator.installSignalHandlers();
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
   process.on('uncaughtException', (error) => {
