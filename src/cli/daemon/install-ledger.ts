@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readRegularText } from '../../fs/open-regular-file.js';
 import { writeFileInside } from '../../fs/safe-write.js';
 import { aiZenHome, type Env } from '../../paths.js';
 
@@ -53,7 +54,10 @@ export async function rememberBefore(env: Env, repo: string | null, files: reado
   let changed = false;
   for (const { file, within } of files) {
     if (Object.hasOwn(ledger.files, file)) continue;
-    const before = await fs.readFile(file, 'utf8').catch(() => null);
+    const read = await readBefore(file);
+    // Not a file ai-zen can write (a FIFO, a device, unreadable): the install refuses it, so nothing to note.
+    if (read === 'unreadable') continue;
+    const before = read;
     const folders: string[] = [];
     for (let folder = path.dirname(file); folder.startsWith(`${within}${path.sep}`); folder = path.dirname(folder))
       if (!(await exists(folder))) folders.push(folder);
@@ -88,7 +92,8 @@ export async function putBack(env: Env, file: string): Promise<PutBack> {
   const ledger = await readLedger(env);
   const entry = ledger.files[file];
   if (!entry) return 'unchanged';
-  const current = await fs.readFile(file, 'utf8').catch(() => null);
+  const read = await readBefore(file);
+  const current = read === 'unreadable' ? null : read;
   let outcome: PutBack = 'kept';
   if (current === null) outcome = 'unchanged';
   else if (entry.before === null && (await holdsNothing(current))) {
@@ -110,6 +115,18 @@ export async function forgetRepo(env: Env, repo: string): Promise<void> {
   const ledger = await readLedger(env);
   for (const [file, entry] of Object.entries(ledger.files)) if (entry.repo === repo) delete ledger.files[file];
   await writeLedger(env, ledger);
+}
+
+/**
+ * A settings file's text; null when there is none. Never a read that blocks or is not a file's (a
+ * FIFO a cloned repo put at the path would hold the install forever): 'unreadable'.
+ */
+async function readBefore(file: string): Promise<string | null | 'unreadable'> {
+  try {
+    return await readRegularText(file, { follow: true });
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : 'unreadable';
+  }
 }
 
 async function holdsNothing(text: string): Promise<boolean> {
