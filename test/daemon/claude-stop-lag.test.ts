@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
+import { claudeAssistant as assistant, claudeLines, claudeUser as user } from '../support/claude-transcript-lines.js';
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
@@ -102,6 +103,8 @@ describe('a Claude Stop hook that runs before the turn’s last lines are writte
   }, 60_000);
 });
 
+const lines = (cwd: string, entries: object[]) => claudeLines(cwd, SESSION, entries);
+
 function runHook(repo: DaemonRepo, event: string, input: object): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [HOOK_ENTRY, 'claude', event], { cwd: repo.root, env: { ...process.env, ...repo.env } });
@@ -110,31 +113,4 @@ function runHook(repo: DaemonRepo, event: string, input: object): Promise<{ code
     child.on('exit', (code) => resolve({ code, stdout }));
     child.stdin.end(JSON.stringify(input));
   });
-}
-
-function user(text: string) {
-  return { type: 'user', message: { role: 'user', content: text } };
-}
-
-function assistant(id: string, content: object[], contextTokens: number) {
-  return {
-    type: 'assistant',
-    message: {
-      id,
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-sonnet-4-5-20250929',
-      content,
-      usage: { input_tokens: contextTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 20 },
-    },
-  };
-}
-
-function lines(cwd: string, entries: object[]): string {
-  return entries
-    .map(
-      (entry) =>
-        `${JSON.stringify({ parentUuid: null, isSidechain: false, cwd, sessionId: SESSION, version: '2.1.332', timestamp: new Date().toISOString(), ...entry })}\n`,
-    )
-    .join('');
 }

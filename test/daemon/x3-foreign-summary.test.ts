@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import type { AnyEvent } from '../../src/events.js';
 import { contentText, httpError, reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
+import { claudeAssistant as assistant, claudeLines, claudeUser as user } from '../support/claude-transcript-lines.js';
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
@@ -96,32 +97,7 @@ async function cross(root: string, transcript: string): Promise<void> {
   );
 }
 
-function user(text: string) {
-  return { type: 'user', message: { role: 'user', content: text } };
-}
-
-function assistant(id: string, content: object[], contextTokens: number) {
-  return {
-    type: 'assistant',
-    message: {
-      id,
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-sonnet-4-5-20250929',
-      content,
-      usage: { input_tokens: contextTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 20 },
-    },
-  };
-}
-
-function lines(cwd: string, entries: object[]): string {
-  return entries
-    .map(
-      (entry) =>
-        `${JSON.stringify({ parentUuid: null, isSidechain: false, cwd, sessionId: SESSION, version: '2.1.332', timestamp: new Date().toISOString(), ...entry })}\n`,
-    )
-    .join('');
-}
+const lines = (cwd: string, entries: object[]) => claudeLines(cwd, SESSION, entries);
 
 async function committed(daemon: DaemonRepo, seen: AnyEvent[]): Promise<void> {
   await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), {
