@@ -65,7 +65,9 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
     .command('install-hooks')
     .argument('<agent>', HOOK_AGENTS.join(' | '))
     .option('--trust', TRUSTING.map(({ word, trust }) => `${word}: ${trust.option}`).join('; '))
-    .description("add ai-zen's hooks (Stop, PreCompact, SessionStart) to the agent's settings")
+    .description(
+      "add ai-zen's hooks to the agent's settings, in its own names: a turn's end, a compaction, a session's start, and for Gemini a prompt (pi: its extension)",
+    )
     .action(async (agent: string, flags: { trust?: boolean }) => {
       const hooks = hooksOf(agent);
       if (flags.trust && !hooks.trust) throw new AiZenError('usage', `--trust is for ${TRUSTING.map(({ word }) => word).join(', ')}`);
