@@ -104,6 +104,39 @@ async function log(daemon: DaemonRepo): Promise<string> {
 }
 
 describe("a restart keeps every other agent's handoff", () => {
+  test('a pre-commit hook that hangs does not outlive the stop: the hook and what it started are killed, and the document is committed after the next start', async () => {
+    const { daemon, transcript } = await setup();
+    const hook = path.join(daemon.root, '.git', 'hooks', 'pre-commit');
+    const marks = path.join(path.dirname(daemon.root), 'hook-pids');
+    await fs.mkdir(path.dirname(hook), { recursive: true });
+    // A linter that never ends, with a child of its own.
+    await fs.writeFile(hook, `#!/bin/sh\nsleep 1000 &\necho "$! $$" > ${marks}.tmp && mv ${marks}.tmp ${marks}\nwait\n`, { mode: 0o755 });
+    await daemon.start();
+    await sessionRead(daemon, SESSION, 20_000);
+    await cross(daemon.root, transcript);
+    const pids = await waitFor(
+      async () => {
+        const found = (await fs.readFile(marks, 'utf8').catch(() => '')).trim().split(' ').map(Number).filter(Boolean);
+        return found.length === 2 ? found : null;
+      },
+      { timeoutMs: 60_000, message: 'the pre-commit hook running' },
+    );
+    expect((await daemon.daemon(['stop'])).code).toBe(0);
+    await waitFor(() => pids.every((pid) => !processAlive(pid)), {
+      timeoutMs: 30_000,
+      message: 'the hook and its child gone with the daemon',
+    });
+    expect(await log(daemon)).not.toContain('shutdown did not finish in time');
+
+    await fs.writeFile(hook, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    await daemon.start();
+    await waitFor(async () => (await listed(daemon)).some((record) => record.sessionId === SESSION && record.state === 'committed'), {
+      timeoutMs: 60_000,
+      message: 'the document committed after the restart',
+    });
+    expect(git(daemon.root, 'log', '--format=%s', '-1')).toContain('(offline)');
+  }, 180_000);
+
   test('stop and start with a commit deferred by a failing pre-commit hook: handoffs lists the Claude Code document as before, it is committed once the hook passes, the session stays handed off (grown further, it gets no second document), and its successor still continues it', async () => {
     const { daemon, folder, transcript } = await setup();
     const hook = path.join(daemon.root, '.git', 'hooks', 'pre-commit');

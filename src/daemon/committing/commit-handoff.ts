@@ -43,6 +43,8 @@ export interface CommitHandoffOptions {
   readonly env?: Env;
   /** How long a hook may run before it is killed and the commit refused. */
   readonly hookTimeoutMs?: number;
+  /** Aborted when the daemon stops: a hook still running is killed with its process group. */
+  readonly signal?: AbortSignal;
   /**
    * The document's bytes as verified by the caller: these are committed, never a later read of
    * the file (which someone may have changed since). Default: the file as it is now.
@@ -111,7 +113,14 @@ async function commitTarget(target: CommitTarget, options: CommitHandoffOptions)
 
     const hookEnv = gitEnvironment(options.env, withTempIndex);
     const hook = (name: HookName, args: string[] = []) =>
-      runHook(name, { hooksDir: target.hooksDir, cwd: target.topLevel, env: hookEnv, args, timeoutMs: options.hookTimeoutMs });
+      runHook(name, {
+        hooksDir: target.hooksDir,
+        cwd: target.topLevel,
+        env: hookEnv,
+        args,
+        timeoutMs: options.hookTimeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
     const preCommit = await hook('pre-commit');
     if (preCommit.ran && !preCommit.ok) return refuse(describeHookFailure('pre-commit', preCommit), true);
 

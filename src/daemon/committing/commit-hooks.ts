@@ -19,6 +19,8 @@ export interface RunHookOptions {
   readonly env: Env;
   readonly args?: readonly string[];
   readonly timeoutMs?: number;
+  /** Aborted (the daemon stops): the hook and everything it started are killed, as on a timeout. */
+  readonly signal?: AbortSignal;
 }
 
 const OUTPUT_LIMIT = 64 * 1024;
@@ -38,10 +40,17 @@ export async function runHook(name: HookName, options: RunHookOptions): Promise<
     ));
   if (!isFile) return { ran: false };
   const env = { ...options.env, GIT_EDITOR: ':', GIT_PREFIX: '' };
-  const outcome = await spawnHook(file, [...(options.args ?? [])], options.cwd, env, options.timeoutMs ?? 120_000);
+  const outcome = await spawnHook(file, [...(options.args ?? [])], options.cwd, env, options.timeoutMs ?? 120_000, options.signal);
   // Like execvp, git runs a script without a #! line through /bin/sh.
   if (outcome === 'ENOEXEC') {
-    const retry = await spawnHook('/bin/sh', [file, ...(options.args ?? [])], options.cwd, env, options.timeoutMs ?? 120_000);
+    const retry = await spawnHook(
+      '/bin/sh',
+      [file, ...(options.args ?? [])],
+      options.cwd,
+      env,
+      options.timeoutMs ?? 120_000,
+      options.signal,
+    );
     return retry === 'ENOEXEC' ? { ran: true, ok: false, exitCode: null, output: 'hook is not executable', timedOut: false } : retry;
   }
   return outcome;
@@ -53,6 +62,7 @@ async function spawnHook(
   cwd: string,
   env: Env,
   timeoutMs: number,
+  signal: AbortSignal | undefined,
 ): Promise<Exclude<HookOutcome, { ran: false }> | 'ENOEXEC'> {
   // Own process group, so a timeout ends the hook and whatever it started (linters, test runners).
   // A background child that keeps the pipes after the hook exits does not hold the commit: git waits for the hook alone.
@@ -63,9 +73,11 @@ async function spawnHook(
     processGroup: process.platform !== 'win32',
     drainMs: 1000,
     maxBuffer: OUTPUT_LIMIT,
+    ...(signal ? { signal } : {}),
   });
   if (result.startError?.code === 'ENOEXEC') return 'ENOEXEC';
   if (result.startError) return { ran: true, ok: false, exitCode: null, output: result.startError.message, timedOut: false };
+  if (result.stopped === 'aborted') return { ran: true, ok: false, exitCode: null, output: 'stopped with the daemon', timedOut: false };
   const timedOut = result.stopped === 'timeout';
   return { ran: true, ok: result.exitCode === 0 && !timedOut, exitCode: result.exitCode, output: result.output, timedOut };
 }

@@ -136,6 +136,8 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
   let historyLookup: Promise<void> | null = null;
   let running: Promise<void> | null = null;
   let closed = false;
+  /** Aborted at close: what a commit still runs (a hook) is stopped with the daemon. */
+  const stopping = new AbortController();
 
   function enqueue(entry: Entry): void {
     if (closed || entry.queued || entry.record.status.state === 'committed' || entry.record.status.state === 'off') return;
@@ -188,6 +190,7 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
             message: commitMessage(record),
             content: checked.content,
             onlyNew: true,
+            signal: stopping.signal,
             ...(options.env ? { env: options.env } : {}),
           })
         : { committed: false, reason: checked.reason, retryable: false };
@@ -274,6 +277,8 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
     },
     async close() {
       closed = true;
+      // A hook that hangs must not outlive the daemon: the commit is refused and retried at the next start.
+      stopping.abort();
       while (historyLookup) await historyLookup;
       queue.length = 0;
       for (const entry of entries.values()) if (entry.timer) clearTimeout(entry.timer);
