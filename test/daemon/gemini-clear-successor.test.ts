@@ -127,7 +127,17 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
       await terminal.waitForScreen(/Type your message/);
     };
     const before = fake.requests.length;
-    fake.enqueue(geminiReply().text('Continuing from the handoff document.').usage({ prompt: 21_000 }));
+    // Each reply goes to the turn of its prompt: a request Gemini makes on its own meanwhile cannot take it.
+    const answerPrompt = (text: string, reply: ReturnType<typeof geminiReply>) => {
+      let given = false;
+      fake.handle((received) => {
+        if (given || !received.lastUserText.includes(text)) return undefined;
+        given = true;
+        return reply;
+      });
+      return () => given;
+    };
+    const continuedAnswered = answerPrompt('go on', geminiReply().text('Continuing from the handoff document.').usage({ prompt: 21_000 }));
     await clear(/The handoff document is written\./);
     await prompt('go on');
     await terminal.waitForScreen(/Continuing from the handoff document\./, { timeoutMs: 60_000 });
@@ -144,10 +154,19 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
 
     // A /clear in that successor, which was never handed off, carries no document.
     const later = fake.requests.length;
-    fake.enqueue(geminiReply().text('A fresh start.').usage({ prompt: 9_000 }));
+    const freshAnswered = answerPrompt('an unrelated question', geminiReply().text('A fresh start.').usage({ prompt: 9_000 }));
     await clear(/Continuing from the handoff document\./);
     await prompt('an unrelated question');
-    await terminal.waitForScreen(/A fresh start\./, { timeoutMs: 60_000 });
+    await terminal.waitForScreen(/A fresh start\./, { timeoutMs: 60_000 }).catch((error) => {
+      // What Gemini asked meanwhile, to tell a lost prompt from a hook that held it.
+      console.log(
+        fake.requests
+          .slice(later)
+          .map((received) => `${received.model} utility=${received.utility}: ${received.lastUserText.slice(0, 200)}`),
+      );
+      throw error;
+    });
+    expect(continuedAnswered() && freshAnswered()).toBe(true);
     const fresh = fake.requests.slice(later).find((received) => JSON.stringify(received.body).includes('an unrelated question'))!;
     expect(JSON.stringify(fresh.body)).not.toContain('.ai-zen/handoffs/');
   });
