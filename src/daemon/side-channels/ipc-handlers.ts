@@ -275,11 +275,12 @@ async function sessionInfo(core: DaemonCore, state: SessionState, startedFromIt:
   // The daemon holds the lock of the session it is migrating: that owner is the daemon, not a live process.
   const daemonMigrating = core.migrator.current?.sessionId === state.sessionId;
   const owned = closed || daemonMigrating ? false : await core.isOwned(state.file).catch(() => false);
-  const action = core.monitor.actionFor(state.file);
-  const successor = core.monitor.successorCommandFor(state.file);
   const percent = promptTokens !== null && state.maxContextTokens !== null ? usagePercent(promptTokens, state.maxContextTokens) : null;
   const exited = !handedOff && !daemonMigrating && !owned && (await hasExited(core, state.file));
   const previous = state.kind === 'ai-zen' ? undefined : await core.continued.previousOf(state).catch(() => null);
+  // Read after the awaits above, at the same moment as the idle standing below: one snapshot of the crossing.
+  const action = core.monitor.actionFor(state.file);
+  const successor = core.monitor.successorCommandFor(state.file);
   return {
     id: state.sessionId,
     file: relativeToRoot(core.root, state.file),
