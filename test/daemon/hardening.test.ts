@@ -125,7 +125,8 @@ describe('the daemon keeps its own files in the project', { timeout: 90_000 }, (
   it('rm -rf .ai-zen under a running daemon: .ai-zen/.gitignore and daemon.log are written again, and git add -A takes no transcript', async () => {
     await daemon.start();
     const aiZen = path.join(daemon.root, '.ai-zen');
-    await fs.rm(aiZen, { recursive: true, force: true });
+    // As `rm -rf` run again would: the daemon may write a file into the folder while it is emptied.
+    await fs.rm(aiZen, { recursive: true, force: true, maxRetries: 20 });
     const log = path.join(aiZen, 'logs', 'daemon.log');
     await waitFor(async () => (await fs.readFile(path.join(aiZen, '.gitignore'), 'utf8').catch(() => '')).includes('sessions/'), {
       ...DEADLINE,
