@@ -1,6 +1,6 @@
-// D3 after a restart: the documents found at startup read `pending` until git is asked which it
-// holds. A status asked in that moment must wait for the answer, not call a committed document
-// uncommitted (CI caught the daemon saying so, 1 run in ~30). The lookup here waits on the test,
+// D3 after a restart: the documents found at startup are unknown until git is asked which it
+// holds. A status asked in that moment must not call a committed document uncommitted (CI caught
+// the daemon saying so twice: a status waited, and one began before the watcher read the line). The lookup here waits on the test,
 // so the moment is held open as long as the test likes: no timing involved.
 import { describe, expect, it } from 'vitest';
 import { createHandoffCommitter } from '../../src/daemon/committing/handoff-committer.js';
@@ -29,6 +29,8 @@ describe('D3 the committer at startup', () => {
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(asked).toEqual([[doc]]);
     expect(settled).toBe(false);
+    // A status that did not wait (it began before the watcher read the line) lists it not at all.
+    expect(committer.list()).toEqual([]);
 
     answer(new Map([[doc, 'c0ffee']]));
     await settling;

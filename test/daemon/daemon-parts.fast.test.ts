@@ -160,7 +160,10 @@ describe('D3 handoff documents found at startup', () => {
     });
     for (const name of [docA, docB])
       committer.add({ path: name, sessionId: 'abcd1234-x', executor: 'offline', mode: 'migrate', at: name }, { announce: false });
-    await waitFor(() => committer.list().every((record) => record.status.state === 'committed'));
+    await waitFor(() => {
+      const records = committer.list();
+      return records.length === 2 && records.every((record) => record.status.state === 'committed');
+    });
     expect(lookups).toEqual([[docA, docB]]);
     expect(calls).toEqual([docB]);
     expect(committer.list().map((record) => record.status)).toEqual([

@@ -81,8 +81,8 @@ export interface HandoffCommitter {
   retry(): void;
   list(): HandoffRecord[];
   /**
-   * Resolves once the documents found at startup are looked up in git: until then they read
-   * `pending`, and a status asked in that moment would call a committed document uncommitted.
+   * Resolves once the documents found at startup are looked up in git: until then list() leaves
+   * them out (as `pending` they would call a committed document uncommitted).
    */
   settled(): Promise<void>;
   /**
@@ -107,6 +107,8 @@ interface Entry {
   queued: boolean;
   /** The document failed the T1 check: a later line for the same path may replace this record. */
   untrusted: boolean;
+  /** Found at startup and not yet looked up in git: unlisted, as `pending` would call a committed document uncommitted. */
+  unknown: boolean;
 }
 
 export function createHandoffCommitter(options: HandoffCommitterOptions): HandoffCommitter {
@@ -164,6 +166,7 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
       return new Map<string, string>();
     });
     for (const entry of batch) {
+      entry.unknown = false;
       const commit = held.get(entry.record.path);
       if (commit) entry.record = { ...entry.record, status: { state: 'committed', commit, ...(ref ? { ref } : {}) } };
       else enqueue(entry);
@@ -240,10 +243,12 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
         timer: null,
         queued: false,
         untrusted: false,
+        unknown: false,
       };
       entries.set(handoff.path, entry);
       // A path that cannot be a document of this session is refused at once, never looked up in git.
       if (entry.announce || status.state !== 'pending' || pathProblem(handoff) !== null) return enqueue(entry);
+      entry.unknown = true;
       history.push(entry);
       scheduleHistory();
     },
@@ -273,7 +278,10 @@ export function createHandoffCommitter(options: HandoffCommitterOptions): Handof
       while (historyLookup) await historyLookup;
     },
     list() {
-      return [...entries.values()].map((entry) => entry.record).sort((a, b) => a.at.localeCompare(b.at) || a.path.localeCompare(b.path));
+      return [...entries.values()]
+        .filter((entry) => !entry.unknown)
+        .map((entry) => entry.record)
+        .sort((a, b) => a.at.localeCompare(b.at) || a.path.localeCompare(b.path));
     },
     async close() {
       closed = true;
