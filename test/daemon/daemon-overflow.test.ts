@@ -1,6 +1,7 @@
 // D1–D3, a session crossing its limit, seen by a real daemon in a real repo. Unowned →
 // the daemon migrates it (offline: no model configured, X1) and commits the doc alone; owned by a
 // live ai-zen process → left to its owner, still announced; overflow announced once per crossing.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -141,6 +142,44 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     });
     expect(again).toMatchObject({ path: doc, state: 'committed', commit: head, attempts: 0 });
     expect((await daemon.repo.git('rev-parse', 'HEAD')).trim()).toBe(head);
+  });
+
+  it('D1 D3 a session begun once `start` returned is news, even while the daemon still starts: its handoff is announced', async () => {
+    // Held after its socket answers and before it reads a transcript (start-gate.ts): CI's loaded
+    // machines left this moment open by chance, and the session was taken for history then.
+    const gate = path.join(path.dirname(daemon.root), 'listening-gate');
+    await new Promise<void>((resolve, reject) =>
+      spawn('mkfifo', [gate]).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`mkfifo: ${code}`)))),
+    );
+    const held = await makeDaemonRepo({ env: { AI_ZEN_TEST_LISTENING_GATE: gate } });
+    try {
+      await held.start();
+      const events: AnyEvent[] = [];
+      await (await held.connect()).subscribe((event) => events.push(event));
+      const id = sessionId(8);
+      await held.writeSession(id, { maxContextTokens: 100_000 });
+      const doc = '.ai-zen/handoffs/20261202-120000-00000008.md';
+      await fs.mkdir(path.join(held.root, '.ai-zen', 'handoffs'), { recursive: true });
+      const text = `# Handoff\n\n${'written while the daemon started. '.repeat(20)}\n`;
+      await fs.writeFile(path.join(held.root, doc), text);
+      await held.appendLines(id, {
+        type: 'handoff',
+        at: new Date().toISOString(),
+        path: doc,
+        executor: 'self',
+        mode: 'handoff',
+        downgrades: [],
+        cost: { requests: 1, prompt_tokens: 900, completion_tokens: 90 },
+        sha256: sha256(text),
+        redactions: 0,
+      });
+      await fs.writeFile(gate, 'go');
+      await waitFor(() => events.some((event) => event.name === 'handoff.committed'), { ...DEADLINE, message: 'the commit event' });
+      expect(events.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ sessionId: id, path: doc });
+      expect((await held.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(doc);
+    } finally {
+      await held.cleanup();
+    }
   });
 
   it('D3 two handoff lines that arrive in one write are both announced and each doc is committed alone', async () => {

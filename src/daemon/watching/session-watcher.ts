@@ -80,6 +80,7 @@ export class SessionWatcher {
   private readonly folderWatch: FolderWatch;
   private timer: NodeJS.Timeout | null = null;
   private reconciling: Promise<void> | null = null;
+  private listing: Promise<void> | null = null;
   private folderMtimeMs = -1;
   /** Wall clock when the folder was last listed. */
   private listedAtMs = 0;
@@ -121,15 +122,28 @@ export class SessionWatcher {
     });
   }
 
-  /** Reads every session file present, then watches. */
+  /**
+   * Lists the session files present, without reading one: they are history. The daemon lists before
+   * it answers on its socket, so a session begun once it answers is news (its first lines too).
+   */
+  list(): Promise<void> {
+    this.listing ??= (async () => {
+      if (this.options.create !== false) await fs.mkdir(this.options.folder, { recursive: true });
+      await this.scanFolder(true);
+    })();
+    return this.listing;
+  }
+
+  /** Reads every session file listed (list() first, if the caller did not), then watches. */
   async start(): Promise<void> {
-    const { folder } = this.options;
-    if (this.options.create !== false) await fs.mkdir(folder, { recursive: true });
-    await this.scanFolder(true);
+    await this.list();
+    const history = [...this.tracked.keys()];
     // Watching before the first reads: an append while they run is not lost (a read under way reads again).
     this.folderWatch.open();
+    // A file made between the listing and the watch is heard by neither: the folder is listed once more.
+    const made = await this.scanFolder(false);
     // A few at a time: each read holds a chunk buffer, and thousands at once would pile them up.
-    await mapLimited([...this.tracked.keys()], STARTUP_READS, (file) => this.refresh(file));
+    await Promise.all([mapLimited(history, STARTUP_READS, (file) => this.refresh(file)), ...made]);
 
     const interval = this.options.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS;
     const tick = () => {

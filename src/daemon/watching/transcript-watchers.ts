@@ -46,13 +46,28 @@ export class TranscriptWatchers implements WatchedSessions {
   private readonly watches: SourceWatch[];
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  private listing: Promise<void> | null = null;
+  /** Before start(), a new folder's watcher only lists its files; start() reads them. */
+  private started = false;
 
   constructor(private readonly options: TranscriptWatchersOptions) {
     this.watches = options.sources.map((source) => ({ source, watchers: new Map(), parents: new Map(), listing: null, again: false }));
   }
 
+  /**
+   * Lists every source's folders and their session files, reading none (session-watcher.ts list()):
+   * what is present now is history, what appears from here on is news.
+   */
+  list(): Promise<void> {
+    this.listing ??= Promise.all(this.watches.map((watch) => this.relist(watch, true))).then(() => undefined);
+    return this.listing;
+  }
+
+  /** Reads what list() found (listing first, if the caller did not), then watches. */
   async start(): Promise<void> {
-    await Promise.all(this.watches.map((watch) => this.relist(watch, true)));
+    await this.list();
+    this.started = true;
+    await Promise.all(this.watches.flatMap((watch) => [...watch.watchers.values()].map((watcher) => watcher.start())));
     const interval = this.options.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS;
     const tick = () => {
       this.timer = setTimeout(() => {
@@ -132,7 +147,7 @@ export class TranscriptWatchers implements WatchedSessions {
       });
       watch.watchers.set(folder, watcher);
       if (!initial) this.options.logger.info({ source: watch.source.id, folder }, 'watching a new transcript folder');
-      started.push(watcher.start());
+      started.push(this.started ? watcher.start() : watcher.list());
     }
     await Promise.all(started);
   }
