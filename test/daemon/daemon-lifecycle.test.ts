@@ -49,9 +49,12 @@ describe('D1 one daemon per repo, started and stopped from the command line', { 
     expect(status).toMatchObject({ pid, repo: daemon.root, socket: daemon.socketPath, sessions: [], handoffs: [] });
     expect(status.git).toMatchObject({ known: true, value: { branch: 'main' } });
     expect(status.ports.known).toBe(true);
-    // The log is really there and says the daemon runs.
-    const log = await fs.readFile(path.join(daemon.root, '.ai-zen', 'logs', 'daemon.log'), 'utf8');
-    expect(log).toContain('"msg":"daemon running"');
+    // The log is really there and says the daemon runs (once it has read the sessions: `start` returns before).
+    const log = path.join(daemon.root, '.ai-zen', 'logs', 'daemon.log');
+    await waitFor(async () => (await fs.readFile(log, 'utf8')).includes('"msg":"daemon running"'), {
+      timeoutMs: 30_000,
+      message: 'the log to say the daemon runs',
+    });
   });
 
   it('D1 a second start says it is already running (with its pid), exits 3, and leaves the first alone', async () => {
