@@ -237,7 +237,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     requestStop: options.requestStop,
   };
 
-  // Before the socket answers: a session present now is history, one begun once `start` returned is news.
+  // Before the socket answers: an ai-zen session present now is history, one begun once `start` returned is news.
   await watcher.list();
   // The lock is held (the caller took it), so a socket left at the path is a dead daemon's.
   const ipc: IpcServer = await startIpcServer({

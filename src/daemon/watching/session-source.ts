@@ -292,6 +292,11 @@ export interface TranscriptFolders {
   list(): Promise<{ readonly folders: readonly string[]; readonly parents: readonly string[] }>;
   /** Made when missing (ai-zen's own folder); another agent's folders are never created. */
   readonly create: boolean;
+  /**
+   * One folder, known without reading the disk: listed before the daemon's socket answers. A shared
+   * folder's listing reads a head of every file in it (Codex: 30,000 rollouts made `start` 9–12 s).
+   */
+  readonly fixed?: boolean;
 }
 
 /** A source with its folders: what the daemon watches. */
@@ -301,7 +306,7 @@ export interface WatchedSource extends SessionSource {
 
 /** One fixed folder. */
 export function fixedFolder(folder: string, create: boolean): TranscriptFolders {
-  return { create, list: async () => ({ folders: [folder], parents: [] }) };
+  return { create, fixed: true, list: async () => ({ folders: [folder], parents: [] }) };
 }
 
 /** The first source that claims `file`, or null. */

@@ -55,19 +55,24 @@ export class TranscriptWatchers implements WatchedSessions {
   }
 
   /**
-   * Lists every source's folders and their session files, reading none (session-watcher.ts list()):
-   * what is present now is history, what appears from here on is news.
+   * Lists the fixed folders' session files (ai-zen's own), reading none (session-watcher.ts list()):
+   * what is there now is history, what appears from here on is news. Another agent's sessions are
+   * listed by start(); their crossings are judged by when the session began (foreign-sessions.ts).
    */
   list(): Promise<void> {
-    this.listing ??= Promise.all(this.watches.map((watch) => this.relist(watch, true))).then(() => undefined);
+    this.listing ??= Promise.all(this.watches.filter(isFixed).map((watch) => this.relist(watch, true))).then(() => undefined);
     return this.listing;
   }
 
-  /** Reads what list() found (listing first, if the caller did not), then watches. */
+  /** Reads what list() found (listing first, if the caller did not), lists every other folder, then watches. */
   async start(): Promise<void> {
     await this.list();
     this.started = true;
-    await Promise.all(this.watches.flatMap((watch) => [...watch.watchers.values()].map((watcher) => watcher.start())));
+    await Promise.all(
+      this.watches.map((watch) =>
+        isFixed(watch) ? Promise.all([...watch.watchers.values()].map((watcher) => watcher.start())) : this.relist(watch, true),
+      ),
+    );
     const interval = this.options.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS;
     const tick = () => {
       this.timer = setTimeout(() => {
@@ -200,6 +205,10 @@ export class TranscriptWatchers implements WatchedSessions {
     await Promise.all(this.watches.map((watch) => watch.listing));
     await Promise.all(this.watches.flatMap((watch) => [...watch.watchers.values()].map((watcher) => watcher.close())));
   }
+}
+
+function isFixed(watch: SourceWatch): boolean {
+  return watch.source.folders.fixed === true;
 }
 
 function isDirectChild(folder: string, file: string): boolean {
