@@ -1,13 +1,10 @@
 // F1–F4 shown by the daemon: the checks a handoff line records (whoever wrote it) reach
 // `ai-zen-daemon handoffs`, `status` and the handoff.written event; the daemon's own migrations are
 // checked by the same pipeline.
-import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
 import { waitFor } from '../support/wait-for.js';
-import { makeDaemonRepo, messageLine, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
+import { makeDaemonRepo, messageLine, sealedHandoffLine, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 
 const DEADLINE = { timeoutMs: 30_000 };
 const PASSED = { sections: [], facts: [], files: [], commands: [] };
@@ -28,29 +25,14 @@ describe('F1–F4 in the daemon', { timeout: 60_000 }, () => {
     const id = sessionId(12);
     await daemon.writeSession(id, { maxContextTokens: 100_000 });
     const doc = '.ai-zen/handoffs/20261203-060000-00000012.md';
-    await fs.mkdir(path.join(daemon.root, '.ai-zen', 'handoffs'), { recursive: true });
-    const text = `# Handoff\n\n${'text '.repeat(100)}\n`;
-    await fs.writeFile(path.join(daemon.root, doc), text);
-    // T1: the line names the document's sha256, as ai-zen's own writer seals it.
-    const sha256 = createHash('sha256').update(text).digest('hex');
     const checks = {
       sections: ['section "⚠️ Constraints and preferences" is missing'],
       facts: ['the document says branch `master`; the branch is `main`'],
       files: [],
       commands: [],
     };
-    const cost = { requests: 1, prompt_tokens: 10, completion_tokens: 10 };
-    await daemon.appendLines(id, {
-      type: 'handoff',
-      at: new Date().toISOString(),
-      path: doc,
-      executor: 'self',
-      mode: 'handoff',
-      downgrades: [],
-      cost,
-      checks,
-      sha256,
-    });
+    // T1: the line names the document's sha256, as ai-zen's own writer seals it.
+    await daemon.appendLines(id, await sealedHandoffLine(daemon.root, doc, `# Handoff\n\n${'text '.repeat(100)}\n`, { checks }));
 
     await waitFor(() => events.some((event) => event.name === 'handoff.written'), { ...DEADLINE, message: 'the written event' });
     expect(events.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ path: doc, checks });

@@ -3,6 +3,8 @@
 // run-cli-in-process.ts), raw v1 session lines written as another agent would, and cleanup that
 // leaves no daemon behind (kill -9 of every pid a start printed) and fails the test when `stop` did
 // not end the daemon cleanly.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -201,4 +203,31 @@ export async function handoffDocs(root: string): Promise<string[]> {
   const dir = path.join(root, '.ai-zen', 'handoffs');
   const names = await fs.readdir(dir).catch(() => [] as string[]);
   return names.filter((name) => name.endsWith('.md')).map((name) => `.ai-zen/handoffs/${name}`);
+}
+
+/**
+ * Writes a document into the handoffs folder and returns the `handoff` line that records it as
+ * ai-zen's writer seals it (T1: its sha256), for a test to append; `extra` adds or replaces fields.
+ */
+export async function sealedHandoffLine(root: string, doc: string, text: string, extra: Record<string, unknown> = {}) {
+  await fs.mkdir(path.join(root, '.ai-zen', 'handoffs'), { recursive: true });
+  await fs.writeFile(path.join(root, doc), text);
+  return {
+    type: 'handoff',
+    at: new Date().toISOString(),
+    path: doc,
+    executor: 'self',
+    mode: 'handoff',
+    downgrades: [],
+    cost: { requests: 1, prompt_tokens: 10, completion_tokens: 10 },
+    sha256: createHash('sha256').update(text).digest('hex'),
+    ...extra,
+  };
+}
+
+/** A named pipe at `file`: a test holds a daemon at a start gate (start-gate.ts) until it writes to it. */
+export async function makeFifo(file: string): Promise<void> {
+  await new Promise<void>((resolve, reject) =>
+    spawn('mkfifo', [file]).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`mkfifo: ${code}`)))),
+  );
 }

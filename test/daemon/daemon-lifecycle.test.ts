@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for.js';
-import { DAEMON_BIN, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import { DAEMON_BIN, makeDaemonRepo, makeFifo, type DaemonRepo } from './daemon-harness.js';
 
 /** Running (a zombie — exited, its reaper not done yet — counts as gone). */
 function alive(pid: number): boolean {
@@ -100,9 +100,7 @@ describe('D1 one daemon per repo, started and stopped from the command line', { 
 
   it('D1 a stop that comes while the daemon still starts (its socket answers, its transcripts not read yet) leaves no socket behind', async () => {
     const gate = path.join(path.dirname(daemon.root), 'listening-gate');
-    await new Promise<void>((resolve, reject) =>
-      spawn('mkfifo', [gate]).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`mkfifo: ${code}`)))),
-    );
+    await makeFifo(gate);
     const held = await makeDaemonRepo({ env: { AI_ZEN_TEST_LISTENING_GATE: gate } });
     try {
       const pid = await held.start();

@@ -1,19 +1,25 @@
 // D1–D3, a session crossing its limit, seen by a real daemon in a real repo. Unowned →
 // the daemon migrates it (offline: no model configured, X1) and commits the doc alone; owned by a
 // live ai-zen process → left to its owner, still announced; overflow announced once per crossing.
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
 import { SessionsReply } from '../../src/daemon/side-channels/status-schema.js';
 import { waitFor } from '../support/wait-for.js';
-import { handoffDocs, makeDaemonRepo, messageLine, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
+import {
+  handoffDocs,
+  makeDaemonRepo,
+  makeFifo,
+  messageLine,
+  sealedHandoffLine,
+  sessionId,
+  usageLine,
+  type DaemonRepo,
+} from './daemon-harness.js';
 import { startSessionOwner, type SessionOwner } from './session-owner.js';
 
 const DEADLINE = { timeoutMs: 30_000 };
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('D1 D3 an unowned session that crosses its limit is migrated by the daemon and its doc committed alone', {
   timeout: 60_000,
@@ -104,22 +110,10 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     const id = sessionId(6);
     await daemon.writeSession(id, { maxContextTokens: 100_000 });
     const doc = '.ai-zen/handoffs/20261202-120000-00000006.md';
-    await fs.mkdir(path.join(daemon.root, '.ai-zen', 'handoffs'), { recursive: true });
     const text = `# Handoff\n\n${'written by the owner of the session. '.repeat(20)}\n`;
-    await fs.writeFile(path.join(daemon.root, doc), text);
     const cost = { requests: 2, prompt_tokens: 5000, completion_tokens: 700 };
     // T1: the writer records the sha256 of the document it sealed, as ai-zen's pipeline does.
-    await daemon.appendLines(id, {
-      type: 'handoff',
-      at: new Date().toISOString(),
-      path: doc,
-      executor: 'self',
-      mode: 'handoff',
-      downgrades: [],
-      cost,
-      sha256: sha256(text),
-      redactions: 0,
-    });
+    await daemon.appendLines(id, await sealedHandoffLine(daemon.root, doc, text, { cost, redactions: 0 }));
     await waitFor(() => events.some((event) => event.name === 'handoff.committed'), { ...DEADLINE, message: 'the commit event' });
     expect(events.find((event) => event.name === 'handoff.written')?.payload).toEqual({
       sessionId: id,
@@ -148,9 +142,7 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     // Held after its socket answers and before it reads a transcript (start-gate.ts): CI's loaded
     // machines left this moment open by chance, and the session was taken for history then.
     const gate = path.join(path.dirname(daemon.root), 'listening-gate');
-    await new Promise<void>((resolve, reject) =>
-      spawn('mkfifo', [gate]).on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`mkfifo: ${code}`)))),
-    );
+    await makeFifo(gate);
     const held = await makeDaemonRepo({ env: { AI_ZEN_TEST_LISTENING_GATE: gate } });
     try {
       await held.start();
@@ -159,20 +151,8 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
       const id = sessionId(8);
       await held.writeSession(id, { maxContextTokens: 100_000 });
       const doc = '.ai-zen/handoffs/20261202-120000-00000008.md';
-      await fs.mkdir(path.join(held.root, '.ai-zen', 'handoffs'), { recursive: true });
       const text = `# Handoff\n\n${'written while the daemon started. '.repeat(20)}\n`;
-      await fs.writeFile(path.join(held.root, doc), text);
-      await held.appendLines(id, {
-        type: 'handoff',
-        at: new Date().toISOString(),
-        path: doc,
-        executor: 'self',
-        mode: 'handoff',
-        downgrades: [],
-        cost: { requests: 1, prompt_tokens: 900, completion_tokens: 90 },
-        sha256: sha256(text),
-        redactions: 0,
-      });
+      await held.appendLines(id, await sealedHandoffLine(held.root, doc, text));
       await fs.writeFile(gate, 'go');
       await waitFor(() => events.some((event) => event.name === 'handoff.committed'), { ...DEADLINE, message: 'the commit event' });
       expect(events.find((event) => event.name === 'handoff.written')?.payload).toMatchObject({ sessionId: id, path: doc });
@@ -188,25 +168,12 @@ describe('D1 D3 an unowned session that crosses its limit is migrated by the dae
     await (await daemon.connect()).subscribe((event) => events.push(event));
     const id = sessionId(7);
     await daemon.writeSession(id, { maxContextTokens: 100_000 });
-    await fs.mkdir(path.join(daemon.root, '.ai-zen', 'handoffs'), { recursive: true });
     const docs = ['.ai-zen/handoffs/20261202-120000-00000007.md', '.ai-zen/handoffs/20261202-120000-00000007-2.md'];
-    const textOf = (doc: string) => `# Handoff\n\n${`${doc} `.repeat(20)}\n`;
-    for (const doc of docs) await fs.writeFile(path.join(daemon.root, doc), textOf(doc));
-    const cost = { requests: 1, prompt_tokens: 10, completion_tokens: 10 };
     const at = new Date().toISOString();
-    await daemon.appendLines(
-      id,
-      ...docs.map((doc) => ({
-        type: 'handoff',
-        at,
-        path: doc,
-        executor: 'self',
-        mode: 'handoff',
-        downgrades: [],
-        cost,
-        sha256: sha256(textOf(doc)),
-      })),
+    const lines = await Promise.all(
+      docs.map((doc) => sealedHandoffLine(daemon.root, doc, `# Handoff\n\n${`${doc} `.repeat(20)}\n`, { at })),
     );
+    await daemon.appendLines(id, ...lines);
 
     await waitFor(() => events.filter((event) => event.name === 'handoff.committed').length === 2, {
       ...DEADLINE,
