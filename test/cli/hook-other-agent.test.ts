@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
+import { claudeAssistant, claudeLines, claudeUser } from '../support/claude-transcript-lines.js';
 import { runCli } from '../support/run-cli.js';
 import { waitFor } from '../support/wait-for.js';
 import { makeDaemonRepo, type DaemonRepo } from '../daemon/daemon-harness.js';
@@ -57,16 +58,13 @@ describe('a Claude hook run by Cursor', () => {
     const folder = path.join(claudeHome, 'projects', claudeSlug(root));
     await fs.mkdir(folder, { recursive: true });
     const transcript = path.join(folder, `${SESSION}.jsonl`);
-    await fs.writeFile(
-      transcript,
-      lines(root, [{ type: 'user', message: { role: 'user', content: 'Fix the parser' } }, assistant('m1', 20_000)]),
-    );
+    await fs.writeFile(transcript, claudeLines(root, SESSION, [claudeUser('Fix the parser'), claudeAssistant('m1', WORKING, 20_000)]));
     expect((await daemon.daemon(['install-hooks', 'claude'])).code).toBe(0);
     await daemon.start();
     const promptTokens = async (tokens: number) =>
       (await daemon!.status()).sessions.some((session) => session.agent === 'claude-code' && session.promptTokens === tokens);
     await waitFor(() => promptTokens(20_000), { timeoutMs: 20_000, message: 'the Claude session in status' });
-    await fs.appendFile(transcript, lines(root, [assistant('m2', 142_000)]));
+    await fs.appendFile(transcript, claudeLines(root, SESSION, [claudeAssistant('m2', WORKING, 142_000)]));
     await waitFor(() => promptTokens(142_000), { timeoutMs: 20_000, message: 'the crossing read' });
 
     // Cursor stops, its input naming that transcript: exit 0, nothing printed, so Cursor's stop goes through.
@@ -86,25 +84,4 @@ describe('a Claude hook run by Cursor', () => {
   }, 120_000);
 });
 
-function assistant(id: string, contextTokens: number) {
-  return {
-    type: 'assistant',
-    message: {
-      id,
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-sonnet-4-5-20250929',
-      content: [{ type: 'text', text: 'Working on it.' }],
-      usage: { input_tokens: contextTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 20 },
-    },
-  };
-}
-
-function lines(cwd: string, entries: object[]): string {
-  return entries
-    .map(
-      (entry) =>
-        `${JSON.stringify({ parentUuid: null, isSidechain: false, cwd, sessionId: SESSION, version: '2.1.332', timestamp: new Date().toISOString(), ...entry })}\n`,
-    )
-    .join('');
-}
+const WORKING = [{ type: 'text', text: 'Working on it.' }];

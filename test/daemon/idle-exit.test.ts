@@ -11,6 +11,7 @@ import { setEnabled } from '../../src/cli/shared/enabled-repos.js';
 import { checkSockets } from '../../src/cli/daemon/doctor-checks.js';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import { processAlive } from '../support/process-alive.js';
+import { claudeAssistant, claudeLines, claudeUser } from '../support/claude-transcript-lines.js';
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
@@ -27,24 +28,6 @@ afterEach(async () => {
   daemon = base = null;
 });
 
-function line(cwd: string, entry: object): string {
-  return `${JSON.stringify({ parentUuid: null, isSidechain: false, cwd, sessionId: SESSION, version: '2.1.332', timestamp: new Date().toISOString(), ...entry })}\n`;
-}
-
-function assistant(id: string, text: string, contextTokens: number) {
-  return {
-    type: 'assistant',
-    message: {
-      id,
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-sonnet-4-5-20250929',
-      content: [{ type: 'text', text }],
-      usage: { input_tokens: contextTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 20 },
-    },
-  };
-}
-
 async function setup(): Promise<{ daemon: DaemonRepo; transcript: string; registry: string }> {
   base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-idle-'));
   const claudeHome = path.join(base, 'claude');
@@ -57,8 +40,10 @@ async function setup(): Promise<{ daemon: DaemonRepo; transcript: string; regist
   const transcript = path.join(folder, `${SESSION}.jsonl`);
   await fs.writeFile(
     transcript,
-    line(daemon.root, { type: 'user', message: { role: 'user', content: 'Fix the parser' } }) +
-      line(daemon.root, assistant('msg_1', 'Looking at it.', 20_000)),
+    claudeLines(daemon.root, SESSION, [
+      claudeUser('Fix the parser'),
+      claudeAssistant('msg_1', [{ type: 'text', text: 'Looking at it.' }], 20_000),
+    ]),
   );
   // Claude Code's own record of a running session: this test process stands for the agent.
   const registry = path.join(claudeHome, 'sessions', `${process.pid}.json`);
@@ -107,7 +92,10 @@ describe('an enabled repo’s daemon exits when idle and comes back with the nex
         message: 'the session read',
       },
     );
-    await fs.appendFile(transcript, line(daemon.root, assistant('msg_2', 'Fixed; the tests pass.', 142_000)));
+    await fs.appendFile(
+      transcript,
+      claudeLines(daemon.root, SESSION, [claudeAssistant('msg_2', [{ type: 'text', text: 'Fixed; the tests pass.' }], 142_000)]),
+    );
     await waitFor(async () => (await daemon.status()).handoffs.some((record) => record.state === 'committed'), {
       timeoutMs: 60_000,
       message: 'the handoff written and committed',

@@ -12,6 +12,7 @@ import { requestDaemon } from '../../src/cli/shared/daemon-client.js';
 import { SessionsReply } from '../../src/daemon/side-channels/status-schema.js';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import { processAlive } from '../support/process-alive.js';
+import { claudeAssistant, claudeLines, claudeUser } from '../support/claude-transcript-lines.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
@@ -44,7 +45,13 @@ async function setup(env: Record<string, string> = {}): Promise<Setup> {
   await fs.mkdir(folder, { recursive: true });
   const transcript = path.join(folder, `${SESSION}.jsonl`);
   // Under the threshold first: a session first seen above it would wait for 10 more points.
-  await fs.writeFile(transcript, lines(daemon.root, SESSION, [user(REQUEST), assistant('msg_1', 'Looking at src/parse.ts.', 20_000)]));
+  await fs.writeFile(
+    transcript,
+    claudeLines(daemon.root, SESSION, [
+      claudeUser(REQUEST),
+      claudeAssistant('msg_1', [{ type: 'text', text: 'Looking at src/parse.ts.' }], 20_000),
+    ]),
+  );
   return { daemon, folder, transcript };
 }
 
@@ -62,34 +69,12 @@ async function sessionRead(daemon: DaemonRepo, id: string, promptTokens: number)
 
 /** The reply that crosses 70% of Claude's 200k window. */
 async function cross(root: string, transcript: string, tokens = 142_000): Promise<void> {
-  await fs.appendFile(transcript, lines(root, SESSION, [assistant(`msg_${tokens}`, 'The off-by-one is fixed; the tests pass.', tokens)]));
-}
-
-function user(text: string) {
-  return { type: 'user', message: { role: 'user', content: text } };
-}
-
-function assistant(id: string, text: string, contextTokens: number) {
-  return {
-    type: 'assistant',
-    message: {
-      id,
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-sonnet-4-5-20250929',
-      content: [{ type: 'text', text }],
-      usage: { input_tokens: contextTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 20 },
-    },
-  };
-}
-
-function lines(cwd: string, sessionId: string, entries: object[]): string {
-  return entries
-    .map(
-      (entry) =>
-        `${JSON.stringify({ parentUuid: null, isSidechain: false, cwd, sessionId, version: '2.1.332', timestamp: new Date().toISOString(), ...entry })}\n`,
-    )
-    .join('');
+  await fs.appendFile(
+    transcript,
+    claudeLines(root, SESSION, [
+      claudeAssistant(`msg_${tokens}`, [{ type: 'text', text: 'The off-by-one is fixed; the tests pass.' }], tokens),
+    ]),
+  );
 }
 
 const git = (root: string, ...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
@@ -157,9 +142,9 @@ describe("a restart keeps every other agent's handoff", () => {
     // The successor the person started from the document, as the announced command words it.
     await fs.writeFile(
       path.join(folder, `${SUCCESSOR}.jsonl`),
-      lines(daemon.root, SUCCESSOR, [
-        user(`Read the handoff document ${deferred.path} (the previous session's record) and continue the work from its breakpoint.`),
-        assistant('msg_s1', 'Read it; continuing.', 9_000),
+      claudeLines(daemon.root, SUCCESSOR, [
+        claudeUser(`Read the handoff document ${deferred.path} (the previous session's record) and continue the work from its breakpoint.`),
+        claudeAssistant('msg_s1', [{ type: 'text', text: 'Read it; continuing.' }], 9_000),
       ]),
     );
     await sessionRead(daemon, SUCCESSOR, 9_000);
