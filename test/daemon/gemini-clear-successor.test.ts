@@ -97,14 +97,17 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
 
     // A prompt, once Gemini shows it typed (keys sent faster than that are taken for a paste, Enter too).
     const prompt = async (text: string) => {
+      const asked = fake.requests.length;
       await terminal.type(text);
       await terminal.waitForScreen(new RegExp(`\\* ${text}`));
       await terminal.sendKeys('Enter');
-      // An Enter that lands while Gemini redraws is lost: the text stays in the composer, and is sent again.
+      // An Enter that lands while Gemini redraws is lost: the text stays in the composer, and is sent
+      // again — only while no request carries it (one Enter too many would queue the prompt twice).
       if (text === '/clear') return;
+      const sent = () => fake.requests.slice(asked).some((received) => !received.utility && received.lastUserText.includes(text));
       await waitFor(
         async () => {
-          if (!(await terminal.capture()).includes(`* ${text}`)) return true;
+          if (sent() || !(await terminal.capture()).includes(`* ${text}`)) return true;
           await terminal.sendKeys('Enter');
           return false;
         },
@@ -113,25 +116,31 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
     };
     const clear = async (gone: RegExp) => {
       await prompt('/clear');
-      // An Enter that lands while Gemini's completion menu opens only completes `/clear `: it is sent again.
+      // An Enter that lands while Gemini's completion menu opens only completes `/clear `, and one
+      // that lands while it redraws is lost: while `/clear` still waits in the composer, Enter again.
       await waitFor(
         async () => {
           const screen = await terminal.capture();
           if (!gone.test(screen)) return true;
-          if (/\* \/clear $/m.test(screen)) await terminal.sendKeys('Enter');
+          if (/\* \/clear/.test(screen)) await terminal.sendKeys('Enter');
           return false;
         },
         { timeoutMs: 30_000, message: '/clear to start a fresh session' },
-      );
+      ).catch(async (error: unknown) => {
+        console.log(`the screen when /clear did not take:\n${await terminal.capture()}`);
+        throw error;
+      });
       // Keys typed while Gemini redraws may be lost: the empty composer says it takes them again.
       await terminal.waitForScreen(/Type your message/);
     };
     const before = fake.requests.length;
-    // Each reply goes to the turn of its prompt: a request Gemini makes on its own meanwhile cannot take it.
+    // Each reply goes to the turn of its prompt: a request Gemini makes on its own meanwhile cannot take
+    // it. A prompt sent twice (an Enter taken for lost while Gemini redrew) is answered twice, so Gemini
+    // is idle again and takes the next /clear.
     const answerPrompt = (text: string, reply: ReturnType<typeof geminiReply>) => {
       let given = false;
       fake.handle((received) => {
-        if (given || !received.lastUserText.includes(text)) return undefined;
+        if (!received.lastUserText.includes(text)) return undefined;
         given = true;
         return reply;
       });
