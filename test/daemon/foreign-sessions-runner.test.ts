@@ -217,4 +217,27 @@ describe('a session read by the start-up listing', () => {
     await waitFor(async () => (await fs.lstat(brief).catch(() => null)) === null, { timeoutMs: 10_000, message: 'the brief removed' });
     runner.close();
   });
+
+  test('a restarted daemon removes the briefs an earlier one left, and nothing else in their folder', async () => {
+    const paths = projectPaths(root);
+    const left = await writeHandoffBrief(paths, '5e6f7a8b-0000-4000-8000-000000000000', 'an earlier claim');
+    await fs.writeFile(path.join(paths.briefs, 'notes-the-repo-keeps.md'), 'theirs');
+    const runner = createForeignSessions({
+      root,
+      paths,
+      env: { AI_ZEN_HOME: path.join(root, '.home') },
+      events: new EventBus(),
+      committer: standInCommitter(),
+      facts: { capture: async () => cleanFacts(root) },
+      sources: [agentSource('claude-code', 'Claude Code')],
+      logger: memoryLogger().logger,
+      stateOf: () => null,
+      notice: () => {},
+      records: createForeignRecords({ root, env: { AI_ZEN_HOME: path.join(root, '.home') }, logger: memoryLogger().logger }),
+    });
+    await runner.restore();
+    expect(await fs.lstat(left).catch(() => null)).toBeNull();
+    expect(await fs.readFile(path.join(paths.briefs, 'notes-the-repo-keeps.md'), 'utf8')).toBe('theirs');
+    runner.close();
+  });
 });

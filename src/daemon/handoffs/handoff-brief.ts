@@ -48,7 +48,9 @@ export async function removeHandoffBrief(paths: ProjectPaths, sessionId: string)
 export async function removeAllHandoffBriefs(paths: ProjectPaths): Promise<void> {
   if (!(await folderIsOurs(paths))) return;
   const names = await fs.readdir(paths.briefs).catch(() => [] as string[]);
-  await Promise.all(names.filter((name) => name.endsWith('.md')).map((name) => fs.rm(path.join(paths.briefs, name), { force: true })));
+  // Only names of the form ai-zen gives (a short id): anything else there is not ours to remove.
+  const ours = names.filter((name) => /^[A-Za-z0-9_-]{1,8}\.md$/.test(name));
+  await Promise.all(ours.map((name) => fs.rm(path.join(paths.briefs, name), { force: true })));
 }
 
 async function folderIsOurs(paths: ProjectPaths): Promise<boolean> {
