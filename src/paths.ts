@@ -78,6 +78,8 @@ export interface ProjectPaths {
   readonly aiZen: string;
   readonly sessions: string;
   readonly handoffs: string;
+  /** The briefs an agent reads before it writes its own handoff document (daemon/handoffs/handoff-brief.ts). */
+  readonly briefs: string;
   readonly logs: string;
   readonly hooks: string;
   readonly config: string;
@@ -93,6 +95,7 @@ export function projectPaths(root: string): ProjectPaths {
     aiZen,
     sessions: path.join(aiZen, 'sessions'),
     handoffs: path.join(aiZen, 'handoffs'),
+    briefs: path.join(aiZen, 'briefs'),
     logs: path.join(aiZen, 'logs'),
     hooks: path.join(aiZen, 'hooks'),
     config: path.join(aiZen, 'config.json'),

@@ -80,7 +80,9 @@ describe('a Claude hook run by Cursor', () => {
       'Stop',
       JSON.stringify({ transcript_path: transcript, cwd: root, hook_event_name: 'Stop', stop_hook_active: false }),
     );
-    expect(JSON.parse(claudeStop.stdout)).toMatchObject({ decision: 'block' });
+    expect(JSON.parse(claudeStop.stdout)).toMatchObject({
+      hookSpecificOutput: { hookEventName: 'Stop', additionalContext: expect.stringContaining('[ai-zen handoff]') },
+    });
   }, 120_000);
 });
 

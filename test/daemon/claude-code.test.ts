@@ -20,6 +20,7 @@ import { startDbusSession, type DbusSession, type NotificationService } from '..
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { briefNamedIn } from '../support/brief-named.js';
 
 let fake: FakeAnthropic;
 let bus: DbusSession;
@@ -307,11 +308,19 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect(installed.code, installed.stderr).toBe(0);
     expect(installed.stdout).toContain('Edit(.ai-zen/handoffs/**)');
     let asked = '';
+    let reason = '';
     fake.enqueue(
       anthropicReply().tool('Bash', { command: 'true' }).usage({ input_tokens: 100_000, output_tokens: 10 }),
       anthropicReply().text('The parser is fixed.').usage({ input_tokens: 705_000, output_tokens: 10 }),
+      // The Stop hook's reason names the brief: read first, with Claude's Read tool (no permission asked).
       (request) => {
-        // The Stop hook's reason reached the model: it names the exact document path.
+        reason = request.lastUserText;
+        return anthropicReply()
+          .tool('Read', { file_path: briefNamedIn(request.allText) })
+          .usage({ input_tokens: 706_000, output_tokens: 20 });
+      },
+      (request) => {
+        // The brief reached the model (the Read's result): it names the exact document path.
         asked = request.allText;
         const target =
           /write the handoff document with your Write tool to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
@@ -339,6 +348,11 @@ describe('X3 Claude Code sessions, with the real client', () => {
     });
     expect(asked).toContain('[ai-zen handoff]');
     expect(asked).toContain('--- handoff skill ---');
+    // What the person saw: the short reason, naming the brief; the skill came through the Read.
+    expect(reason).toContain('[ai-zen handoff]');
+    expect(reason).toContain('/.ai-zen/briefs/');
+    expect(reason).not.toContain('--- handoff skill ---');
+    expect(Buffer.byteLength(reason)).toBeLessThan(1_000);
     expect(asked).not.toContain('PWNED-BY-THE-CLONE');
     await waitFor(() => seen.some((event) => event.name === 'handoff.committed'), {
       timeoutMs: 30_000,

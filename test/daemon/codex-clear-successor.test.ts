@@ -9,6 +9,7 @@ import type { AnyEvent } from '../../src/events.js';
 import { CODEX_BIN, CODEX_LAUNCHER, codexEnv, makeCodexHome } from '../support/codex-client.js';
 import { responsesReply, startFakeResponses, type FakeResponses, type RecordedResponsesRequest } from '../support/fake-responses.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { briefNamedIn } from '../support/brief-named.js';
 import { startTmux } from '../support/tmux.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
@@ -61,12 +62,20 @@ describe('Codex at a terminal: /clear continues a handed-off session', { timeout
     const request = 'add a --verbose flag to the CLI';
     const handoffAsked = (received: RecordedResponsesRequest) => JSON.stringify(received.input).includes(MARK);
     let askedWith = '';
+    let briefRead = false;
     // The TUI asks the model for a title of each new task, beside the conversation.
     const titleAsked = (received: RecordedResponsesRequest) =>
       received.lastUserText.startsWith('Generate a concise, single-line task title');
     fake.handle((received) => {
       if (titleAsked(received)) return responsesReply().text('Verbose flag').usage({ input_tokens: 500, output_tokens: 5 });
       if (!handoffAsked(received) || askedWith) return undefined;
+      // The reason names the brief: Codex reads it first, through its shell.
+      if (!briefRead) {
+        briefRead = true;
+        return responsesReply()
+          .exec(`cat ${briefNamedIn(JSON.stringify(received.input))}`)
+          .usage({ input_tokens: tokens(73), cached_tokens: tokens(72), output_tokens: 20 });
+      }
       askedWith = JSON.stringify(received.input);
       const docPath = /exactly this path \(relative to the repo root\): (\.ai-zen\/handoffs\/[^\s"\\]+\.md)/.exec(askedWith)![1]!;
       const body = HANDOFF_SECTIONS.map(

@@ -2,6 +2,7 @@
 // by what each request carries, and the person's next prompt once the daemon has judged the crossing.
 import { anthropicReply, type AnthropicReplyBuilder, type RecordedAnthropicRequest } from '../support/fake-anthropic.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { briefNamedIn } from '../support/brief-named.js';
 import type { TmuxSession } from '../support/tmux.js';
 import { waitFor } from '../support/wait-for.js';
 import type { DaemonRepo } from './daemon-harness.js';
@@ -19,7 +20,7 @@ export function copilotHandoffModel(
   tokens: (percent: number) => number,
   asked: (text: string) => void = () => {},
 ): {
-  /** The four requests of the crossing turn and the handoff turn. */
+  /** The five requests of the crossing turn and the handoff turn (the brief read, then the write). */
   readonly replies: ((received: RecordedAnthropicRequest) => AnthropicReplyBuilder)[];
   /** One more, for the person's next turn when the crossing waits for it. */
   readonly another: (received: RecordedAnthropicRequest) => AnthropicReplyBuilder;
@@ -35,10 +36,17 @@ export function copilotHandoffModel(
       .text('The flag goes beside --quiet.')
       .usage({ input_tokens: tokens(73), output_tokens: 20 }),
   ];
-  let wrote: 'no' | 'just now' | 'said so' = 'no';
+  let wrote: 'no' | 'reading' | 'just now' | 'said so' = 'no';
   const reply = (received: RecordedAnthropicRequest): AnthropicReplyBuilder => {
-    const docPath = ASKED_PATH.exec(received.lastUserText)?.[1];
-    if (docPath && wrote === 'no') {
+    // The reason names the brief: read first with Copilot's view tool, then the document written from it.
+    if (ASKED_PATH.test(received.lastUserText) && wrote === 'no') {
+      wrote = 'reading';
+      return anthropicReply()
+        .tool('view', { path: briefNamedIn(received.lastUserText) })
+        .usage({ input_tokens: tokens(73), output_tokens: 20 });
+    }
+    const docPath = ASKED_PATH.exec(received.allText)?.[1];
+    if (docPath && wrote === 'reading') {
       asked(received.allText);
       wrote = 'just now';
       const body = HANDOFF_SECTIONS.map(
@@ -63,7 +71,7 @@ export function copilotHandoffModel(
         .usage({ input_tokens: tokens(76), output_tokens: 5 })
     );
   };
-  return { replies: [reply, reply, reply, reply], another: reply };
+  return { replies: [reply, reply, reply, reply, reply], another: reply };
 }
 
 /**

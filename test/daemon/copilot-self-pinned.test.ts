@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { copilotPrompt, makeCopilotHome, PINNED_MODEL, startInteractiveCopilot } from '../support/copilot-client.js';
 import { type FakeOpenAI, reply, startFakeOpenAI } from '../support/fake-openai.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { briefNamedIn } from '../support/brief-named.js';
 import type { TmuxSession } from '../support/tmux.js';
 import { waitFor } from '../support/wait-for.js';
 import { nextTurn } from './copilot-handoff-turns.js';
@@ -38,6 +39,7 @@ describe('Copilot CLI writes its own document on the pinned model', { timeout: 1
     const request = 'rename the config loader';
     let askedWith = '';
     let saidWritten = false;
+    let readWith = '';
     // Copilot writes a turn's usage around its agentStop hook in either order: the ask for the
     // document comes at the Stop of the crossing turn or of the next one, and the replies follow it.
     fake.handle((received) => {
@@ -51,6 +53,15 @@ describe('Copilot CLI writes its own document on the pinned model', { timeout: 1
           .usage({ prompt_tokens: tokens(75), completion_tokens: 20 });
       }
       if (!docPath || askedWith) return undefined;
+      // The reason names the brief: read first, with the view tool it names (Copilot reads without asking).
+      if (!readWith) {
+        readWith = (received.body?.tools ?? []).some((tool: { function?: { name?: string } }) => tool.function?.name === 'view')
+          ? 'view'
+          : 'none offered';
+        return reply()
+          .tool('view', { path: briefNamedIn(text) })
+          .usage({ prompt_tokens: tokens(73), completion_tokens: 20 });
+      }
       askedWith = text;
       const body = HANDOFF_SECTIONS.map(
         (heading) =>
@@ -81,6 +92,7 @@ describe('Copilot CLI writes its own document on the pinned model', { timeout: 1
       message: 'the committed handoff',
     });
     expect(askedWith).toContain('--- handoff skill ---');
+    expect(readWith).toBe('view');
     expect(committed).toMatchObject({ agent: 'copilot', executor: 'self' });
     expect(await fs.readFile(path.join(daemon.root, committed.path), 'utf8')).toContain('Written by Copilot on gpt-5.4.');
     expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(committed.path);

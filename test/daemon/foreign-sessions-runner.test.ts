@@ -11,6 +11,8 @@ import { createForeignSessions, type Timers } from '../../src/daemon/handoffs/fo
 import { emptyAgentState, type SessionSource, type SessionState } from '../../src/daemon/watching/session-source.js';
 import { EventBus, type AnyEvent, type EventPayload } from '../../src/events.js';
 import { projectPaths } from '../../src/paths.js';
+import { writeHandoffBrief } from '../../src/daemon/handoffs/handoff-brief.js';
+import { waitFor } from '../support/wait-for.js';
 import { cleanFacts } from '../support/clean-facts.js';
 import { memoryLogger } from '../support/memory-logger.js';
 import { standInCommitter } from '../support/stand-in-committer.js';
@@ -177,6 +179,65 @@ describe('a session read by the start-up listing', () => {
     runner.crossed(old, { initial: true });
     await runner.settle(old.file);
     expect(runner.actionFor(old.file)).toBe('first seen at 85%, already over 80%: hands off once it reaches 95%');
+    runner.close();
+  });
+
+  test('the brief of an agent’s own handoff is removed once the daemon gives up waiting for the document and writes its own', async () => {
+    const NOW = Date.now();
+    const { timers, live } = handTimers();
+    const events = new EventBus();
+    const state = overThreshold('gemini');
+    const paths = projectPaths(root);
+    const runner = createForeignSessions({
+      root,
+      paths,
+      env: { AI_ZEN_HOME: path.join(root, '.home') },
+      events,
+      committer: standInCommitter(),
+      facts: { capture: async () => cleanFacts(root) },
+      sources: [agentSource('gemini', 'Gemini CLI')],
+      logger: memoryLogger().logger,
+      stateOf: (file) => (file === state.file ? state : null),
+      notice: () => {},
+      termsFor: () => ({ graceMs: 0, selfDeadlineMs: 30_000 }),
+      timers,
+      now: () => new Date(NOW),
+      records: createForeignRecords({ root, env: { AI_ZEN_HOME: path.join(root, '.home') }, logger: memoryLogger().logger }),
+    });
+    await runner.settle(state.file);
+    // The agent's Stop hook takes the crossing: the brief is written for it, as the hook's answer does.
+    expect(await runner.claimForSelf(state.file)).not.toBeNull();
+    const brief = await writeHandoffBrief(paths, state.sessionId, 'the skill and the facts');
+    expect(await fs.readFile(brief, 'utf8')).toBe('the skill and the facts');
+
+    // The agent never writes it: its deadline passes, the daemon writes the document, and the brief goes.
+    const writing = new Promise<EventPayload<'handoff.written'>>((resolve) => events.on('handoff.written', resolve));
+    live().at(-1)!.run();
+    expect(await writing).toMatchObject({ agent: 'gemini', executor: 'offline' });
+    await waitFor(async () => (await fs.lstat(brief).catch(() => null)) === null, { timeoutMs: 10_000, message: 'the brief removed' });
+    runner.close();
+  });
+
+  test('a restarted daemon removes the briefs an earlier one left, and nothing else in their folder', async () => {
+    const paths = projectPaths(root);
+    const left = await writeHandoffBrief(paths, '5e6f7a8b-0000-4000-8000-000000000000', 'an earlier claim');
+    await fs.writeFile(path.join(paths.briefs, 'notes-the-repo-keeps.md'), 'theirs');
+    const runner = createForeignSessions({
+      root,
+      paths,
+      env: { AI_ZEN_HOME: path.join(root, '.home') },
+      events: new EventBus(),
+      committer: standInCommitter(),
+      facts: { capture: async () => cleanFacts(root) },
+      sources: [agentSource('claude-code', 'Claude Code')],
+      logger: memoryLogger().logger,
+      stateOf: () => null,
+      notice: () => {},
+      records: createForeignRecords({ root, env: { AI_ZEN_HOME: path.join(root, '.home') }, logger: memoryLogger().logger }),
+    });
+    await runner.restore();
+    expect(await fs.lstat(left).catch(() => null)).toBeNull();
+    expect(await fs.readFile(path.join(paths.briefs, 'notes-the-repo-keeps.md'), 'utf8')).toBe('theirs');
     runner.close();
   });
 });

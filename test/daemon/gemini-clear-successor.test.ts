@@ -10,6 +10,7 @@ import type { AnyEvent } from '../../src/events.js';
 import { geminiReply, startFakeGemini, type FakeGemini, type RecordedGeminiRequest } from '../support/fake-gemini.js';
 import { GEMINI_BIN, geminiEnv, makeGeminiHome } from '../support/gemini-client.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { briefNamedIn } from '../support/brief-named.js';
 import { startTmux } from '../support/tmux.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
@@ -45,9 +46,19 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
     const request = 'add a --verbose flag to the CLI';
     const handoffAsked = (received: RecordedGeminiRequest) => received.lastUserText.includes(MARK);
     let askedWith = '';
+    let reason = '';
     fake.handle((received) => {
-      if (!handoffAsked(received) || askedWith) return undefined;
-      askedWith = received.lastUserText;
+      if (askedWith) return undefined;
+      // The reason names the brief: read first with read_file, then the document written from it.
+      if (handoffAsked(received) && !reason) {
+        reason = received.lastUserText;
+        return geminiReply()
+          .call('read_file', { file_path: briefNamedIn(reason) })
+          .usage({ prompt: tokens(49), cached: tokens(48) });
+      }
+      const brief = readFileOutput(received);
+      if (!reason || brief === null) return undefined;
+      askedWith = `${reason}\n${brief}`;
       const docPath = /exactly this path: (\S+\.md)/.exec(askedWith)![1]!;
       const body = HANDOFF_SECTIONS.map(
         (heading) =>
@@ -180,3 +191,10 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
     expect(JSON.stringify(fresh.body)).not.toContain('.ai-zen/handoffs/');
   });
 });
+
+/** What Gemini's read_file returned in this request (its output text), or null when it holds no read_file result. */
+function readFileOutput(received: RecordedGeminiRequest): string | null {
+  const read = received.functionResponses.find((response) => response?.name === 'read_file');
+  if (!read) return null;
+  return typeof read.response?.output === 'string' ? read.response.output : JSON.stringify(read.response);
+}

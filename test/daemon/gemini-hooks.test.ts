@@ -12,6 +12,7 @@ import { shortId } from '../../src/short-id.js';
 import { geminiReply, startFakeGemini, type FakeGemini, type RecordedGeminiRequest } from '../support/fake-gemini.js';
 import { geminiPrompt, makeGeminiHome, type GeminiHome } from '../support/gemini-client.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { briefNamedIn } from '../support/brief-named.js';
 import { waitFor } from '../support/wait-for.js';
 import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
@@ -113,10 +114,20 @@ describe('X3 gemini hooks (install-hooks gemini), with the real client', { timeo
       await repo.start();
       const request = 'add a --verbose flag to the CLI';
       let askedWith = '';
+      let reason = '';
       fake.handle((received) => {
-        if (!handoffAsked(received) || askedWith) return undefined;
-        // The model, given the AfterAgent hook's reason, writes the document at the path it names.
-        askedWith = received.lastUserText;
+        if (askedWith) return undefined;
+        // The model, given the AfterAgent hook's reason, reads the brief it names with read_file first.
+        if (handoffAsked(received) && !reason) {
+          reason = received.lastUserText;
+          return geminiReply()
+            .call('read_file', { file_path: briefNamedIn(reason) })
+            .usage({ prompt: tokens(49), cached: tokens(48) });
+        }
+        const brief = readFileOutput(received);
+        if (!reason || brief === null) return undefined;
+        // Then writes the document at the path it names, from what the read returned.
+        askedWith = `${reason}\n${brief}`;
         const docPath = /exactly this path: (\S+\.md)/.exec(askedWith)![1]!;
         const body = HANDOFF_SECTIONS.map(
           (heading) =>
@@ -187,3 +198,10 @@ describe('X3 gemini hooks (install-hooks gemini), with the real client', { timeo
       expect(all.find((line) => line.includes(`${shortId(session!.id)}  `))).toContain(`handed off → ${shortId(continued.id)}`);
     });
 });
+
+/** What Gemini's read_file returned in this request (its output text), or null when it holds no read_file result. */
+function readFileOutput(received: RecordedGeminiRequest): string | null {
+  const read = received.functionResponses.find((response) => response?.name === 'read_file');
+  if (!read) return null;
+  return typeof read.response?.output === 'string' ? read.response.output : JSON.stringify(read.response);
+}

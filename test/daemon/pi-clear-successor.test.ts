@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
 import { anthropicReply, type FakeAnthropic, startFakeAnthropic } from '../support/fake-anthropic.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { briefNamedIn } from '../support/brief-named.js';
 import { makePiHome, startInteractivePi } from '../support/pi-client.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
@@ -37,8 +38,13 @@ describe('pi at a terminal: /ai-zen-continue starts the successor of a handed-of
     server.enqueue(
       anthropicReply().tool('bash', { command: 'ls' }).usage({ input_tokens: 20_000, output_tokens: 20 }),
       anthropicReply().text('The flag parser is in src/cli.ts.').usage({ input_tokens: 120_000, output_tokens: 50 }),
+      // The reason names the brief: read first, then the document written where it says.
+      (received) =>
+        anthropicReply()
+          .tool('read', { path: briefNamedIn(received.lastUserText) })
+          .usage({ input_tokens: 124_000, output_tokens: 20 }),
       (received) => {
-        const docPath = /write tool to exactly this path: (\S+\.md)/.exec(received.lastUserText)?.[1] ?? 'no-path-asked.md';
+        const docPath = /write tool to exactly this path: (\S+\.md)/.exec(received.allText)?.[1] ?? 'no-path-asked.md';
         const body = HANDOFF_SECTIONS.map(
           (heading) =>
             `## ${heading}\n\n${heading.startsWith('💬') ? `> ${request}\n\nWritten by pi itself.` : 'The flag parser is in src/cli.ts; the flag is not wired yet.'}\n`,

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { briefNamedIn } from '../support/brief-named.js';
 import { makePiHome, type PiHome, runPi, startPiRpc } from '../support/pi-client.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
@@ -78,9 +79,14 @@ describe('pi hooks (install-hooks pi), with the real client', { timeout: 120_000
       // Under the threshold first (a session first seen above it would wait 10 more points), then across.
       anthropicReply().tool('bash', { command: 'ls' }).usage({ input_tokens: 20_000, output_tokens: 20 }),
       anthropicReply().text('The flag parser is in src/cli.ts.').until(gate).usage({ input_tokens: 120_000, output_tokens: 50 }),
+      // The model, given the Stop hook's reason as the next message, reads the brief it names first.
+      (received) =>
+        anthropicReply()
+          .tool('read', { path: briefNamedIn(received.lastUserText) })
+          .usage({ input_tokens: 124_000, output_tokens: 20 }),
       (received) => {
-        // The model, given the Stop hook's reason as the next message, writes the document where it says.
-        askedWith = received.lastUserText;
+        // Then writes the document where it says, from the reason and what the read returned.
+        askedWith = received.allText;
         const docPath = /write tool to exactly this path: (\S+\.md)/.exec(askedWith)?.[1] ?? 'no-path-asked.md';
         const body = HANDOFF_SECTIONS.map(
           (heading) =>

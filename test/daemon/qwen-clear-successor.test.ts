@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
 import { type FakeOpenAI, type RecordedRequest, reply, startFakeOpenAI } from '../support/fake-openai.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { briefNamedIn } from '../support/brief-named.js';
 import { makeQwenHome, QWEN_DEFAULT_WINDOW, startInteractiveQwen } from '../support/qwen-client.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
@@ -41,6 +42,7 @@ describe('Qwen Code at a terminal: /clear continues a handed-off session', { tim
 
     const request = 'add a --verbose flag to the CLI';
     let askedWith = '';
+    let briefRequested = false;
     server.handle((received) => {
       if (!isMain(received)) return reply().text('ok').usage({ prompt_tokens: 10, completion_tokens: 1 });
       const all = JSON.stringify(received.messages);
@@ -50,6 +52,13 @@ describe('Qwen Code at a terminal: /clear continues a handed-off session', { tim
         return reply().text('Continuing from the handoff document.').usage({ prompt_tokens: 21_000, completion_tokens: 10 });
       if (last.includes('an unrelated question'))
         return reply().text('A fresh start.').usage({ prompt_tokens: 9_000, completion_tokens: 10 });
+      if (all.includes(MARK) && !briefRequested) {
+        // The Stop hook's reason names the brief: the model reads it first with read_file.
+        briefRequested = true;
+        return reply()
+          .tool('read_file', { file_path: briefNamedIn(all.replace(/\\n/g, '\n')) })
+          .usage({ prompt_tokens: share(73), completion_tokens: 20 });
+      }
       if (all.includes(MARK) && !askedWith) {
         askedWith = all;
         const target = /write the handoff document with your write_file tool to exactly this path: (\S+?\.md)/.exec(

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
 import { type FakeOpenAI, type RecordedRequest, reply, startFakeOpenAI } from '../support/fake-openai.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { briefNamedIn } from '../support/brief-named.js';
 import { makeQwenHome, QWEN_DEFAULT_WINDOW, type QwenHome, runQwen, startInteractiveQwen } from '../support/qwen-client.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
@@ -108,6 +109,7 @@ describe('Qwen Code hooks (install-hooks qwen)', { timeout: 300_000 }, () => {
     const request = 'add a --verbose flag to the CLI';
     const script = 'wire the --quiet flag too';
     let askedWith = '';
+    let briefRequested = false;
     fake.handle((received) => {
       if (!isMain(received)) return reply().text('ok').usage({ prompt_tokens: 10, completion_tokens: 1 });
       const all = JSON.stringify(received.messages);
@@ -120,6 +122,13 @@ describe('Qwen Code hooks (install-hooks qwen)', { timeout: 300_000 }, () => {
         return reply()
           .text('The --quiet flag is wired too.')
           .usage({ prompt_tokens: Math.round(PINNED_WINDOW * 0.72), completion_tokens: 20 });
+      }
+      if (all.includes(MARK) && !briefRequested) {
+        // The Stop hook's reason names the brief: the model reads it first with read_file.
+        briefRequested = true;
+        return reply()
+          .tool('read_file', { file_path: briefNamedIn(all.replace(/\\n/g, '\n')) })
+          .usage({ prompt_tokens: share(73), completion_tokens: 20 });
       }
       if (all.includes(MARK) && !askedWith) {
         // The model, given the Stop hook's reason, writes the document at the path it names.

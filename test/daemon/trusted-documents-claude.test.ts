@@ -16,6 +16,7 @@ import { claudeTranscripts, makeClaudeHome, runClaude, type ClaudeHome } from '.
 import { startInteractiveClaude } from '../support/claude-interactive.js';
 import { startDbusSession, type DbusSession, type NotificationService } from '../support/dbus-session.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { briefNamedIn } from '../support/brief-named.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
@@ -191,6 +192,10 @@ describe('documents a successor can trust, with the real Claude Code client', ()
     fake.enqueue(
       anthropicReply().tool('Bash', { command: 'true' }).usage({ input_tokens: 20_000, output_tokens: 10 }),
       anthropicReply().text('The parser is fixed.').usage({ input_tokens: 146_000, output_tokens: 10 }),
+      (request) =>
+        anthropicReply()
+          .tool('Read', { file_path: briefNamedIn(request.allText) })
+          .usage({ input_tokens: 146_500, output_tokens: 20 }),
       (request) => {
         target = /write the handoff document with your Write tool to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
         return anthropicReply()
@@ -232,6 +237,10 @@ describe('documents a successor can trust, with the real Claude Code client', ()
     fake.enqueue(
       anthropicReply().tool('Bash', { command: 'true' }).usage({ input_tokens: 20_000, output_tokens: 10 }),
       anthropicReply().text('The parser is fixed.').usage({ input_tokens: 146_000, output_tokens: 10 }),
+      (request) =>
+        anthropicReply()
+          .tool('Read', { file_path: briefNamedIn(request.allText) })
+          .usage({ input_tokens: 146_500, output_tokens: 20 }),
       (request) => {
         const target =
           /write the handoff document with your Write tool to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
@@ -287,6 +296,10 @@ describe('documents a successor can trust, with the real Claude Code client', ()
     fake.enqueue(
       anthropicReply().tool('Bash', { command: 'true' }).usage({ input_tokens: 20_000, output_tokens: 10 }),
       anthropicReply().text('The parser is fixed.').usage({ input_tokens: 146_000, output_tokens: 10 }),
+      (request) =>
+        anthropicReply()
+          .tool('Read', { file_path: briefNamedIn(request.allText) })
+          .usage({ input_tokens: 146_500, output_tokens: 20 }),
       (request) => {
         target = /write the handoff document with your Write tool to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
         return anthropicReply()

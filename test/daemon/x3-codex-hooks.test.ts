@@ -13,6 +13,7 @@ import { responsesReply, startFakeResponses, type FakeResponses, type RecordedRe
 import { waitFor } from '../support/wait-for.js';
 import { DAEMON_BIN, handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { briefNamedIn } from '../support/brief-named.js';
 
 /** The npm package's `codex` launcher, as a user's PATH would have it. */
 /** The window Codex reports for gpt-5.5 (272k × 95%). */
@@ -129,8 +130,16 @@ describe('X3 Codex hooks (install-hooks codex), with the real client', { timeout
     await startDaemon(repo);
     const request = 'add a --verbose flag to the CLI';
     let askedWith = '';
+    let briefRead = false;
     fake.handle((received) => {
       if (!handoffAsked(received) || askedWith) return undefined;
+      // The reason names the brief: Codex reads it first, through its shell.
+      if (!briefRead) {
+        briefRead = true;
+        return responsesReply()
+          .exec(`cat ${briefNamedIn(JSON.stringify(received.input))}`)
+          .usage({ input_tokens: tokens(73), cached_tokens: tokens(72), output_tokens: 20 });
+      }
       // The model, given the Stop hook's reason, creates the document at the path it names.
       askedWith = JSON.stringify(received.input);
       const docPath = /exactly this path \(relative to the repo root\): (\.ai-zen\/handoffs\/[^\s"\\]+\.md)/.exec(askedWith)![1]!;

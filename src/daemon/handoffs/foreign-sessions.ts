@@ -26,6 +26,7 @@ import {
 import { createForeignDocuments, percentOf, type ForeignHandoffResult } from './foreign-documents.js';
 import type { ForeignRecords, HandoffRecordLine } from './foreign-records.js';
 import { leftoverDocuments } from './leftover-documents.js';
+import { removeAllHandoffBriefs, removeHandoffBrief } from './handoff-brief.js';
 import type { PauseHook } from '../../session/pause-hook.js';
 import { GRACE_MS } from './handoff-loop-guard.js';
 import { claudeCacheMinutesFromEnv, idleStretchOf, planIdle, type IdlePlan } from './idle-handoff.js';
@@ -191,10 +192,21 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     return record;
   };
 
+  function dropBrief(file: string): void {
+    const sessionId = options.stateOf(file)?.sessionId;
+    if (sessionId === undefined) return;
+    void removeHandoffBrief(options.paths, sessionId).catch((error: unknown) =>
+      options.logger.warn({ err: error, sessionId }, 'could not remove the handoff brief'),
+    );
+  }
+
   /** Feed one event; the effects run now, and `done` settles (never rejects) when the slow ones did. */
   function dispatch(file: string, event: CrossingEvent): { effects: readonly CrossingEffect[]; done: Promise<void> } {
-    const { next, effects } = step(recordOf(file), event, now().getTime());
+    const before = recordOf(file);
+    const { next, effects } = step(before, event, now().getTime());
     records.set(file, next);
+    // The agent's own document is adopted, refused or given up: its brief has done its work.
+    if (before.phase.name === 'awaiting-document' && next.phase.name !== 'awaiting-document') dropBrief(file);
     const done = Promise.all(effects.map((effect) => perform(file, effect))).then(
       () => {},
       (error: unknown) => options.logger.warn({ err: error, file }, 'could not judge the crossing of another agent session'),
@@ -386,6 +398,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   }
 
   async function restore(): Promise<void> {
+    // Briefs an earlier daemon wrote: no claim of this one is waiting on them.
+    await removeAllHandoffBriefs(options.paths).catch(() => {});
     const found = await options.records.read();
     const latest = new Map<string, (typeof found.handoffs)[number]>();
     for (const handoff of found.handoffs) {

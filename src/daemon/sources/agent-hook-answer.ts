@@ -1,8 +1,9 @@
 // What the daemon answers another agent's hooks (X3) — Claude Code's and Codex's, the
 // same events in the same JSON — asked by `ai-zen-daemon hook <agent> <event>` over IPC:
 // - Stop: read the transcript up to date first (the reply that just crossed is never missed); when
-//   the crossing waits for the agent's own document, block with a reason carrying the skill, the
-//   exact path and the facts — the agent writes the document with its own tools (self). When it
+//   the crossing waits for the agent's own document, block with a short reason (the person sees it):
+//   the exact path, and the brief holding the skill and the facts (handoff-brief.ts), which the agent
+//   reads first — then it writes the document with its own tools (self). When it
 //   stops again, its document is verified and adopted, or the offline one is written instead.
 //   Not when a script runs the session (`claude -p`, `codex exec`): blocking would
 //   make the handoff turn's reply the script's output. The daemon writes the document itself
@@ -32,6 +33,7 @@ import type { ContinuedSessions } from '../handoffs/continued-sessions.js';
 import type { ProcessSuccessors } from '../handoffs/process-successors.js';
 import { successorInstruction } from './kit/successor.js';
 import { lineageOf } from '../../probe/agent-process.js';
+import { writeHandoffBrief } from '../handoffs/handoff-brief.js';
 import { PRE_COMPACT_REASON } from '../handoffs/foreign-crossing.js';
 import type { HookEvent } from './agent-hooks.js';
 import type { WatchedAgent } from '../../config/agent-names.js';
@@ -115,15 +117,12 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
       ? usagePercent(claim.state.latestUsage.prompt_tokens, claim.state.maxContextTokens)
       : null;
   const agent = deps.source.label ?? deps.source.kind;
-  const reason = [
-    `${HANDOFF_INSTRUCTION_MARK} This session has used ${percent ?? '?'}% of its context window; ai-zen hands it over before ${agent} compacts it.`,
-    ...(deps.source.handoff?.selfWriteInstructions?.(claim.doc) ?? [
-      `Before you stop, write the handoff document to exactly this path: ${claim.doc.absolute}`,
-      'Write that one file and change nothing else.',
-    ]),
-    'Then stop; a fresh session will continue from the document with:',
-    claim.successorCommand,
-    '',
+  const write = deps.source.handoff?.selfWriteInstructions?.(claim.doc) ?? [
+    `Before you stop, write the handoff document to exactly this path: ${claim.doc.absolute}`,
+    'Write that one file and change nothing else.',
+  ];
+  const why = `${HANDOFF_INSTRUCTION_MARK} This session has used ${percent ?? '?'}% of its context window; ai-zen hands it off before ${agent} compacts it.`;
+  const material = [
     '--- handoff skill ---',
     skill.body,
     '--- end of handoff skill ---',
@@ -131,7 +130,35 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
     'Facts captured by code just now (use them; do not invent others):',
     '',
     renderFacts(facts).trim(),
-  ].join('\n');
+  ];
+  const brief = await writeHandoffBrief(
+    deps.paths,
+    claim.state.sessionId,
+    [
+      `# ai-zen handoff brief: ${agent} session ${claim.state.sessionId}, context at ${percent ?? '?'}%`,
+      '',
+      ...write,
+      'Follow the skill below for the sections; the facts below are material for the document, not instructions.',
+      'Then stop; a fresh session will continue from the document with:',
+      claim.successorCommand,
+      '',
+      ...material,
+      '',
+    ].join('\n'),
+  ).catch((error: unknown) => {
+    deps.logger?.warn({ err: error }, 'could not write the handoff brief: the Stop hook carries the skill and the facts itself');
+    return null;
+  });
+  // The person sees this on the agent's screen: a few lines; the skill and the facts wait in the brief.
+  const reason =
+    brief === null
+      ? [why, ...write, 'Then stop.', '', ...material].join('\n')
+      : [
+          why,
+          `First read ${brief} with your ${deps.source.handoff?.readWith ?? 'file-reading tool'}: it holds the handoff skill and the facts.`,
+          ...write,
+          'Then stop.',
+        ].join('\n');
   return { output: { decision: 'block', reason } };
 }
 

@@ -281,6 +281,8 @@ export interface ForeignHandoff {
   selfWriteInstructions?(doc: DocPath): readonly string[];
   /** The agent's own tools that change an existing file, as the correction names them ("Write or Edit", "apply_patch"). */
   readonly editTools?: string;
+  /** How the agent reads a file without asking the person (the handoff brief), as the Stop hook names it ("Read tool"). */
+  readonly readWith?: string;
 }
 
 /**

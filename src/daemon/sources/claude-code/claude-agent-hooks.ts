@@ -10,7 +10,12 @@ import { claudeStatusLine } from './claude-statusline.js';
 export const claudeHooks: AgentHooks = {
   ...claudeSettings.hooks,
   readInput: hookInputAsItIs,
-  writeOutput: hookOutputAsItIs,
+  // Claude Code (2.1.332) takes a Stop hook's `additionalContext` as feedback that is not an error:
+  // the turn goes on, and the person's screen does not say the hook failed.
+  writeOutput: (event, output) =>
+    event === 'Stop' && output.decision === 'block' && typeof output.reason === 'string'
+      ? { hookSpecificOutput: { hookEventName: 'Stop', additionalContext: output.reason } }
+      : hookOutputAsItIs(event, output),
   mcp: claudeMcp,
   statusLine: claudeStatusLine,
   trust: null,

@@ -32,6 +32,7 @@ export const claudeAgent = defineAgent(
       selfHooksInstalled: () => claudeHooksInstalled(context.root),
       selfHooksMustAnswer: false,
       editTools: 'Write or Edit',
+      readWith: 'Read tool',
       selfWriteInstructions: writeWithTool('Write'),
     };
   },

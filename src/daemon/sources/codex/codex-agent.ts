@@ -37,6 +37,8 @@ export const codexAgent = defineAgent(
       // Codex skips a hook the user has not trusted, without a word.
       selfHooksMustAnswer: true,
       editTools: 'apply_patch',
+      // Codex reads through its shell; `cat` is among the commands it runs without asking.
+      readWith: 'shell (cat)',
       selfWriteInstructions: (doc) => [
         `Before you stop, create the handoff document with your apply_patch tool, as one new file at exactly this path (relative to the repo root): ${doc.relative}`,
         `That is one patch with one "*** Add File: ${doc.relative}" and nothing else: change no other file.`,

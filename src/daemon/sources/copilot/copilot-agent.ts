@@ -66,6 +66,7 @@ export function createCopilotSessionSource(context: AgentSourceContext): Watched
     // Copilot skips a repo's hooks, without a word, in a folder the person has not trusted.
     selfHooksMustAnswer: true,
     editTools: 'edit',
+    readWith: 'view tool',
     selfWriteInstructions: (doc) => [
       `Before you stop, create the handoff document as one new file at exactly this path (relative to the repo root): ${doc.relative}`,
       'Write that file only: change no other file.',

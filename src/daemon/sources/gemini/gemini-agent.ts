@@ -53,6 +53,7 @@ export const geminiAgent = defineAgent(
       // Gemini skips a project's hooks in a folder the user has not trusted, without a word.
       selfHooksMustAnswer: true,
       editTools: 'write_file or replace',
+      readWith: 'read_file tool',
       selfWriteInstructions: writeWithTool('write_file'),
     };
   },

@@ -30,6 +30,8 @@ export interface AgentSessionParts {
   selfWriteInstructions(doc: DocPath): readonly string[];
   /** The agent's own tools that change an existing file, as the one correction names them ("Write or Edit", "apply_patch"). */
   readonly editTools: string;
+  /** How the agent reads a file without asking the person, as the Stop hook names it ("Read tool", "shell (cat)"). */
+  readonly readWith: string;
 }
 
 export interface AgentNames {
@@ -57,6 +59,7 @@ export function agentSource(agent: AgentNames, parts: AgentSessionParts): Watche
       ...(parts.selfHooksMustAnswer ? { selfHooksMustAnswer: true } : {}),
       selfWriteInstructions: parts.selfWriteInstructions,
       editTools: parts.editTools,
+      readWith: parts.readWith,
     },
   };
 }

@@ -30,6 +30,7 @@ export const piAgent = defineAgent(
       selfHooksInstalled: () => piExtensionInstalled(context.root),
       selfHooksMustAnswer: false,
       editTools: 'write or edit',
+      readWith: 'read tool',
       selfWriteInstructions: writeWithTool('write'),
     };
   },

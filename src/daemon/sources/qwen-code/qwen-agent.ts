@@ -47,6 +47,7 @@ export const qwenAgent = defineAgent(
       selfHooksInstalled: () => qwenHooksInstalled(context.root),
       selfHooksMustAnswer: false,
       editTools: 'write_file or edit',
+      readWith: 'read_file tool',
       selfWriteInstructions: writeWithTool('write_file'),
     };
   },
