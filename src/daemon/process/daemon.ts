@@ -167,6 +167,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
             graceMs: keeper.current().agents[agent].graceSeconds * 1000,
             selfDeadlineMs: keeper.current().agents[agent].selfDeadlineSeconds * 1000,
             idle: keeper.current().agents[agent].idleHandoff,
+            models: keeper.current().agents[agent].models,
           }
         : undefined,
     summary: () => foreignSummaryExecutor(keeper.current(), logger.child({ component: 'model' })),
