@@ -114,6 +114,9 @@ test('a recorded session idle 45 minutes with a 1-hour cache: one idle document,
   expect(document.idleReturn).toEqual(onReturn);
   await expect.poll(() => first.runner.idleOf(file)?.handedOffAt).toBe(clock.now);
   expect(first.runner.idleOf(file)?.choice).toEqual({ document: document.path, ...onReturn });
+  // The person's next prompt is told once in the stretch; a second prompt in it (the first interrupted) is not.
+  expect(first.runner.takeIdleReturn(file)).toEqual({ document: document.path, ...onReturn });
+  expect(first.runner.takeIdleReturn(file)).toBeNull();
   // The same stretch read again: no timer, no second document.
   first.runner.seen!(state);
   expect(first.live()).toEqual([]);

@@ -156,6 +156,11 @@ export interface ForeignSessionsRunner extends ForeignSessions {
   hookAnswered(file: string): void;
   /** Where the session's idle handoff stands; null: not a session this runner knows. */
   idleOf(file: string): IdleStanding | null;
+  /**
+   * The person is back (a prompt arrived in the session): the choice its idle document leaves them,
+   * once per idle stretch; null when the stretch was not handed off or they were told already.
+   */
+  takeIdleReturn(file: string): IdleReturn | null;
   /** A crossing is being handed off, waits on the agent, or has a retry armed: the daemon must not exit idle. */
   busy(): boolean;
   close(): void;
@@ -176,6 +181,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   const timers = new Map<string, unknown>();
   /** Each idle document's estimated tokens, by its path: what continuing fresh from it starts with. */
   const documentTokens = new Map<string, number>();
+  /** The idle stretch whose choice each session's person was shown: once per stretch. */
+  const toldReturn = new Map<string, string>();
   let closed = false;
 
   const agentOf = (file: string): CrossingAgent => {
@@ -370,6 +377,24 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     });
   }
 
+  /** Where the session's idle handoff stands, and what its person is told on return once it was handed off. */
+  function idleOf(file: string): IdleStanding | null {
+    const state = options.stateOf(file);
+    const record = records.get(file);
+    if (!state || !record) return null;
+    const plan = idlePlanOf(file, state);
+    const stretch = idleStretchOf(state);
+    const done = record.idle !== null && record.idle.stretch === stretch && record.phase.name !== 'writing' && record.document !== null;
+    if (!done) return { plan, handedOffAt: null, document: null, choice: null };
+    const document = record.document!;
+    return {
+      plan,
+      handedOffAt: record.idle!.at,
+      document,
+      choice: choiceOf(file, state, document, documentTokens.get(document) ?? null),
+    };
+  }
+
   /** What the person who comes back is told of this session's idle document, at the prices in force now. */
   function choiceOf(file: string, state: SessionState, document: string, tokens: number | null): IdleReturn {
     const agent = recordOf(file).agent.kind;
@@ -558,21 +583,13 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     hookAnswered(file) {
       dispatch(file, { type: 'hook-answered' });
     },
-    idleOf(file) {
-      const state = options.stateOf(file);
-      const record = records.get(file);
-      if (!state || !record) return null;
-      const plan = idlePlanOf(file, state);
-      const stretch = idleStretchOf(state);
-      const done = record.idle !== null && record.idle.stretch === stretch && record.phase.name !== 'writing' && record.document !== null;
-      if (!done) return { plan, handedOffAt: null, document: null, choice: null };
-      const document = record.document!;
-      return {
-        plan,
-        handedOffAt: record.idle!.at,
-        document,
-        choice: choiceOf(file, state, document, documentTokens.get(document) ?? null),
-      };
+    idleOf,
+    takeIdleReturn(file) {
+      const standing = idleOf(file);
+      const stretch = records.get(file)?.idle?.stretch;
+      if (!standing?.choice || stretch === undefined || toldReturn.get(file) === stretch) return null;
+      toldReturn.set(file, stretch);
+      return standing.choice;
     },
     close() {
       closed = true;
