@@ -83,6 +83,8 @@ export const EventSchemas = {
     beforeCompaction: z.boolean().optional(),
     /** What set it off (another agent's session; ai-zen's own say it through `mode`). */
     trigger: HandoffTrigger.optional(),
+    /** Handed off while idle: what continuing fresh starts with, and what resuming re-writes to the cache (USD null: no price known). */
+    idleReturn: z.object({ freshTokens: z.number().nullable(), resumeTokens: z.number(), resumeDollars: z.number().nullable() }).optional(),
   }),
   /** onMigrated (R25): the new session is live. */
   'session.migrated': z.object({

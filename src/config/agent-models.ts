@@ -6,6 +6,7 @@
 // What a transcript says beats the table (Codex's `model_context_window`; a Claude reading above
 // the table's window proves the larger one); the table beats a guess.
 import type { WatchedAgent } from './agent-names.js';
+import type { PriceCorrection } from './model-prices.js';
 
 /** The agents whose models the table knows (config `agents.<name>`). */
 export type ModelAgent = WatchedAgent;
@@ -15,6 +16,8 @@ export interface ModelFacts {
   readonly contextWindow?: number;
   /** Where the agent compacts by itself, in percent of the window (learned points take over, compaction-points.ts). */
   readonly compactsAt?: number;
+  /** The user's corrections of the price table (model-prices.ts), USD per million tokens. */
+  readonly prices?: PriceCorrection;
 }
 
 /** What decides a watched session's window and thresholds, the same fields for every agent (from agents.<agent>). */

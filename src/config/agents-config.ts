@@ -9,6 +9,7 @@ import { WATCHED_AGENTS, type WatchedAgent } from './agent-names.js';
 import { chooseSetting, DEFAULT_SOURCE, type ConfigSource } from './config-sources.js';
 
 const Percent = z.number().gt(0).max(100);
+const Price = z.number().nonnegative().max(10_000);
 
 export const AgentConfigFile = z.strictObject({
   /** Watch this agent's sessions (default true). */
@@ -21,11 +22,24 @@ export const AgentConfigFile = z.strictObject({
   handoffAtTokens: z.number().int().positive().optional(),
   /** The window in tokens for every model of this agent, over the model table (Claude: 200k, or 1M for the models known to have it). */
   contextWindow: z.number().int().positive().optional(),
-  /** Per model (a name or a prefix of one): its window and where the agent compacts it, over the shipped table. */
+  /** Per model (a name or a prefix of one): its window, where the agent compacts it and its prices, over the shipped tables. */
   models: z
     .record(
       z.string().min(1).max(200),
-      z.strictObject({ contextWindow: z.number().int().positive().optional(), compactsAt: Percent.optional() }),
+      z.strictObject({
+        contextWindow: z.number().int().positive().optional(),
+        compactsAt: Percent.optional(),
+        /** USD per million tokens, over the shipped price table (model-prices.ts), field by field. */
+        prices: z
+          .strictObject({
+            input: Price.optional(),
+            output: Price.optional(),
+            cacheWrite5m: Price.optional(),
+            cacheWrite1h: Price.optional(),
+            cacheRead: Price.optional(),
+          })
+          .optional(),
+      }),
     )
     .optional(),
   /** No handoff in a session's first seconds unless it is over 95% (default 120). */

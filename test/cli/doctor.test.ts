@@ -61,7 +61,7 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     expect(text.code, text.stdout + text.stderr).toBe(0);
     expect(text.stdout).toMatch(/healthy: nothing to fix\n$/);
     expect(text.stdout).toMatch(/^ok +shim /m);
-    expect(text.stdout).toMatch(/^ok +hooks +\.claude\/settings\.local\.json: ai-zen's 3 hooks run ai-zen-daemon$/m);
+    expect(text.stdout).toMatch(/^ok +hooks +\.claude\/settings\.local\.json: ai-zen's 4 hooks run ai-zen-daemon$/m);
     expect(text.stderr).toBe('');
     expect((await doctor(repo)).healthy).toBe(true);
   });

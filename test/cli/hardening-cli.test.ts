@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatTokens } from '../../src/daemon/side-channels/format-tokens.js';
+import { formatTokens } from '../../src/format-tokens.js';
 import { reply, startFakeOpenAI, type FakeOpenAI } from '../support/fake-openai.js';
 import { runCli } from '../support/run-cli-in-process.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';

@@ -40,4 +40,19 @@ describe('the statusline of an idle session', () => {
     ).toBeNull();
     expect(idleNote(session(undefined), NOW.getTime())).toBeNull();
   });
+
+  test("status's note once handed off: /clear with what it starts with, and what resuming re-writes, priced when the price is known", () => {
+    const handed = (onReturn: object | undefined) =>
+      ({
+        idle: { state: 'handed-off', why: null, at: NOW.toISOString(), cacheUntil: null, document: '.ai-zen/handoffs/x.md', onReturn },
+      }) as SessionInfo;
+    expect(idleNote(handed({ freshTokens: 21_700, resumeTokens: 412_000, resumeDollars: 3.296 }), NOW.getTime())).toBe(
+      '/clear continues fresh (~22k tokens); resuming this session re-writes ~412k tokens (~$3.30)',
+    );
+    expect(idleNote(handed({ freshTokens: null, resumeTokens: 412_000, resumeDollars: null }), NOW.getTime())).toBe(
+      '/clear continues fresh from it; resuming this session re-writes ~412k tokens',
+    );
+    // An older daemon's answer has no figures: the action alone says it was handed off.
+    expect(idleNote(handed(undefined), NOW.getTime())).toBeNull();
+  });
 });

@@ -539,7 +539,7 @@ describe('X3 Claude Code sessions, with the real client', () => {
     expect(settings.model).toBe('opus');
     expect(settings.permissions.allow).toEqual(['Bash(npm test)', 'Edit(.ai-zen/handoffs/**)', 'mcp__ai-zen']);
     expect(settings.hooks.Stop).toHaveLength(2);
-    expect(Object.keys(settings.hooks).sort()).toEqual(['PreCompact', 'SessionStart', 'Stop']);
+    expect(Object.keys(settings.hooks).sort()).toEqual(['PreCompact', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     await daemon.daemon(['uninstall-hooks', 'claude']);
     expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual(mine);
   }, 60_000);

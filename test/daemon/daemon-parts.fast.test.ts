@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { contextBar, sessionLine } from '../../src/cli/daemon/render.js';
 import { notificationFor } from '../../src/daemon/side-channels/daemon-notifications.js';
 import { createFactsCache } from '../../src/daemon/handoffs/facts-cache.js';
-import { formatTokens } from '../../src/daemon/side-channels/format-tokens.js';
+import { formatTokens } from '../../src/format-tokens.js';
 import { AUTO_COMMIT_OFF, createHandoffCommitter } from '../../src/daemon/committing/handoff-committer.js';
 import { formatLogRecord } from '../../src/daemon/process/readable-log-stream.js';
 import type { CommitHandoffOptions, CommitHandoffResult } from '../../src/daemon/committing/commit-handoff.js';

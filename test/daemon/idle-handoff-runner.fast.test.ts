@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { estimateTokens } from '../../src/agent/estimate-tokens.js';
 import { resolveAgentsConfig } from '../../src/config/agents-config.js';
 import { createForeignRecords } from '../../src/daemon/handoffs/foreign-records.js';
 import { createForeignSessions, type Timers } from '../../src/daemon/handoffs/foreign-sessions.js';
@@ -101,8 +102,21 @@ test('a recorded session idle 45 minutes with a 1-hour cache: one idle document,
   first.live()[0]!.run();
   const document = await written;
   expect(document).toMatchObject({ agent: 'claude-code', executor: 'offline', trigger: 'idle' });
-  expect(await fs.readFile(path.join(root, document.path), 'utf8')).toContain('/health');
+  const documentText = await fs.readFile(path.join(root, document.path), 'utf8');
+  expect(documentText).toContain('/health');
+  // What the person who comes back is told: fresh from the document, or the whole context re-written at Opus 5.5's 1-hour write price.
+  const resumeTokens = state.latestUsage!.prompt_tokens;
+  const onReturn = {
+    freshTokens: state.firstReadingTokens! + estimateTokens(documentText),
+    resumeTokens,
+    resumeDollars: (resumeTokens * 8) / 1_000_000,
+  };
+  expect(document.idleReturn).toEqual(onReturn);
   await expect.poll(() => first.runner.idleOf(file)?.handedOffAt).toBe(clock.now);
+  expect(first.runner.idleOf(file)?.choice).toEqual({ document: document.path, ...onReturn });
+  // The person's next prompt is told once in the stretch; a second prompt in it (the first interrupted) is not.
+  expect(first.runner.takeIdleReturn(file)).toEqual({ document: document.path, ...onReturn });
+  expect(first.runner.takeIdleReturn(file)).toBeNull();
   // The same stretch read again: no timer, no second document.
   first.runner.seen!(state);
   expect(first.live()).toEqual([]);
@@ -115,6 +129,7 @@ test('a recorded session idle 45 minutes with a 1-hour cache: one idle document,
   second.runner.seen!(state);
   expect(second.live()).toEqual([]);
   expect(second.runner.idleOf(file)).toMatchObject({ handedOffAt: replyAt + 45 * 60_000, document: document.path });
+  expect(second.runner.idleOf(file)?.choice).toEqual({ document: document.path, ...onReturn });
   expect(second.runner.actionFor(file)).toMatch(
     new RegExp(`^handed off while idle \\d\\d:\\d\\d: ${document.path.replaceAll('.', '\\.')}$`),
   );

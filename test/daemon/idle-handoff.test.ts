@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { SessionInfo } from '../../src/daemon/side-channels/status-schema.js';
 import type { AnyEvent } from '../../src/events.js';
+import { formatTokens } from '../../src/format-tokens.js';
 import { claudeTranscripts, makeClaudeHome, runClaude, type ClaudeHome } from '../support/claude-client.js';
 import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { waitFor } from '../support/wait-for.js';
@@ -168,6 +169,12 @@ describe('an idle Claude Code session is handed off while its cache is warm', { 
       expect.objectContaining({ sessionId: id, path: document, agent: 'claude-code', executor: 'offline', trigger: 'idle' }),
     ]);
     expect((await daemon.daemon(['status'])).stdout).toContain(`handed off while idle ${clock}: ${document}`);
+    // The choice on return, at the price of Claude Code's default model (Opus 5.5: $8 per million written to the 1-hour cache).
+    const idleReturn = seen.find((event) => event.name === 'handoff.written')?.payload as { idleReturn?: { freshTokens: number } };
+    expect(idleReturn.idleReturn).toEqual({ freshTokens: expect.any(Number), resumeTokens: 40_000, resumeDollars: 0.32 });
+    expect((await daemon.daemon(['status'])).stdout).toContain(
+      `/clear continues fresh (~${formatTokens(idleReturn.idleReturn!.freshTokens)} tokens); resuming this session re-writes ~40k tokens (~$0.32)`,
+    );
 
     // The tool session's idle point passed long before this one's: it is still busy, and has nothing.
     expect((await sessionOf(daemon, tool)).idle).toMatchObject({ state: 'busy', why: 'running a tool' });

@@ -1,6 +1,7 @@
 // What `ai-zen-daemon status|sessions|handoffs|facts` print for a person. Scripts use --json.
 import path from 'node:path';
-import { formatTokens } from '../../daemon/side-channels/format-tokens.js';
+import { formatTokens } from '../../format-tokens.js';
+import { idleReturnChoice } from '../../daemon/handoffs/idle-return.js';
 import { describeChecks } from '../../handoff/checks/describe-checks.js';
 import { isFolded, type SessionStanding, STATE_WORDS } from '../../daemon/side-channels/session-states.js';
 import type { FactsInfo, HandoffInfo, SessionInfo, StatusInfo } from '../../daemon/side-channels/status-schema.js';
@@ -101,8 +102,13 @@ export function sessionLine(session: SessionInfo, now: number = Date.now()): str
   return `${id}  ${usage}  ${notes.join(' · ')}`;
 }
 
-/** `cache warm · 12m left` while a session waits to be handed off idle; its action says when it was. */
+/**
+ * `cache warm · 12m left` while a session waits to be handed off idle; once it was (its action says
+ * when, and the document), the choice: `/clear continues fresh (~22k tokens); resuming this session
+ * re-writes ~412k tokens (~$3.30)`.
+ */
 export function idleNote(session: SessionInfo, now: number): string | null {
+  if (session.idle?.state === 'handed-off' && session.idle.onReturn) return idleReturnChoice(session.idle.onReturn, '/clear');
   const until = session.idle?.state === 'waiting' && session.idle.cacheUntil ? Date.parse(session.idle.cacheUntil) : Number.NaN;
   return until > now ? `cache warm · ${Math.ceil((until - now) / 60_000)}m left` : null;
 }

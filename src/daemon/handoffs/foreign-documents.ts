@@ -27,6 +27,8 @@ import type { SessionSource, SessionState } from '../watching/session-source.js'
 import { PRE_COMPACT_REASON } from './foreign-crossing.js';
 import type { BeganRecord, ForeignRecords, HandoffRecordLine } from './foreign-records.js';
 import type { PauseHook } from '../../session/pause-hook.js';
+import { estimateTokens } from '../../agent/estimate-tokens.js';
+import type { IdleReturn } from './idle-return.js';
 
 export interface ForeignHandoffResult {
   readonly path: string;
@@ -34,6 +36,8 @@ export interface ForeignHandoffResult {
   readonly executor: ExecutorName;
   /** The executors that failed before the one that wrote it (R11). */
   readonly downgrades: readonly Downgrade[];
+  /** The document's estimated tokens (an idle handoff's: what continuing fresh from it reads). */
+  readonly documentTokens?: number;
 }
 
 export interface ForeignDocumentsOptions {
@@ -62,6 +66,8 @@ export interface WriteRequest {
   readonly trigger: HandoffTrigger;
   /** An idle handoff's stretch, kept with its record. */
   readonly idleStretch?: string | null;
+  /** An idle handoff: what the person who comes back is told, from the document written and its tokens. */
+  readonly idleReturn?: (document: string, documentTokens: number) => IdleReturn;
   readonly goal?: string;
   /** The agent's own attempt that failed first (self). */
   readonly after?: Downgrade;
@@ -132,6 +138,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       logger: options.logger,
       ...(options.pause ? { afterDocument: () => options.pause!('after-document') } : {}),
     });
+    const documentTokens = request.idleReturn ? await readRegularText(written.doc.absolute).then(estimateTokens, () => null) : null;
     return record(state, source, written.doc, written.executor, request.reason, {
       cost: written.cost,
       downgrades: written.downgrades,
@@ -139,6 +146,9 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       sealed: written.sealed,
       trigger: request.trigger,
       ...(request.idleStretch ? { idleStretch: request.idleStretch } : {}),
+      ...(request.idleReturn && documentTokens !== null
+        ? { documentTokens, idleReturn: request.idleReturn(written.doc.relative, documentTokens) }
+        : {}),
     });
   }
 
@@ -225,6 +235,8 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       readonly sealed: { readonly sha256: string; readonly redactions: number } | null;
       readonly trigger: HandoffTrigger;
       readonly idleStretch?: string;
+      readonly documentTokens?: number;
+      readonly idleReturn?: IdleReturn;
     },
   ): Promise<ForeignHandoffResult> {
     const successorCommand = source.handoff!.successorCommand(doc.relative);
@@ -251,6 +263,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       transcript: state.file,
       ...seen,
       ...(written.idleStretch ? { idleStretch: written.idleStretch } : {}),
+      ...(written.documentTokens !== undefined ? { documentTokens: written.documentTokens } : {}),
     });
     options.committer.add(seen);
     options.events.emit('handoff.written', {
@@ -266,8 +279,23 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       ...(written.checks ? { checks: written.checks } : {}),
       ...(reason.startsWith(PRE_COMPACT_REASON) ? { beforeCompaction: true } : {}),
       trigger: written.trigger,
+      ...(written.idleReturn
+        ? {
+            idleReturn: {
+              freshTokens: written.idleReturn.freshTokens,
+              resumeTokens: written.idleReturn.resumeTokens,
+              resumeDollars: written.idleReturn.resumeDollars,
+            },
+          }
+        : {}),
     });
-    return { path: doc.relative, successorCommand, executor, downgrades: written.downgrades };
+    return {
+      path: doc.relative,
+      successorCommand,
+      executor,
+      downgrades: written.downgrades,
+      ...(written.documentTokens !== undefined ? { documentTokens: written.documentTokens } : {}),
+    };
   }
 
   return { write, adopt, review, adoptLeftover };

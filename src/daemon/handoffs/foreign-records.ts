@@ -45,6 +45,8 @@ const Handoff = z.object({
   trigger: HandoffTrigger.optional(),
   /** An idle handoff's stretch (the last reply it followed): a restart does not hand the same stretch off again. */
   idleStretch: z.string().max(512).optional(),
+  /** The document's estimated tokens (an idle handoff's: what continuing fresh from it reads after a restart too). */
+  documentTokens: z.number().int().nonnegative().optional(),
 });
 
 const RecordLine = z.discriminatedUnion('type', [Began, Handoff]);

@@ -31,6 +31,9 @@ import type { PauseHook } from '../../session/pause-hook.js';
 import { GRACE_MS } from './handoff-loop-guard.js';
 import { claudeCacheMinutesFromEnv, idleStretchOf, planIdle, type IdlePlan } from './idle-handoff.js';
 import type { IdleHandoffConfig } from '../../config/agents-config.js';
+import { isWatchedAgent } from '../../config/agent-names.js';
+import type { ModelFacts } from '../../config/agent-models.js';
+import { idleReturnOf, type IdleReturn } from './idle-return.js';
 import type { ForeignSessions } from './session-monitor.js';
 
 export type { ForeignHandoffResult } from './foreign-documents.js';
@@ -43,6 +46,8 @@ export interface AgentTerms {
   readonly selfDeadlineMs: number;
   /** `agents.<name>.idleHandoff`; null or absent: never handed off while idle. */
   readonly idle?: IdleHandoffConfig | null;
+  /** `agents.<name>.models`: the user's corrections of the window and price tables. */
+  readonly models?: Readonly<Record<string, ModelFacts>>;
 }
 
 /** Where a session's idle handoff stands, for status, `top` and the statusline. */
@@ -51,6 +56,8 @@ export interface IdleStanding {
   /** The stretch's document was written at this time (ms): "handed off while idle HH:MM". */
   readonly handedOffAt: number | null;
   readonly document: string | null;
+  /** Handed off: what the person who comes back is told (idle-return.ts). */
+  readonly choice: IdleReturn | null;
 }
 
 export const DEFAULT_SELF_DEADLINE_MS = 180_000;
@@ -150,6 +157,11 @@ export interface ForeignSessionsRunner extends ForeignSessions {
   hookAnswered(file: string): void;
   /** Where the session's idle handoff stands; null: not a session this runner knows. */
   idleOf(file: string): IdleStanding | null;
+  /**
+   * The person is back (a prompt arrived in the session): the choice its idle document leaves them,
+   * once per idle stretch; null when the stretch was not handed off or they were told already.
+   */
+  takeIdleReturn(file: string): IdleReturn | null;
   /** A crossing is being handed off, waits on the agent, or has a retry armed: the daemon must not exit idle. */
   busy(): boolean;
   close(): void;
@@ -168,6 +180,10 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   const clock = options.timers ?? processTimers;
   /** The armed timers by name and transcript; a stale one fires into `step`, which ignores it. */
   const timers = new Map<string, unknown>();
+  /** Each idle document's estimated tokens, by its path: what continuing fresh from it starts with. */
+  const documentTokens = new Map<string, number>();
+  /** The idle stretch whose choice each session's person was shown: once per stretch. */
+  const toldReturn = new Map<string, string>();
   let closed = false;
 
   const agentOf = (file: string): CrossingAgent => {
@@ -295,11 +311,17 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         reason: effect.reason,
         offline: effect.offline,
         trigger: effect.trigger,
-        ...(effect.trigger === 'idle' ? { idleStretch: records.get(file)?.idle?.stretch ?? null } : {}),
+        ...(effect.trigger === 'idle'
+          ? {
+              idleStretch: records.get(file)?.idle?.stretch ?? null,
+              idleReturn: (document: string, tokens: number) => choiceOf(file, state, document, tokens),
+            }
+          : {}),
         ...(effect.goal !== undefined ? { goal: effect.goal } : {}),
         ...(effect.after ? { after: effect.after } : {}),
         began: (executor) => dispatch(file, { type: 'write-began', executor }),
       });
+      if (result.documentTokens !== undefined) documentTokens.set(result.path, result.documentTokens);
       // By hand or idle below the threshold: the crossing still to come gets its own document.
       const aside = effect.byHand || effect.trigger === 'idle';
       dispatch(file, { type: 'written', ...result, counts: !aside || isOverThreshold(state), trigger: effect.trigger });
@@ -367,6 +389,37 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     });
   }
 
+  /** Where the session's idle handoff stands, and what its person is told on return once it was handed off. */
+  function idleOf(file: string): IdleStanding | null {
+    const state = options.stateOf(file);
+    const record = records.get(file);
+    if (!state || !record) return null;
+    const plan = idlePlanOf(file, state);
+    const stretch = idleStretchOf(state);
+    const done = record.idle !== null && record.idle.stretch === stretch && record.phase.name !== 'writing' && record.document !== null;
+    if (!done) return { plan, handedOffAt: null, document: null, choice: null };
+    const document = record.document!;
+    return {
+      plan,
+      handedOffAt: record.idle!.at,
+      document,
+      choice: choiceOf(file, state, document, documentTokens.get(document) ?? null),
+    };
+  }
+
+  /** What the person who comes back is told of this session's idle document, at the prices in force now. */
+  function choiceOf(file: string, state: SessionState, document: string, tokens: number | null): IdleReturn {
+    const agent = recordOf(file).agent.kind;
+    return idleReturnOf({
+      agent: isWatchedAgent(agent) ? agent : null,
+      state,
+      document,
+      documentTokens: tokens,
+      cacheMinutes: state.turn?.cacheMinutes ?? environmentCacheMinutes ?? options.termsFor?.(agent)?.idle?.cacheMinutes ?? null,
+      models: options.termsFor?.(agent)?.models ?? {},
+    });
+  }
+
   /** A new reading of the session: its idle point planned again, the timer armed for it (or cleared). */
   function planIdleFor(state: SessionState): void {
     const stretch = idleStretchOf(state);
@@ -403,7 +456,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     const found = await options.records.read();
     const latest = new Map<string, (typeof found.handoffs)[number]>();
     for (const handoff of found.handoffs) {
-      const { transcript: _transcript, idleStretch: _idleStretch, ...seen } = handoff;
+      const { transcript: _transcript, idleStretch: _idleStretch, documentTokens: tokens, ...seen } = handoff;
+      if (tokens !== undefined) documentTokens.set(handoff.path, tokens);
       options.committer.add(seen, { announce: false });
       const before = latest.get(handoff.transcript);
       if (!before || before.at <= handoff.at) latest.set(handoff.transcript, handoff);
@@ -543,14 +597,13 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     hookAnswered(file) {
       dispatch(file, { type: 'hook-answered' });
     },
-    idleOf(file) {
-      const state = options.stateOf(file);
-      const record = records.get(file);
-      if (!state || !record) return null;
-      const plan = idlePlanOf(file, state);
-      const stretch = idleStretchOf(state);
-      const done = record.idle !== null && record.idle.stretch === stretch && record.phase.name !== 'writing';
-      return { plan, handedOffAt: done ? record.idle!.at : null, document: done ? record.document : null };
+    idleOf,
+    takeIdleReturn(file) {
+      const standing = idleOf(file);
+      const stretch = records.get(file)?.idle?.stretch;
+      if (!standing?.choice || stretch === undefined || toldReturn.get(file) === stretch) return null;
+      toldReturn.set(file, stretch);
+      return standing.choice;
     },
     close() {
       closed = true;

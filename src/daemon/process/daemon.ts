@@ -20,6 +20,7 @@ import { createForeignRecords } from '../handoffs/foreign-records.js';
 import { pauseHookFromEnv } from '../../session/pause-hook.js';
 import { foreignSummaryExecutor } from '../handoffs/foreign-summary.js';
 import { answerAgentHook as answerHookOf } from '../sources/agent-hook-answer.js';
+import { claudeRunsInTerminal } from '../sources/claude-code/claude-interactive.js';
 import type { RequestParams } from '../../ipc/protocol.js';
 import { watchGitState, type GitWatch } from '../committing/git-watch.js';
 import { createHandoffCommitter } from '../committing/handoff-committer.js';
@@ -167,6 +168,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
             graceMs: keeper.current().agents[agent].graceSeconds * 1000,
             selfDeadlineMs: keeper.current().agents[agent].selfDeadlineSeconds * 1000,
             idle: keeper.current().agents[agent].idleHandoff,
+            models: keeper.current().agents[agent].models,
           }
         : undefined,
     summary: () => foreignSummaryExecutor(keeper.current(), logger.child({ component: 'model' })),
@@ -288,6 +290,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         const owner = sources.find((candidate) => candidate.matches(transcript));
         return owner?.isLive ? owner.isLive(transcript, except).catch(() => null) : null;
       },
+      // Only Claude Code is handed off while idle, and only its registry says a terminal from a script.
+      ...(source.kind === 'claude-code' ? { inTerminal: (agentPid: number) => claudeRunsInTerminal(env, agentPid) } : {}),
     });
   }
 

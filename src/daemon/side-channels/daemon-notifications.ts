@@ -7,9 +7,10 @@ import type { CommitStatus } from '../committing/handoff-committer.js';
 import { agentLabel } from '../../config/agent-names.js';
 import type { AnyEvent } from '../../events.js';
 import { describeChecks } from '../../handoff/checks/describe-checks.js';
-import { formatTokens } from './format-tokens.js';
+import { formatTokens } from '../../format-tokens.js';
 import type { Notification } from './notifier.js';
 import { shortId } from '../../short-id.js';
+import { idleReturnWords } from '../handoffs/idle-return.js';
 
 /** Extra context the event itself does not carry. */
 export interface NotificationContext {
@@ -105,7 +106,9 @@ function agentHandoffNotification(
   if (payload.trigger === 'idle')
     return {
       title: `ai-zen: ${label} handed off while idle`,
-      body: `${label} session ${shortId(payload.sessionId)} handed off while idle → ${payload.path}; /clear continues fresh from it (or: ${payload.successorCommand ?? ''}); resuming the session re-writes its whole context${commitSuffix(commit)}`,
+      body: payload.idleReturn
+        ? `${label} session ${shortId(payload.sessionId)} ${idleReturnWords({ document: payload.path, ...payload.idleReturn }, '/clear')} (or start fresh with: ${payload.successorCommand ?? ''})${commitSuffix(commit)}`
+        : `${label} session ${shortId(payload.sessionId)} handed off while idle → ${payload.path}; /clear continues fresh from it (or: ${payload.successorCommand ?? ''}); resuming the session re-writes its whole context${commitSuffix(commit)}`,
     };
   return {
     title: `ai-zen: ${label} handoff written`,

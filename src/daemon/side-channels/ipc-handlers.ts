@@ -10,7 +10,7 @@ import type { Facts } from '../../probe/facts.js';
 import type { ExecutorName } from '../../session/format.js';
 import { SessionStore } from '../../session/store.js';
 import { relativeToRoot, type DaemonCore } from './daemon-core.js';
-import { formatTokens } from './format-tokens.js';
+import { formatTokens } from '../../format-tokens.js';
 import type { HandoffRecord } from '../committing/handoff-committer.js';
 import type { SessionState } from '../watching/session-source.js';
 import type { FactsInfo, HandoffInfo, HandoffReply, IdleInfo, SessionInfo, StatusInfo } from './status-schema.js';
@@ -342,8 +342,19 @@ export function idleInfo(standing: IdleStanding): IdleInfo {
   const { plan } = standing;
   const iso = (ms: number) => new Date(ms).toISOString();
   const cacheUntil = plan.state === 'waiting' && plan.cacheMinutes !== null ? iso(plan.since + plan.cacheMinutes * 60_000) : null;
-  if (standing.handedOffAt !== null)
-    return { state: 'handed-off', why: null, at: iso(standing.handedOffAt), cacheUntil, document: standing.document };
+  if (standing.handedOffAt !== null) {
+    const choice = standing.choice;
+    return {
+      state: 'handed-off',
+      why: null,
+      at: iso(standing.handedOffAt),
+      cacheUntil,
+      document: standing.document,
+      ...(choice
+        ? { onReturn: { freshTokens: choice.freshTokens, resumeTokens: choice.resumeTokens, resumeDollars: choice.resumeDollars } }
+        : {}),
+    };
+  }
   if (plan.state === 'waiting') return { state: 'waiting', why: null, at: iso(plan.at), cacheUntil, document: null };
   return { state: plan.state, why: plan.why, at: null, cacheUntil: null, document: null };
 }

@@ -22,6 +22,8 @@ export const IdleInfo = z.object({
   /** When the prompt cache of the session's last reply runs out; null: its lifetime is not known. */
   cacheUntil: z.string().nullable(),
   document: z.string().nullable(),
+  /** Handed off: what continuing fresh from the document starts with, and what resuming re-writes to the cache (USD null: no price known). */
+  onReturn: z.object({ freshTokens: z.number().nullable(), resumeTokens: z.number(), resumeDollars: z.number().nullable() }).optional(),
 });
 export type IdleInfo = z.infer<typeof IdleInfo>;
 

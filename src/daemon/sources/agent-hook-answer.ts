@@ -37,6 +37,7 @@ import { writeHandoffBrief } from '../handoffs/handoff-brief.js';
 import { PRE_COMPACT_REASON } from '../handoffs/foreign-crossing.js';
 import type { HookEvent } from './agent-hooks.js';
 import type { WatchedAgent } from '../../config/agent-names.js';
+import { idleReturnPrompt } from './idle-return-prompt.js';
 
 export interface AgentHookRequest {
   readonly event: HookEvent;
@@ -66,6 +67,8 @@ export interface AgentHookDeps {
   readonly now?: () => number;
   /** Says when a Stop hook waits for the agent's last reply to be written. */
   readonly logger?: Logger;
+  /** Whether the agent process a hook ran under is a person's terminal, not a script (idle-return-prompt.ts); absent: never told. */
+  readonly inTerminal?: (agentPid: number) => Promise<boolean>;
 }
 
 /** A fresh start this soon after a handoff whose session has ended is told of the document (information only). */
@@ -79,7 +82,8 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
   // This session's hooks run (for Codex: the user trusted them), so its Stop hook can take a crossing.
   if (ofSource) deps.foreign.hookAnswered(file);
   if (request.event === 'SessionStart') return { output: await sessionStartContext(request, file, ofSource, deps) };
-  if (request.event === 'UserPromptSubmit') return { output: ofSource ? firstPromptContext(request, file, deps) : null };
+  if (request.event === 'UserPromptSubmit')
+    return { output: ofSource ? (firstPromptContext(request, file, deps) ?? (await idleReturnPrompt(request, file, deps))) : null };
   if (!ofSource) return { output: null };
   await deps.watcher.refresh(file);
   if (request.event === 'Stop' && request.lastReply !== undefined) await readUntilReply(file, request.lastReply, deps);

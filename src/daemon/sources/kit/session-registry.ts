@@ -31,6 +31,16 @@ export async function isRegisteredLive(
   return false;
 }
 
+/** The registry's record of a running client process; null: it has none (or it is being written or removed). */
+export async function registryRecordOf(sessionsDir: string, pid: number): Promise<Readonly<Record<string, unknown>> | null> {
+  try {
+    const record: unknown = JSON.parse(await readRegularText(path.join(sessionsDir, `${pid}.json`)));
+    return record && typeof record === 'object' && !Array.isArray(record) ? (record as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Whether the process runs (one of another user's, which may not be signalled, runs too). */
 export function pidAlive(pid: number): boolean {
   try {
