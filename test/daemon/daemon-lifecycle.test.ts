@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait-for.js';
-import { DAEMON_BIN, makeDaemonRepo, makeFifo, type DaemonRepo } from './daemon-harness.js';
+import { DAEMON_BIN, makeDaemonRepo, makeFifo, sessionId, usageLine, type DaemonRepo } from './daemon-harness.js';
 
 /** Running (a zombie — exited, its reaper not done yet — counts as gone). */
 function alive(pid: number): boolean {
@@ -96,6 +96,30 @@ describe('D1 one daemon per repo, started and stopped from the command line', { 
     expect(alive(pid)).toBe(false);
     expect(await daemon.running()).toBe(false);
     await expect(fs.stat(daemon.socketPath)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('D1 while the daemon still starts, status says so and lists no session it has not read yet; once read, the session is there', async () => {
+    const gate = path.join(path.dirname(daemon.root), 'listening-gate');
+    await makeFifo(gate);
+    const held = await makeDaemonRepo({ env: { AI_ZEN_TEST_LISTENING_GATE: gate } });
+    try {
+      const id = sessionId(3);
+      await held.writeSession(id, { maxContextTokens: 100_000 });
+      await held.appendLines(id, usageLine(40_000));
+      await held.start();
+      // Listed before the socket answered, not read: no row of question marks.
+      const starting = await held.status();
+      expect(starting.ready).toBe(false);
+      expect(starting.sessions).toEqual([]);
+      await fs.writeFile(gate, 'go');
+      const read = await waitFor(async () => (await held.status()).sessions.find((session) => session.id === id) ?? null, {
+        timeoutMs: 30_000,
+        message: 'the session read',
+      });
+      expect(read.promptTokens).toBe(40_000);
+    } finally {
+      await held.cleanup();
+    }
   });
 
   it('D1 a stop that comes while the daemon still starts (its socket answers, its transcripts not read yet) leaves no socket behind', async () => {

@@ -71,6 +71,8 @@ interface Tracked {
   ringIndex: number;
   /** Not a regular file (a FIFO, a device, a symlink): logged once, then left alone until an event names it again. */
   notRegular: boolean;
+  /** Read at least once: a file listed and not read yet has no state to show (list() runs before the first reads). */
+  read: boolean;
 }
 
 export class SessionWatcher {
@@ -158,13 +160,13 @@ export class SessionWatcher {
 
   states(): SessionState[] {
     const states: SessionState[] = [];
-    for (const entry of this.tracked.values()) if (!entry.notRegular) states.push(entry.reader.state);
+    for (const entry of this.tracked.values()) if (entry.read && !entry.notRegular) states.push(entry.reader.state);
     return states;
   }
 
   state(file: string): SessionState | null {
     const entry = this.tracked.get(file);
-    return entry && !entry.notRegular ? entry.reader.state : null;
+    return entry?.read && !entry.notRegular ? entry.reader.state : null;
   }
 
   /** Reads the file `file` names now to its end; a call during a read makes that read run once more afterwards. */
@@ -246,6 +248,7 @@ export class SessionWatcher {
       stamp: null,
       ringIndex: -1,
       notRegular: false,
+      read: false,
     };
     this.tracked.set(file, tracked);
     this.schedule.add(tracked);
@@ -292,6 +295,7 @@ export class SessionWatcher {
     }
     // Taken by the reader before it read: an append after it makes the next reconcile see a difference.
     tracked.stamp = update.stamp;
+    tracked.read = true;
     const initial = tracked.initial;
     tracked.initial = false;
     if (update.missing) {
