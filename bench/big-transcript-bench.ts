@@ -10,7 +10,7 @@ import { claudeSlug } from '../dist/daemon/sources/claude-code/claude-paths.js';
 import { shortId } from '../dist/short-id.js';
 import { type GeneratedTranscript, writeClaudeTranscript, writeCodexRollout } from './big-transcript-fixture.js';
 import { startDaemonProcess } from './daemon-process.js';
-import { memory } from './proc-usage.js';
+import { memory, sampleCpu } from './proc-usage.js';
 import type { Figure, ItemResult } from './results.js';
 import { pause } from './statistics.js';
 import { makeBenchProject } from './temp-project.js';
@@ -27,6 +27,8 @@ export interface BigTranscriptBenchOptions {
 const TITLE = '(t) A big transcript of Claude Code and of Codex handed off at bounded memory';
 /** The daemon's resident memory through the whole handoff stays under this. */
 const RSS_TARGET_BYTES = 150 * 1024 * 1024;
+/** Status requests measured after the first. */
+const STATUS_ROUNDS = 10;
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
 
 /** A bare node process's resident memory once it idles: what any daemon costs before its own work. */
@@ -56,6 +58,8 @@ interface Measured {
   readonly tailSeconds: number;
   readonly documentBytes: number;
   readonly unchanged: boolean;
+  /** The daemon's CPU time per `status` once it had answered one. */
+  readonly statusCpuMs: number;
 }
 
 async function handOff(options: BigTranscriptBenchOptions, agent: 'claude-code' | 'codex'): Promise<Measured> {
@@ -90,6 +94,10 @@ async function handOff(options: BigTranscriptBenchOptions, agent: 'claude-code' 
     try {
       await daemon.waitForStatus((status) => status.sessions.some((session) => session.id === sessionId), 30 * 60_000);
       const rssAfterStart = (await memory(daemon.pid)).rss;
+      // Each status asks which session continued which: the transcript was read once, at the first.
+      const cpuBefore = await sampleCpu(daemon.pid);
+      for (let index = 0; index < STATUS_ROUNDS; index += 1) await daemon.waitForStatus(() => true, 60_000);
+      const statusCpuMs = (((await sampleCpu(daemon.pid)).schedSeconds ?? 0) - (cpuBefore.schedSeconds ?? 0)) * 1000;
       options.log(`(t) ${agent}: daemon read the transcript, ${mib(rssAfterStart)} resident; handing off`);
       const started = performance.now();
       const { stdout } = await run(process.execPath, [options.daemonBin, 'handoff', shortId(sessionId), '--executor', 'offline'], {
@@ -105,6 +113,7 @@ async function handOff(options: BigTranscriptBenchOptions, agent: 'claude-code' 
       const after = await fs.stat(file);
       return {
         agent,
+        statusCpuMs: statusCpuMs / STATUS_ROUNDS,
         transcript,
         peakRss: peak,
         rssAfterStart,
@@ -143,6 +152,12 @@ export async function benchBigTranscript(options: BigTranscriptBenchOptions): Pr
         pass: null,
       },
       { name: `${agent}: transcript left as it was`, measured: measured.unchanged ? 'yes' : 'no', target: 'yes', pass: measured.unchanged },
+      {
+        name: `${agent}: daemon CPU per status, after the first (${STATUS_ROUNDS} asked)`,
+        measured: `${measured.statusCpuMs.toFixed(1)} ms`,
+        target: '—',
+        pass: null,
+      },
     );
     notes.push(
       `${agent}: ${transcript.lines.toLocaleString('en')} lines, ${transcript.requests} requests, ${transcript.commands.toLocaleString('en')} distinct commands; the daemon held ${mib(measured.rssAfterStart)} once it had read the transcript at start; the document is ${(measured.documentBytes / 1024).toFixed(0)} KiB.`,
