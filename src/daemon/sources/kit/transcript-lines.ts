@@ -44,6 +44,8 @@ export async function* transcriptLines(file: string, options: LineOptions = {}):
     else {
       keep(from, to);
       line = carry.toString('utf8', 0, carried);
+      // A long line's room is not kept for the short ones after it.
+      if (carry.length > CHUNK_BYTES) carry = Buffer.allocUnsafe(0);
     }
     return line.endsWith('\r') ? line.slice(0, -1) : line;
   };
