@@ -14,7 +14,7 @@ import { MAX_LINE_BYTES } from '../../src/daemon/sources/kit/transcript-lines.js
 import { FIRST_COMMANDS, LATEST_COMMANDS } from '../../src/handoff/activity-digest.js';
 import { documentSections } from '../../src/handoff/checks/document-sections.js';
 import { evidenceFromMessages } from '../../src/handoff/checks/evidence.js';
-import { buildOfflineDocument } from '../../src/handoff/executors/offline-document.js';
+import { buildOfflineDocument, FIRST_REQUESTS_QUOTED, LATEST_REQUESTS_QUOTED } from '../../src/handoff/executors/offline-document.js';
 import { messageText } from '../../src/handoff/transcript.js';
 import { renderFacts } from '../../src/probe/render-facts.js';
 import type { TranscriptEvidence } from '../../src/daemon/watching/session-source.js';
@@ -78,7 +78,12 @@ describe('a long transcript is handed off from its latest messages and a digest 
         .split('\n')
         .filter((line) => line.startsWith('- `src/module-')),
     ).toHaveLength(300);
-    expect(section(document, '🎯')).toContain('Step 0: fix the failing case in src/module-0.ts');
+    // Every request counted; the first ones and the latest quoted, the count between said.
+    const goal = section(document, '🎯');
+    expect(goal).toContain(`The user's requests, in order, in their words (${written.requests}):`);
+    expect(goal).toContain('1.\n\n> Step 0: fix the failing case in src/module-0.ts');
+    expect(goal).toContain(`… ${written.requests - FIRST_REQUESTS_QUOTED - LATEST_REQUESTS_QUOTED} requests between`);
+    expect(goal).toContain(`${written.requests}.\n\n> Step ${(written.requests - 1) * 40}: fix the failing case`);
     expect(section(document, '⚠️')).toContain('keep the public API as it is; never touch the lock file.');
     // The check's evidence counts the files the digest holds too.
     expect(evidenceFromMessages(evidence.messages, ROOT, [], evidence.earlier ?? undefined).changedFiles).toHaveLength(300);

@@ -78,6 +78,22 @@ export function readBackCommand(sessionId: string): string {
   return `ai-zen-daemon transcript ${sessionId} --last ${DEFAULT_LAST_TURNS}`;
 }
 
+/** A session of thousands of requests quotes its first ones and its latest, the count between (the session file has them). */
+export const FIRST_REQUESTS_QUOTED = 10;
+export const LATEST_REQUESTS_QUOTED = 90;
+
+function quotedRequests(requests: readonly string[], sessionId: string): string[] {
+  const numbered = (request: string, index: number) => ['', `${index + 1}.`, '', quote(request, MAX_REQUEST_QUOTE)];
+  if (requests.length <= FIRST_REQUESTS_QUOTED + LATEST_REQUESTS_QUOTED) return requests.flatMap(numbered);
+  const latest = requests.length - LATEST_REQUESTS_QUOTED;
+  return [
+    ...requests.slice(0, FIRST_REQUESTS_QUOTED).flatMap(numbered),
+    '',
+    `… ${latest - FIRST_REQUESTS_QUOTED} requests between (\`${readBackCommand(sessionId)}\` reads the last turns back).`,
+    ...requests.slice(latest).flatMap((request, index) => numbered(request, latest + index)),
+  ];
+}
+
 /** The user's requests but the one that started this session from a previous document (that is named as such). */
 function ownRequests(input: OfflineDocumentInput): string[] {
   return userRequests(input.messages).filter((request) => continuedDocument(request) === null);
@@ -173,10 +189,7 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: Activit
         ...chain,
         ...(requests.length === 0
           ? ["The user's requests: none recorded."]
-          : [
-              `The user's requests, in order, in their words (${requests.length}):`,
-              ...requests.flatMap((request, index) => ['', `${index + 1}.`, '', quote(request, MAX_REQUEST_QUOTE)]),
-            ]),
+          : [`The user's requests, in order, in their words (${requests.length}):`, ...quotedRequests(requests, input.sessionId)]),
       ];
       if (input.goal === undefined) return earlier.join('\n');
       return ['The next goal, named for this handoff:', '', quote(input.goal), '', ...earlier].join('\n');
