@@ -20,12 +20,15 @@ interface Shape {
   readonly outputBytes?: number;
 }
 
-/** Writes `lines()` to `file` until `bytes` are written, waiting on the stream's drain. */
-async function writeLines(file: string, lines: (turn: number) => string[], bytes: number): Promise<{ bytes: number; lines: number }> {
+const REQUEST_EVERY = 40;
+
+/** Writes each turn's lines until `bytes` are written: every turn runs one command, every REQUEST_EVERY-th starts with a request. */
+async function writeTurns(file: string, lines: (turn: number) => string[], bytes: number): Promise<GeneratedTranscript> {
   const out = createWriteStream(file);
   let written = 0;
   let count = 0;
-  for (let turn = 0; written < bytes; turn += 1) {
+  let turn = 0;
+  for (; written < bytes; turn += 1) {
     for (const line of lines(turn)) {
       const text = `${line}\n`;
       written += Buffer.byteLength(text);
@@ -35,7 +38,7 @@ async function writeLines(file: string, lines: (turn: number) => string[], bytes
   }
   out.end();
   await once(out, 'finish');
-  return { bytes: written, lines: count };
+  return { bytes: written, lines: count, requests: Math.ceil(turn / REQUEST_EVERY), commands: turn };
 }
 
 const output = (turn: number, size: number) => {
@@ -71,17 +74,13 @@ export async function writeClaudeTranscript(file: string, shape: Shape): Promise
       timestamp: at,
       message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: text, is_error: isError }] },
     });
-  let requests = 0;
-  let commands = 0;
-  const written = await writeLines(
+  return writeTurns(
     file,
     (turn) => {
       const lines: string[] = [];
-      if (turn % 40 === 0) {
-        requests += 1;
+      if (turn % REQUEST_EVERY === 0) {
         lines.push(JSON.stringify({ ...base, type: 'user', timestamp: at, message: { role: 'user', content: request(turn) } }));
       }
-      commands += 1;
       const failed = turn % 7 === 0;
       lines.push(
         assistant(turn, 1, [
@@ -107,7 +106,6 @@ export async function writeClaudeTranscript(file: string, shape: Shape): Promise
     },
     shape.bytes,
   );
-  return { ...written, requests, commands };
 }
 
 /** A Codex rollout (0.171's items): session_meta, then per turn a command with its output item and events, and an edit. */
@@ -115,9 +113,7 @@ export async function writeCodexRollout(file: string, shape: Shape): Promise<Gen
   const size = shape.outputBytes ?? 12_000;
   const at = new Date().toISOString();
   const line = (type: string, payload: object) => JSON.stringify({ timestamp: at, type, payload });
-  let requests = 0;
-  let commands = 0;
-  const written = await writeLines(
+  return writeTurns(
     file,
     (turn) => {
       const lines: string[] = [];
@@ -125,13 +121,11 @@ export async function writeCodexRollout(file: string, shape: Shape): Promise<Gen
         lines.push(
           line('session_meta', { id: shape.sessionId, cwd: shape.root, timestamp: at, base_instructions: { text: 'x'.repeat(20_000) } }),
         );
-      if (turn % 40 === 0) {
-        requests += 1;
+      if (turn % REQUEST_EVERY === 0) {
         lines.push(
           line('event_msg', { type: 'item_completed', item: { type: 'UserMessage', content: [{ type: 'text', text: request(turn) }] } }),
         );
       }
-      commands += 1;
       const command = ['bash', '-lc', `npm test -- --grep "case ${turn}"`];
       const out = output(turn, size);
       lines.push(
@@ -163,5 +157,4 @@ export async function writeCodexRollout(file: string, shape: Shape): Promise<Gen
     },
     shape.bytes,
   );
-  return { ...written, requests, commands };
 }
