@@ -68,10 +68,10 @@ function factsAt(root: string): Facts {
 async function reader(agent: Agent, lines: readonly string[], place: { root: string; scratch: string }) {
   return async (count: number): Promise<AgentMessage[]> => {
     const prefix = lines.slice(0, count);
-    if (agent === 'claude-code') return claudeTranscriptMessages(prefix);
+    if (agent === 'claude-code') return [...claudeTranscriptMessages(prefix)];
     const file = path.join(place.scratch, 'rollout-prefix.jsonl');
     await fs.writeFile(file, `${prefix.join('\n')}\n`);
-    return readCodexEvidence(file, place.root);
+    return [...(await readCodexEvidence(file, place.root)).messages];
   };
 }
 

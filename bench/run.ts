@@ -1,4 +1,5 @@
-// `npm run bench`: runs the daemon benchmark (items a–g, s: the statusline, r: twenty idle enabled repos, h: every turn's hook) and writes
+// `npm run bench`: runs the daemon benchmark (items a–g, s: the statusline, r: twenty idle enabled repos, h: every turn's hook,
+// t: a big transcript handed off) and writes
 // bench/RESULTS.md. Never part of `npm test`. `--quick` shrinks sizes and counts for a smoke run
 // (printed to stdout unless --out is given, so it never overwrites the real results);
 // `--only b,d` runs some items. Progress goes to stderr.
@@ -6,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../dist/paths.js';
+import { benchBigTranscript } from './big-transcript-bench.js';
 import { benchCommitLock } from './commit-lock-bench.js';
 import { benchAgents } from './agents-bench.js';
 import { benchEndToEnd } from './end-to-end-bench.js';
@@ -22,7 +24,7 @@ import { renderResults } from './render-results.js';
 import { notRun, type ItemResult } from './results.js';
 
 type ItemId = ItemResult['id'];
-const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'x', 's', 'r', 'h'];
+const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'x', 's', 'r', 'h', 't'];
 const TITLES: Record<ItemId, string> = {
   a: '(a) Overflow detection latency',
   b: '(b) Incremental reader: bytes read and time per append',
@@ -35,6 +37,7 @@ const TITLES: Record<ItemId, string> = {
   s: '(s) Claude Code statusline: spawn to exit',
   r: '(r) Twenty enabled repos, idle: total daemon RSS against one daemon’s',
   h: '(h) Every turn’s hook and the statusline against a bare node start',
+  t: '(t) A big transcript of Claude Code and of Codex handed off at bounded memory',
 };
 
 interface Arguments {
@@ -57,7 +60,7 @@ function parseArguments(argv: readonly string[]): Arguments {
         throw new Error(`--only takes items from ${ALL.join(',')}, got ${JSON.stringify(argv[index] ?? '')}`);
       only = list as ItemId[];
     } else if (argument === '--out') out = argv[++index] ?? null;
-    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f,g,x,s,r,h, --out FILE`);
+    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f,g,x,s,r,h,t, --out FILE`);
   }
   return { quick, only, out };
 }
@@ -106,6 +109,9 @@ async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
       return benchIdleRepos({ daemonBin, repos: quick ? 5 : 20, idleMinutes: quick ? 0.05 : 0.25, steadyMs: quick ? 5000 : 30_000, log });
     case 'h':
       return benchHooks({ daemonBin, rounds: quick ? 21 : 101, log });
+    case 't':
+      // 2 GB each by default; AI_ZEN_BENCH_TRANSCRIPT_MB for a machine whose temp folder lacks the ~4 GB.
+      return benchBigTranscript({ daemonBin, megabytes: quick ? 200 : Number(process.env.AI_ZEN_BENCH_TRANSCRIPT_MB ?? 2048), log });
   }
 }
 

@@ -26,13 +26,13 @@ function cut(text: string, limit: number): string {
 
 /** The rule sentences of the requests, in order, each once, each cut to MAX_RULE_LENGTH characters. */
 export function ruleSentences(requests: readonly string[]): string[] {
-  const rules: string[] = [];
+  // A set: a long session states thousands of rules, and each is looked up once.
+  const rules = new Set<string>();
   for (const request of requests) {
     for (const sentence of sentencesOf(request)) {
       if (!RULE_WORDS.some((pattern) => pattern.test(sentence))) continue;
-      const rule = cut(sentence, MAX_RULE_LENGTH);
-      if (!rules.includes(rule)) rules.push(rule);
+      rules.add(cut(sentence, MAX_RULE_LENGTH));
     }
   }
-  return rules;
+  return [...rules];
 }

@@ -80,7 +80,8 @@ export interface ToolActivity {
   readonly commands: readonly CommandActivity[];
 }
 
-const FILE_TOOLS: Record<string, readonly string[]> = {
+/** The tools that change files, and the arguments naming the files they change. */
+export const FILE_TOOLS: Readonly<Record<string, readonly string[]>> = {
   write: ['path'],
   edit: ['path'],
   batch_edit: ['path'],
@@ -154,10 +155,12 @@ export function filesReadOnly(messages: readonly AgentMessage[]): string[] {
   return [...read].filter((file) => !changed.has(file));
 }
 
-const failedResult = (result: string) => /^(refused|error)\b/i.test(result.trim());
+export const failedResult = (result: string) => /^(refused|error)\b/i.test(result.trim());
 
 /** The session's own tool calls, in order, each with its arguments and its result: our handoff turns are not the session's work. */
-function* sessionToolCalls(messages: readonly AgentMessage[]): Generator<{ name: string; args: Record<string, unknown>; result: string }> {
+export function* sessionToolCalls(
+  messages: readonly AgentMessage[],
+): Generator<{ name: string; args: Record<string, unknown>; result: string }> {
   const results = new Map<string, string>();
   for (const entry of messages) {
     if (entry.message.role === 'tool' && entry.message.tool_call_id) results.set(entry.message.tool_call_id, messageText(entry.message));

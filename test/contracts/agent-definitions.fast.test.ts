@@ -86,7 +86,7 @@ describe.each(AGENT_MODULES.map((agent) => [agent.label, agent] as const))('%s',
   it('its evidence keeps each message bounded: the head and the tail of a 1 MB one, the middle left out', async () => {
     const file = path.join(home, `${agent.name}-big.jsonl`);
     await fs.writeFile(file, `${BIG_LINES[agent.name].join('\n')}\n`);
-    const messages = await source().handoff!.readEvidence(file);
+    const { messages } = await source().handoff!.readEvidence(file);
     const texts = messages.map((entry) => entry.message.content).filter((content): content is string => typeof content === 'string');
     const kept = texts.find((text) => text.startsWith('head-'));
     expect(kept, `no message of ${agent.label}'s evidence carries the big line`).toBeDefined();

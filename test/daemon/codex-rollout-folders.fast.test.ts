@@ -176,7 +176,7 @@ describe('X3 Codex rollouts of this repo among everyone’s', () => {
       }),
       item({ type: 'AgentMessage', content: [{ type: 'Text', text: 'Done: wrote hello.txt' }] }),
     );
-    const messages = await readCodexEvidence(file, repo);
+    const { messages } = await readCodexEvidence(file, repo);
     expect(lastUserRequest(messages)).toBe('add a hello file');
     expect(lastDelivery(messages)).toBe('Done: wrote hello.txt');
     expect(toolActivity(messages)).toEqual({

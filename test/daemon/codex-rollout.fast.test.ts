@@ -120,7 +120,7 @@ describe('X3 Codex rollout reading', () => {
     ];
     try {
       await fs.writeFile(file, `${lines.join('\n')}\n`);
-      const messages = await readCodexEvidence(file, '/repo');
+      const { messages } = await readCodexEvidence(file, '/repo');
       expect(lastUserRequest(messages)).toBe('please add a hello file');
       expect(lastDelivery(messages)).toBe('Done: wrote hello.txt');
       const activity = toolActivity(messages);

@@ -51,10 +51,13 @@ function agentSource(kind: 'gemini' | 'claude-code', label: string): SessionSour
       throw new Error('the runner never reads a transcript itself');
     },
     handoff: {
-      readEvidence: async () => [
-        { message: { role: 'user', content: 'Add the parser to src/parse.ts. Never touch package-lock.json.' } },
-        { message: { role: 'assistant', content: 'The parser is in; its tests pass.' } },
-      ],
+      readEvidence: async () => ({
+        messages: [
+          { message: { role: 'user', content: 'Add the parser to src/parse.ts. Never touch package-lock.json.' } },
+          { message: { role: 'assistant', content: 'The parser is in; its tests pass.' } },
+        ],
+        earlier: null,
+      }),
       successorCommand: (document) => `${kind} "Read ${document}"`,
       selfHooksInstalled: async () => true,
       editTools: 'write_file or replace',

@@ -112,7 +112,7 @@ describe('FIFOs among the agents’ files', { timeout: 120_000 }, () => {
       ['codex', () => readCodexEvidence(fifo, base!)],
       ['copilot', () => readCopilotEvidence(fifo, base!)],
       ['gemini', () => readGeminiEvidence(fifo, base!)],
-      ['pi', () => readPiEvidence(fifo, base!)],
+      ['pi', () => readPiEvidence(fifo, {}, base!)],
       ['qwen', () => readQwenEvidence(fifo)],
     ];
     for (const [agent, read] of readers) {

@@ -16,7 +16,7 @@ function claudeLine(type: 'user' | 'assistant', content: unknown, id?: string): 
   return JSON.stringify({ type, isSidechain: false, message: { role: type, content, ...(id ? { id, model: 'claude-opus-5-5' } : {}) } });
 }
 
-function documentOf(messages: AgentMessage[]): string {
+function documentOf(messages: readonly AgentMessage[]): string {
   const facts = cleanFacts(ROOT);
   return buildOfflineDocument({
     sections: HANDOFF_SECTIONS,

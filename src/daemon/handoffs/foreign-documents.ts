@@ -77,6 +77,12 @@ export interface WriteRequest {
 
 export function createForeignDocuments(options: ForeignDocumentsOptions) {
   const loadSkill = () => loadHandoffSkill({ projectRoot: options.paths.root, env: options.env });
+  /** A line too long to hold is left out of the evidence, and said. */
+  const skippedLine = (transcript: string) => (line: { readonly offset: number; readonly bytes: number }) =>
+    options.logger.warn(
+      { transcript, offset: line.offset, bytes: line.bytes },
+      'a transcript line too long to read was left out of the evidence',
+    );
 
   /** The daemon writes the document. Throws with the reason when none could be written. */
   async function write(request: WriteRequest): Promise<ForeignHandoffResult> {
@@ -107,7 +113,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
         to: first,
         reason: request.after.reason,
       });
-    const messages = await source.handoff!.readEvidence(file);
+    const { messages, earlier } = await source.handoff!.readEvidence(file, { onSkippedLine: skippedLine(file) });
     const previous = await readPreviousDocument(options.root, messages);
     const written = await writeHandoffDocument({
       root: options.root,
@@ -122,9 +128,10 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
         maxContextTokens: summary?.maxContextTokens ?? 0,
         ...(request.goal !== undefined ? { goal: request.goal } : {}),
         // F3: the files the session's own tools changed; the rules in force, carried ones too.
-        evidence: evidenceFromMessages(messages, options.root, rulesInForce(messages, previous).carried),
+        evidence: evidenceFromMessages(messages, options.root, rulesInForce(messages, previous).carried, earlier ?? undefined),
         places: { root: options.root, home: homeFolder() },
         previous,
+        earlier,
       },
       executors: summary ? [summary.executor, createOfflineExecutor()] : [createOfflineExecutor()],
       ...(request.after ? { earlier: [request.after] } : {}),
@@ -210,13 +217,16 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
   }
 
   async function checksOf(file: string, source: SessionSource, doc: DocPath, facts: Facts): Promise<HandoffChecks> {
-    const [messages, skill] = await Promise.all([source.handoff!.readEvidence(file), loadSkill()]);
+    const [{ messages, earlier }, skill] = await Promise.all([
+      source.handoff!.readEvidence(file, { onSkippedLine: skippedLine(file) }),
+      loadSkill(),
+    ]);
     const previous = await readPreviousDocument(options.root, messages);
     return checkDocument({
       // The agent wrote it: a FIFO put at the path must not hold a thread.
       document: await readRegularText(doc.absolute),
       sections: skill.sections,
-      evidence: evidenceFromMessages(messages, options.root, rulesInForce(messages, previous).carried),
+      evidence: evidenceFromMessages(messages, options.root, rulesInForce(messages, previous).carried, earlier ?? undefined),
       facts,
       environment: localCommandEnvironment(options.root),
     });

@@ -38,7 +38,7 @@ function sessionByPrefix(states: readonly SessionState[], session: string): Sess
 
 async function messagesOf(state: SessionState, deps: TranscriptDeps): Promise<readonly AgentMessage[]> {
   const source = findSource(deps.sources, state.file);
-  if (source?.handoff) return source.handoff.readEvidence(state.file);
+  if (source?.handoff) return (await source.handoff.readEvidence(state.file)).messages;
   const content = await new SessionStore(deps.paths).read(state.sessionId);
   return content.lines.flatMap((line) =>
     line.type === 'message' ? [line.definition ? { message: line.message, definition: true } : { message: line.message }] : [],

@@ -8,6 +8,7 @@
 import { type AgentWindowSettings, agentCompactsAt } from '../../config/agent-models.js';
 import type { WatchedAgent } from '../../config/agent-names.js';
 import type { DocPath } from '../../handoff/doc-path.js';
+import type { ActivityDigest } from '../../handoff/activity-digest.js';
 import type { AgentMessage } from '../../session/session-recorder.js';
 import type { HandoffChecks, Usage } from '../../session/format.js';
 import type { FileStamp, ReadOptions, ResetReason } from './incremental-reader.js';
@@ -260,10 +261,30 @@ export interface SessionSource {
   readonly handoff?: ForeignHandoff;
 }
 
+/** How a transcript's evidence is read. */
+export interface EvidenceOptions {
+  /** Stop at the user's first request: all that tells which document a session was started from. */
+  readonly firstRequestOnly?: boolean;
+  /** A line too long to read (transcript-lines.ts) was left out. */
+  readonly onSkippedLine?: (line: { readonly offset: number; readonly bytes: number }) => void;
+}
+
+/** A transcript's evidence: its messages, bounded, and what the ones let go of on the way did. */
+export interface TranscriptEvidence {
+  /** The user's requests the reader let go of, then the latest messages, in order. */
+  readonly messages: readonly AgentMessage[];
+  /** The tool activity and file names of the messages let go of; null: none was. */
+  readonly earlier: ActivityDigest | null;
+}
+
 /** What the daemon needs to hand off another agent's session; the transcript is only ever read. */
 export interface ForeignHandoff {
-  /** The whole transcript as ai-zen messages (user requests, assistant text, tool calls named as ai-zen's tools: write/edit/exec with `[exit code N]`), for the offline and summary executors. */
-  readEvidence(file: string): Promise<readonly AgentMessage[]>;
+  /**
+   * The transcript as ai-zen messages (user requests, assistant text, tool calls named as ai-zen's tools:
+   * write/edit/exec with `[exit code N]`), for the offline and summary executors: read as a stream, in
+   * bounded memory (kit/evidence.ts).
+   */
+  readEvidence(file: string, options?: EvidenceOptions): Promise<TranscriptEvidence>;
   /** The command that starts the successor fresh, reading the document (never a resume of the full session). */
   successorCommand(documentPath: string): string;
   /** What a person types in the agent for a fresh session in the same terminal, which then continues from the document; null: none. */

@@ -3,7 +3,8 @@
 import type { AgentMessage } from '../../session/session-recorder.js';
 import { projectPaths } from '../../paths.js';
 import { ruleSentences } from '../rule-sentences.js';
-import { messageText, toolActivity, userRequests } from '../transcript.js';
+import { ActivityDigest } from '../activity-digest.js';
+import { userRequests } from '../transcript.js';
 import path from 'node:path';
 
 export interface HandoffEvidence {
@@ -22,11 +23,6 @@ export interface HandoffEvidence {
   readonly knownFiles?: readonly string[];
 }
 
-/** A word that looks like a file path: a folder and a name, or a name with an extension. */
-const PATH_WORD = /(?:[\w.@~-]+\/)+[\w.@-]+|[\w@-][\w.@-]*\.[A-Za-z0-9]{1,8}\b/g;
-/** At most this many names are kept (a session that named more is checked against the first ones). */
-const KNOWN_FILES = 50_000;
-
 /** Inside the project: relative to it; elsewhere: left out (the document describes the project). */
 function projectRelative(root: string, file: string): string | null {
   const normalised = file.replace(/\\/g, '/');
@@ -35,29 +31,25 @@ function projectRelative(root: string, file: string): string | null {
   return normalised.startsWith(prefix) ? normalised.slice(prefix.length) : null;
 }
 
-export function evidenceFromMessages(messages: readonly AgentMessage[], root: string, carried: readonly string[] = []): HandoffEvidence {
+/** `earlier`: what the messages a long transcript's reader let go of did (kit/evidence.ts). */
+export function evidenceFromMessages(
+  messages: readonly AgentMessage[],
+  root: string,
+  carried: readonly string[] = [],
+  earlier?: ActivityDigest,
+): HandoffEvidence {
+  const activity = ActivityDigest.of(messages, earlier);
   // Earlier handoff documents (rewritten on request, R17) are ai-zen's, not the session's work.
   const handoffs = `${path.relative(root, projectPaths(root).handoffs).split(path.sep).join('/')}/`;
   const files = new Set<string>();
-  for (const activity of toolActivity(messages).files) {
-    const file = projectRelative(root, activity.path);
+  for (const changed of activity.changed.keys()) {
+    const file = projectRelative(root, changed);
     if (file !== null && file !== '' && !file.startsWith(handoffs)) files.add(file);
   }
-  const rules = [...carried];
-  for (const rule of ruleSentences(userRequests(messages))) if (!rules.includes(rule)) rules.push(rule);
-  return { changedFiles: [...files], rules, knownFiles: namedFiles(messages, root) };
-}
-
-function namedFiles(messages: readonly AgentMessage[], root: string): string[] {
+  const rules = new Set(carried);
+  for (const rule of ruleSentences(userRequests(messages))) rules.add(rule);
+  // The names mentioned: a session that named more than the digest keeps is checked against the first ones.
   const known = new Set<string>();
-  const add = (word: string) => {
-    if (known.size >= KNOWN_FILES) return;
-    const file = projectRelative(root, word);
-    known.add(file ?? word.replace(/\\/g, '/'));
-  };
-  for (const entry of messages) {
-    for (const word of messageText(entry.message).match(PATH_WORD) ?? []) add(word);
-    for (const call of entry.message.tool_calls ?? []) for (const word of call.function.arguments.match(PATH_WORD) ?? []) add(word);
-  }
-  return [...known];
+  for (const word of activity.named) known.add(projectRelative(root, word) ?? word.replace(/\\/g, '/'));
+  return { changedFiles: [...files], rules: [...rules], knownFiles: [...known] };
 }

@@ -3,6 +3,7 @@
 // or at least in the session (a file it removed, one it spoke of) — so a document cannot send the
 // successor to files nobody ever saw. The evidence is plain lists, so a reader of another agent's
 // transcript can hand in its own.
+import { PATH_WORD } from '../activity-digest.js';
 import { documentSections, headingMarker } from './document-sections.js';
 
 /** Forward slashes, no leading `./`. */
@@ -13,13 +14,17 @@ function normalisePath(file: string): string {
 /** The changed files (project-relative) that the document does not name. */
 export function missingFiles(document: string, changedFiles: readonly string[]): string[] {
   const text = document.replace(/\\/g, '/');
-  const missing: string[] = [];
+  // The document's path words, looked up first: a long session's thousands of files are each found
+  // at once, and only a file not among them is searched for in the whole text.
+  const words = new Set<string>();
+  for (const word of text.match(PATH_WORD) ?? []) words.add(normalisePath(word));
+  const missing = new Set<string>();
   for (const file of changedFiles) {
     const wanted = normalisePath(file);
-    if (wanted === '' || missing.includes(wanted)) continue;
-    if (!text.includes(wanted)) missing.push(wanted);
+    if (wanted === '' || words.has(wanted) || missing.has(wanted)) continue;
+    if (!text.includes(wanted)) missing.add(wanted);
   }
-  return missing;
+  return [...missing];
 }
 
 /** What the file index of a document may be checked against: the files the session named, and the repo. */
@@ -34,14 +39,19 @@ export function unknownFiles(document: string, known: KnownFiles): string[] {
     (section) => headingMarker(section.heading) === '📁' || /file index/i.test(section.heading),
   );
   if (!index) return [];
-  const named = new Set(known.named.map(normalisePath));
-  const unknown: string[] = [];
+  // Each name and each of its tails after a slash (`src/a.ts` names `a.ts` too): one lookup a path.
+  const named = new Set<string>();
+  for (const seen of known.named.map(normalisePath)) {
+    named.add(seen);
+    for (let slash = seen.indexOf('/'); slash !== -1; slash = seen.indexOf('/', slash + 1)) named.add(seen.slice(slash + 1));
+  }
+  const unknown = new Set<string>();
   for (const candidate of indexedPaths(index.body)) {
     const file = normalisePath(candidate);
-    if (unknown.includes(file) || named.has(file) || [...named].some((seen) => seen.endsWith(`/${file}`))) continue;
-    if (!known.pathExists(file)) unknown.push(file);
+    if (unknown.has(file) || named.has(file)) continue;
+    if (!known.pathExists(file)) unknown.add(file);
   }
-  return unknown;
+  return [...unknown];
 }
 
 /** Code spans and the first word of list items, where they look like a file path (a folder, or a name with an extension). */

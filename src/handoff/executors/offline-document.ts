@@ -8,7 +8,8 @@ import type { Facts } from '../../probe/facts.js';
 import { portablePath, portableText, type PathPlaces } from '../portable-paths.js';
 import { continuedDocument, isRevoked, type PreviousDocument } from '../previous-document.js';
 import { ruleSentences } from '../rule-sentences.js';
-import { filesReadOnly, lastDelivery, lastUserRequest, toolActivity, userRequests, type ToolActivity } from '../transcript.js';
+import { ActivityDigest, type CommandRuns } from '../activity-digest.js';
+import { lastDelivery, lastUserRequest, userRequests } from '../transcript.js';
 import { DEFAULT_LAST_TURNS } from '../visible-turns.js';
 
 type ContentKind = 'breakpoint' | 'goal' | 'state' | 'done' | 'not-done' | 'constraints' | 'file-index' | 'first-steps';
@@ -49,6 +50,8 @@ export interface OfflineDocumentInput {
   readonly goal?: string;
   /** F4: whether a first step can be run here as written (its program and paths exist, it destroys nothing). Default: all can. */
   readonly isRunnable?: (command: string) => boolean;
+  /** What the messages a long transcript's reader let go of did (kit/evidence.ts): counted with the messages'. */
+  readonly earlier?: ActivityDigest;
 }
 
 /** Each request quoted is cut to this many characters; the session file has the rest. */
@@ -75,6 +78,22 @@ export function readBackCommand(sessionId: string): string {
   return `ai-zen-daemon transcript ${sessionId} --last ${DEFAULT_LAST_TURNS}`;
 }
 
+/** A session of thousands of requests quotes its first ones and its latest, the count between (the session file has them). */
+export const FIRST_REQUESTS_QUOTED = 10;
+export const LATEST_REQUESTS_QUOTED = 90;
+
+function quotedRequests(requests: readonly string[], sessionId: string): string[] {
+  const numbered = (request: string, index: number) => ['', `${index + 1}.`, '', quote(request, MAX_REQUEST_QUOTE)];
+  if (requests.length <= FIRST_REQUESTS_QUOTED + LATEST_REQUESTS_QUOTED) return requests.flatMap(numbered);
+  const latest = requests.length - LATEST_REQUESTS_QUOTED;
+  return [
+    ...requests.slice(0, FIRST_REQUESTS_QUOTED).flatMap(numbered),
+    '',
+    `… ${latest - FIRST_REQUESTS_QUOTED} requests between (\`${readBackCommand(sessionId)}\` reads the last turns back).`,
+    ...requests.slice(latest).flatMap((request, index) => numbered(request, latest + index)),
+  ];
+}
+
 /** The user's requests but the one that started this session from a previous document (that is named as such). */
 function ownRequests(input: OfflineDocumentInput): string[] {
   return userRequests(input.messages).filter((request) => continuedDocument(request) === null);
@@ -87,18 +106,19 @@ export function rulesInForce(
 ): { own: string[]; carried: string[] } {
   const requests = userRequests(messages).filter((request) => continuedDocument(request) === null);
   const own = ruleSentences(requests);
-  const carried = (previous?.rules ?? []).filter((rule) => !own.includes(rule) && !isRevoked(rule, requests));
+  const stated = new Set(own);
+  const carried = (previous?.rules ?? []).filter((rule) => !stated.has(rule) && !isRevoked(rule, requests));
   return { own, carried };
 }
 
 /** One line per path, with the tools that touched it, in the order first touched. */
-function filesList(activity: ToolActivity, places?: PathPlaces): string {
+function filesList(activity: ActivityDigest, places?: PathPlaces): string {
   const byPath = new Map<string, string[]>();
-  for (const entry of activity.files) {
-    const file = places ? { ...entry, path: portablePath(entry.path, places) } : entry;
-    const tools = byPath.get(file.path) ?? [];
-    if (!tools.includes(file.tool)) tools.push(file.tool);
-    byPath.set(file.path, tools);
+  for (const [changed, used] of activity.changed) {
+    const file = places ? portablePath(changed, places) : changed;
+    const tools = byPath.get(file) ?? [];
+    for (const tool of used) if (!tools.includes(tool)) tools.push(tool);
+    byPath.set(file, tools);
   }
   if (byPath.size === 0) return 'No file was changed by a tool in this session.';
   return [...byPath].map(([file, tools]) => `- ${codeSpan(file)} — ${tools.join(', ')}`).join('\n');
@@ -108,8 +128,8 @@ function filesList(activity: ToolActivity, places?: PathPlaces): string {
 export const MAX_FILES_READ = 30;
 
 /** The files the session only read (its next steps read them again), newest last, bounded. */
-function readList(messages: readonly AgentMessage[], places?: PathPlaces): string[] {
-  const read = filesReadOnly(messages).map((file) => (places ? portablePath(file, places) : file));
+function readList(activity: ActivityDigest, places?: PathPlaces): string[] {
+  const read = activity.readOnly().map((file) => (places ? portablePath(file, places) : file));
   if (read.length === 0) return [];
   const shown = read.slice(-MAX_FILES_READ);
   const more = read.length - shown.length;
@@ -121,26 +141,25 @@ function readList(messages: readonly AgentMessage[], places?: PathPlaces): strin
   ];
 }
 
-/** Each distinct command once, in the order first run, with every exit status it had (so none is lost in a long session). */
-function commandsList(activity: ToolActivity): string {
-  if (activity.commands.length === 0) return 'No command was run in this session.';
-  const byCommand = new Map<string, (number | null)[]>();
-  for (const command of activity.commands) {
-    const codes = byCommand.get(command.command);
-    if (codes) codes.push(command.exitCode);
-    else byCommand.set(command.command, [command.exitCode]);
-  }
-  return [...byCommand]
-    .map(([command, codes]) => {
-      const status = (code: number | null) => `exit ${code ?? 'unknown'}`;
-      if (codes.length === 1) return `- ${codeSpan(command)} — ${status(codes[0]!)}`;
-      const distinct = [...new Set(codes)].map(status).join(', ');
-      return `- ${codeSpan(command)} — ${codes.length} runs: ${distinct}; last ${status(codes.at(-1)!)}`;
-    })
-    .join('\n');
+/**
+ * Each distinct command once, in the order first run, with every exit status it had (so none is lost
+ * in a long session); past ActivityDigest's bounds, the first ones and the latest, the runs between counted.
+ */
+function commandsList(activity: ActivityDigest): string {
+  if (activity.firstCommands.size === 0) return 'No command was run in this session.';
+  const status = (code: number | null) => `exit ${code ?? 'unknown'}`;
+  const line = ([command, { runs, codes, last }]: [string, CommandRuns]) =>
+    runs === 1
+      ? `- ${codeSpan(command)} — ${status(last)}`
+      : `- ${codeSpan(command)} — ${runs} runs: ${codes.map(status).join(', ')}; last ${status(last)}`;
+  const between =
+    activity.commandsLeftOut > 0
+      ? [`- … ${activity.commandsLeftOut} other commands, ${activity.commandRunsLeftOut} runs in all, between these and the latest ones`]
+      : [];
+  return [...[...activity.firstCommands].map(line), ...between, ...[...activity.latestCommands].map(line)].join('\n');
 }
 
-function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolActivity): string {
+function build(kind: ContentKind, input: OfflineDocumentInput, activity: ActivityDigest): string {
   switch (kind) {
     case 'breakpoint': {
       const last = lastUserRequest(input.messages);
@@ -170,10 +189,7 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
         ...chain,
         ...(requests.length === 0
           ? ["The user's requests: none recorded."]
-          : [
-              `The user's requests, in order, in their words (${requests.length}):`,
-              ...requests.flatMap((request, index) => ['', `${index + 1}.`, '', quote(request, MAX_REQUEST_QUOTE)]),
-            ]),
+          : [`The user's requests, in order, in their words (${requests.length}):`, ...quotedRequests(requests, input.sessionId)]),
       ];
       if (input.goal === undefined) return earlier.join('\n');
       return ['The next goal, named for this handoff:', '', quote(input.goal), '', ...earlier].join('\n');
@@ -210,7 +226,7 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
         return `Towards the next goal (see the goal section):\n\n${quote(input.goal)}\n\nWhat else remains is not known: no model was available to judge it.`;
       return 'Not known: no model was available to judge what remains. Start from the last request above.';
     case 'file-index': {
-      const lines = [filesList(activity, input.places), ...readList(input.messages, input.places)];
+      const lines = [filesList(activity, input.places), ...readList(activity, input.places)];
       if (input.facts.git.known) {
         const git = input.facts.git.value;
         const dirty = [
@@ -237,7 +253,7 @@ function build(kind: ContentKind, input: OfflineDocumentInput, activity: ToolAct
 }
 
 export function buildOfflineDocument(input: OfflineDocumentInput): string {
-  const activity = toolActivity(input.messages);
+  const activity = ActivityDigest.of(input.messages, input.earlier);
   const placed = new Set<ContentKind>();
   const bodies = input.sections.map((heading) => {
     const kind = kindOf(heading);

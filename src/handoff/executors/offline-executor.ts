@@ -26,6 +26,7 @@ export function createOfflineExecutor(): Executor {
         ...(input.goal !== undefined ? { goal: input.goal } : {}),
         ...(input.places ? { places: input.places } : {}),
         ...(input.previous !== undefined ? { previous: input.previous } : {}),
+        ...(input.earlier ? { earlier: input.earlier } : {}),
         isRunnable: (command) => commandProblems(command, environment).length === 0,
       });
       try {

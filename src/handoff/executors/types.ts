@@ -1,6 +1,7 @@
 // What every executor gets and gives back. An executor either leaves a verified document at the
 // path or says why it could not (the pipeline then downgrades one way, R11).
 import type { Logger } from 'pino';
+import type { ActivityDigest } from '../activity-digest.js';
 import type { AgentMessage } from '../../session/session-recorder.js';
 import type { Facts } from '../../probe/facts.js';
 import type { ExecutorName, HandoffCost } from '../../session/format.js';
@@ -37,6 +38,8 @@ export interface ExecutorInput {
   readonly places?: PathPlaces;
   /** The document this session was started from: the offline document names it and carries its rules. */
   readonly previous?: PreviousDocument | null;
+  /** What the messages a long transcript's reader let go of did: the offline document counts it with `messages`'. */
+  readonly earlier?: ActivityDigest | null;
 }
 
 export type ExecutorOutcome =

@@ -191,7 +191,7 @@ async function foreignLines(info: SessionInfo, sources: readonly SessionSource[]
   const stats = await fs.stat(file);
   const read = await cachedSession(fileIdentity(file, stats), async () => {
     let characters = 0;
-    const lines = (await handoff.readEvidence(file)).map((entry) => {
+    const lines = (await handoff.readEvidence(file)).messages.map((entry) => {
       const bounded = boundedMessage(entry.message);
       characters += bounded.characters;
       return { type: 'message', message: bounded.message } as SessionLine;

@@ -4,10 +4,10 @@
 // as write/edit/batch_edit with a `path`, Read as read with its `path`, Bash as exec with its `command` and a result that ends in
 // `[exit code N]`. Read once, when a handoff starts; the transcript is only ever read.
 import type { ChatMessage } from '../../../session/format.js';
-import type { AgentMessage } from '../../../session/session-recorder.js';
-import { contentText, EvidenceMessages, type ToolNames } from '../kit/evidence.js';
+import type { EvidenceOptions, TranscriptEvidence } from '../../watching/session-source.js';
+import { contentText, EvidenceMessages, evidenceReader, type ToolNames } from '../kit/evidence.js';
 import { parseRecord } from '../kit/json-record.js';
-import { type TranscriptCollector, transcriptReader } from '../kit/transcript-lines.js';
+import type { TranscriptCollector } from '../kit/transcript-lines.js';
 
 /** Claude's tools under ai-zen's names: the file tools with the argument naming the file (Read too: the document names the files a session read), and Bash. */
 const TOOLS: ToolNames = {
@@ -21,10 +21,10 @@ const TOOLS: ToolNames = {
   shell: 'Bash',
 };
 
-export const { file: readClaudeEvidence, lines: claudeTranscriptMessages } = transcriptReader(claudeEvidence);
+export const { file: readClaudeEvidence, lines: claudeTranscriptMessages } = evidenceReader(claudeEvidence);
 
-function claudeEvidence(): TranscriptCollector<AgentMessage[]> {
-  const evidence = new EvidenceMessages('claude');
+function claudeEvidence(options: EvidenceOptions): TranscriptCollector<TranscriptEvidence> {
+  const evidence = new EvidenceMessages('claude', options);
   let lastAssistantId: string | null = null;
   return {
     line(text) {
@@ -45,9 +45,9 @@ function claudeEvidence(): TranscriptCollector<AgentMessage[]> {
             : evidence.blocks(content, { type: 'tool_use', args: 'input' }, TOOLS);
         if (!assistant) return;
         // One reply is one line per content block: the blocks of one message.id make one message.
-        const previous = evidence.messages.at(-1);
+        const previous = evidence.last();
         if (typeof message.id === 'string' && message.id === lastAssistantId && previous?.message.role === 'assistant') {
-          evidence.messages.pop();
+          evidence.dropLast();
           evidence.push(mergeAssistant(previous.message, assistant));
         } else {
           evidence.push(assistant);
@@ -55,7 +55,8 @@ function claudeEvidence(): TranscriptCollector<AgentMessage[]> {
         lastAssistantId = typeof message.id === 'string' ? message.id : null;
       }
     },
-    result: () => evidence.messages,
+    result: () => evidence.gathered(),
+    done: () => evidence.done(),
   };
 }
 

@@ -32,7 +32,7 @@ export const codexAgent = defineAgent(
       // Another repo's rollout is marked otherRepo after a few KB of its head and never read again.
       createReader: (file) => createAgentReader(file, codexRolloutFold, settings, (name) => ownership.decide(name)),
       isLive: (file) => isCodexSessionLive(path.dirname(sessions), codexSessionIdFromName(file)),
-      readEvidence: (file) => readCodexEvidence(file, context.root),
+      readEvidence: (file, options) => readCodexEvidence(file, context.root, options),
       selfHooksInstalled: () => codexHooksInstalled(context.env),
       // Codex skips a hook the user has not trusted, without a word.
       selfHooksMustAnswer: true,

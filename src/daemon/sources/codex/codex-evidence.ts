@@ -6,14 +6,14 @@
 // `item_completed` items: UserMessage, AgentMessage, CommandExecution (`command`, `exit_code`),
 // FileChange (`changes`: path → change, a rename's `move_path`); older clients wrote the events
 // `user_message`, `agent_message`, `exec_command_end`, `patch_apply_end` instead: both are read.
-import type { AgentMessage } from '../../../session/session-recorder.js';
+import type { EvidenceOptions, TranscriptEvidence } from '../../watching/session-source.js';
 import { contentText, EvidenceMessages, repoRelative } from '../kit/evidence.js';
 import { asRecord, parseRecord } from '../kit/json-record.js';
 import { transcriptLines } from '../kit/transcript-lines.js';
 import { rolloutLineType } from './codex-rollout.js';
 
-export async function readCodexEvidence(file: string, root: string): Promise<AgentMessage[]> {
-  const evidence = new EvidenceMessages('codex');
+export async function readCodexEvidence(file: string, root: string, options: EvidenceOptions = {}): Promise<TranscriptEvidence> {
+  const evidence = new EvidenceMessages('codex', options);
   const fileChanges = (changes: unknown, failed: boolean) => {
     const record = asRecord(changes);
     if (!record) return;
@@ -31,7 +31,7 @@ export async function readCodexEvidence(file: string, root: string): Promise<Age
     evidence.call('exec', { command: commandText }, typeof exitCode === 'number' ? `[exit code ${exitCode}]` : '[killed or still running]');
   };
 
-  for await (const line of transcriptLines(file)) {
+  for await (const line of transcriptLines(file, { ...options, done: () => evidence.done() })) {
     // Only events carry anything for the document; the other lines are most of a rollout's bytes.
     const type = rolloutLineType(line);
     if (type !== null && type !== 'event_msg') continue;
@@ -61,7 +61,7 @@ export async function readCodexEvidence(file: string, root: string): Promise<Age
         break;
     }
   }
-  return evidence.messages;
+  return evidence.gathered();
 }
 
 function commandOf(argv: unknown): string | null {

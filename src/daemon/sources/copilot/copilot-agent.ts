@@ -61,7 +61,7 @@ export function createCopilotSessionSource(context: AgentSourceContext): Watched
     // Its folder's owner is decided before the first read: another repo's transcript is never read.
     createReader: (file) => createAgentReader(file, copilotEventsFold, settings, () => ownership.decide(path.dirname(file))),
     isLive: (file) => isCopilotSessionLive(path.dirname(file)),
-    readEvidence: (file) => readCopilotEvidence(file, context.root),
+    readEvidence: (file, options) => readCopilotEvidence(file, context.root, options),
     selfHooksInstalled: () => copilotHooksInstalled(context.root),
     // Copilot skips a repo's hooks, without a word, in a folder the person has not trusted.
     selfHooksMustAnswer: true,

@@ -4,7 +4,7 @@
 // edit tools changed as a `write` / `edit` / `rm` call (paths relative to the repo). Subagents'
 // events are left out (their work reaches the main conversation as the task tool's result). The
 // transcript is read once, start to end, and never written.
-import type { AgentMessage } from '../../../session/session-recorder.js';
+import type { EvidenceOptions, TranscriptEvidence } from '../../watching/session-source.js';
 import { EvidenceMessages, repoRelative } from '../kit/evidence.js';
 import { asRecord, parseRecord } from '../kit/json-record.js';
 import { transcriptLines } from '../kit/transcript-lines.js';
@@ -21,8 +21,8 @@ const FILE_TOOLS: Readonly<Record<string, 'write' | 'edit'>> = {
   insert: 'edit',
 };
 
-export async function readCopilotEvidence(file: string, root: string): Promise<AgentMessage[]> {
-  const evidence = new EvidenceMessages('copilot');
+export async function readCopilotEvidence(file: string, root: string, options: EvidenceOptions = {}): Promise<TranscriptEvidence> {
+  const evidence = new EvidenceMessages('copilot', options);
   const started = new Map<string, { name: string; args: Record<string, unknown> }>();
   const completed = (call: { name: string; args: Record<string, unknown> }, data: Record<string, unknown>) => {
     const ok = data.success === true;
@@ -37,7 +37,7 @@ export async function readCopilotEvidence(file: string, root: string): Promise<A
     for (const change of fileChanges(call)) evidence.call(change.kind, { path: repoRelative(root, change.path) }, result);
   };
 
-  for await (const line of transcriptLines(file)) {
+  for await (const line of transcriptLines(file, { ...options, done: () => evidence.done() })) {
     const type = eventTypeOf(line);
     if (type === null || !WANTED.has(type)) continue;
     const event = parseRecord(line);
@@ -61,7 +61,7 @@ export async function readCopilotEvidence(file: string, root: string): Promise<A
       }
     }
   }
-  return evidence.messages;
+  return evidence.gathered();
 }
 
 /** The files one edit tool call names: its `path`, or each file of an apply_patch patch. */

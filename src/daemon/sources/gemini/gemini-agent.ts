@@ -48,7 +48,7 @@ export const geminiAgent = defineAgent(
         );
       },
       isLive: null,
-      readEvidence: (file) => readGeminiEvidence(file, context.root),
+      readEvidence: (file, options) => readGeminiEvidence(file, context.root, options),
       selfHooksInstalled: () => geminiHooksInstalled(context.root),
       // Gemini skips a project's hooks in a folder the user has not trusted, without a word.
       selfHooksMustAnswer: true,

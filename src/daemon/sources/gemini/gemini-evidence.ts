@@ -7,6 +7,7 @@
 // `[exit code N]`. Read once, when a handoff starts; the transcript is only ever read.
 import type { ChatMessage } from '../../../session/format.js';
 import type { AgentMessage } from '../../../session/session-recorder.js';
+import type { EvidenceOptions, TranscriptEvidence } from '../../watching/session-source.js';
 import { commandResult, contentText, EvidenceMessages, repoRelative, type ToolNames, toolCallOf } from '../kit/evidence.js';
 import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
 import { type TranscriptCollector, transcriptReader } from '../kit/transcript-lines.js';
@@ -25,8 +26,8 @@ const TOOLS: ToolNames = {
 const conversationOf = transcriptReader(conversationCollector);
 export const conversation = conversationOf.lines;
 
-export async function readGeminiEvidence(file: string, root: string): Promise<AgentMessage[]> {
-  return geminiSessionMessages(await conversationOf.file(file), root);
+export async function readGeminiEvidence(file: string, root: string, options: EvidenceOptions = {}): Promise<TranscriptEvidence> {
+  return geminiSessionEvidence(await conversationOf.file(file, options), root, options);
 }
 
 function conversationCollector(): TranscriptCollector<JsonRecord[]> {
@@ -54,8 +55,12 @@ function conversationCollector(): TranscriptCollector<JsonRecord[]> {
   };
 }
 
-export function geminiSessionMessages(records: readonly JsonRecord[], root: string): AgentMessage[] {
-  const evidence = new EvidenceMessages('gemini');
+export function geminiSessionMessages(records: readonly JsonRecord[], root: string): readonly AgentMessage[] {
+  return geminiSessionEvidence(records, root, {}).messages;
+}
+
+function geminiSessionEvidence(records: readonly JsonRecord[], root: string, options: EvidenceOptions): TranscriptEvidence {
+  const evidence = new EvidenceMessages('gemini', options);
   const relative = (file: string) => repoRelative(root, file);
   for (const record of records) {
     if (record.type === 'user') {
@@ -69,7 +74,7 @@ export function geminiSessionMessages(records: readonly JsonRecord[], root: stri
     const results: ChatMessage[] = [];
     for (const [index, call] of calls.entries()) {
       if (typeof call.name !== 'string') continue;
-      const id = typeof call.id === 'string' ? call.id : `gemini_call_${evidence.messages.length}_${index}`;
+      const id = typeof call.id === 'string' ? call.id : `gemini_call_${evidence.count}_${index}`;
       const mapped = toolCallOf(id, call.name, asRecord(call.args) ?? {}, TOOLS, relative);
       toolCalls.push(mapped.call);
       results.push({ role: 'tool', tool_call_id: id, content: resultText(call, mapped.shell) });
@@ -78,7 +83,7 @@ export function geminiSessionMessages(records: readonly JsonRecord[], root: stri
     evidence.push({ role: 'assistant', content: text === '' ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
     for (const result of results) evidence.push(result);
   }
-  return evidence.messages;
+  return evidence.gathered();
 }
 
 /** What the tool answered the model; a command's ends in `[exit code N]` (the client says `Exit Code: N` when it is not 0). */

@@ -5,10 +5,16 @@
 import type { AgentWindowSettings } from '../../../config/agent-models.js';
 import { AGENT_LABELS, type WatchedAgent } from '../../../config/agent-names.js';
 import type { DocPath } from '../../../handoff/doc-path.js';
-import type { AgentMessage } from '../../../session/session-recorder.js';
 import type { RawLine } from '../../watching/incremental-reader.js';
 import { createLineFoldReader } from '../../watching/line-fold-reader.js';
-import type { SessionReader, SessionState, TranscriptFolders, WatchedSource } from '../../watching/session-source.js';
+import type {
+  EvidenceOptions,
+  SessionReader,
+  SessionState,
+  TranscriptEvidence,
+  TranscriptFolders,
+  WatchedSource,
+} from '../../watching/session-source.js';
 import type { AgentModule, AgentSourceContext } from '../agent-module.js';
 import type { FoldOptions } from './observations.js';
 import { successorCommand } from './successor.js';
@@ -20,8 +26,8 @@ export interface AgentSessionParts {
   createReader(file: string): SessionReader;
   /** Whether the agent's process has the session open; null: the agent leaves no trace of it (Gemini). */
   readonly isLive: ((file: string, except?: readonly number[]) => Promise<boolean>) | null;
-  /** The whole transcript as ai-zen messages, read as a stream (kit/transcript-lines.ts). */
-  readEvidence(file: string): Promise<readonly AgentMessage[]>;
+  /** The transcript as ai-zen messages, read as a stream in bounded memory (kit/evidence.ts). */
+  readEvidence(file: string, options?: EvidenceOptions): Promise<TranscriptEvidence>;
   /** The agent's own hooks are installed for this repo: its Stop hook lets it write the document itself. */
   selfHooksInstalled(): Promise<boolean>;
   /** The agent may skip installed hooks without a word (untrusted): self only once a hook reached the daemon. */

@@ -26,7 +26,7 @@ export const piAgent = defineAgent(
       folders: projectFolders(sessions, (name) => mayHoldSessionsOf(name, context.root)),
       createReader: foldReader(emptyPiState, foldPiLine, fold),
       isLive: (file, except) => isPiSessionLive(file, '/proc', except),
-      readEvidence: (file) => readPiEvidence(file, context.root),
+      readEvidence: (file, options) => readPiEvidence(file, options, context.root),
       selfHooksInstalled: () => piExtensionInstalled(context.root),
       selfHooksMustAnswer: false,
       editTools: 'write or edit',

@@ -5,10 +5,10 @@
 // bash as exec with a result that ends in `[exit code N]` (pi reports a failing command as an error
 // result ending "Command exited with code N"). Read once, when a handoff starts; never written.
 import path from 'node:path';
-import type { AgentMessage } from '../../../session/session-recorder.js';
-import { contentText, EvidenceMessages, repoRelative, type ToolNames } from '../kit/evidence.js';
+import type { EvidenceOptions, TranscriptEvidence } from '../../watching/session-source.js';
+import { contentText, EvidenceMessages, evidenceReader, repoRelative, type ToolNames } from '../kit/evidence.js';
 import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
-import { type TranscriptCollector, transcriptReader } from '../kit/transcript-lines.js';
+import type { TranscriptCollector } from '../kit/transcript-lines.js';
 
 type Entry = JsonRecord & { readonly id: string; readonly parentId: string | null };
 
@@ -17,10 +17,10 @@ const TOOLS: ToolNames = {
   shell: 'bash',
 };
 
-export const { file: readPiEvidence, lines: piTranscriptMessages } = transcriptReader(piEvidence);
+export const { file: readPiEvidence, lines: piTranscriptMessages } = evidenceReader(piEvidence);
 
 /** The entries are kept as they come (the branch is known only at the end: the last entry written is its leaf). */
-function piEvidence(root: string): TranscriptCollector<AgentMessage[]> {
+function piEvidence(options: EvidenceOptions, root: string): TranscriptCollector<TranscriptEvidence> {
   let cwd = root;
   const byId = new Map<string, Entry>();
   let leaf: Entry | null = null;
@@ -41,13 +41,13 @@ function piEvidence(root: string): TranscriptCollector<AgentMessage[]> {
         seen.add(entry.id);
         branch.push(entry);
       }
-      const evidence = new EvidenceMessages('pi');
+      const evidence = new EvidenceMessages('pi', options);
       const relative = (file: string): string => repoRelative(root, file, cwd);
       for (const entry of branch.reverse()) {
         const message = entry.type === 'message' ? asRecord(entry.message) : null;
         if (message) addMessage(evidence, message, relative);
       }
-      return evidence.messages;
+      return evidence.gathered();
     },
   };
 }

@@ -5,10 +5,10 @@
 // carries the exit code in `toolCallResult.resultDisplay.exitCode`, and "Exit Code: N" in the
 // text the model read). Read once, when a handoff starts; the transcript is only ever read.
 import type { ChatMessage } from '../../../session/format.js';
-import type { AgentMessage } from '../../../session/session-recorder.js';
-import { EvidenceMessages, type ToolCall, type ToolNames } from '../kit/evidence.js';
+import type { EvidenceOptions, TranscriptEvidence } from '../../watching/session-source.js';
+import { EvidenceMessages, evidenceReader, type ToolCall, type ToolNames } from '../kit/evidence.js';
 import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
-import { type TranscriptCollector, transcriptReader } from '../kit/transcript-lines.js';
+import type { TranscriptCollector } from '../kit/transcript-lines.js';
 
 const TOOLS: ToolNames = {
   files: {
@@ -20,10 +20,10 @@ const TOOLS: ToolNames = {
   shell: 'run_shell_command',
 };
 
-export const { file: readQwenEvidence, lines: qwenTranscriptMessages } = transcriptReader(qwenEvidence);
+export const { file: readQwenEvidence, lines: qwenTranscriptMessages } = evidenceReader(qwenEvidence);
 
-function qwenEvidence(): TranscriptCollector<AgentMessage[]> {
-  const evidence = new EvidenceMessages('qwen');
+function qwenEvidence(options: EvidenceOptions): TranscriptCollector<TranscriptEvidence> {
+  const evidence = new EvidenceMessages('qwen', options);
   return {
     line(text) {
       const line = parseRecord(text); // null: a torn last line
@@ -35,7 +35,8 @@ function qwenEvidence(): TranscriptCollector<AgentMessage[]> {
         if (assistant) evidence.push(assistant);
       } else if (line.type === 'tool_result') toolResults(evidence, parts, asRecord(line.toolCallResult));
     },
-    result: () => evidence.messages,
+    result: () => evidence.gathered(),
+    done: () => evidence.done(),
   };
 }
 
