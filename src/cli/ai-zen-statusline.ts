@@ -29,8 +29,14 @@ void runStatusline(chain === undefined ? {} : { chain }, {
     return process.stdin;
   },
   stdinFd: 0,
-  stdout: process.stdout,
-  stderr: process.stderr,
+  // Made only if used (the line goes to fd 1 at once): each stream costs a refresh to set up.
+  get stdout(): NodeJS.WriteStream {
+    return process.stdout;
+  },
+  stdoutFd: 1,
+  get stderr(): NodeJS.WriteStream {
+    return process.stderr;
+  },
   env: process.env,
   cwd: process.cwd(),
 }).finally(() => process.exit(0));
