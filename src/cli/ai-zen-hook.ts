@@ -8,8 +8,10 @@
 import { appendFileSync } from 'node:fs';
 import { EXIT_USAGE } from '../exit-codes.js';
 import { forwardHook } from './daemon/hook-forward.js';
+import { restoreExtraCaCerts } from './shared/extra-ca-certs.js';
 import { writeOut } from './shared/write-out.js';
 
+restoreExtraCaCerts();
 const [agent, event, ...rest] = process.argv.slice(2);
 if (agent === undefined || event === undefined || rest.length > 0) {
   // A person's mistake (an agent's settings always pass both): one line and the usage exit, as the full CLI.
