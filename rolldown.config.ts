@@ -33,6 +33,13 @@ export default [
             return later ? { id: later[1], external: true } : null;
           },
         },
+        {
+          // A default import of a built-in (`import path from 'node:path'`) comes out as __toESM, which
+          // copies every export of fs, net, path and os onto new objects on every run: the built-in
+          // itself serves as the default, through an object made at once.
+          name: 'builtin-as-default',
+          renderChunk: (code) => code.replace(/^(node_\w+) = __toESM\(\1, 1\);$/gm, '$1 = { __proto__: $1, default: $1 };'),
+        },
       ],
       output: { dir: 'dist/cli', format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false, sourcemap: false },
     }),

@@ -4,6 +4,7 @@
 // Each round spawns every case in turn, so the machine's load falls on all alike; a real daemon
 // answers every request. Without NODE_EXTRA_CA_CERTS: every Node start pays for parsing that bundle.
 import path from 'node:path';
+import { socketPathFor } from '../dist/ipc/socket-path.js';
 import { startDaemonProcess } from './daemon-process.js';
 import type { Figure, ItemResult } from './results.js';
 import { formatMs, median, percentile } from './statistics.js';
@@ -43,8 +44,23 @@ export async function benchHooks(options: HookBenchOptions): Promise<ItemResult>
   const statusline = path.join(bin, 'ai-zen-statusline.cjs');
   const hookInput = (event: string, extra: object = {}) =>
     JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: project.root, hook_event_name: event, ...extra });
+  // The floor of any hook written in Node: node:net alone, sending the daemon the Stop request the hook
+  // sends and exiting on its reply (no stdin, no repo lookup, no socket name to hash).
+  const request = {
+    v: 1,
+    id: 'floor',
+    type: 'agent-hook-input',
+    params: { agent: 'claude', event: 'Stop', input: JSON.parse(hookInput('Stop', { stop_hook_active: false })) },
+  };
+  const floor = [
+    `const socket = require('node:net').createConnection(${JSON.stringify(socketPathFor(project.root, { env }))});`,
+    `socket.on('connect', () => socket.write(${JSON.stringify(`${JSON.stringify(request)}\f`)}));`,
+    `socket.on('data', (data) => { if (String(data).includes('"ok":true')) require('node:fs').writeSync(1, 'answered'); process.exit(0); });`,
+    "socket.on('error', () => process.exit(1));",
+  ].join('\n');
   const cases: Record<string, Case> = {
     bare: { args: ['-e', '0'], input: '' },
+    floor: { args: ['-e', floor], input: '' },
     Stop: { args: [hook, 'claude', 'Stop'], input: hookInput('Stop', { stop_hook_active: false }) },
     SessionStart: { args: [hook, 'claude', 'SessionStart'], input: hookInput('SessionStart', { source: 'resume' }) },
     PreCompact: { args: [hook, 'claude', 'PreCompact'], input: hookInput('PreCompact', { trigger: 'auto' }) },
@@ -76,6 +92,7 @@ export async function benchHooks(options: HookBenchOptions): Promise<ItemResult>
     }
     // The statusline's line proves the daemon answered it (not its no-daemon line).
     if (!lines.statusline?.includes('hands off')) throw new Error(`the statusline did not get the daemon's answer: ${lines.statusline}`);
+    if (lines.floor !== 'answered') throw new Error(`the node:net floor did not get the daemon's answer: ${lines.floor}`);
     const bare = samples.bare!;
     const figures: Figure[] = [
       {
@@ -89,6 +106,15 @@ export async function benchHooks(options: HookBenchOptions): Promise<ItemResult>
       const own = samples[name]!;
       const ratio = median(own) / median(bare);
       const ratio95 = percentile(own, 0.95) / percentile(bare, 0.95);
+      if (name === 'floor') {
+        figures.push({
+          name: 'node:net alone sending the Stop request (the floor of a hook in Node): median (p95), × bare median (p95)',
+          measured: `${formatMs(median(own))} (${formatMs(percentile(own, 0.95))}), ${ratio.toFixed(2)}× (${ratio95.toFixed(2)}×)`,
+          target: '—',
+          pass: null,
+        });
+        continue;
+      }
       figures.push({
         name: `${name === 'statusline' ? 'statusline (lean entry)' : `hook claude ${name} (lean entry)`}: median (p95), × bare median (p95)`,
         measured: `${formatMs(median(own))} (${formatMs(percentile(own, 0.95))}), ${ratio.toFixed(2)}× (${ratio95.toFixed(2)}×)`,

@@ -21,6 +21,8 @@ export function timedRun(
     });
     child.on('error', reject);
     child.on('close', () => resolve({ ms: performance.now() - start, stdout }));
+    // A run that reads no stdin (a bare start, the node:net floor) may be gone before its end is written.
+    child.stdin.on('error', () => {});
     child.stdin.end(input);
   });
 }

@@ -1,7 +1,6 @@
 // The one place that knows where ai-zen keeps things. Nothing else calls os.homedir()
 // or builds a `.ai-zen/...` path by hand, so AI_ZEN_HOME relocates everything (tests rely on it).
 import { existsSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -119,5 +118,6 @@ export function isInside(root: string, candidate: string): boolean {
  * the process's. Documents name it `~`.
  */
 export function homeFolder(env: Env = process.env): string {
-  return env.HOME && env.HOME.length > 0 ? env.HOME : os.homedir();
+  // node:os loaded only here: every hook and statusline run names its socket from this module.
+  return env.HOME && env.HOME.length > 0 ? env.HOME : process.getBuiltinModule('node:os').homedir();
 }

@@ -8,7 +8,10 @@
 import { appendFileSync } from 'node:fs';
 import { EXIT_USAGE } from '../exit-codes.js';
 import { forwardHook } from './daemon/hook-forward.js';
+import { restoreExtraCaCerts } from './shared/extra-ca-certs.js';
+import { writeOut } from './shared/write-out.js';
 
+restoreExtraCaCerts();
 const [agent, event, ...rest] = process.argv.slice(2);
 if (agent === undefined || event === undefined || rest.length > 0) {
   // A person's mistake (an agent's settings always pass both): one line and the usage exit, as the full CLI.
@@ -31,7 +34,7 @@ async function main(agent: string, event: string): Promise<void> {
   const debug = process.env.AI_ZEN_HOOK_DEBUG;
   if (debug && forwarded.kind !== 'fallback')
     appendFileSync(debug, `${new Date().toISOString()} hook ${agent} ${event} (${forwarded.kind}): ${JSON.stringify(output)}\n`);
-  if (output) await new Promise<void>((resolve) => process.stdout.write(`${JSON.stringify(output)}\n`, () => resolve()));
+  if (output) await writeOut(1, `${JSON.stringify(output)}\n`, () => process.stdout);
   process.exit(0);
 }
 

@@ -5,6 +5,7 @@
 // ~5× this one's on a loaded 2-core machine; bench/RESULTS-statusline.md).
 // Its arguments are those after `statusline`: only `--chain <command>`. It always exits 0.
 import { runStatusline } from './daemon/statusline.js';
+import { restoreExtraCaCerts } from './shared/extra-ca-certs.js';
 
 function chainOf(args: readonly string[]): { chain?: string; unknown: string[] } {
   let chain: string | undefined;
@@ -18,6 +19,7 @@ function chainOf(args: readonly string[]): { chain?: string; unknown: string[] }
   return chain === undefined ? { unknown } : { chain, unknown };
 }
 
+restoreExtraCaCerts();
 const { chain, unknown } = chainOf(process.argv.slice(2));
 // Said on stderr for a person trying the command; the line still prints (the statusline never fails).
 if (unknown.length > 0)
@@ -29,8 +31,14 @@ void runStatusline(chain === undefined ? {} : { chain }, {
     return process.stdin;
   },
   stdinFd: 0,
-  stdout: process.stdout,
-  stderr: process.stderr,
+  // Made only if used (the line goes to fd 1 at once): each stream costs a refresh to set up.
+  get stdout(): NodeJS.WriteStream {
+    return process.stdout;
+  },
+  stdoutFd: 1,
+  get stderr(): NodeJS.WriteStream {
+    return process.stderr;
+  },
   env: process.env,
   cwd: process.cwd(),
 }).finally(() => process.exit(0));

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { writeFileInside } from '../../fs/safe-write.js';
 import { aiZenHome, hookShimPath, type Env } from '../../paths.js';
 import { commandScript } from '../shared/command-scripts.js';
+import { EXTRA_CA_CERTS_ASIDE } from '../shared/extra-ca-certs.js';
 import { readInstalledHooks, recordShim, sha256 } from './installed-hooks-record.js';
 
 /** This ai-zen's `ai-zen-daemon` script. */
@@ -38,7 +39,12 @@ if [ -f "$script" ]; then
   case "$1" in statusline) lean="\${script%/*}/ai-zen-statusline" ;; hook) lean="\${script%/*}/ai-zen-hook" ;; esac
   if [ -n "$lean" ] && [ -f "$lean.cjs" ]; then shift; set -- "$lean.cjs" "$@"
   elif [ -n "$lean" ] && [ -f "$lean.js" ]; then shift; set -- "$lean.js" "$@"
-  else set -- "$script" "$@"; fi
+  else set -- "$script" "$@"; lean=; fi
+  # A lean entry makes no TLS connection: Node would parse a CA bundle at its start for nothing.
+  # Kept aside; the entry puts it back for what it starts (a daemon, a --chain command).
+  if [ -n "$lean" ] && [ -n "\${NODE_EXTRA_CA_CERTS:-}" ]; then
+    ${EXTRA_CA_CERTS_ASIDE}=$NODE_EXTRA_CA_CERTS; export ${EXTRA_CA_CERTS_ASIDE}; unset NODE_EXTRA_CA_CERTS
+  fi
   if [ -x "$node" ]; then exec "$node" "$@"; fi
   exec node "$@"
 fi

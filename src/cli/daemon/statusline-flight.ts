@@ -3,7 +3,7 @@
 // alive prints the last line that one printed and exits. The lock and the last line are small files
 // in the user's private run folder; every step is synchronous and cheap (this runs on every refresh),
 // and any failure degrades to running as before, never to no line.
-import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, openSync, closeSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runFolder, type Env } from '../../paths.js';
 
@@ -46,7 +46,7 @@ export function takeOff(env: Env, key: string, pid = process.pid): Flight {
         last,
         land(line) {
           keep(folder, lineFile, last, line);
-          rmSync(lock, { force: true });
+          release(lock);
         },
       };
     } catch (error) {
@@ -60,10 +60,19 @@ export function takeOff(env: Env, key: string, pid = process.pid): Flight {
     }
     const holder = Number(text.trim() || Number.NaN);
     // Only a lock whose writer died (a kill -9) is taken over; one still being written (no pid yet) is busy.
-    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) rmSync(lock, { force: true });
+    if (Number.isInteger(holder) && holder > 0 && !alive(holder)) release(lock);
     else return { kind: 'busy', last };
   }
   return { kind: 'busy', last };
+}
+
+/** Removes a file that may be gone already. unlink, not rm: Node 20's rmSync loads its recursive remover first. */
+function release(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Gone already (another run released it).
+  }
 }
 
 function alive(pid: number): boolean {
@@ -102,6 +111,6 @@ function forgetOld(folder: string): void {
   for (const name of readdirSync(folder)) {
     if (!/^statusline-.+\.line$/.test(name)) continue;
     const file = path.join(folder, name);
-    if (statSync(file).mtimeMs < before) rmSync(file, { force: true });
+    if (statSync(file).mtimeMs < before) release(file);
   }
 }

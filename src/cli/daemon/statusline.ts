@@ -15,6 +15,7 @@ import { requestOnce } from '../../ipc/one-request.js';
 import { socketPathFor } from '../../ipc/socket-path.js';
 import type { Env } from '../../paths.js';
 import { nearestRepo } from '../shared/nearest-repo.js';
+import { writeOut } from '../shared/write-out.js';
 import { flightKey, takeOff } from './statusline-flight.js';
 import { readStatuslineFacts, readStatuslineInput, statuslineText, UNREADABLE_LINE, type StatuslineReading } from './statusline-line.js';
 
@@ -38,6 +39,8 @@ export interface StatuslineIo {
    */
   readonly stdinFd?: number;
   readonly stdout: NodeJS.WritableStream;
+  /** Write the line to this descriptor (the lean entry: fd 1), `stdout` only if it will not take it now. */
+  readonly stdoutFd?: number;
   readonly stderr: NodeJS.WritableStream;
   readonly env: Env;
   readonly cwd: string;
@@ -51,7 +54,8 @@ export interface StatuslineOptions {
 /** Prints the line; resolves once it is written. Never rejects. */
 export async function runStatusline(options: StatuslineOptions, io: StatuslineIo): Promise<void> {
   const line = await flyStatusline(options, io).catch(() => UNREADABLE_LINE);
-  await new Promise<void>((resolve) => io.stdout.write(`${line}\n`, () => resolve()));
+  if (io.stdoutFd !== undefined) await writeOut(io.stdoutFd, `${line}\n`, () => io.stdout);
+  else await new Promise<void>((resolve) => io.stdout.write(`${line}\n`, () => resolve()));
 }
 
 /**
