@@ -169,7 +169,8 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
     expect(successor.previous?.sessionId).toBe((written.payload as { sessionId: string }).sessionId);
     // Gemini CLI 0.61 drops a SessionStart hook's additionalContext after /clear: the breakpoint
     // reaches the model with the first prompt (BeforeAgent), once.
-    const continued = fake.requests.slice(before).find((received) => JSON.stringify(received.body).includes('go on'))!;
+    // The turn's own request, not Gemini's routing one (which may come first and carries the prompt alone).
+    const continued = fake.requests.slice(before).find((received) => !received.utility && JSON.stringify(received.body).includes('go on'))!;
     expect(JSON.stringify(continued.body)).toContain(`Read the handoff document ${doc} (the previous session's record)`);
 
     // A /clear in that successor, which was never handed off, carries no document.
@@ -187,7 +188,9 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
       throw error;
     });
     expect(continuedAnswered() && freshAnswered()).toBe(true);
-    const fresh = fake.requests.slice(later).find((received) => JSON.stringify(received.body).includes('an unrelated question'))!;
+    const fresh = fake.requests
+      .slice(later)
+      .find((received) => !received.utility && JSON.stringify(received.body).includes('an unrelated question'))!;
     expect(JSON.stringify(fresh.body)).not.toContain('.ai-zen/handoffs/');
   });
 });
