@@ -3,7 +3,7 @@
 // reads the brief and writes the document on the warm prefix. The original transcript is never
 // written, ai-zen's hooks answer nothing in the fork, and the fork's measured cost is recorded.
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -12,6 +12,7 @@ import { CLAUDE_BIN, claudeTranscripts, makeClaudeHome, runClaude, type ClaudeHo
 import { anthropicReply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 import { briefNamedIn } from '../support/brief-named.js';
+import { processAlive } from '../support/process-alive.js';
 import { waitFor } from '../support/wait-for.js';
 import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
@@ -106,6 +107,12 @@ describe('the fork executor writes an idle Claude Code session its document', { 
     // The fork's own turn, as --output-format json counts it (three requests).
     expect(written.forkCost).toMatchObject({ output: 430, cacheRead: 123_000 });
     expect(written.forkCost.dollars).toBeGreaterThan(0);
+    // A fork of the session: its requests carry the session's conversation and ask for the session's model.
+    const main = fake.requests.filter((request) => request.main);
+    const forkRequests = main.filter((request) => request.allText.includes('[ai-zen handoff]'));
+    expect(forkRequests.length).toBe(3);
+    expect(forkRequests[0]!.allText).toContain('Add the parser to src/parse.ts.');
+    expect(new Set(forkRequests.map((request) => request.body.model))).toEqual(new Set([main[0]!.body.model]));
     expect(await sha(original)).toBe(before);
     // The fork's transcript is gone, and it never became a session of the person's.
     expect(await claudeTranscripts(claude)).toEqual([original]);
@@ -175,5 +182,38 @@ describe('the fork executor writes an idle Claude Code session its document', { 
     });
     expect(await sha(original)).toBe(before);
     expect(await claudeTranscripts(claude)).toEqual([original]);
+  });
+
+  test('the daemon stopping kills a running fork with its process group', async () => {
+    const { daemon, fake, claude } = await setup({ forkTimeoutSeconds: 600 });
+    const original = await idleSession(daemon, fake, claude);
+    const id = path.basename(original, '.jsonl');
+    let release: () => void = () => {};
+    fake.enqueue(
+      anthropicReply()
+        .text('late')
+        .until(new Promise<void>((resolve) => (release = resolve))),
+    );
+    // The fork, found by its command line: it resumes this session as a fork.
+    const forks = () =>
+      readdirSync('/proc')
+        .filter((name) => /^\d+$/.test(name))
+        .filter((pid) => {
+          try {
+            const line = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+            return line.includes('--fork-session') && line.includes(id);
+          } catch {
+            return false;
+          }
+        })
+        .map(Number)
+        .filter(processAlive);
+    const [fork] = await waitFor(() => (forks().length > 0 ? forks() : undefined), { timeoutMs: 60_000, message: 'the fork running' });
+    // Mid-turn: its request is in and waits on the reply.
+    await waitFor(() => fake.pending() === 0, { timeoutMs: 60_000, message: "the fork's request sent" });
+    await daemon.cleanup();
+    await waitFor(() => !processAlive(fork!), { timeoutMs: 20_000, message: 'the fork killed when the daemon stopped' });
+    release();
+    expect(forks()).toEqual([]);
   });
 });

@@ -96,6 +96,8 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
     if (request.fork && request.state.kind === 'claude-code') {
       const forked = await writeByFork(request, request.fork);
       if ('result' in forked) return forked.result;
+      // Stopping: the next start hands the session off again from its `began` record.
+      if (stopping.signal.aborted) throw new Error(forked.reason);
       options.logger.warn(
         { sessionId: request.state.sessionId, reason: forked.reason },
         'the fork could not write the idle document; writing it offline',
