@@ -156,6 +156,41 @@ describe('the fork executor writes an idle Claude Code session its document', { 
     expect(await sha(original)).toBe(before);
   });
 
+  test('a fork whose document fails its checks downgrades to the offline document, and its document is not kept', async () => {
+    const { daemon, fake, claude } = await setup();
+    const client = await daemon.connect();
+    const seen: AnyEvent[] = [];
+    await client.subscribe((event: AnyEvent) => seen.push(event));
+    await idleSession(daemon, fake, claude);
+    let target = '';
+    // Every section but the last: a document, but not a whole handoff.
+    const partial = `# Handoff\n\n${HANDOFF_SECTIONS.slice(0, -1)
+      .map((heading) => `## ${heading}\n\nThe user asked to add the parser; it is added.\n`)
+      .join('\n')}`;
+    fake.enqueue(
+      (request) => {
+        target = /to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
+        return anthropicReply()
+          .tool('Write', { file_path: target, content: partial })
+          .usage({ input_tokens: 60, cache_read_input_tokens: 40_000, output_tokens: 300 });
+      },
+      anthropicReply().text('Handoff written.').usage({ input_tokens: 70, cache_read_input_tokens: 40_500, output_tokens: 10 }),
+    );
+    const written = await waitFor(() => seen.find((event) => event.name === 'handoff.written')?.payload as any, {
+      timeoutMs: 120_000,
+      message: 'the idle document written',
+    });
+    expect(written).toMatchObject({ executor: 'offline', trigger: 'idle' });
+    expect(seen.find((event) => event.name === 'handoff.downgraded')?.payload).toMatchObject({
+      from: 'fork',
+      reason: expect.stringContaining("the fork's document failed its checks"),
+    });
+    const folder = path.dirname(target);
+    const kept = await Promise.all((await fs.readdir(folder)).map((name) => fs.readFile(path.join(folder, name), 'utf8')));
+    expect(kept.length).toBe(1);
+    expect(kept).not.toContain(partial);
+  });
+
   test('a fork that does not finish in time is killed and the offline document written instead', async () => {
     const { daemon, fake, claude } = await setup({ forkTimeoutSeconds: 2 });
     const client = await daemon.connect();
