@@ -192,7 +192,8 @@ describe('the fork executor writes an idle Claude Code session its document', { 
   });
 
   test('a fork that does not finish in time is killed and the offline document written instead', async () => {
-    const { daemon, fake, claude } = await setup({ forkTimeoutSeconds: 2 });
+    // Long enough for the client to start and send its request on a loaded machine.
+    const { daemon, fake, claude } = await setup({ forkTimeoutSeconds: 8 });
     const client = await daemon.connect();
     const seen: AnyEvent[] = [];
     await client.subscribe((event: AnyEvent) => seen.push(event));
@@ -213,7 +214,7 @@ describe('the fork executor writes an idle Claude Code session its document', { 
     expect(written).toMatchObject({ executor: 'offline', trigger: 'idle' });
     expect(seen.find((event) => event.name === 'handoff.downgraded')?.payload).toMatchObject({
       from: 'fork',
-      reason: 'the fork did not finish within 2s',
+      reason: 'the fork did not finish within 8s',
     });
     expect(await sha(original)).toBe(before);
     expect(await claudeTranscripts(claude)).toEqual([original]);
