@@ -10,6 +10,17 @@ import { ExecutorName, HandoffChecks, HandoffCost } from './session/format.js';
  * about to be compacted (the agent's PreCompact hook), or a person asked.
  */
 export const HandoffTrigger = z.enum(['threshold', 'idle', 'precompact', 'hand']);
+
+/** What a fork of an idle session cost to write its document: its own turn's tokens and their price in USD (null: not known). */
+export const ForkCost = z.object({
+  input: z.number().int().nonnegative(),
+  output: z.number().int().nonnegative(),
+  cacheRead: z.number().int().nonnegative(),
+  cacheWrite5m: z.number().int().nonnegative(),
+  cacheWrite1h: z.number().int().nonnegative(),
+  dollars: z.number().nonnegative().nullable(),
+});
+export type ForkCost = z.infer<typeof ForkCost>;
 export type HandoffTrigger = z.infer<typeof HandoffTrigger>;
 
 export const EventSchemas = {
@@ -85,6 +96,8 @@ export const EventSchemas = {
     trigger: HandoffTrigger.optional(),
     /** Handed off while idle: what continuing fresh starts with, and what resuming re-writes to the cache (USD null: no price known). */
     idleReturn: z.object({ freshTokens: z.number().nullable(), resumeTokens: z.number(), resumeDollars: z.number().nullable() }).optional(),
+    /** Written by a fork of the session (executor `fork`): its own turn's tokens as the API counted them, and their price (null: not known). */
+    forkCost: ForkCost.optional(),
   }),
   /** onMigrated (R25): the new session is live. */
   'session.migrated': z.object({

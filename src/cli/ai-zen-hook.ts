@@ -21,6 +21,8 @@ if (agent === undefined || event === undefined || rest.length > 0) {
 // No top-level await: the shim runs this bundled as CommonJS too (rolldown.config.ts: a CommonJS
 // file starts faster than an ES module, and this runs on every agent turn).
 async function main(agent: string, event: string): Promise<void> {
+  // A headless fork ai-zen runs to write an idle document (claude-fork.ts): its hooks answer nothing.
+  if (process.env.AI_ZEN_FORK === '1') process.exit(0);
   const io = { cwd: process.cwd(), env: process.env };
   // process.stdin only when fd 0 cannot be read at once: setting it up costs every run.
   const forwarded = await forwardHook(agent, event, { ...io, stdin: () => process.stdin }).catch(() => ({ kind: 'silent' }) as const);

@@ -66,6 +66,13 @@ export const IdleHandoffConfigFile = z.strictObject({
     .optional(),
   /** The cache's lifetime in minutes when neither the transcript nor the environment says (default: unknown, no idle handoff). */
   cacheMinutes: z.union([z.literal(5), z.literal(60)]).optional(),
+  /**
+   * Who writes the document (default `offline`: no model call, free). `fork`: a headless fork of the
+   * session (`claude -p --resume <id> --fork-session`) writes it on the warm cached prefix, at a cost.
+   */
+  executor: z.enum(['offline', 'fork']).optional(),
+  /** How long the fork may run before it is killed and the offline document written instead (default 300). */
+  forkTimeoutSeconds: z.number().positive().max(3600).optional(),
 });
 export type IdleHandoffConfigFile = z.infer<typeof IdleHandoffConfigFile>;
 
@@ -105,9 +112,11 @@ export interface IdleHandoffConfig {
   /** Null: follow the cache's lifetime. */
   readonly afterMinutes: number | null;
   readonly cacheMinutes: 5 | 60 | null;
+  readonly executor: 'offline' | 'fork';
+  readonly forkTimeoutSeconds: number;
 }
 
-export const IDLE_HANDOFF_DEFAULTS = { enabled: false, minTokens: 150_000 } as const;
+export const IDLE_HANDOFF_DEFAULTS = { enabled: false, minTokens: 150_000, executor: 'offline', forkTimeoutSeconds: 300 } as const;
 
 export type AgentsConfig = Readonly<Record<ForeignAgentName, AgentConfig>>;
 
@@ -166,6 +175,8 @@ function resolveAgent(
             minTokens: chooseIdle('minTokens', IDLE_HANDOFF_DEFAULTS.minTokens),
             afterMinutes: chooseIdle('afterMinutes', null),
             cacheMinutes: chooseIdle('cacheMinutes', null),
+            executor: chooseIdle('executor', IDLE_HANDOFF_DEFAULTS.executor),
+            forkTimeoutSeconds: chooseIdle('forkTimeoutSeconds', IDLE_HANDOFF_DEFAULTS.forkTimeoutSeconds),
           }
         : null,
   };

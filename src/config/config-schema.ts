@@ -18,7 +18,8 @@ export const ConfigFile = z.strictObject({
   /** The model's context window in tokens; defaults from the model name. */
   maxContextTokens: z.number().int().positive().optional(),
   /** Handoff executor used by default (R9–R11). */
-  executor: ExecutorName.optional(),
+  /** Not `fork`: that is an idle Claude Code session's executor (agents.claude-code.idleHandoff.executor). */
+  executor: ExecutorName.exclude(['fork']).optional(),
   /** How long one `exec` tool call may run. */
   execTimeoutMs: z.number().int().positive().optional(),
   /** How many characters of an `exec` output the model sees. */

@@ -382,6 +382,12 @@ export class MigrationService {
         return createSummaryExecutor({ client: model.client, model: model.model });
       case 'offline':
         return createOfflineExecutor();
+      case 'fork':
+        // Only an idle Claude Code session is forked (the daemon's idle handoff); never one of ai-zen's own.
+        return {
+          name,
+          run: async () => ({ ok: false, reason: 'the fork executor is only for an idle Claude Code session', cost: NO_COST }),
+        };
     }
   }
 

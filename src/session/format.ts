@@ -56,7 +56,8 @@ export const UsageLine = z.looseObject({
 });
 export type UsageLine = z.infer<typeof UsageLine>;
 
-export const ExecutorName = z.enum(['self', 'summary', 'offline']);
+/** `fork`: a headless fork of an idle Claude Code session wrote it on the warm cache. */
+export const ExecutorName = z.enum(['self', 'fork', 'summary', 'offline']);
 export type ExecutorName = z.infer<typeof ExecutorName>;
 
 export const HandoffCost = z.object({

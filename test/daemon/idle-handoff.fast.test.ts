@@ -32,7 +32,14 @@ function fold(lines: readonly string[]): SessionState {
   return state;
 }
 
-const ON: IdleHandoffConfig = { enabled: true, minTokens: 150_000, afterMinutes: null, cacheMinutes: null };
+const ON: IdleHandoffConfig = {
+  enabled: true,
+  minTokens: 150_000,
+  afterMinutes: null,
+  cacheMinutes: null,
+  executor: 'offline',
+  forkTimeoutSeconds: 300,
+};
 const REPLY_AT = Date.parse('2026-12-05T12:00:00.000Z');
 function idleSession(turn: Partial<SessionTurn> = {}, tokens = 400_000): SessionState {
   const state = emptyClaudeState('/claude/projects/x/s.jsonl', FOLD);
@@ -154,9 +161,21 @@ describe('when an idle session is handed off', () => {
     expect(plan(idleSession(), { ...ON, enabled: false })).toEqual({ state: 'off', why: 'idle handoff is off' });
     const config = resolveAgentsConfig(undefined, undefined);
     expect(config.codex.idleHandoff).toBeNull();
-    expect(config['claude-code'].idleHandoff).toEqual({ enabled: false, minTokens: 150_000, afterMinutes: null, cacheMinutes: null });
+    // The offline document by default: the fork executor costs a model call, so it is asked for.
+    expect(config['claude-code'].idleHandoff).toEqual({
+      enabled: false,
+      minTokens: 150_000,
+      afterMinutes: null,
+      cacheMinutes: null,
+      executor: 'offline',
+      forkTimeoutSeconds: 300,
+    });
     expect(ConfigFile.safeParse({ agents: { codex: { idleHandoff: { enabled: true } } } }).success).toBe(false);
     expect(ConfigFile.safeParse({ agents: { 'claude-code': { idleHandoff: { enabled: true, afterMinutes: 30 } } } }).success).toBe(true);
+    expect(ConfigFile.safeParse({ agents: { 'claude-code': { idleHandoff: { executor: 'fork' } } } }).success).toBe(true);
+    expect(ConfigFile.safeParse({ agents: { 'claude-code': { idleHandoff: { executor: 'summary' } } } }).success).toBe(false);
+    // The fork is an idle Claude Code session's executor, never one for ai-zen's own sessions.
+    expect(ConfigFile.safeParse({ executor: 'fork' }).success).toBe(false);
   });
 
   test("time is the reply's own stamp, never later than the daemon first saw it; a stretch already past its point when first seen is old news", () => {

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { formatTokens } from '../../format-tokens.js';
 import { idleReturnChoice } from '../../daemon/handoffs/idle-return.js';
+import { forkCostWords } from '../../daemon/handoffs/fork-cost-words.js';
 import { describeChecks } from '../../handoff/checks/describe-checks.js';
 import { isFolded, type SessionStanding, STATE_WORDS } from '../../daemon/side-channels/session-states.js';
 import type { FactsInfo, HandoffInfo, SessionInfo, StatusInfo } from '../../daemon/side-channels/status-schema.js';
@@ -153,7 +154,8 @@ function commitLine(handoff: HandoffInfo): string {
   const after = handoff.downgrades?.length
     ? ` (after ${handoff.downgrades.map((entry) => `${entry.from} failed: ${entry.reason}`).join('; ')})`
     : '';
-  const where = `${handoff.path}  ${handoff.executor}${after}${redacted}`;
+  const cost = handoff.forkCost ? `  ${forkCostWords(handoff.forkCost)}` : '';
+  const where = `${handoff.path}  ${handoff.executor}${after}${cost}${redacted}`;
   switch (handoff.state) {
     case 'committed':
       return `${where}  committed ${handoff.commit?.slice(0, 7) ?? ''}${handoff.ref ? ` on ${shortRef(handoff.ref)}` : ''}${handoff.successorCommand ? `  continue with: ${handoff.successorCommand}` : ''}`;

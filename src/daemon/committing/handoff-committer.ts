@@ -6,7 +6,7 @@
 // Commits run one at a time: two at once would race for HEAD. With `ref` (daemon.commit
 // "ref") they go to that side ref instead of the branch checked out (commit-to-ref.ts).
 import type { Logger } from 'pino';
-import type { EventBus, HandoffTrigger } from '../../events.js';
+import type { EventBus, ForkCost, HandoffTrigger } from '../../events.js';
 import type { Env } from '../../paths.js';
 import type { HandoffChecks } from '../../session/format.js';
 import { commitHandoff as defaultCommitHandoff, type CommitHandoffOptions, type CommitHandoffResult } from './commit-handoff.js';
@@ -36,6 +36,8 @@ export interface HandoffSeen {
   readonly downgrades?: readonly { readonly from: string; readonly reason: string }[];
   /** What set it off (threshold, idle, precompact, hand); absent: the writer did not say. */
   readonly trigger?: HandoffTrigger;
+  /** Written by a fork of the session: what its own turn cost. */
+  readonly forkCost?: ForkCost;
 }
 
 export type CommitStatus =

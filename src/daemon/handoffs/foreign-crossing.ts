@@ -139,7 +139,7 @@ export type CrossingEvent =
       readonly goal?: string;
       readonly after?: Downgrade;
     }
-  | { readonly type: 'write-began'; readonly executor: 'summary' | 'offline' }
+  | { readonly type: 'write-began'; readonly executor: 'fork' | 'summary' | 'offline' }
   /** `counts`: the document is this crossing's (one by hand below the threshold leaves the next crossing its own). */
   | {
       readonly type: 'written';

@@ -29,6 +29,7 @@ import type { BeganRecord, ForeignRecords, HandoffRecordLine } from './foreign-r
 import type { PauseHook } from '../../session/pause-hook.js';
 import { estimateTokens } from '../../agent/estimate-tokens.js';
 import type { IdleReturn } from './idle-return.js';
+import { writeForkDocument, type ForkCost, type ForkSettings } from './fork-document.js';
 
 export interface ForeignHandoffResult {
   readonly path: string;
@@ -71,8 +72,10 @@ export interface WriteRequest {
   readonly goal?: string;
   /** The agent's own attempt that failed first (self). */
   readonly after?: Downgrade;
+  /** An idle Claude Code session with `idleHandoff.executor: "fork"`: a headless fork of it writes the document first. */
+  readonly fork?: ForkSettings;
   /** Said as soon as it is known which executor goes first. */
-  readonly began: (executor: 'summary' | 'offline') => void;
+  readonly began: (executor: 'fork' | 'summary' | 'offline') => void;
 }
 
 export function createForeignDocuments(options: ForeignDocumentsOptions) {
@@ -83,9 +86,82 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       { transcript, offset: line.offset, bytes: line.bytes },
       'a transcript line too long to read was left out of the evidence',
     );
+  /** The forks' own transcripts: never sessions to watch, hand off or answer hooks for. */
+  const forkTranscripts = new Set<string>();
+  /** Aborted when the daemon stops: a running fork's process group is killed. */
+  const stopping = new AbortController();
 
   /** The daemon writes the document. Throws with the reason when none could be written. */
   async function write(request: WriteRequest): Promise<ForeignHandoffResult> {
+    if (request.fork && request.state.kind === 'claude-code') {
+      const forked = await writeByFork(request, request.fork);
+      if ('result' in forked) return forked.result;
+      // Stopping: the next start hands the session off again from its `began` record.
+      if (stopping.signal.aborted) throw new Error(forked.reason);
+      options.logger.warn(
+        { sessionId: request.state.sessionId, reason: forked.reason },
+        'the fork could not write the idle document; writing it offline',
+      );
+      // One way (R11): the offline document, saying why the fork's was not kept.
+      return writeByPipeline({ ...request, offline: true, after: { from: 'fork', reason: forked.reason } });
+    }
+    return writeByPipeline(request);
+  }
+
+  async function writeByFork(
+    request: WriteRequest,
+    settings: ForkSettings,
+  ): Promise<{ result: ForeignHandoffResult } | { reason: string }> {
+    const { state, source, file } = request;
+    request.began('fork');
+    const outcome = await writeForkDocument({
+      root: options.root,
+      paths: options.paths,
+      env: options.env,
+      state,
+      source,
+      file,
+      settings,
+      facts: options.facts,
+      loadSkill,
+      now: options.now,
+      signal: stopping.signal,
+      forkTranscripts,
+      began: (document) =>
+        options.records.began({
+          at: options.now().toISOString(),
+          transcript: file,
+          sessionId: state.sessionId,
+          agent: state.kind,
+          executor: 'fork',
+          document,
+          trigger: request.trigger,
+        }),
+      started: () => options.events.emit('handoff.started', { sessionId: state.sessionId, mode: 'handoff', executor: 'fork' }),
+      review: (doc, facts) => review(file, source, doc, facts),
+    });
+    if (!outcome.ok) {
+      options.events.emit('handoff.downgraded', { sessionId: state.sessionId, from: 'fork', to: 'offline', reason: outcome.reason });
+      return { reason: outcome.reason };
+    }
+    const sealed = await sealOrKeepUncommitted(options.root, outcome.doc, options.logger, state.sessionId);
+    const documentTokens = await readRegularText(outcome.doc.absolute).then(estimateTokens, () => null);
+    const result = await record(state, source, outcome.doc, 'fork', request.reason, {
+      cost: outcome.cost.tokens,
+      forkCost: outcome.cost,
+      downgrades: [],
+      checks: outcome.checks,
+      sealed,
+      trigger: request.trigger,
+      ...(request.idleStretch ? { idleStretch: request.idleStretch } : {}),
+      ...(request.idleReturn && documentTokens !== null
+        ? { documentTokens, idleReturn: request.idleReturn(outcome.doc.relative, documentTokens) }
+        : {}),
+    });
+    return { result };
+  }
+
+  async function writeByPipeline(request: WriteRequest): Promise<ForeignHandoffResult> {
     const { state, source, file } = request;
     const summary = request.offline
       ? null
@@ -240,6 +316,8 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
     reason: string,
     written: {
       readonly cost: HandoffCost;
+      /** The fork's own measured usage and its price (the fork executor only). */
+      readonly forkCost?: ForkCost;
       readonly downgrades: readonly Downgrade[];
       readonly checks?: HandoffChecks;
       readonly sealed: { readonly sha256: string; readonly redactions: number } | null;
@@ -267,6 +345,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       ...(written.downgrades.length > 0 ? { downgrades: written.downgrades.map((entry) => ({ ...entry })) } : {}),
       ...(written.checks ? { checks: written.checks } : {}),
       trigger: written.trigger,
+      ...(written.forkCost ? { forkCost: forkCostRecord(written.forkCost) } : {}),
     };
     // Kept first, as ai-zen's own `handoff` line is: the next start gives it to the committer again.
     await options.records.handoff({
@@ -289,6 +368,7 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
       ...(written.checks ? { checks: written.checks } : {}),
       ...(reason.startsWith(PRE_COMPACT_REASON) ? { beforeCompaction: true } : {}),
       trigger: written.trigger,
+      ...(written.forkCost ? { forkCost: forkCostRecord(written.forkCost) } : {}),
       ...(written.idleReturn
         ? {
             idleReturn: {
@@ -308,7 +388,20 @@ export function createForeignDocuments(options: ForeignDocumentsOptions) {
     };
   }
 
-  return { write, adopt, review, adoptLeftover };
+  return {
+    write,
+    adopt,
+    review,
+    adoptLeftover,
+    /** A transcript a fork of ours writes: not a session of the person's. */
+    isFork: (file: string) => forkTranscripts.has(path.resolve(file)),
+    /** The daemon stops: a running fork is killed with its process group. */
+    close: () => stopping.abort(),
+  };
+}
+
+function forkCostRecord(cost: ForkCost) {
+  return { ...cost.usage, dollars: cost.dollars };
 }
 
 export function percentOf(state: SessionState): number {

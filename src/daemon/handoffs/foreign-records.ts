@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { hashRealPath } from '../../lock/lock-names.js';
 import { aiZenHome, type Env } from '../../paths.js';
-import { HandoffTrigger } from '../../events.js';
+import { ForkCost, HandoffTrigger } from '../../events.js';
 import { HandoffChecks } from '../../session/format.js';
 import type { HandoffSeen } from '../committing/handoff-committer.js';
 
@@ -47,6 +47,8 @@ const Handoff = z.object({
   idleStretch: z.string().max(512).optional(),
   /** The document's estimated tokens (an idle handoff's: what continuing fresh from it reads after a restart too). */
   documentTokens: z.number().int().nonnegative().optional(),
+  /** Written by a fork of the session: what its own turn cost. */
+  forkCost: ForkCost.optional(),
 });
 
 const RecordLine = z.discriminatedUnion('type', [Began, Handoff]);

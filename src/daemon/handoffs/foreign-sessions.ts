@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { EventBus } from '../../events.js';
 import { promises as fs } from 'node:fs';
-import { handoffDocName, type DocPath } from '../../handoff/doc-path.js';
+import type { DocPath } from '../../handoff/doc-path.js';
+import { freeDocPath } from './free-doc-path.js';
 import type { Executor } from '../../handoff/executors/types.js';
 import type { Env, ProjectPaths } from '../../paths.js';
 import type { Facts, FactsProvider } from '../../probe/facts.js';
@@ -34,6 +35,7 @@ import type { IdleHandoffConfig } from '../../config/agents-config.js';
 import { isWatchedAgent } from '../../config/agent-names.js';
 import type { ModelFacts } from '../../config/agent-models.js';
 import { idleReturnOf, type IdleReturn } from './idle-return.js';
+import type { ForkSettings } from './fork-document.js';
 import type { ForeignSessions } from './session-monitor.js';
 
 export type { ForeignHandoffResult } from './foreign-documents.js';
@@ -127,6 +129,8 @@ export interface ForeignSessionsRunner extends ForeignSessions {
    * hook's time limit); `after`: the executor that failed first (R11).
    */
   handOver(file: string, reason: string, how?: HandOverOptions): Promise<ForeignHandoffResult | null>;
+  /** A transcript a headless fork of ours writes (the idle handoff's fork executor): ignored, its hooks answered with nothing. */
+  isFork(file: string): boolean;
   /** A document for this crossing already exists (written by the agent itself, or by us). */
   hasDocument(file: string): boolean;
   /** The last document written for this transcript's session, project-relative; null: none yet. */
@@ -313,6 +317,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
         trigger: effect.trigger,
         ...(effect.trigger === 'idle'
           ? {
+              ...forkOf(state.kind),
               idleStretch: records.get(file)?.idle?.stretch ?? null,
               idleReturn: (document: string, tokens: number) => choiceOf(file, state, document, tokens),
             }
@@ -387,6 +392,13 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       environmentCacheMinutes,
       replySeenAt: record.lastReply !== null && record.lastReply.stretch === stretch ? record.lastReply.seenAt : null,
     });
+  }
+
+  /** `idleHandoff.executor: "fork"`: the fork's settings for this agent's idle document (Claude Code only). */
+  function forkOf(agent: string): { fork: ForkSettings } | Record<string, never> {
+    const terms = options.termsFor?.(agent);
+    if (agent !== 'claude-code' || terms?.idle?.executor !== 'fork') return {};
+    return { fork: { timeoutMs: terms.idle.forkTimeoutSeconds * 1000, models: terms.models ?? {} } };
   }
 
   /** Where the session's idle handoff stands, and what its person is told on return once it was handed off. */
@@ -510,11 +522,15 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       for (const record of records.values()) if (isUnderWay(record.phase)) return true;
       return false;
     },
+    isFork: (file) => documents.isFork(file),
     seen(state) {
+      // A fork of ours writing an idle document: not a session of the person's.
+      if (documents.isFork(state.file)) return;
       recordOf(state.file);
       if (!closed) planIdleFor(state);
     },
     crossed(state, info) {
+      if (documents.isFork(state.file)) return;
       // Only a session read at start-up (it was there before the daemon) may be old news; one born
       // since is handled as it comes, whatever its first reading — also when the start-up listing,
       // which runs after the daemon answers, is what reads it first.
@@ -522,7 +538,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       void judgeOnce(state, info.initial && !(startedAtMs !== null && startedAtMs >= runnerStartedAt));
     },
     grew(state) {
-      if (closed) return;
+      if (closed || documents.isFork(state.file)) return;
       void dispatch(state.file, { type: 'judge', trigger: 'grew', reading: readingOf(state, false) }).done;
     },
     reset(state) {
@@ -607,6 +623,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
     },
     close() {
       closed = true;
+      documents.close();
       for (const handle of timers.values()) clock.clear(handle);
       timers.clear();
     },
@@ -632,24 +649,6 @@ function readingOf(state: SessionState, firstSeen: boolean): Reading {
     startedAtMs: Number.isFinite(startedAtMs) ? startedAtMs : null,
     firstSeen,
   };
-}
-
-/** A document path nothing is at yet (the agent creates the file). */
-async function freeDocPath(root: string, sessionId: string, date: Date): Promise<DocPath> {
-  const folder = path
-    .relative(root, path.join(root, '.ai-zen', 'handoffs'))
-    .split(path.sep)
-    .join('/');
-  for (let attempt = 1; attempt < 100; attempt += 1) {
-    const relative = `${folder}/${handoffDocName(date, sessionId, attempt)}`;
-    const absolute = path.join(root, relative);
-    try {
-      await fs.lstat(absolute);
-    } catch {
-      return { relative, absolute };
-    }
-  }
-  throw new Error('no free handoff document name');
 }
 
 /** A refused document of the agent's, if it wrote one, moved to `.ai-zen/rejected/` (kept for a person, out of git). */

@@ -11,6 +11,7 @@ import { formatTokens } from '../../format-tokens.js';
 import type { Notification } from './notifier.js';
 import { shortId } from '../../short-id.js';
 import { idleReturnWords } from '../handoffs/idle-return.js';
+import { forkCostWords } from '../handoffs/fork-cost-words.js';
 
 /** Extra context the event itself does not carry. */
 export interface NotificationContext {
@@ -107,7 +108,7 @@ function agentHandoffNotification(
     return {
       title: `ai-zen: ${label} handed off while idle`,
       body: payload.idleReturn
-        ? `${label} session ${shortId(payload.sessionId)} ${idleReturnWords({ document: payload.path, ...payload.idleReturn }, '/clear')} (or start fresh with: ${payload.successorCommand ?? ''})${commitSuffix(commit)}`
+        ? `${label} session ${shortId(payload.sessionId)} ${idleReturnWords({ document: payload.path, ...payload.idleReturn }, '/clear')} (or start fresh with: ${payload.successorCommand ?? ''})${payload.forkCost ? `; written by a fork of the session: ${forkCostWords(payload.forkCost)}` : ''}${commitSuffix(commit)}`
         : `${label} session ${shortId(payload.sessionId)} handed off while idle → ${payload.path}; /clear continues fresh from it (or: ${payload.successorCommand ?? ''}); resuming the session re-writes its whole context${commitSuffix(commit)}`,
     };
   return {

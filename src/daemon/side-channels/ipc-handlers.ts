@@ -389,6 +389,7 @@ export function handoffInfo(record: HandoffRecord): HandoffInfo {
     redactions: record.redactions ?? null,
     ...(record.downgrades ? { downgrades: [...record.downgrades] } : {}),
     ...triggerField(record),
+    ...(record.forkCost ? { forkCost: { ...record.forkCost } } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 // The shapes of the daemon's IPC answers (protocol v1, a public contract: README). The daemon
 // builds them, the CLI validates them with these same schemas before printing anything.
 import { z } from 'zod';
-import { HandoffTrigger } from '../../events.js';
+import { ForkCost, HandoffTrigger } from '../../events.js';
 import { HandoffChecks } from '../../session/format.js';
 import { SessionStanding } from './session-states.js';
 
@@ -101,6 +101,8 @@ export const HandoffInfo = z.object({
   downgrades: z.array(z.object({ from: z.string(), reason: z.string() })).optional(),
   /** What set it off: threshold, idle (the session sat idle with its cache warm), precompact, hand; absent: not recorded. */
   trigger: HandoffTrigger.optional(),
+  /** Written by a fork of the session: its own turn's tokens and their price (USD null: not known). */
+  forkCost: ForkCost.optional(),
 });
 export type HandoffInfo = z.infer<typeof HandoffInfo>;
 

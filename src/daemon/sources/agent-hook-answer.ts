@@ -77,6 +77,8 @@ const RECENT_HANDOFF_MS = 30 * 60_000;
 /** The JSON the hook prints on stdout, or null to print nothing. */
 export async function answerAgentHook(request: AgentHookRequest, deps: AgentHookDeps): Promise<{ output: Record<string, unknown> | null }> {
   const file = path.resolve(request.transcriptPath);
+  // A headless fork of ours writing an idle document: ai-zen's hooks do not act on it.
+  if (deps.foreign.isFork(file)) return { output: null };
   // Only a transcript of this source: the hook's input is not trusted further.
   const ofSource = deps.source.matches(file);
   // This session's hooks run (for Codex: the user trusted them), so its Stop hook can take a crossing.
