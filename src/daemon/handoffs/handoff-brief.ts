@@ -7,9 +7,24 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ProjectPaths } from '../../paths.js';
+import type { Facts } from '../../probe/facts.js';
+import { renderFacts } from '../../probe/render-facts.js';
 import { writeFileInside } from '../../fs/safe-write.js';
 import { locateInsideRoot } from '../../fs/confine.js';
 import { shortId } from '../../short-id.js';
+
+/** What every brief carries after its own lines: the skill, then the facts, marked as material. */
+export function briefMaterial(skillBody: string, facts: Facts): string[] {
+  return [
+    '--- handoff skill ---',
+    skillBody,
+    '--- end of handoff skill ---',
+    '',
+    'Facts captured by code just now (use them; do not invent others):',
+    '',
+    renderFacts(facts).trim(),
+  ];
+}
 
 /** Where the brief of `sessionId` is: its short id (the reason stays short), safe characters only whatever the transcript said. */
 export function handoffBriefPath(paths: ProjectPaths, sessionId: string): string {

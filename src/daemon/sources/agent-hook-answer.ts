@@ -24,7 +24,6 @@ import { loadHandoffSkill } from '../../handoff/skill.js';
 import { HANDOFF_INSTRUCTION_MARK } from '../../handoff/transcript.js';
 import type { Env, ProjectPaths } from '../../paths.js';
 import type { FactsProvider } from '../../probe/facts.js';
-import { renderFacts } from '../../probe/render-facts.js';
 import type { ForeignSessionsRunner } from '../handoffs/foreign-sessions.js';
 import { isOverThreshold, type SessionSource } from '../watching/session-source.js';
 import type { WatchedSessions } from '../watching/transcript-watchers.js';
@@ -33,7 +32,7 @@ import type { ContinuedSessions } from '../handoffs/continued-sessions.js';
 import type { ProcessSuccessors } from '../handoffs/process-successors.js';
 import { successorInstruction } from './kit/successor.js';
 import { lineageOf } from '../../probe/agent-process.js';
-import { writeHandoffBrief } from '../handoffs/handoff-brief.js';
+import { briefMaterial, writeHandoffBrief } from '../handoffs/handoff-brief.js';
 import { PRE_COMPACT_REASON } from '../handoffs/foreign-crossing.js';
 import type { HookEvent } from './agent-hooks.js';
 import type { WatchedAgent } from '../../config/agent-names.js';
@@ -128,15 +127,7 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
     'Write that one file and change nothing else.',
   ];
   const why = `${HANDOFF_INSTRUCTION_MARK} This session has used ${percent ?? '?'}% of its context window; ai-zen hands it off before ${agent} compacts it.`;
-  const material = [
-    '--- handoff skill ---',
-    skill.body,
-    '--- end of handoff skill ---',
-    '',
-    'Facts captured by code just now (use them; do not invent others):',
-    '',
-    renderFacts(facts).trim(),
-  ];
+  const material = briefMaterial(skill.body, facts);
   const brief = await writeHandoffBrief(
     deps.paths,
     claim.state.sessionId,
