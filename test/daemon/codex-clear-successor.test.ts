@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
-import { CODEX_BIN, CODEX_LAUNCHER, codexEnv, makeCodexHome } from '../support/codex-client.js';
+import { CODEX_BIN, CODEX_LAUNCHER, type CodexHome, codexEnv, makeCodexHome, stopCodexDaemon } from '../support/codex-client.js';
 import { responsesReply, startFakeResponses, type FakeResponses, type RecordedResponsesRequest } from '../support/fake-responses.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 import { briefNamedIn } from '../support/brief-named.js';
@@ -22,11 +22,14 @@ const MARK = '[ai-zen handoff]';
 describe('Codex at a terminal: /clear continues a handed-off session', { timeout: 240_000 }, () => {
   let fake: FakeResponses;
   let daemon: DaemonRepo | undefined;
+  let codexHome: CodexHome | undefined;
 
   beforeEach(async () => {
     fake = await startFakeResponses();
   });
   afterEach(async () => {
+    if (codexHome) await stopCodexDaemon(codexHome);
+    codexHome = undefined;
     await daemon?.cleanup();
     daemon = undefined;
     await fake?.close();
@@ -37,7 +40,7 @@ describe('Codex at a terminal: /clear continues a handed-off session', { timeout
     const repo = daemon;
     // Codex's first-start questions answered beforehand, as a person answers them once: the folder
     // trusted, its newer model declined (the default model stays), the screen-reader check done.
-    const codex = await makeCodexHome(path.dirname(repo.root), {
+    const codex = (codexHome = await makeCodexHome(path.dirname(repo.root), {
       baseURL: fake.baseURL,
       extraConfig: [
         // tmux types a word faster than a person: without this Codex takes it for a paste, and Enter for a newline in it.
@@ -51,7 +54,7 @@ describe('Codex at a terminal: /clear continues a handed-off session', { timeout
         '[notice.model_migrations]',
         '"gpt-5.5" = "gpt-6-sol"',
       ],
-    });
+    }));
     repo.env.CODEX_HOME = codex.codexHome;
     const trusted = await repo.daemon(['install-hooks', 'codex', '--trust'], { timeoutMs: 60_000 });
     expect(trusted.code, trusted.stderr).toBe(0);

@@ -140,3 +140,23 @@ export async function listRollouts(home: CodexHome): Promise<string[]> {
   await walk(home.sessions);
   return found.sort();
 }
+
+/**
+ * Stops the app-server daemon an interactive Codex starts for itself in CODEX_HOME (0.171: it
+ * outlives the terminal by design, with an updater loop beside it): a test leaves none behind.
+ */
+export async function stopCodexDaemon(home: CodexHome): Promise<void> {
+  await runCodex(['app-server', 'daemon', 'stop'], { cwd: home.home, home, timeoutMs: 30_000 }).catch(() => {});
+  // `stop` leaves its hourly updater loop running: every process run from a copy in this CODEX_HOME goes.
+  for (const pid of await fs.readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(pid)) continue;
+    const command = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (command.startsWith(`${home.codexHome}/`)) {
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+  }
+}
