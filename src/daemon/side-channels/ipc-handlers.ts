@@ -268,17 +268,22 @@ async function sessionInfos(core: DaemonCore): Promise<SessionInfo[]> {
   return infos.sort((a, b) => a.id.localeCompare(b.id));
 }
 
-async function sessionInfo(core: DaemonCore, state: SessionState, startedFromIt: string | null): Promise<SessionInfo> {
+async function sessionInfo(core: DaemonCore, listed: SessionState, startedFromIt: string | null): Promise<SessionInfo> {
+  // The probes first (each awaits: the watcher may read the file meanwhile) ...
+  const migratingListed = core.migrator.current?.sessionId === listed.sessionId;
+  const owned = isClosed(core, listed) || migratingListed ? false : await core.isOwned(listed.file).catch(() => false);
+  const quiet = !isClosed(core, listed) && startedFromIt === null && !migratingListed && !owned && (await hasExited(core, listed.file));
+  const previous = listed.kind === 'ai-zen' ? undefined : await core.continued.previousOf(listed).catch(() => null);
+  // ... then the state, the action and the idle standing below, read at one moment: a reply never pairs
+  // the crossing's action with a reading from before it.
+  const state = core.watcher.state(listed.file) ?? listed;
   const promptTokens = state.latestUsage?.prompt_tokens ?? null;
   const closed = isClosed(core, state);
   const handedOff = closed || startedFromIt !== null;
   // The daemon holds the lock of the session it is migrating: that owner is the daemon, not a live process.
   const daemonMigrating = core.migrator.current?.sessionId === state.sessionId;
-  const owned = closed || daemonMigrating ? false : await core.isOwned(state.file).catch(() => false);
   const percent = promptTokens !== null && state.maxContextTokens !== null ? usagePercent(promptTokens, state.maxContextTokens) : null;
-  const exited = !handedOff && !daemonMigrating && !owned && (await hasExited(core, state.file));
-  const previous = state.kind === 'ai-zen' ? undefined : await core.continued.previousOf(state).catch(() => null);
-  // Read after the awaits above, at the same moment as the idle standing below: one snapshot of the crossing.
+  const exited = quiet && !handedOff && !daemonMigrating;
   const action = core.monitor.actionFor(state.file);
   const successor = core.monitor.successorCommandFor(state.file);
   return {
