@@ -162,15 +162,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     stateOf: (file) => watcher.state(file),
     notice: (title, body) => void notifier.notify({ title, body }).catch(() => {}),
     // Each agent's session runs by its own settings, never another agent's.
-    termsFor: (agent) =>
-      isWatchedAgent(agent)
-        ? {
-            graceMs: keeper.current().agents[agent].graceSeconds * 1000,
-            selfDeadlineMs: keeper.current().agents[agent].selfDeadlineSeconds * 1000,
-            idle: keeper.current().agents[agent].idleHandoff,
-            models: keeper.current().agents[agent].models,
-          }
-        : undefined,
+    termsFor: (agent) => {
+      if (!isWatchedAgent(agent)) return undefined;
+      const settings = keeper.current().agents[agent];
+      return {
+        graceMs: settings.graceSeconds * 1000,
+        selfDeadlineMs: settings.selfDeadlineSeconds * 1000,
+        idle: settings.idleHandoff,
+        models: settings.models,
+      };
+    },
     summary: () => foreignSummaryExecutor(keeper.current(), logger.child({ component: 'model' })),
     records: createForeignRecords({ root, env, logger: logger.child({ component: 'foreign-records' }) }),
     ...(pause ? { pause } : {}),
