@@ -270,9 +270,9 @@ async function sessionInfos(core: DaemonCore): Promise<SessionInfo[]> {
 
 async function sessionInfo(core: DaemonCore, listed: SessionState, startedFromIt: string | null): Promise<SessionInfo> {
   // The probes first (each awaits: the watcher may read the file meanwhile) ...
-  const migratingListed = core.migrator.current?.sessionId === listed.sessionId;
-  const owned = isClosed(core, listed) || migratingListed ? false : await core.isOwned(listed.file).catch(() => false);
-  const quiet = !isClosed(core, listed) && startedFromIt === null && !migratingListed && !owned && (await hasExited(core, listed.file));
+  const closedOrMigrating = isClosed(core, listed) || core.migrator.current?.sessionId === listed.sessionId;
+  const owned = closedOrMigrating ? false : await core.isOwned(listed.file).catch(() => false);
+  const quiet = !closedOrMigrating && startedFromIt === null && !owned && (await hasExited(core, listed.file));
   const previous = listed.kind === 'ai-zen' ? undefined : await core.continued.previousOf(listed).catch(() => null);
   // ... then the state, the action and the idle standing below, read at one moment: a reply never pairs
   // the crossing's action with a reading from before it.
