@@ -78,8 +78,12 @@ export async function benchIdle(options: IdleBenchOptions): Promise<ItemResult> 
       });
       try {
         await daemon.waitForReadyLine(120_000 + count * 20);
-        // One status, as a user would ask it: every session must be known.
-        await daemon.waitForStatus((status) => status.ready && status.sessions.length === count, 60_000);
+        // One status, as a user would ask it: every session must be known (these sit idle with no
+        // process, so status folds them out as exited and counts them).
+        await daemon.waitForStatus(
+          (status) => status.ready && status.sessions.length + (status.exitedSessions ?? 0) + status.closedSessions === count,
+          60_000,
+        );
         const readyMs = performance.now() - started;
         await pause(SETTLE_MS);
         const tailAtMs = performance.now() - started;
