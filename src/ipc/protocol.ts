@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { WATCHED_AGENTS } from '../config/agent-names.js';
 import { EventSchemas, eventSchema, type AnyEvent, type EventName } from '../events.js';
-import { ExecutorName } from '../session/format.js';
+import { ChosenExecutor } from '../session/format.js';
 
 /** The longest goal a handoff may name (S1): long enough for a paragraph; a goal is a direction, not a second document. */
 export const MAX_GOAL_CHARACTERS = 2000;
@@ -43,7 +43,7 @@ const HandoffParams = z
      * any agent's session; the daemon picks the latest ai-zen session when absent.
      */
     session: SessionRef.optional(),
-    executor: ExecutorName.optional(),
+    executor: ChosenExecutor.optional(),
     /** S1: the next goal the document is written towards. */
     goal: z.string().min(1).max(MAX_GOAL_CHARACTERS).optional(),
   })

@@ -59,6 +59,9 @@ export type UsageLine = z.infer<typeof UsageLine>;
 /** `fork`: a headless fork of an idle Claude Code session wrote it on the warm cache. */
 export const ExecutorName = z.enum(['self', 'fork', 'summary', 'offline']);
 export type ExecutorName = z.infer<typeof ExecutorName>;
+/** What a person or a request may choose: the fork writes only an idle session's document, by the daemon's own choice. */
+export const ChosenExecutor = ExecutorName.exclude(['fork']);
+export type ChosenExecutor = z.infer<typeof ChosenExecutor>;
 
 export const HandoffCost = z.object({
   requests: z.number().int().nonnegative(),

@@ -69,6 +69,10 @@ describe('D5 commands through the daemon', { timeout: 60_000 }, () => {
     const bad = await daemon.daemon(['handoff', '../../etc/passwd']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('ai-zen-daemon: not a session id or prefix: "../../etc/passwd"\n');
+    // The fork writes only an idle session's document, by the daemon's own choice: no one asks for it.
+    const fork = await daemon.daemon(['handoff', '--executor', 'fork']);
+    expect(fork.code).toBe(2);
+    expect(fork.stderr).toMatch(/argument 'fork' is invalid\. Allowed choices are self, summary, offline\./);
   });
 
   it('D2 facts and status show the branch, the commit and the listening ports', async () => {

@@ -8,7 +8,7 @@ import { AiZenError } from '../../errors.js';
 import { EXIT_FAILURE } from '../../exit-codes.js';
 import { normaliseGoal } from '../../handoff/goal.js';
 import type { HandoffMode, HandoffOutcome } from '../../handoff/migration-service.js';
-import { ExecutorName } from '../../session/format.js';
+import { ChosenExecutor } from '../../session/format.js';
 import { projectHandoff } from './handoff-extension.js';
 import { terminalReview } from './review-document.js';
 import { openProject } from '../shared/open-project.js';
@@ -49,9 +49,9 @@ function outcomeJson(outcome: HandoffOutcome): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-function parseExecutor(value: string | undefined): ExecutorName | undefined {
+function parseExecutor(value: string | undefined): ChosenExecutor | undefined {
   if (value === undefined) return undefined;
-  const parsed = ExecutorName.safeParse(value);
+  const parsed = ChosenExecutor.safeParse(value);
   if (!parsed.success) throw new AiZenError('usage', `--executor must be self, summary or offline (got ${JSON.stringify(value)})`);
   return parsed.data;
 }

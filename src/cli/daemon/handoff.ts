@@ -7,7 +7,7 @@ import { agentsInWords } from '../../config/agent-names.js';
 import { HandoffReply } from '../../daemon/side-channels/status-schema.js';
 import { AiZenError } from '../../errors.js';
 import { MAX_GOAL_CHARACTERS, SessionRef } from '../../ipc/protocol.js';
-import { ExecutorName } from '../../session/format.js';
+import { ChosenExecutor } from '../../session/format.js';
 import { daemonRoot, requestDaemon } from '../shared/daemon-client.js';
 import { writeOut, type CliSetup } from '../shared/run-cli.js';
 import { visibleJson, visibleText } from '../shared/visible-text.js';
@@ -25,10 +25,10 @@ export function registerHandoffCommands(program: Command, setup: CliSetup): void
           ? `write a handoff document for a session of ${agentsInWords(true)}, by id or unique prefix (default: the latest ai-zen one)`
           : 'hand an ai-zen session over to a new one, by id or unique prefix (default: the latest)',
       )
-      .addOption(new Option('--executor <name>', 'self, summary or offline').choices(ExecutorName.options))
+      .addOption(new Option('--executor <name>', 'self, summary or offline').choices(ChosenExecutor.options))
       .option('--goal <text>', 'the next goal: the document is written towards it')
       .option('--json', 'one JSON object, for scripts')
-      .action(async (session: string | undefined, options: { executor?: ExecutorName; json?: boolean; goal?: string }) => {
+      .action(async (session: string | undefined, options: { executor?: ChosenExecutor; json?: boolean; goal?: string }) => {
         const { io } = setup;
         if (session !== undefined && !SessionRef.safeParse(session).success)
           throw new AiZenError('usage', `not a session id or prefix: ${JSON.stringify(session)}`);
