@@ -12,6 +12,7 @@ import { GEMINI_BIN, geminiEnv, makeGeminiHome } from '../support/gemini-client.
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 import { briefNamedIn } from '../support/brief-named.js';
 import { startTmux } from '../support/tmux.js';
+import { geminiComposer } from '../support/gemini-composer.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
@@ -106,44 +107,13 @@ describe('Gemini CLI at a terminal: /clear continues a handed-off session', { ti
       timeoutMs: 30_000,
     });
 
-    // A prompt, once Gemini shows it typed (keys sent faster than that are taken for a paste, Enter too).
-    const prompt = async (text: string) => {
-      const asked = fake.requests.length;
-      await terminal.type(text);
-      await terminal.waitForScreen(new RegExp(`\\* ${text}`));
-      await terminal.sendKeys('Enter');
-      // An Enter that lands while Gemini redraws is lost: the text stays in the composer, and is sent
-      // again — only while no request carries it (one Enter too many would queue the prompt twice).
-      if (text === '/clear') return;
-      const sent = () => fake.requests.slice(asked).some((received) => !received.utility && received.lastUserText.includes(text));
-      await waitFor(
-        async () => {
-          if (sent() || !(await terminal.capture()).includes(`* ${text}`)) return true;
-          await terminal.sendKeys('Enter');
-          return false;
-        },
-        { timeoutMs: 30_000, message: `the prompt "${text}" sent` },
-      );
+    const composer = geminiComposer(terminal);
+    const asked = (text: string) => {
+      const since = fake.requests.length;
+      return () => fake.requests.slice(since).some((received) => !received.utility && received.lastUserText.includes(text));
     };
-    const clear = async (gone: RegExp) => {
-      await prompt('/clear');
-      // An Enter that lands while Gemini's completion menu opens only completes `/clear `, and one
-      // that lands while it redraws is lost: while `/clear` still waits in the composer, Enter again.
-      await waitFor(
-        async () => {
-          const screen = await terminal.capture();
-          if (!gone.test(screen)) return true;
-          if (/\* \/clear/.test(screen)) await terminal.sendKeys('Enter');
-          return false;
-        },
-        { timeoutMs: 30_000, message: '/clear to start a fresh session' },
-      ).catch(async (error: unknown) => {
-        console.log(`the screen when /clear did not take:\n${await terminal.capture()}`);
-        throw error;
-      });
-      // Keys typed while Gemini redraws may be lost: the empty composer says it takes them again.
-      await terminal.waitForScreen(/Type your message/);
-    };
+    const prompt = (text: string) => composer.prompt(text, asked(text));
+    const clear = (gone: RegExp) => composer.clear(gone);
     const before = fake.requests.length;
     // Each reply goes to the turn of its prompt: a request Gemini makes on its own meanwhile cannot take
     // it. A prompt sent twice (an Enter taken for lost while Gemini redrew) is answered twice, so Gemini

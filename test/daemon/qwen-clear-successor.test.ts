@@ -10,6 +10,7 @@ import { type FakeOpenAI, type RecordedRequest, reply, startFakeOpenAI } from '.
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 import { briefNamedIn } from '../support/brief-named.js';
 import { makeQwenHome, QWEN_DEFAULT_WINDOW, startInteractiveQwen } from '../support/qwen-client.js';
+import { geminiComposer } from '../support/gemini-composer.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
@@ -99,18 +100,13 @@ describe('Qwen Code at a terminal: /clear continues a handed-off session', { tim
       timeoutMs: 30_000,
     });
 
-    // A prompt, once Qwen shows it typed (keys sent faster than that are taken for a paste, Enter too).
-    const prompt = async (text: string) => {
-      await terminal.type(text);
-      await terminal.waitForScreen(new RegExp(`\\* ${text}`));
-      await terminal.sendKeys('Enter');
+    const composer = geminiComposer(terminal);
+    const asked = (text: string) => {
+      const since = server.requests.length;
+      return () => server.requests.slice(since).some((received) => isMain(received) && JSON.stringify(received.messages).includes(text));
     };
-    const clear = async (gone: RegExp) => {
-      await prompt('/clear');
-      await waitFor(async () => !gone.test(await terminal.capture()), { timeoutMs: 30_000, message: '/clear to start a fresh session' });
-      // Keys typed while Qwen redraws are lost: the empty composer says it takes them again.
-      await terminal.waitForScreen(/Type your message/);
-    };
+    const prompt = (text: string) => composer.prompt(text, asked(text));
+    const clear = (gone: RegExp) => composer.clear(gone);
     const before = server.requests.length;
     await clear(/The handoff document is written\./);
     await prompt('carry on please');
