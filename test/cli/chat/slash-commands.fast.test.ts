@@ -23,6 +23,8 @@ describe('chat input', () => {
     });
     expect(parseChatInput('/migrate Self-review the parser')).toEqual({ kind: 'migrate', executor: null, goal: 'Self-review the parser' });
     expect(parseChatInput('/handoff offline   fix  the bug ')).toEqual({ kind: 'handoff', executor: 'offline', goal: 'fix  the bug' });
+    // The fork writes only the idle handoff: in the chat it is a word of the goal.
+    expect(parseChatInput('/handoff fork the parser')).toEqual({ kind: 'handoff', executor: null, goal: 'fork the parser' });
   });
 
   it('other commands, unknown commands, and messages that merely start with a slash', () => {

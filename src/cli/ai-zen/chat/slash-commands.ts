@@ -1,9 +1,9 @@
 // The chat's slash commands (R16–R18): what a line means, before anything runs.
-import type { ExecutorName } from '../../../session/format.js';
+import { ChosenExecutor } from '../../../session/format.js';
 
 export type SlashCommand =
-  | { readonly kind: 'handoff'; readonly executor: ExecutorName | null; readonly goal: string | null }
-  | { readonly kind: 'migrate'; readonly executor: ExecutorName | null; readonly goal: string | null }
+  | { readonly kind: 'handoff'; readonly executor: ChosenExecutor | null; readonly goal: string | null }
+  | { readonly kind: 'migrate'; readonly executor: ChosenExecutor | null; readonly goal: string | null }
   | { readonly kind: 'status' }
   | { readonly kind: 'help' }
   | { readonly kind: 'exit' }
@@ -30,15 +30,14 @@ export const COMMAND_HELP: readonly CommandHelp[] = [
   { usage: '/exit', does: 'leave (also Ctrl-D, or Ctrl-C twice at an empty prompt)' },
 ];
 
-const EXECUTORS: readonly ExecutorName[] = ['self', 'summary', 'offline'];
-
 /** S1: an executor word first, if there is one; the rest of the line is the goal, as typed. */
-function handoffArguments(rest: string): { executor: ExecutorName | null; goal: string | null } {
+function handoffArguments(rest: string): { executor: ChosenExecutor | null; goal: string | null } {
   const text = rest.trim();
   const [word = '', ...others] = text.split(/\s+/);
-  if (EXECUTORS.includes(word.toLowerCase() as ExecutorName)) {
+  const executor = ChosenExecutor.safeParse(word.toLowerCase());
+  if (executor.success) {
     const goal = text.slice(word.length).trim();
-    return { executor: word.toLowerCase() as ExecutorName, goal: goal === '' || others.length === 0 ? null : goal };
+    return { executor: executor.data, goal: goal === '' || others.length === 0 ? null : goal };
   }
   return { executor: null, goal: text === '' ? null : text };
 }
