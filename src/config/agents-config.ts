@@ -3,6 +3,7 @@
 // compaction (Claude Code ~73% of the window, Codex ~95%; learned from the compactions the daemon
 // sees); warnAt comes before it. handoffAtTokens is an absolute trigger (quality drops
 // long before a 1M window is full); the lower of the two points wins.
+import path from 'node:path';
 import { z } from 'zod';
 import type { ModelFacts } from './agent-models.js';
 import { WATCHED_AGENTS, type WatchedAgent } from './agent-names.js';
@@ -76,8 +77,20 @@ export const IdleHandoffConfigFile = z.strictObject({
 });
 export type IdleHandoffConfigFile = z.infer<typeof IdleHandoffConfigFile>;
 
-/** Claude Code's settings: every agent's, and the idle handoff (its cache lifetime is in its transcript). */
-export const ClaudeCodeConfigFile = AgentConfigFile.extend({ idleHandoff: IdleHandoffConfigFile.optional() });
+/**
+ * The `claude` the daemon runs (the idle handoff's fork), by its absolute path: a daemon started at
+ * login or from another terminal has a PATH of its own. The user's config only (load-config.ts).
+ */
+const ClaudeCommand = z
+  .string()
+  .max(4096)
+  .refine((value) => path.isAbsolute(value) && !/[\u0000-\u001f]/.test(value), 'an absolute path to the claude executable');
+
+/** Claude Code's settings: every agent's, the idle handoff (its cache lifetime is in its transcript) and the `claude` it runs. */
+export const ClaudeCodeConfigFile = AgentConfigFile.extend({
+  idleHandoff: IdleHandoffConfigFile.optional(),
+  command: ClaudeCommand.optional(),
+});
 
 type AgentFileOf<K extends WatchedAgent> = K extends 'claude-code' ? typeof ClaudeCodeConfigFile : typeof AgentConfigFile;
 
@@ -104,6 +117,8 @@ export interface AgentConfig {
   readonly selfDeadlineSeconds: number;
   /** Null: this agent is never handed off while idle (its cache rules are not known: Codex's eviction is not predictable). */
   readonly idleHandoff: IdleHandoffConfig | null;
+  /** The agent's command the daemon runs (Claude Code's fork); null: the one on the daemon's PATH. */
+  readonly command: string | null;
 }
 
 export interface IdleHandoffConfig {
@@ -179,6 +194,8 @@ function resolveAgent(
             forkTimeoutSeconds: chooseIdle('forkTimeoutSeconds', IDLE_HANDOFF_DEFAULTS.forkTimeoutSeconds),
           }
         : null,
+    command:
+      name === 'claude-code' ? chooseSetting<string | null>(sources, `agents.${name}.command`, null, [user?.command, userSource]) : null,
   };
 }
 

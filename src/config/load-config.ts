@@ -99,6 +99,12 @@ export async function loadConfig({ root, env = process.env, overrides = {} }: Lo
     );
   }
   const files = [user && userFile, project && projectFile].filter((file): file is string => typeof file === 'string');
+  if (project?.agents?.['claude-code']?.command !== undefined) {
+    throw new AiZenError(
+      'config',
+      `${projectFile}: agents.claude-code.command: the command the daemon runs does not belong in the project (a cloned repo would choose what runs); put it in ${userFile}`,
+    );
+  }
   const trust = await checkTrust(root, env, { projectConfig: projectBytes });
   // T4: an untrusted project may not choose where requests go, which model, which executor, nor
   // let the model migrate with nobody to ask.

@@ -118,6 +118,10 @@ describe('configuration', () => {
     [{ executor: 'magic' }, /config\.json: executor: /],
     ['{ "model": ', /config\.json: not valid JSON/],
     [{ apiKey: 'sk-secret' }, /config\.json: apiKey: an api key does not belong in the project/],
+    [
+      { agents: { 'claude-code': { command: '/usr/local/bin/claude' } } },
+      /config\.json: agents\.claude-code\.command: the command the daemon runs does not belong in the project/,
+    ],
   ])('a bad project file %j gives one line naming the file and the field', async (content, expected) => {
     await writeProject(content);
     const error = await loadConfig({ root, env: { AI_ZEN_HOME: home } }).catch((caught: unknown) => caught);
@@ -129,6 +133,27 @@ describe('configuration', () => {
     expect(message).not.toContain('\n');
     expect(message).not.toContain('sk-secret');
   });
+
+  it("the claude the daemon runs comes from the user's config, by its absolute path", async () => {
+    await writeUser({ agents: { 'claude-code': { command: '/opt/claude/bin/claude' } } });
+    const config = await loadConfig({ root, env: { AI_ZEN_HOME: home } });
+    expect(config.agents['claude-code'].command).toBe('/opt/claude/bin/claude');
+    expect(config.agents.codex.command).toBeNull();
+    expect((await loadConfig({ root: base, env: { AI_ZEN_HOME: path.join(base, 'empty') } })).agents['claude-code'].command).toBeNull();
+  });
+
+  it.each([['claude'], ['bin/claude'], ['/usr/bin/claude\n--evil'], ['']])(
+    'a claude command that is not an absolute path (%j) is one line naming the file and the field',
+    async (command) => {
+      await writeUser({ agents: { 'claude-code': { command } } });
+      const error = await loadConfig({ root, env: { AI_ZEN_HOME: home } }).catch((caught: unknown) => caught);
+      expect(AiZenError.isInstance(error)).toBe(true);
+      const message = (error as AiZenError).message;
+      expect(message).toMatch(/config\.json: agents\.claude-code\.command: an absolute path to the claude executable/);
+      expect(message).toContain(path.join(home, 'config.json'));
+      expect(message).not.toContain('\n');
+    },
+  );
 
   it('a bad OPENAI_BASE_URL names the variable', async () => {
     await expect(loadConfig({ root, env: { AI_ZEN_HOME: home, OPENAI_BASE_URL: 'not a url' } })).rejects.toThrow(/^OPENAI_BASE_URL: /);

@@ -25,6 +25,7 @@ const CONFIG: AgentConfig = {
   graceSeconds: 120,
   selfDeadlineSeconds: 180,
   idleHandoff: null,
+  command: null,
 };
 const DOC = '.ai-zen/handoffs/20261204-200801-2680db36.md';
 const BIG = `head-${'x'.repeat(1_000_000)}-tail`;

@@ -26,6 +26,7 @@ const CONFIG: AgentConfig = {
   graceSeconds: 120,
   selfDeadlineSeconds: 180,
   idleHandoff: null,
+  command: null,
 };
 
 /** The fixture copied where Claude Code would keep it, read once by the source's reader. */

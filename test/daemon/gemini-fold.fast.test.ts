@@ -24,6 +24,7 @@ const CONFIG: AgentConfig = {
   graceSeconds: 120,
   selfDeadlineSeconds: 180,
   idleHandoff: null,
+  command: null,
 };
 const ID = '3d57ac63-d4fd-4b31-90c4-21c84cde8b1f';
 const NAME = 'session-2026-12-04T07-41-3d57ac63.jsonl';

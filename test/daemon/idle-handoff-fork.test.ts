@@ -33,7 +33,11 @@ afterEach(async () => {
   daemon = fake = base = undefined;
 });
 
-async function setup(fork: object = {}): Promise<{ daemon: DaemonRepo; fake: FakeAnthropic; claude: ClaudeHome; hookLog: string }> {
+/** `command`: the fork's `claude` comes from the user's config, and the daemon's PATH has none. */
+async function setup(
+  fork: object = {},
+  options: { command?: boolean } = {},
+): Promise<{ daemon: DaemonRepo; fake: FakeAnthropic; claude: ClaudeHome; hookLog: string }> {
   fake = await startFakeAnthropic();
   base = await fs.mkdtemp(path.join(os.tmpdir(), 'ai-zen-fork-'));
   const claude = await makeClaudeHome(base);
@@ -41,7 +45,7 @@ async function setup(fork: object = {}): Promise<{ daemon: DaemonRepo; fake: Fak
   // As a daemon started from a Claude Code hook: the client's own environment, its `claude` on PATH.
   const env = {
     ...claude.env,
-    PATH: `${path.dirname(CLAUDE_BIN)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    PATH: options.command ? (process.env.PATH ?? '/usr/bin:/bin') : `${path.dirname(CLAUDE_BIN)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
     HOME: claude.home,
     ANTHROPIC_BASE_URL: fake.baseURL,
     ANTHROPIC_API_KEY: 'test',
@@ -58,6 +62,11 @@ async function setup(fork: object = {}): Promise<{ daemon: DaemonRepo; fake: Fak
       agents: { 'claude-code': { idleHandoff: { enabled: true, minTokens: 15_000, afterMinutes: 0.05, executor: 'fork', ...fork } } },
     },
   });
+  if (options.command)
+    await fs.writeFile(
+      path.join(daemon.env.AI_ZEN_HOME!, 'config.json'),
+      JSON.stringify({ agents: { 'claude-code': { command: CLAUDE_BIN } } }),
+    );
   await daemon.start();
   expect((await daemon.daemon(['install-hooks', 'claude'])).code).toBe(0);
   return { daemon, fake, claude, hookLog };
@@ -113,6 +122,9 @@ describe('the fork executor writes an idle Claude Code session its document', { 
     expect(forkRequests.length).toBe(3);
     expect(forkRequests[0]!.allText).toContain('Add the parser to src/parse.ts.');
     expect(new Set(forkRequests.map((request) => request.body.model))).toEqual(new Set([main[0]!.body.model]));
+    // The cached prefix is the session's: the fork's permission rules change neither its tools nor its system prompt.
+    expect(forkRequests[0]!.body.tools).toEqual(main[0]!.body.tools);
+    expect(forkRequests[0]!.body.system).toEqual(main[0]!.body.system);
     expect(await sha(original)).toBe(before);
     // The fork's transcript is gone, and it never became a session of the person's.
     expect(await claudeTranscripts(claude)).toEqual([original]);
@@ -129,6 +141,54 @@ describe('the fork executor writes an idle Claude Code session its document', { 
     );
     const handoffs = (await daemon.daemon(['handoffs'])).stdout;
     expect(handoffs).toMatch(/fork {2}fork cost \S+ tokens in \(123k cached\) \+ 430 out \(~\$0\.\d+\)/);
+  });
+
+  test('the fork runs the configured claude and writes only its document: told to write elsewhere or read outside the repo, it cannot', async () => {
+    const { daemon, fake, claude } = await setup({}, { command: true });
+    const client = await daemon.connect();
+    const seen: AnyEvent[] = [];
+    await client.subscribe((event: AnyEvent) => seen.push(event));
+    const original = await idleSession(daemon, fake, claude);
+    const before = await sha(original);
+    const outside = path.join(base!, 'outside.md');
+    const inRepo = path.join(daemon.root, 'src', 'planted.ts');
+    const secret = path.join(base!, 'secret.txt');
+    await fs.writeFile(secret, 'the-secret-outside-the-repo');
+    let target = '';
+    let afterRead = '';
+    fake.enqueue(
+      (request) => {
+        target = /to exactly this path: (\S+\.md)/.exec(request.allText)?.[1] ?? 'missing';
+        return anthropicReply()
+          .tool('Write', { file_path: outside, content: DOCUMENT })
+          .usage({ input_tokens: 50, cache_read_input_tokens: 40_000, output_tokens: 20 });
+      },
+      anthropicReply()
+        .tool('Write', { file_path: inRepo, content: 'export const planted = 1;\n' })
+        .usage({ input_tokens: 50, cache_read_input_tokens: 40_000, output_tokens: 20 }),
+      anthropicReply().tool('Read', { file_path: secret }).usage({ input_tokens: 50, cache_read_input_tokens: 40_000, output_tokens: 20 }),
+      (request) => {
+        afterRead = request.allText;
+        return anthropicReply()
+          .tool('Write', { file_path: target, content: DOCUMENT })
+          .usage({ input_tokens: 60, cache_read_input_tokens: 41_000, output_tokens: 400 });
+      },
+      anthropicReply().text('Handoff written.').usage({ input_tokens: 70, cache_read_input_tokens: 42_000, output_tokens: 10 }),
+    );
+    const written = await waitFor(() => seen.find((event) => event.name === 'handoff.written')?.payload as any, {
+      timeoutMs: 120_000,
+      message: 'the idle document written',
+    });
+    // The document, by the configured claude: the daemon's PATH has none.
+    expect(written).toMatchObject({ executor: 'fork', trigger: 'idle' });
+    expect(path.join(daemon.root, written.path)).toBe(target);
+    expect(await fs.readFile(target, 'utf8')).toContain('The user asked to add the parser');
+    // Nothing written anywhere else, in the repo or out of it, and nothing read from outside it.
+    await expect(fs.stat(outside)).rejects.toThrow(/ENOENT/);
+    await expect(fs.stat(inRepo)).rejects.toThrow(/ENOENT/);
+    expect(afterRead).not.toBe('');
+    expect(afterRead).not.toContain('the-secret-outside-the-repo');
+    expect(await sha(original)).toBe(before);
   });
 
   test('a fork that writes no document downgrades to the offline document, saying why', async () => {

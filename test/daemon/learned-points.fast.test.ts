@@ -21,6 +21,7 @@ const CONFIG: AgentConfig = {
   graceSeconds: 120,
   selfDeadlineSeconds: 180,
   idleHandoff: null,
+  command: null,
 };
 const MODEL = 'claude-sonnet-4-6';
 const NOW = Date.parse('2026-12-04T12:00:00.000Z');

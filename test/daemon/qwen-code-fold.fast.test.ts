@@ -25,6 +25,7 @@ const CONFIG: AgentConfig = {
   graceSeconds: 120,
   selfDeadlineSeconds: 180,
   idleHandoff: null,
+  command: null,
 };
 
 const base = (type: string, cwd = ROOT) => ({

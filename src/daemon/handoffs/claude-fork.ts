@@ -22,6 +22,8 @@ export interface ForkRequest {
   /** The session's model; null: the client's own default. */
   readonly model: string | null;
   readonly prompt: string;
+  /** The one file the fork may write: the document. */
+  readonly document: string;
   readonly env: Env;
   readonly timeoutMs: number;
   /** Aborted when the daemon stops: the fork's process group is killed. */
@@ -39,6 +41,16 @@ export function forkTranscriptPath(transcript: string, forkId: string): string {
 
 export const newForkId = (): string => randomUUID();
 
+/**
+ * Claude Code's permission rules for the fork: `//` starts an absolute path, and an `Edit` rule is
+ * what its Write tool is checked against (Claude Code 2.1.332). The characters a
+ * gitignore pattern reads as wildcards are escaped, so the rule names exactly this document.
+ */
+export function forkPermissions(repo: string, document: string): [string, string] {
+  const absolute = (file: string) => `/${path.resolve(file).replace(/[\\*?[\]]/g, '\\$&')}`;
+  return [`Read(${absolute(repo)}/**)`, `Edit(${absolute(document)})`];
+}
+
 /** Runs the fork to its end; never throws. */
 export async function runClaudeFork(request: ForkRequest, forkId: string): Promise<ForkOutcome> {
   const args = [
@@ -51,9 +63,13 @@ export async function runClaudeFork(request: ForkRequest, forkId: string): Promi
     forkId,
     '--output-format',
     'json',
-    // The brief and the document: nothing else is allowed without asking (and a headless run cannot ask).
+    // Read the repo (the brief is in it) and write the document, nothing else: `dontAsk` refuses what
+    // no rule allows, even where the user's settings say `acceptEdits`. The tool list itself stays the
+    // session's (`--tools` would change the cached prefix).
+    '--permission-mode',
+    'dontAsk',
     '--allowedTools',
-    'Read,Write',
+    ...forkPermissions(request.cwd, request.document),
     ...(request.model ? ['--model', request.model] : []),
   ];
   const result = await runProcess(request.command, args, {

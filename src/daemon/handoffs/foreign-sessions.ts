@@ -50,6 +50,8 @@ export interface AgentTerms {
   readonly idle?: IdleHandoffConfig | null;
   /** `agents.<name>.models`: the user's corrections of the window and price tables. */
   readonly models?: Readonly<Record<string, ModelFacts>>;
+  /** `agents.<name>.command`: the agent's command the daemon runs (Claude Code's fork); null or absent: the one on PATH. */
+  readonly command?: string | null;
 }
 
 /** Where a session's idle handoff stands, for status, `top` and the statusline. */
@@ -398,7 +400,13 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
   function forkOf(agent: string): { fork: ForkSettings } | Record<string, never> {
     const terms = options.termsFor?.(agent);
     if (agent !== 'claude-code' || terms?.idle?.executor !== 'fork') return {};
-    return { fork: { timeoutMs: terms.idle.forkTimeoutSeconds * 1000, models: terms.models ?? {} } };
+    return {
+      fork: {
+        timeoutMs: terms.idle.forkTimeoutSeconds * 1000,
+        models: terms.models ?? {},
+        ...(terms.command ? { command: terms.command } : {}),
+      },
+    };
   }
 
   /** Where the session's idle handoff stands, and what its person is told on return once it was handed off. */

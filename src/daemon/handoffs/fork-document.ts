@@ -101,6 +101,7 @@ export async function writeForkDocument(input: ForkDocumentInput): Promise<ForkD
         cwd: input.root,
         model: state.model,
         prompt,
+        document: doc.absolute,
         env: input.env,
         timeoutMs: input.settings.timeoutMs,
         signal: input.signal,

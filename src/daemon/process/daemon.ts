@@ -170,6 +170,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         selfDeadlineMs: settings.selfDeadlineSeconds * 1000,
         idle: settings.idleHandoff,
         models: settings.models,
+        command: settings.command,
       };
     },
     summary: () => foreignSummaryExecutor(keeper.current(), logger.child({ component: 'model' })),
