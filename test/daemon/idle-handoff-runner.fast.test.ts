@@ -1,7 +1,7 @@
 // The idle handoff's runner with an injected clock and timers the test fires: Claude Code's real
 // source reads a transcript the real client wrote (bench/fixtures/transcripts/claude-code), the
 // offline document goes through the shared pipeline into a temp project, and what was done is kept
-// in the handoff records, so a restarted daemon knows the stretch was handed off.
+// in the handoff records, so a restarted daemon knows the stretch was handed off and its person told.
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
@@ -68,6 +68,7 @@ test('a recorded session idle 45 minutes with a 1-hour cache: one idle document,
   const state: SessionState = (await source.createReader(file).update()).state;
   const replyAt = Date.parse(state.turn!.lastReplyAt!);
   const env = { AI_ZEN_HOME: path.join(root, '.home') };
+  const records = createForeignRecords({ root, env, logger: memoryLogger().logger });
 
   const start = (clock: { now: number }) => {
     const events = new EventBus();
@@ -86,7 +87,7 @@ test('a recorded session idle 45 minutes with a 1-hour cache: one idle document,
       termsFor: () => ({ graceMs: 0, selfDeadlineMs: 1000, idle: config['claude-code'].idleHandoff }),
       now: () => new Date(clock.now),
       timers: hand.timers,
-      records: createForeignRecords({ root, env, logger: memoryLogger().logger }),
+      records,
     });
     return { runner, events, ...hand };
   };
@@ -130,6 +131,8 @@ test('a recorded session idle 45 minutes with a 1-hour cache: one idle document,
   expect(second.live()).toEqual([]);
   expect(second.runner.idleOf(file)).toMatchObject({ handedOffAt: replyAt + 45 * 60_000, document: document.path });
   expect(second.runner.idleOf(file)?.choice).toEqual({ document: document.path, ...onReturn });
+  // The person was told before the restart: not again in the same stretch.
+  expect(second.runner.takeIdleReturn(file)).toBeNull();
   expect(second.runner.actionFor(file)).toMatch(
     new RegExp(`^handed off while idle \\d\\d:\\d\\d: ${document.path.replaceAll('.', '\\.')}$`),
   );

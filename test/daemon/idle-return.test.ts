@@ -110,6 +110,62 @@ describe('the person back at a session handed off while idle', { timeout: 240_00
     expect((await fs.readFile(transcript, 'utf8')).startsWith(before)).toBe(true);
   });
 
+  test('a daemon restart in the same idle stretch does not show the choice again', async () => {
+    const { daemon, fake, claude } = await setup();
+    fake.enqueue(anthropicReply().text('The parser is in src/parse.ts.').usage(written(40_000)));
+    await using terminal = await startInteractiveClaude('Add the parser', {
+      cwd: daemon.root,
+      home: claude,
+      baseURL: fake.baseURL,
+      env: { ...daemon.env, ...ONE_HOUR },
+    });
+    await terminal.waitForScreen(/The parser is in src\/parse\.ts\./, { timeoutMs: 60_000 });
+    const transcript = await onlyTranscript(claude);
+    await handedOff(daemon, transcript);
+
+    // Back: the choice is shown; the person interrupts before any reply and Claude Code gives the
+    // prompt back, so the idle stretch goes on.
+    let release: () => void = () => {};
+    fake.enqueue(
+      anthropicReply()
+        .text('late')
+        .until(new Promise<void>((resolve) => (release = resolve))),
+    );
+    await terminal.type('Now add the lexer');
+    await terminal.sendKeys('Enter');
+    expect(flat(await terminal.waitForScreen(/UserPromptSubmit says: ai-zen: handed off while idle/, { timeoutMs: 60_000 }))).toMatch(
+      CHOICE,
+    );
+    await waitFor(() => fake.pending() === 0, { timeoutMs: 60_000, message: 'the prompt sent' });
+    await terminal.sendKeys('Escape');
+    await waitFor(
+      async () => {
+        const screen = await terminal.capture();
+        return /❯\s+Now add the lexer/.test(screen) && !screen.includes('UserPromptSubmit says') ? screen : undefined;
+      },
+      { timeoutMs: 60_000, message: 'the prompt given back' },
+    );
+    release();
+
+    // A restart: the records say the stretch was handed off, and that its person was told.
+    expect((await daemon.daemon(['stop'])).code).toBe(0);
+    await daemon.start();
+    await handedOff(daemon, transcript);
+    let asked: RecordedAnthropicRequest | undefined;
+    fake.enqueue((request) => {
+      asked = request;
+      return anthropicReply().text('The lexer is in src/lex.ts.').usage(written(41_000));
+    });
+    // Whatever the screen kept of the first telling, the resubmitted prompt adds none.
+    const told = (screen: string) => flat(screen).match(new RegExp(CHOICE.source, 'g'))?.length ?? 0;
+    const shown = told(await terminal.capture());
+    await terminal.sendKeys('Enter');
+    const after = await terminal.waitForScreen(/The lexer is in src\/lex\.ts\./, { timeoutMs: 60_000 });
+    expect(told(after)).toBe(shown);
+    expect(asked?.lastUserText).toContain('Now add the lexer');
+    expect(asked?.allText).not.toContain('while the user was away');
+  });
+
   test('in a script: `claude -p --resume` of a session handed off while idle is not told, and the prompt goes on', async () => {
     const { daemon, fake, claude } = await setup();
     // A person's session (its transcript says so), left at the terminal; a script resumes it.

@@ -2,7 +2,7 @@
 // sessions carry their `handoff` lines in their session files, and a restart reads them again;
 // another agent's transcript is only ever read, so its handoff lines are kept here instead, one
 // JSON line each: `began` when the daemon (or the agent, asked by its Stop hook) starts a document,
-// `handoff` once the document is sealed. A `began` with no `handoff` after it is a handoff a kill -9
+// `handoff` once the document is sealed, `told` once the person back at an idle session saw its choice. A `began` with no `handoff` after it is a handoff a kill -9
 // or a full disk cut short: the next start adopts its document or hands the session off again.
 // Private to the user (`$AI_ZEN_HOME/handoff-records/<hash of the repo>.jsonl`), so nothing a
 // cloned repo carries can plant a record.
@@ -51,22 +51,34 @@ const Handoff = z.object({
   forkCost: ForkCost.optional(),
 });
 
-const RecordLine = z.discriminatedUnion('type', [Began, Handoff]);
+/** The person back at a session handed off while idle was shown the choice of this stretch: once, restarts included. */
+const Told = z.object({
+  type: z.literal('told'),
+  at: z.string().max(64),
+  transcript: z.string().max(4096),
+  stretch: z.string().max(512),
+});
+
+const RecordLine = z.discriminatedUnion('type', [Began, Handoff, Told]);
 
 export type BeganRecord = Omit<z.infer<typeof Began>, 'type'>;
 /** A sealed document of another agent's session, as the committer takes it, and the transcript it was written for. */
 export type HandoffRecordLine = Omit<z.infer<typeof Handoff>, 'type'> & HandoffSeen;
 
-/** What a start finds: every sealed document, and the handoffs begun and never finished, by transcript. */
+export type ToldRecord = Omit<z.infer<typeof Told>, 'type'>;
+
+/** What a start finds: every sealed document, the handoffs begun and never finished, and each transcript's last stretch told. */
 export interface FoundRecords {
   readonly handoffs: readonly HandoffRecordLine[];
   readonly unfinished: readonly BeganRecord[];
+  readonly told: readonly ToldRecord[];
 }
 
 export interface ForeignRecords {
   read(): Promise<FoundRecords>;
   began(record: BeganRecord): Promise<void>;
   handoff(record: HandoffRecordLine): Promise<void>;
+  told(record: ToldRecord): Promise<void>;
 }
 
 /** The file a repo's records are kept in. */
@@ -94,9 +106,12 @@ export function createForeignRecords(options: { readonly root: string; readonly 
 
   return {
     async read() {
+      // What this process appended is read back too.
+      await appending;
       const text = await fs.readFile(file, 'utf8').catch(() => '');
       const handoffs = new Map<string, HandoffRecordLine>();
       const open = new Map<string, BeganRecord>();
+      const told = new Map<string, ToldRecord>();
       for (const raw of text.split('\n')) {
         if (raw.trim() === '') continue;
         let parsed: unknown;
@@ -110,15 +125,19 @@ export function createForeignRecords(options: { readonly root: string; readonly 
         if (line.data.type === 'began') {
           const { type: _began, ...record } = line.data;
           open.set(record.transcript, record);
+        } else if (line.data.type === 'told') {
+          const { type: _told, ...record } = line.data;
+          told.set(record.transcript, record);
         } else {
           const { type: _handoff, ...record } = line.data;
           handoffs.set(record.path, record);
           open.delete(record.transcript);
         }
       }
-      return { handoffs: [...handoffs.values()], unfinished: [...open.values()] };
+      return { handoffs: [...handoffs.values()], unfinished: [...open.values()], told: [...told.values()] };
     },
     began: (record) => append({ type: 'began', ...record }),
     handoff: (record) => append({ type: 'handoff', ...record }),
+    told: (record) => append({ type: 'told', ...record }),
   };
 }

@@ -482,6 +482,7 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       const before = latest.get(handoff.transcript);
       if (!before || before.at <= handoff.at) latest.set(handoff.transcript, handoff);
     }
+    for (const told of found.told) toldReturn.set(told.transcript, told.stretch);
     const seenAt = now().getTime();
     for (const [transcript, handoff] of latest) {
       const atMs = Date.parse(handoff.at);
@@ -627,6 +628,8 @@ export function createForeignSessions(options: ForeignSessionsOptions): ForeignS
       const stretch = records.get(file)?.idle?.stretch;
       if (!standing?.choice || stretch === undefined || toldReturn.get(file) === stretch) return null;
       toldReturn.set(file, stretch);
+      // Kept, so a restart before the stretch ends does not tell the person twice.
+      void options.records.told({ at: now().toISOString(), transcript: file, stretch });
       return standing.choice;
     },
     close() {
