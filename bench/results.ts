@@ -12,7 +12,7 @@ export interface Figure {
 }
 
 export interface ItemResult {
-  readonly id: 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'x' | 's' | 'r' | 'h' | 't';
+  readonly id: 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'x' | 's' | 'r' | 'h' | 't' | 'w';
   readonly title: string;
   /** null when it ran; else why not (one line). */
   readonly notRun: string | null;

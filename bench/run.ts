@@ -1,5 +1,5 @@
 // `npm run bench`: runs the daemon benchmark (items a–g, s: the statusline, r: twenty idle enabled repos, h: every turn's hook,
-// t: a big transcript handed off) and writes
+// t: a big transcript handed off, w: the idle handoff with an injected clock) and writes
 // bench/RESULTS.md. Never part of `npm test`. `--quick` shrinks sizes and counts for a smoke run
 // (printed to stdout unless --out is given, so it never overwrites the real results);
 // `--only b,d` runs some items. Progress goes to stderr.
@@ -13,6 +13,7 @@ import { benchAgents } from './agents-bench.js';
 import { benchEndToEnd } from './end-to-end-bench.js';
 import { benchFactsItem } from './facts-bench.js';
 import { benchIdle } from './idle-bench.js';
+import { benchIdleHandoff } from './idle-handoff-bench.js';
 import { benchIdleRepos } from './idle-repos-bench.js';
 import { benchHooks } from './hook-bench.js';
 import { benchLatency } from './latency-bench.js';
@@ -24,7 +25,7 @@ import { renderResults } from './render-results.js';
 import { notRun, type ItemResult } from './results.js';
 
 type ItemId = ItemResult['id'];
-const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'x', 's', 'r', 'h', 't'];
+const ALL: readonly ItemId[] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'x', 's', 'r', 'h', 't', 'w'];
 const TITLES: Record<ItemId, string> = {
   a: '(a) Overflow detection latency',
   b: '(b) Incremental reader: bytes read and time per append',
@@ -38,6 +39,7 @@ const TITLES: Record<ItemId, string> = {
   r: '(r) Twenty enabled repos, idle: total daemon RSS against one daemon’s',
   h: '(h) Every turn’s hook and the statusline against a bare node start',
   t: '(t) A big transcript of Claude Code and of Codex handed off at bounded memory',
+  w: '(w) Idle handoff while the cache is warm, with an injected clock',
 };
 
 interface Arguments {
@@ -60,7 +62,7 @@ function parseArguments(argv: readonly string[]): Arguments {
         throw new Error(`--only takes items from ${ALL.join(',')}, got ${JSON.stringify(argv[index] ?? '')}`);
       only = list as ItemId[];
     } else if (argument === '--out') out = argv[++index] ?? null;
-    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f,g,x,s,r,h,t, --out FILE`);
+    else throw new Error(`unknown argument ${argument}; use --quick, --only a,b,c,d,e,f,g,x,s,r,h,t,w, --out FILE`);
   }
   return { quick, only, out };
 }
@@ -112,6 +114,8 @@ async function runItem(id: ItemId, quick: boolean): Promise<ItemResult> {
     case 't':
       // 2 GB each by default; AI_ZEN_BENCH_TRANSCRIPT_MB for a machine whose temp folder lacks the ~4 GB.
       return benchBigTranscript({ daemonBin, megabytes: quick ? 200 : Number(process.env.AI_ZEN_BENCH_TRANSCRIPT_MB ?? 2048), log });
+    case 'w':
+      return benchIdleHandoff({ sizes: quick ? [120_000, 400_000] : [120_000, 210_000, 300_000, 450_000, 650_000], log });
   }
 }
 
