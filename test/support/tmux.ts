@@ -151,7 +151,11 @@ export async function startTmux(options: StartTmuxOptions): Promise<TmuxSession>
     async kill() {
       if (killed) return;
       killed = true;
+      // The pane's programs run in their own session, led by the pane's shell: a program still
+      // writing its files as it quits (Claude Code on SIGHUP) would race the test's cleanup of them.
+      const leader = Number((await tmux('display-message', '-p', '-t', target, '#{pane_pid}').catch(() => '')).trim());
       await tmux('kill-server').catch(() => {});
+      if (leader > 0) await sessionGone(leader);
       await fs.rm(socketDir, { recursive: true, force: true });
     },
     [Symbol.asyncDispose]() {
@@ -159,4 +163,27 @@ export async function startTmux(options: StartTmuxOptions): Promise<TmuxSession>
     },
   };
   return session;
+}
+
+/** Waits until no process of session `leader` lives (each exits on the terminal's hangup), killing any left after 10 s. */
+async function sessionGone(leader: number): Promise<void> {
+  const members = async () => {
+    const pids: number[] = [];
+    for (const name of await fs.readdir('/proc').catch(() => [] as string[])) {
+      if (!/^\d+$/.test(name)) continue;
+      const stat = await fs.readFile(`/proc/${name}/stat`, 'utf8').catch(() => '');
+      // Fields after the command's closing parenthesis: state, ppid, pgrp, session.
+      const [state, , , session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state !== 'Z' && Number(session) === leader) pids.push(Number(name));
+    }
+    return pids;
+  };
+  const deadline = Date.now() + 10_000;
+  for (let left = await members(); left.length > 0; left = await members()) {
+    if (Date.now() >= deadline) {
+      for (const pid of left) process.kill(pid, 'SIGKILL');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
 }
