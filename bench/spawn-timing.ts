@@ -5,16 +5,17 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { claudeSlug } from '../dist/daemon/sources/claude-code/claude-paths.js';
 
-/** `node <args>` with `input` on its stdin: how long from spawn to exit, and what it printed. */
+/** `node <args>` (or `command <args>`) with `input` on its stdin: how long from spawn to exit, and what it printed. */
 export function timedRun(
   args: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
   input: string,
+  command: string = process.execPath,
 ): Promise<{ ms: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'ignore'] });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
