@@ -70,7 +70,8 @@ export function nodePipe(): NodePipe | null {
 function loadBindings(): Bindings | null {
   const major = Number(process.versions.node.split('.')[0]);
   const binding = (process as { binding?: (name: string) => unknown }).binding;
-  if (!(major >= TRIED_MAJORS.lowest && major <= TRIED_MAJORS.highest) || typeof binding !== 'function') return null;
+  if (!(major >= TRIED_MAJORS.lowest && major <= TRIED_MAJORS.highest) || typeof binding !== 'function' || pendingDeprecation())
+    return null;
   try {
     const pipe = binding('pipe_wrap') as Record<string, unknown> & { constants?: { SOCKET?: unknown } };
     const stream = binding('stream_wrap') as Record<string, unknown>;
@@ -106,6 +107,15 @@ function loadBindings(): Bindings | null {
     // A Node that refuses the binding (its permission model, a removed name): node:net.
     return null;
   }
+}
+
+/** Where Node is told to warn of pending deprecations, process.binding would print one on stderr: node:net. */
+function pendingDeprecation(): boolean {
+  return (
+    process.env.NODE_PENDING_DEPRECATION === '1' ||
+    process.execArgv.includes('--pending-deprecation') ||
+    (process.env.NODE_OPTIONS ?? '').includes('--pending-deprecation')
+  );
 }
 
 function connect(found: Bindings, path: string, events: ConnectEvents): PipeStream {

@@ -40,25 +40,41 @@ it('Node’s pipe handle is there on the Node this runs (every major it was trie
   expect(nodePipe()).not.toBeNull();
 });
 
-it('a Node without the pipe handle as tried (here: no process.binding) gets its answer through node:net', async () => {
+it('a Node without the pipe handle as tried (no process.binding), or told to warn of pending deprecations, gets its answer through node:net, nothing on stderr', async () => {
   const socketPath = await serve('fallback.sock', (socket, id) =>
     socket.write(`${JSON.stringify({ v: 1, id, ok: true, result: 'ok' })}\f`),
   );
   const built = path.resolve(import.meta.dirname, '..', '..', 'dist', 'ipc');
-  const script = [
-    'delete process.binding;',
-    `const { nodePipe } = await import(${JSON.stringify(path.join(built, 'node-pipe.js'))});`,
-    `const { requestOnce } = await import(${JSON.stringify(path.join(built, 'one-request.js'))});`,
-    `const outcome = await requestOnce(${JSON.stringify(socketPath)}, 'status', undefined, 5000);`,
-    'console.log(JSON.stringify({ pipe: nodePipe() !== null, outcome }));',
-  ].join('\n');
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  expect(await new Promise((resolve) => child.once('exit', resolve))).toBe(0);
-  expect(JSON.parse(stdout)).toEqual({ pipe: false, outcome: { kind: 'answered', result: 'ok' } });
+  const script = (prelude: string) =>
+    [
+      prelude,
+      `const { nodePipe } = await import(${JSON.stringify(path.join(built, 'node-pipe.js'))});`,
+      `const { requestOnce } = await import(${JSON.stringify(path.join(built, 'one-request.js'))});`,
+      `const outcome = await requestOnce(${JSON.stringify(socketPath)}, 'status', undefined, 5000);`,
+      'console.log(JSON.stringify({ pipe: nodePipe() !== null, outcome }));',
+    ].join('\n');
+  for (const [prelude, env] of [
+    ['delete process.binding;', {}],
+    ['', { NODE_PENDING_DEPRECATION: '1' }],
+  ] as const) {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script(prelude)], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    expect(await new Promise((resolve) => child.once('close', resolve))).toBe(0);
+    expect({ stderr, result: JSON.parse(stdout) }).toEqual({
+      stderr: '',
+      result: { pipe: false, outcome: { kind: 'answered', result: 'ok' } },
+    });
+  }
 });
 
 const transports: [string, Connect][] = [
