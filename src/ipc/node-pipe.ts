@@ -5,7 +5,10 @@
 // piece is where it was there; otherwise nodePipe() is null and the caller takes node:net.
 import { getSystemErrorName } from 'node:util';
 
-/** The Node majors this was run on (20, 22, 24 and 26; the odd ones between share their code). */
+/**
+ * The Node majors this was run on with test/ipc/one-request.test.ts: 20, 22, 24 and 26 (the short-lived
+ * odd ones between are taken on trust). A newer major gets node:net until it has been run there too.
+ */
 const TRIED_MAJORS = { lowest: 20, highest: 26 };
 
 export interface PipeEvents {
