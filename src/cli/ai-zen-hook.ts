@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The lean entry of `ai-zen-daemon hook <agent> <event>`: the stable shim runs this file for `hook`,
-// and the agent waits on it every turn, so it loads only a socket client (hook-forward.ts: node:net,
+// and the agent waits on it every turn, so it loads only a socket client (hook-forward.ts: a bare socket,
 // no zod, no agent's code) and hands the agent's input to the daemon, which reads it. Only when no
 // daemon answers (a session start in an enabled repo launches one) or an older daemon does not know
 // the request does it load the full hook path (hook-answer.ts). Never fails the agent: any error

@@ -1,13 +1,14 @@
-// One request and its reply over a plain socket, with nothing but node:net: for a caller whose
-// whole run must fit in a few tens of milliseconds (Claude Code's statusline).
+// One request and its reply over a plain socket, with no zod and, where it can, no node:net: for a
+// caller whose whole run must fit in a few tens of milliseconds (a hook, Claude Code's statusline).
 // client.ts validates with protocol.ts's zod schemas, and loading zod alone takes longer than the
 // statusline's whole budget on a loaded machine (measured: bench/RESULTS-statusline.md); this one
 // checks the reply's envelope by hand and leaves the result's shape to its caller. Same wire (README).
-import net from 'node:net';
+// The socket is Node's pipe handle itself (node-pipe.ts) where it is as this was tried on, else node:net.
+import { nodePipe, type ConnectEvents, type PipeStream } from './node-pipe.js';
 
 /** protocol.ts's PROTOCOL_VERSION and DELIMITER, spelt out: importing that module loads zod. */
 const VERSION = 1;
-const DELIMITER = '\f';
+const DELIMITER = 0x0c;
 /** A statusline's reply is a few hundred bytes: anything far larger is not the answer. */
 const MAX_REPLY_BYTES = 64 * 1024;
 
@@ -21,37 +22,64 @@ export type OneRequestOutcome =
 
 let counter = 0;
 
+/** How the socket is opened: Node's pipe handle where it is as tried, else node:net. */
+export type Connect = (socketPath: string, events: ConnectEvents) => PipeStream;
+
+const connectAnyway: Connect = (socketPath, events) => nodePipe()?.connect(socketPath, events) ?? netConnect(socketPath, events);
+
 /** Sends one request and waits at most `deadlineMs` (connecting included) for its reply. Never rejects. */
-export function requestOnce(socketPath: string, type: string, params: unknown, deadlineMs: number): Promise<OneRequestOutcome> {
+export function requestOnce(
+  socketPath: string,
+  type: string,
+  params: unknown,
+  deadlineMs: number,
+  connect: Connect = connectAnyway,
+): Promise<OneRequestOutcome> {
   const id = `one-${process.pid}-${++counter}`;
   return new Promise((resolve) => {
-    const socket = net.createConnection({ path: socketPath });
-    let buffered = '';
+    let buffered: Buffer = Buffer.alloc(0);
+    let done = false;
     const finish = (outcome: OneRequestOutcome) => {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
-      socket.destroy();
+      socket.close();
       resolve(outcome);
     };
+    const events = {
+      connected: () => socket.write(`${JSON.stringify({ v: VERSION, id, type, params })}\f`),
+      data: (chunk: Buffer) => {
+        buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+        if (buffered.length > MAX_REPLY_BYTES) return finish({ kind: 'no-answer', why: 'the reply is too large' });
+        // A frame ends at a form feed, a byte no UTF-8 sequence holds but itself.
+        let end = buffered.indexOf(DELIMITER);
+        while (end !== -1) {
+          const reply = parseReply(buffered.subarray(0, end).toString('utf8'), id);
+          buffered = buffered.subarray(end + 1);
+          if (reply) return finish(reply);
+          end = buffered.indexOf(DELIMITER);
+        }
+      },
+      end: (code: string, message: string) =>
+        finish(
+          code === 'ENOENT' || code === 'ECONNREFUSED'
+            ? { kind: 'no-daemon' }
+            : { kind: 'no-answer', why: code === 'EOF' ? 'the daemon closed the connection' : message },
+        ),
+    };
     const timer = setTimeout(() => finish({ kind: 'no-answer', why: `no answer within ${deadlineMs} ms` }), deadlineMs);
-    socket.setEncoding('utf8');
-    socket.once('connect', () => socket.write(`${JSON.stringify({ v: VERSION, id, type, params })}${DELIMITER}`));
-    socket.on('error', (error: NodeJS.ErrnoException) =>
-      finish(error.code === 'ENOENT' || error.code === 'ECONNREFUSED' ? { kind: 'no-daemon' } : { kind: 'no-answer', why: error.message }),
-    );
-    socket.on('close', () => finish({ kind: 'no-answer', why: 'the daemon closed the connection' }));
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      if (buffered.length > MAX_REPLY_BYTES) return finish({ kind: 'no-answer', why: 'the reply is too large' });
-      let end = buffered.indexOf(DELIMITER);
-      while (end !== -1) {
-        const frame = buffered.slice(0, end);
-        buffered = buffered.slice(end + 1);
-        const reply = parseReply(frame, id);
-        if (reply) return finish(reply);
-        end = buffered.indexOf(DELIMITER);
-      }
-    });
+    const socket = connect(socketPath, events);
   });
+}
+
+/** The same connection through node:net, loaded only here. */
+export function netConnect(socketPath: string, events: ConnectEvents): PipeStream {
+  const socket = process.getBuiltinModule('node:net').createConnection({ path: socketPath });
+  socket.once('connect', events.connected);
+  socket.on('data', events.data);
+  socket.on('error', (error: NodeJS.ErrnoException) => events.end(error.code ?? 'ERROR', error.message));
+  socket.on('close', () => events.end('EOF', 'the daemon closed the connection'));
+  return { write: (text) => socket.write(text), close: () => socket.destroy() };
 }
 
 function parseReply(frame: string, id: string): OneRequestOutcome | null {

@@ -82,7 +82,7 @@ export const RequestParams = {
   /**
    * The same hook as the agent sent it (its stdin JSON, untouched): the daemon reads it as that agent's
    * hooks do and answers the output shaped for the agent. The lean hook entry sends this, so it loads
-   * no agent's code and no zod: only node:net.
+   * no agent's code and no zod: only a socket.
    */
   'agent-hook-input': z
     .object({

@@ -1,7 +1,9 @@
 // SHA-256 of a string (its UTF-8 bytes), hex: the lock and socket names. Written out (FIPS 180-4)
 // rather than node:crypto, whose loading cost ~3 ms of every hook and statusline run (each a fresh
 // process, ~10% of a bare node start), and rather than @noble/hashes, whose general hasher was half
-// of the lean hook's bundle to compile on every run. A name is a few dozen bytes: speed is no matter.
+// of the lean hook's bundle to compile on every run. A name is a few dozen bytes: what counts is the
+// first call in a fresh process, so plain typed arrays (Buffer's read and write methods and
+// padStart cost a hook ~0.3 ms to set up for their first use).
 // test/lock/sha256.fast.test.ts holds it to node:crypto's digest.
 
 /** The first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
@@ -20,23 +22,37 @@ const rotr = (word: number, shift: number): number => (word >>> shift) | (word <
 
 export function sha256Hex(text: string): string {
   const data = Buffer.from(text, 'utf8');
-  // The message, a 1 bit, zeros, and its length in bits as 64 bits: a whole number of 64-byte blocks.
+  // The message, a 1 bit, zeros, and its length in bits as 64 bits big-endian: whole 64-byte blocks.
   const length = Math.ceil((data.length + 9) / 64) * 64;
-  const message = Buffer.alloc(length);
-  data.copy(message);
+  const message = new Uint8Array(length);
+  message.set(data);
   message[data.length] = 0x80;
-  message.writeUInt32BE(Math.floor(data.length / 0x20000000), length - 8);
-  message.writeUInt32BE((data.length * 8) >>> 0, length - 4);
+  const high = Math.floor(data.length / 0x20000000);
+  const low = (data.length * 8) >>> 0;
+  for (let i = 0; i < 4; i += 1) {
+    message[length - 8 + i] = high >>> (24 - 8 * i);
+    message[length - 4 + i] = low >>> (24 - 8 * i);
+  }
   const hash = new Uint32Array(INITIAL);
   const w = new Uint32Array(64);
   for (let offset = 0; offset < length; offset += 64) {
-    for (let i = 0; i < 16; i += 1) w[i] = message.readUInt32BE(offset + i * 4);
+    for (let i = 0; i < 16; i += 1) {
+      const at = offset + i * 4;
+      w[i] = (message[at]! << 24) | (message[at + 1]! << 16) | (message[at + 2]! << 8) | message[at + 3]!;
+    }
     for (let i = 16; i < 64; i += 1) {
       const s0 = rotr(w[i - 15]!, 7) ^ rotr(w[i - 15]!, 18) ^ (w[i - 15]! >>> 3);
       const s1 = rotr(w[i - 2]!, 17) ^ rotr(w[i - 2]!, 19) ^ (w[i - 2]! >>> 10);
       w[i] = w[i - 16]! + s0 + w[i - 7]! + s1;
     }
-    let [a, b, c, d, e, f, g, h] = hash as unknown as [number, number, number, number, number, number, number, number];
+    let a = hash[0]!;
+    let b = hash[1]!;
+    let c = hash[2]!;
+    let d = hash[3]!;
+    let e = hash[4]!;
+    let f = hash[5]!;
+    let g = hash[6]!;
+    let h = hash[7]!;
     for (let i = 0; i < 64; i += 1) {
       const t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!;
       const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
@@ -49,8 +65,17 @@ export function sha256Hex(text: string): string {
       b = a;
       a = (t1 + t2) >>> 0;
     }
-    const block = [a, b, c, d, e, f, g, h];
-    for (let i = 0; i < 8; i += 1) hash[i] = hash[i]! + block[i]!;
+    hash[0]! += a;
+    hash[1]! += b;
+    hash[2]! += c;
+    hash[3]! += d;
+    hash[4]! += e;
+    hash[5]! += f;
+    hash[6]! += g;
+    hash[7]! += h;
   }
-  return Array.from(hash, (word) => word.toString(16).padStart(8, '0')).join('');
+  let hex = '';
+  // 2^32 added: every word as 9 hex digits, its leading 1 dropped (padStart's first use costs more).
+  for (const word of hash) hex += (word + 0x100000000).toString(16).slice(1);
+  return hex;
 }

@@ -2,7 +2,7 @@
 // (the lean entry the shim runs, and the full CLI), with the JSON the real client 2.1.332 sends
 // (statusline-claude-input.json, captured from it), against no daemon, a real daemon, bad input;
 // install-hooks claude / uninstall-hooks claude on real settings files; and the real client in tmux.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -90,6 +90,34 @@ describe('statusline', { timeout: 120_000 }, () => {
     expect(wrong.code).toBe(0);
     expect(wrong.stdout).toBe('ctx 60% · ai-zen off\n');
     expect(wrong.stderr).toContain('--nope');
+  });
+
+  it('a caller that never closes stdin gets the line from what it sent by then, within the input deadline; from a file, as well', async () => {
+    const r = await repo();
+    const child = spawn(process.execPath, [LEAN], { cwd: r.root, env: r.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stdin.write(claudeInput(r.root));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    child.stdin.destroy();
+    // Its reading, so the input deadline (1 s) ended the read, not the run's own (2 s: no reading then).
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'ctx 60% · ai-zen off\n' });
+    const file = path.join(r.root, 'input.json');
+    await fs.writeFile(file, claudeInput(r.root));
+    const handle = await fs.open(file, 'r');
+    try {
+      const fromFile = spawn(process.execPath, [LEAN], { cwd: r.root, env: r.env, stdio: [handle.fd, 'pipe', 'pipe'] });
+      let line = '';
+      fromFile.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        line += chunk;
+      });
+      expect(await new Promise((resolve) => fromFile.once('exit', resolve))).toBe(0);
+      expect(line).toBe('ctx 60% · ai-zen off\n');
+    } finally {
+      await handle.close();
+    }
   });
 
   it('with a daemon: where it hands off and where Claude compacts, from the reading it is handed (model, window), and the last document of this session or of the repo', async () => {
