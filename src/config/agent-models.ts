@@ -95,6 +95,9 @@ export const MODEL_TABLE: Readonly<Record<ModelAgent, Readonly<Record<string, Mo
   // Gemini CLI 0.61 (its tokenLimit): 1,048,576 for every Gemini model, 256k for Gemma 4; it
   // compresses its history at 50% of the window (model.compressionThreshold, default 0.5).
   gemini: { 'gemini-': { contextWindow: 1_048_576 }, 'gemma-4': { contextWindow: 256_000 } },
+  // Cline CLI 3.0.65 compacts at 90% of a model's input budget, 128k for a model it has no facts of
+  // (an OpenAI-compatible provider's); a window set in config beats that.
+  cline: {},
 };
 
 /** The agent's window when the model is unknown (Claude: 200k, the smaller: handing off early is safe). */
@@ -105,6 +108,7 @@ export const AGENT_DEFAULT_WINDOW: Readonly<Record<ModelAgent, number | null>> =
   pi: 128_000,
   copilot: null,
   gemini: 1_048_576,
+  cline: 128_000,
 };
 /** Where the agent compacts by itself, in percent of the window, until the daemon has seen it do so. */
 export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = {
@@ -114,6 +118,7 @@ export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = {
   pi: 87,
   copilot: 95,
   gemini: 50,
+  cline: 90,
 };
 
 const ONE_M_SUFFIX = /\[1m\]$/i;

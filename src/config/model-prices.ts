@@ -62,6 +62,7 @@ export const PRICE_TABLE: Readonly<Record<ModelAgent, Readonly<Record<string, Pr
   pi: {},
   copilot: {},
   gemini: {},
+  cline: {},
 };
 
 /** The user's corrections of one model's prices (config `agents.<agent>.models.<model>.prices`). */

@@ -39,6 +39,7 @@ const BIG_LINES: Record<WatchedAgent, readonly string[]> = {
   pi: [json({ type: 'message', id: 'a1', parentId: null, message: { role: 'user', content: BIG } })],
   copilot: [json({ type: 'user.message', data: { content: BIG } })],
   gemini: [json({ id: 'g1', type: 'gemini', content: BIG })],
+  cline: [JSON.stringify({ version: 1, messages: [{ role: 'user', content: [{ type: 'text', text: BIG }] }] }, null, 2)],
 };
 
 const JUNK = [

@@ -86,6 +86,7 @@ export async function makeDaemonRepo(
     PI_CODING_AGENT_DIR: path.join(repo.home, 'pi-agent'),
     QWEN_HOME: path.join(repo.home, 'qwen-home'),
     GEMINI_CLI_HOME: path.join(repo.home, 'gemini-home'),
+    CLINE_DIR: path.join(repo.home, 'cline-home'),
     ...options.env,
   };
   if (options.config) {

@@ -14,8 +14,9 @@ import { qwenAgent } from './qwen-code/qwen-agent.js';
 import { piAgent } from './pi/pi-agent.js';
 import { copilotAgent } from './copilot/copilot-agent.js';
 import { geminiAgent } from './gemini/gemini-agent.js';
+import { clineAgent } from './cline/cline-agent.js';
 
-export const AGENT_MODULES: readonly AgentModule[] = [claudeAgent, codexAgent, qwenAgent, piAgent, copilotAgent, geminiAgent];
+export const AGENT_MODULES: readonly AgentModule[] = [claudeAgent, codexAgent, qwenAgent, piAgent, copilotAgent, geminiAgent, clineAgent];
 
 /** The module of an agent by its config name ('claude-code') or the word people type ('claude'). */
 export function agentModule(nameOrWord: string): AgentModule | null {

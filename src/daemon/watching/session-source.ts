@@ -246,6 +246,9 @@ export interface SessionReader {
   readonly counters: { readonly bytesRead: number; readonly checkBytesRead: number };
 }
 
+/** How a transcript's name ends, but for a source that says otherwise (Cline's whole-JSON `.messages.json`). */
+export const TRANSCRIPT_SUFFIX = '.jsonl';
+
 export interface SessionSource {
   readonly id: string;
   readonly kind: SessionSourceKind;
@@ -254,6 +257,8 @@ export interface SessionSource {
   createReader(file: string): SessionReader;
   /** For people: 'Claude Code'. */
   readonly label?: string;
+  /** How its transcripts' names end (absent: TRANSCRIPT_SUFFIX); the watcher reads no other file. */
+  readonly transcriptSuffix?: string;
   /** Whether the agent's process has the session open (ai-zen's own: the session lock, asked by the daemon). */
   /** `except`: processes not to count (the agent process asking and those above it: its own fresh session is not this one). */
   isLive?(file: string, except?: readonly number[]): Promise<boolean>;

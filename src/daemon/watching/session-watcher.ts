@@ -22,7 +22,14 @@ import { MTIME_SLACK_MS, sameStamp, stampOf } from './file-stamp.js';
 import { type EntryChange, FolderWatch, type WatchFolder } from './folder-watch.js';
 import { type FileStamp, NotRegularFileError } from './incremental-reader.js';
 import { KeptOpenFiles } from './kept-open-files.js';
-import { findSource, type SessionReader, type SessionSource, type SessionState, type SessionUpdate } from './session-source.js';
+import {
+  findSource,
+  type SessionReader,
+  type SessionSource,
+  type SessionState,
+  type SessionUpdate,
+  TRANSCRIPT_SUFFIX,
+} from './session-source.js';
 
 export interface SessionWatcherOptions {
   readonly folder: string;
@@ -96,9 +103,12 @@ export class SessionWatcher {
    * folder normalised once, not path.join's work on every event.
    */
   private readonly entryPrefix: string;
+  /** The endings of the sources' transcript names: every other entry of the folder is passed over unread. */
+  private readonly suffixes: readonly string[];
 
   constructor(private readonly options: SessionWatcherOptions) {
     this.entryPrefix = path.join(options.folder, path.sep);
+    this.suffixes = [...new Set(options.sources.map((source) => source.transcriptSuffix ?? TRANSCRIPT_SUFFIX))];
     this.now = options.now ?? Date.now;
     this.schedule = new CheckSchedule(this.now);
     this.keptOpen = new KeptOpenFiles(this.now);
@@ -108,7 +118,7 @@ export class SessionWatcher {
       ...(options.watchFolder ? { watchFolder: options.watchFolder } : {}),
       awaitReturn: options.create !== false,
       onEntry: (name, how) => {
-        if (!name.endsWith('.jsonl')) return;
+        if (!this.isTranscriptName(name)) return;
         const file = this.entryPrefix + name;
         // A closed (archived) session, or another repo's transcript, needs no further work.
         const known = this.tracked.get(file)?.reader.state;
@@ -128,6 +138,10 @@ export class SessionWatcher {
    * Lists the session files present, without reading one: they are history. The daemon lists before
    * it answers on its socket, so a session begun once it answers is news (its first lines too).
    */
+  private isTranscriptName(name: string): boolean {
+    return this.suffixes.some((suffix) => name.endsWith(suffix));
+  }
+
   list(): Promise<void> {
     this.listing ??= (async () => {
       if (this.options.create !== false) await fs.mkdir(this.options.folder, { recursive: true });
@@ -344,7 +358,7 @@ export class SessionWatcher {
     const names = await fs.readdir(folder);
     const present = new Set<string>();
     for (const name of names) {
-      if (!name.endsWith('.jsonl')) continue;
+      if (!this.isTranscriptName(name)) continue;
       const file = this.entryPrefix + name;
       present.add(file);
       if (this.tracked.has(file)) continue;

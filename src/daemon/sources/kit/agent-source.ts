@@ -22,6 +22,8 @@ import { successorCommand } from './successor.js';
 export interface AgentSessionParts {
   /** Whether `file` (an absolute path) is one of the agent's transcripts. */
   matches(file: string): boolean;
+  /** How its transcripts' names end, when not `.jsonl` (SessionSource.transcriptSuffix). */
+  readonly transcriptSuffix?: string;
   readonly folders: TranscriptFolders;
   createReader(file: string): SessionReader;
   /** Whether the agent's process has the session open; null: the agent leaves no trace of it (Gemini). */
@@ -54,6 +56,7 @@ export function agentSource(agent: AgentNames, parts: AgentSessionParts): Watche
     kind: agent.name,
     label: agent.label,
     matches: parts.matches,
+    ...(parts.transcriptSuffix ? { transcriptSuffix: parts.transcriptSuffix } : {}),
     folders: parts.folders,
     createReader: parts.createReader,
     ...(parts.isLive ? { isLive: parts.isLive } : {}),

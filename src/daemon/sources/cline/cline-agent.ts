@@ -1,0 +1,44 @@
+// Cline CLI (`cline` 3.x) as an agent ai-zen watches: its sessions of this repo (cline-paths.ts,
+// cline-session-folders.ts), measured as Cline measures itself (cline-fold.ts), `cline -i --id <id>`
+// to reopen one whole, `cline -i "<prompt>"` to continue from a document, `/clear` for a fresh session
+// in the same terminal.
+import path from 'node:path';
+import { createAgentReader } from '../kit/agent-reader.js';
+import { defineAgent, windowSettings } from '../kit/agent-source.js';
+import { readClineEvidence } from './cline-evidence.js';
+import { clineMessagesFold } from './cline-fold.js';
+import { clineSessionsDir, isClineTranscript, MESSAGES_SUFFIX } from './cline-paths.js';
+import { clineOwnership, clineSessionFolders } from './cline-session-folders.js';
+
+export const clineAgent = defineAgent(
+  {
+    name: 'cline',
+    word: 'cline',
+    freshSessionCommand: '/clear',
+    resumeCommand: (sessionId) => `cline -i --id ${sessionId}`,
+    startArgs: (prompt, clientArgs) => [...clientArgs, '-i', prompt],
+    hooks: null,
+  },
+  (context) => {
+    const sessions = clineSessionsDir(context.env);
+    const ownership = clineOwnership(context.root);
+    const settings = windowSettings('cline', context);
+    return {
+      matches: (file) => isClineTranscript(file, sessions),
+      transcriptSuffix: MESSAGES_SUFFIX,
+      folders: clineSessionFolders(sessions, ownership),
+      // Its folder's owner is decided from the manifest before the first read: another repo's conversation is never read.
+      createReader: (file) => createAgentReader(file, clineMessagesFold, settings, () => ownership.decide(path.dirname(file))),
+      isLive: null,
+      readEvidence: (file, options) => readClineEvidence(file, context.root, options),
+      selfHooksInstalled: async () => false,
+      selfHooksMustAnswer: false,
+      editTools: 'apply_patch or editor',
+      readWith: 'read_files tool',
+      selfWriteInstructions: (doc) => [
+        `Before you stop, create the handoff document as one new file at exactly this path: ${doc.absolute}`,
+        'Write that one file, in one call, and change nothing else.',
+      ],
+    };
+  },
+);
