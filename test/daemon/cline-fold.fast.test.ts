@@ -144,6 +144,17 @@ describe('Cline CLI sessions', () => {
     expect(watched.matches(path.join(path.dirname(file), `${ID}.json`))).toBe(false);
   });
 
+  test('a manifest caught mid-write (Cline writes it in place) leaves the folder undecided, and it is this repo’s once written', async () => {
+    const file = await writeSession(repo, [user('hi'), reply(1)]);
+    const manifestFile = path.join(path.dirname(file), `${ID}.json`);
+    const written = await fs.readFile(manifestFile, 'utf8');
+    await fs.writeFile(manifestFile, '');
+    const watched = source();
+    expect(await watched.folders.list()).toEqual({ folders: [], parents: [sessions, path.dirname(file)] });
+    await fs.writeFile(manifestFile, written);
+    expect((await watched.folders.list()).folders).toEqual([path.dirname(file)]);
+  });
+
   test('CLINE_SESSION_DATA_DIR, CLINE_DATA_DIR and CLINE_DIR are followed, in that order', () => {
     expect(clineSessionsDir({ HOME: home })).toBe(path.join(home, '.cline', 'data', 'sessions'));
     expect(clineSessionsDir({ HOME: home, CLINE_DIR: '/c' })).toBe('/c/data/sessions');

@@ -25,6 +25,10 @@ describe('short ids', () => {
     // ULIDs are time-ordered too: two made a moment apart share their first 8 characters.
     expect(shortId('01JEQX7Z3K8M2N4P6R8T0V2W4Y')).toBe('8T0V2W4Y');
     expect(shortId('01JEQX7Z9A1B3C5D7E9F1G3H5J')).toBe('9F1G3H5J');
+    // Cline's ids start with the time in ms: two of one day share their first 8 characters.
+    expect(shortId('1796467914497_tbx46')).toBe('97_tbx46');
+    expect(shortId('1796467657779_x6sbm')).toBe('79_x6sbm');
+    expect(shortId('1796467657779_-A_b9')).toBe('79_-A_b9');
   });
 
   it('the document check stays strict: the session’s own short id, or the first 8 a document committed before was named by; never another session’s', () => {

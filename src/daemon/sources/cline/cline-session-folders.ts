@@ -1,7 +1,8 @@
 // Which of Cline's session folders are this repo's. Every repo's sessions share one folder, so each
 // session folder's owner is decided once (kit/owners.ts) from the `cwd` of its manifest, read from
 // the manifest's head: another repo's conversation is never opened. A folder whose manifest is not
-// written yet is watched (as a parent) until it is; one with none a minute after it was made is none.
+// written yet (or names no cwd yet) is watched (as a parent) until it is; one with none a minute after
+// it was made is none.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { readRegularHead } from '../../../fs/open-regular-file.js';
@@ -21,7 +22,8 @@ const CWD_LINE = /^ {2}"cwd": ("(?:[^"\\]|\\.)*"),?$/m;
 export function clineOwnership(root: string, now: () => number = Date.now): Owners {
   return new Owners(async (folder) => {
     const cwd = await readManifestCwd(manifestOf(folder));
-    if (cwd !== undefined) return cwd !== null && belongsToRepo(root, cwd);
+    if (typeof cwd === 'string') return belongsToRepo(root, cwd);
+    // No manifest yet, or one caught mid-write (Cline writes some in place): asked again while the folder is new.
     const mtimeMs = (await fs.stat(folder).catch(() => null))?.mtimeMs;
     return mtimeMs !== undefined && now() - mtimeMs < UNDECIDED_FOR_MS ? null : false;
   });
