@@ -162,7 +162,7 @@ describe('Cline CLI sessions', () => {
     expect(clineSessionsDir({ HOME: home, CLINE_DATA_DIR: '/d', CLINE_SESSION_DATA_DIR: '/s' })).toBe('/s');
   });
 
-  test('its evidence: the person’s words, the commands run and the files patched', async () => {
+  test('its evidence: the person’s words (not a hook’s context), the commands run and the files patched', async () => {
     const file = await writeSession(repo, [
       user('add c.txt'),
       reply(20_000, [{ type: 'tool_use', id: 'call_1', name: 'run_commands', input: { commands: ['ls'] } }]),
@@ -176,6 +176,13 @@ describe('Cline CLI sessions', () => {
         },
       ]),
       result('call_2', 'apply_patch', '{"query":"apply_patch","result":"Successfully applied patch","success":true}'),
+      {
+        id: 'h1',
+        role: 'user',
+        content: [{ type: 'text', text: '<hook_context source="PostToolUse">\nnot the person\n</hook_context>' }],
+        ts: 2,
+        metadata: { userRunSpan: 0, displayRole: 'system' },
+      },
       reply(40_000, [{ type: 'text', text: 'Done.' }]),
     ]);
     const { messages } = await source().handoff!.readEvidence(file);

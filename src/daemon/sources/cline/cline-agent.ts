@@ -1,7 +1,8 @@
 // Cline CLI (`cline` 3.x) as an agent ai-zen watches: its sessions of this repo (cline-paths.ts,
 // cline-session-folders.ts), measured as Cline measures itself (cline-fold.ts), `cline -i --id <id>`
 // to reopen one whole, `cline -i "<prompt>"` to continue from a document, `/clear` for a fresh session
-// in the same terminal.
+// in the same terminal. No hooks: Cline 3.0.65 runs none that can hold the end of a turn
+// (docs/agents.md, Cline CLI), so its documents are written offline.
 import path from 'node:path';
 import { createAgentReader } from '../kit/agent-reader.js';
 import { defineAgent, windowSettings } from '../kit/agent-source.js';
@@ -16,7 +17,8 @@ export const clineAgent = defineAgent(
     word: 'cline',
     freshSessionCommand: '/clear',
     resumeCommand: (sessionId) => `cline -i --id ${sessionId}`,
-    startArgs: (prompt, clientArgs) => [...clientArgs, '-i', prompt],
+    // `-i`: the terminal interface, started with the prompt; with `--json` among the client's arguments, a script's run of it.
+    startArgs: (prompt, clientArgs) => (clientArgs.includes('--json') ? [...clientArgs, prompt] : [...clientArgs, '-i', prompt]),
     hooks: null,
   },
   (context) => {

@@ -1,5 +1,5 @@
 // A Cline CLI conversation as ai-zen messages, for the offline and summary executors: the user's own
-// words (the `<user_input>` Cline wraps them in taken off), the assistant's text, each command of a
+// words (the `<user_input>` Cline wraps them in taken off; a hook's context is not theirs), the assistant's text, each command of a
 // `run_commands` call as an `exec` call with its result, and each file an `apply_patch` or `editor`
 // call changed as a `write` / `edit` / `rm` call (paths relative to the repo). The file is one JSON
 // document, so it is parsed whole (up to a cap: Cline itself rewrites it whole after each message).
@@ -24,6 +24,8 @@ export async function readClineEvidence(file: string, root: string, options: Evi
   for (const message of messages.map(asRecord)) {
     if (evidence.done()) break;
     if (!message || !Array.isArray(message.content)) continue;
+    // What Cline adds as the user's but is not theirs (a hook's <hook_context>): shown to the model only.
+    if (asRecord(message.metadata)?.displayRole === 'system') continue;
     for (const block of message.content.map(asRecord)) {
       if (!block) continue;
       if (block.type === 'text' && typeof block.text === 'string') {
