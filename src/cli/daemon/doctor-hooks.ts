@@ -5,8 +5,8 @@
 // did break — silently, since a hook never fails its agent.
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { AgentHooks, HookSettingsFile } from '../../daemon/sources/agent-hooks.js';
-import { parseSettingsObject, type Json } from '../../daemon/sources/hook-groups.js';
+import type { AgentHooks, HookSettingsFile, OurHooks } from '../../daemon/sources/agent-hooks.js';
+import { parseSettingsObject } from '../../daemon/sources/hook-groups.js';
 import { approvedMcpProblem } from '../../daemon/sources/claude-code/claude-mcp.js';
 import { AGENT_MODULES } from '../../daemon/sources/index.js';
 import { describeError } from '../../errors.js';
@@ -93,10 +93,15 @@ async function ourCommandsIn(place: HookSettingsFile): Promise<readonly string[]
   const text = await readRegularText(place.file, { follow: true }).catch(() => null);
   if (text === null) return [];
   try {
-    return (await place.ours(parseSettingsObject(text, place.shown))).commands;
+    return (await oursIn(place, text)).commands;
   } catch {
     return [];
   }
+}
+
+/** Ours in a place's text: a settings file parsed as JSON (a bad one throws), a hook script as it is. */
+async function oursIn(place: HookSettingsFile, text: string): Promise<OurHooks> {
+  return place.format === 'script' ? place.ours(text) : place.ours(parseSettingsObject(text, place.shown));
 }
 
 /** What install-hooks just wrote as ai-zen's hooks, for doctor to compare with later. */
@@ -121,13 +126,13 @@ async function checkSettingsFile(
       finding: { check: 'hooks', status: 'problem', message: `${shown} is ${text.what}, not a regular file`, fix: `fix ${file} by hand` },
       namesShim: false,
     };
-  let settings: Json;
+  let ours: OurHooks;
   try {
-    settings = parseSettingsObject(text, shown);
+    ours = await oursIn(place, text);
   } catch (error) {
     return { finding: { check: 'hooks', status: 'problem', message: describeError(error), fix: `fix ${file} by hand` }, namesShim: false };
   }
-  const { commands, problems } = await place.ours(settings);
+  const { commands, problems } = ours;
   // What install-hooks wrote and is no longer there as written: edited by another program (a worm's payload
   // before or after ours), so the hook no longer reads as ours, or reads as ours and runs more.
   const gone = recorded === undefined ? [] : recorded.filter((command) => !commands.includes(command));

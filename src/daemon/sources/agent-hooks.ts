@@ -70,15 +70,36 @@ export interface AgentHooks {
   readonly trust: HookTrust | null;
 }
 
-/** One settings file where hooks of ours may be, and how ours are found in it. */
-export interface HookSettingsFile {
+/** What a hook of ours says it runs, and what else is wrong with ours, in one place. */
+export interface OurHooks {
+  readonly commands: readonly string[];
+  readonly problems: readonly string[];
+}
+
+/**
+ * One place where hooks of ours may be, and how ours are found in it: a JSON settings file (most
+ * agents), or one hook script of ours in the agent's hooks folder (Cline runs each file there).
+ */
+export type HookSettingsFile = HookSettingsJson | HookScriptFile;
+
+interface HookPlace {
   readonly file: string;
   /** How messages name it (relative to the repo for a repo's file). */
   readonly shown: string;
   /** A file install never writes (the repo's shared settings): a hook of ours there is to be taken out by hand. */
   readonly shared: boolean;
+}
+
+export interface HookSettingsJson extends HookPlace {
+  readonly format: 'json';
   /** The commands of ai-zen's hooks in these settings (pi: in the extension they name), and what else is wrong with ours. */
-  ours(settings: Record<string, unknown>): Promise<{ readonly commands: readonly string[]; readonly problems: readonly string[] }>;
+  ours(settings: Record<string, unknown>): Promise<OurHooks>;
+}
+
+export interface HookScriptFile extends HookPlace {
+  readonly format: 'script';
+  /** The commands of the script (none: it is not one of ours, the person's own of that name). */
+  ours(text: string): Promise<OurHooks>;
 }
 
 export interface McpEntry {

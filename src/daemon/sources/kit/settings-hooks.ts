@@ -168,8 +168,17 @@ export function settingsHooks(table: HookTable): SettingsHooks {
       uninstall,
       settingsFiles: ({ root, env }) => {
         if (folder(root, env) === null) return [];
-        const own = { ...place(root!, env), shared: false, ours: oursIn };
-        return [own, ...table.shared.map((name) => ({ file: path.join(root!, name), shown: name, shared: true, ours: oursIn }))];
+        const own = { ...place(root!, env), shared: false, format: 'json' as const, ours: oursIn };
+        return [
+          own,
+          ...table.shared.map((name) => ({
+            file: path.join(root!, name),
+            shown: name,
+            shared: true,
+            format: 'json' as const,
+            ours: oursIn,
+          })),
+        ];
       },
     },
     async installed({ root, env }) {

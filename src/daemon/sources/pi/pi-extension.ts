@@ -98,7 +98,8 @@ export const piHooks: AgentHooks = {
       return Array.isArray(current.extensions) ? withValueAt(current, ['extensions'], kept.length === 0 ? undefined : kept) : current;
     });
   },
-  settingsFiles: ({ root }) => (root === null ? [] : [{ file: path.join(root, SETTINGS), shown: SETTINGS, shared: false, ours: oursIn }]),
+  settingsFiles: ({ root }) =>
+    root === null ? [] : [{ file: path.join(root, SETTINGS), shown: SETTINGS, shared: false, format: 'json', ours: oursIn }],
   readInput: hookInputAsItIs,
   writeOutput: hookOutputAsItIs,
   mcp: null,
