@@ -1,13 +1,14 @@
 // Cline CLI (`cline` 3.x) as an agent ai-zen watches: its sessions of this repo (cline-paths.ts,
 // cline-session-folders.ts), measured as Cline measures itself (cline-fold.ts), `cline -i --id <id>`
 // to reopen one whole, `cline -i "<prompt>"` to continue from a document, `/clear` for a fresh session
-// in the same terminal. No hooks: Cline 3.0.65 runs none that can hold the end of a turn
-// (docs/agents.md, Cline CLI), so its documents are written offline.
+// in the same terminal; its PostToolUse hook as ai-zen's Stop (cline-hooks.ts): Cline has none that
+// holds the end of a turn, so the model is asked to write its document after a tool call.
 import path from 'node:path';
 import { createAgentReader } from '../kit/agent-reader.js';
 import { defineAgent, windowSettings } from '../kit/agent-source.js';
 import { readClineEvidence } from './cline-evidence.js';
 import { clineMessagesFold } from './cline-fold.js';
+import { clineHookInstalled, clineHooks } from './cline-hooks.js';
 import { clineSessionsDir, isClineTranscript, MESSAGES_SUFFIX } from './cline-paths.js';
 import { clineOwnership, clineSessionFolders } from './cline-session-folders.js';
 
@@ -19,7 +20,7 @@ export const clineAgent = defineAgent(
     resumeCommand: (sessionId) => `cline -i --id ${sessionId}`,
     // `-i`: the terminal interface, started with the prompt; with `--json` among the client's arguments, a script's run of it.
     startArgs: (prompt, clientArgs) => (clientArgs.includes('--json') ? [...clientArgs, prompt] : [...clientArgs, '-i', prompt]),
-    hooks: null,
+    hooks: clineHooks,
   },
   (context) => {
     const sessions = clineSessionsDir(context.env);
@@ -33,7 +34,7 @@ export const clineAgent = defineAgent(
       createReader: (file) => createAgentReader(file, clineMessagesFold, settings, () => ownership.decide(path.dirname(file))),
       isLive: null,
       readEvidence: (file, options) => readClineEvidence(file, context.root, options),
-      selfHooksInstalled: async () => false,
+      selfHooksInstalled: () => clineHookInstalled(context.root),
       selfHooksMustAnswer: false,
       editTools: 'apply_patch or editor',
       readWith: 'read_files tool',
