@@ -66,7 +66,7 @@ export function registerAgentHookCommands(program: Command, setup: CliSetup): vo
     .argument('<agent>', HOOK_AGENTS.join(' | '))
     .option('--trust', TRUSTING.map(({ word, trust }) => `${word}: ${trust.option}`).join('; '))
     .description(
-      "add ai-zen's hooks to the agent's settings, in its own names: a turn's end, a compaction, a session's start, and for Gemini a prompt (pi: its extension)",
+      "add ai-zen's hooks to the agent's settings, in its own names: a turn's end, a compaction, a session's start, and for Gemini a prompt (pi: its extension; Cline: its PostToolUse)",
     )
     .action(async (agent: string, flags: { trust?: boolean }) => {
       const hooks = hooksOf(agent);
