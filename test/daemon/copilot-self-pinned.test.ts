@@ -80,7 +80,7 @@ describe('Copilot CLI writes its own document on the pinned model', { timeout: 1
     const provider = { type: 'openai', baseURL: fake.baseURL, model: PINNED_MODEL } as const;
     const env = { AI_ZEN_HOME: daemon.env.AI_ZEN_HOME!, XDG_RUNTIME_DIR: daemon.env.XDG_RUNTIME_DIR! };
     terminal = await startInteractiveCopilot(request, { cwd: daemon.root, home, provider, env });
-    await nextTurn(daemon, terminal, /Renamed it in src\/config\.ts\./, 'who calls it', () =>
+    const taken = await nextTurn(daemon, terminal, /Renamed it in src\/config\.ts\./, 'who calls it', () =>
       fake!.enqueue(
         reply()
           .text('Its callers are in src/cli.ts.')
@@ -97,6 +97,9 @@ describe('Copilot CLI writes its own document on the pinned model', { timeout: 1
     expect(await fs.readFile(path.join(daemon.root, committed.path), 'utf8')).toContain('Written by Copilot on gpt-5.4.');
     expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(committed.path);
     await terminal.waitForScreen(/The handoff document is written\./, { timeoutMs: 30_000 });
+    // The person's prompt, typed when the crossing waited for the next turn, is answered in either
+    // order: before the handoff turn, or after it when Copilot's own Stop asked first meanwhile.
+    if (taken === 'next Stop') await terminal.waitForScreen(/Its callers are in src\/cli\.ts\./, { timeoutMs: 60_000 });
   });
 
   it('copilot: a `copilot -p` script on gpt-5.4 crossing with the hooks installed keeps its answer, and the daemon writes the document itself (offline)', async () => {
