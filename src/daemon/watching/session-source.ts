@@ -11,6 +11,7 @@ import type { DocPath } from '../../handoff/doc-path.js';
 import type { ActivityDigest } from '../../handoff/activity-digest.js';
 import type { AgentMessage } from '../../session/session-recorder.js';
 import type { HandoffChecks, Usage } from '../../session/format.js';
+import type { Logger } from 'pino';
 import type { FileStamp, ReadOptions, ResetReason } from './incremental-reader.js';
 
 /** Which agent wrote a transcript. */
@@ -330,6 +331,32 @@ export interface TranscriptFolders {
 /** A source with its folders: what the daemon watches. */
 export interface WatchedSource extends SessionSource {
   readonly folders: TranscriptFolders;
+  /**
+   * Sessions that are not one file each (opencode's: rows of one database in the folder): the source
+   * watches each of its folders itself. Absent: one session file per transcript (session-watcher.ts).
+   */
+  readonly watchFolder?: (options: FolderSessionsOptions) => FolderSessions;
+}
+
+/** What watches one folder of a source's sessions: the watcher of its files, or the source's own. */
+export interface FolderSessions {
+  /** Lists (or reads, as history) the sessions present, before the daemon answers. */
+  list(): Promise<void>;
+  /** Reads what list() found, then watches. */
+  start(): Promise<void>;
+  states(): SessionState[];
+  state(file: string): SessionState | null;
+  refresh(file: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface FolderSessionsOptions {
+  readonly folder: string;
+  readonly logger: Logger;
+  /** How often the folder is checked for what its watch missed. */
+  readonly reconcileIntervalMs?: number;
+  /** Every update that read something; `initial`: history read at start, not news. */
+  readonly onUpdate: (update: SessionUpdate, info: { readonly initial: boolean }) => void;
 }
 
 /** One fixed folder. */

@@ -10,7 +10,7 @@
 import { MTIME_SLACK_MS, stampOf } from './file-stamp.js';
 import { watchWithFsWatch } from './folder-watch.js';
 import type { FileStamp } from './incremental-reader.js';
-import type { SessionState, WatchedSource } from './session-source.js';
+import type { FolderSessions, SessionState, SessionUpdate, WatchedSource } from './session-source.js';
 import { SessionWatcher, type SessionWatcherOptions } from './session-watcher.js';
 
 /** What the rest of the daemon reads: every session of every source. */
@@ -36,7 +36,7 @@ const RECONCILE_INTERVAL_MS = 5000;
 
 interface SourceWatch {
   readonly source: WatchedSource;
-  readonly watchers: Map<string, SessionWatcher>;
+  readonly watchers: Map<string, FolderSessions>;
   parents: Map<string, ParentWatch>;
   listing: Promise<void> | null;
   again: boolean;
@@ -139,17 +139,23 @@ export class TranscriptWatchers implements WatchedSessions {
     const started: Promise<void>[] = [];
     for (const folder of folders) {
       if (watch.watchers.has(folder)) continue;
-      const watcher = new SessionWatcher({
+      const shared = {
         folder,
-        sources: [watch.source],
         logger: this.options.logger,
-        create: watch.source.folders.create,
-        ...(this.options.watchFolder ? { watchFolder: this.options.watchFolder } : {}),
         ...(this.options.reconcileIntervalMs ? { reconcileIntervalMs: this.options.reconcileIntervalMs } : {}),
         // A folder that appears while the daemon runs holds news, not history.
-        onUpdate: (update, info) => this.options.onUpdate(update, { initial: initial && info.initial }),
-        ...(this.options.onReconcile ? { onReconcile: this.options.onReconcile } : {}),
-      });
+        onUpdate: (update: SessionUpdate, info: { readonly initial: boolean }) =>
+          this.options.onUpdate(update, { initial: initial && info.initial }),
+      };
+      const watcher: FolderSessions = watch.source.watchFolder
+        ? watch.source.watchFolder(shared)
+        : new SessionWatcher({
+            ...shared,
+            sources: [watch.source],
+            create: watch.source.folders.create,
+            ...(this.options.watchFolder ? { watchFolder: this.options.watchFolder } : {}),
+            ...(this.options.onReconcile ? { onReconcile: this.options.onReconcile } : {}),
+          });
       watch.watchers.set(folder, watcher);
       if (!initial) this.options.logger.info({ source: watch.source.id, folder }, 'watching a new transcript folder');
       started.push(this.started ? watcher.start() : watcher.list());
