@@ -47,8 +47,9 @@ export default [
   defineConfig({
     input: { ...Object.fromEntries(ENTRIES.map((name) => [name, `dist/cli/${name}.js`])), 'hook-answer': 'dist/cli/daemon/hook-answer.js' },
     platform: 'node',
-    // re2js runs in the search worker, which loads it by path (bounded-search.ts): it stays a package.
-    external: ['re2js'],
+    // re2js runs in the search worker, which loads it by path (bounded-search.ts): it stays a package;
+    // so does libsql, whose native part is a platform package it finds beside itself.
+    external: ['re2js', 'libsql'],
     // gray-matter's `---js` engine calls eval; parse-skill.ts replaces that engine with one that refuses.
     checks: { eval: false },
     output: {

@@ -36,6 +36,16 @@ export interface AgentWindowSettings {
 
 export const ONE_MILLION = 1_000_000;
 
+/** The models opencode and Kilo Code run most, by `provider/model` (models.dev's windows). */
+const OPENCODE_MODELS: Readonly<Record<string, ModelFacts>> = {
+  'anthropic/claude-': { contextWindow: 200_000 },
+  'anthropic/claude-opus-4-7': { contextWindow: ONE_MILLION },
+  'anthropic/claude-sonnet-4-6': { contextWindow: ONE_MILLION },
+  'openai/gpt-5': { contextWindow: 400_000 },
+  'openai/gpt-4.1': { contextWindow: 1_047_576 },
+  'google/gemini-': { contextWindow: 1_048_576 },
+};
+
 /**
  * Checked with Claude Code 2.1.332: with no `--model` it runs claude-opus-5-5, and the opus, sonnet
  * and haiku aliases resolve to claude-*-5-5 — all 1M; so do opus 4.7 and 4.8. Only the 4.6 models
@@ -98,6 +108,10 @@ export const MODEL_TABLE: Readonly<Record<ModelAgent, Readonly<Record<string, Mo
   // Cline CLI 3.0.65 compacts at 90% of a model's input budget, 128k for a model it has no facts of
   // (an OpenAI-compatible provider's); a window set in config beats that.
   cline: {},
+  // opencode (and Kilo Code, which runs it) names a model `provider/model`; the window of a model its
+  // provider config gives (`limit.context`) beats this table, which is for the usual ones.
+  opencode: OPENCODE_MODELS,
+  kilo: OPENCODE_MODELS,
 };
 
 /** The agent's window when the model is unknown (Claude: 200k, the smaller: handing off early is safe). */
@@ -109,6 +123,8 @@ export const AGENT_DEFAULT_WINDOW: Readonly<Record<ModelAgent, number | null>> =
   copilot: null,
   gemini: 1_048_576,
   cline: 128_000,
+  opencode: null,
+  kilo: null,
 };
 /** Where the agent compacts by itself, in percent of the window, until the daemon has seen it do so. */
 export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = {
@@ -119,6 +135,9 @@ export const AGENT_DEFAULT_COMPACTS_AT: Readonly<Record<ModelAgent, number>> = {
   copilot: 95,
   gemini: 50,
   cline: 90,
+  // opencode compacts once a reading leaves less than min(20,000, the model's output limit) of the window.
+  opencode: 90,
+  kilo: 90,
 };
 
 const ONE_M_SUFFIX = /\[1m\]$/i;

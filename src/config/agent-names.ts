@@ -2,7 +2,7 @@
 // config `agents.<name>`, of the model table (agent-models.ts) and of a session's `agent` in every
 // reply. A new agent is one name here, its entries in the model table, and its folder under
 // src/daemon/sources/ registered in that folder's index.ts.
-export const WATCHED_AGENTS = ['claude-code', 'codex', 'qwen-code', 'pi', 'copilot', 'gemini', 'cline'] as const;
+export const WATCHED_AGENTS = ['claude-code', 'codex', 'qwen-code', 'pi', 'copilot', 'gemini', 'cline', 'opencode', 'kilo'] as const;
 
 export type WatchedAgent = (typeof WATCHED_AGENTS)[number];
 
@@ -19,6 +19,8 @@ export const AGENT_LABELS: Readonly<Record<WatchedAgent, string>> = {
   copilot: 'GitHub Copilot CLI',
   gemini: 'Gemini CLI',
   cline: 'Cline CLI',
+  opencode: 'opencode',
+  kilo: 'Kilo Code',
 };
 
 /** The label of 'ai-zen' or a watched agent; any other name as it is. */

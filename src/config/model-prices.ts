@@ -63,6 +63,8 @@ export const PRICE_TABLE: Readonly<Record<ModelAgent, Readonly<Record<string, Pr
   copilot: {},
   gemini: {},
   cline: {},
+  opencode: {},
+  kilo: {},
 };
 
 /** The user's corrections of one model's prices (config `agents.<agent>.models.<model>.prices`). */

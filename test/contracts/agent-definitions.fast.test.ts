@@ -14,6 +14,10 @@ import { AGENT_MODULES } from '../../src/daemon/sources/index.js';
 import { MESSAGE_TEXT_BYTES } from '../../src/daemon/sources/kit/evidence.js';
 import { successorCommand } from '../../src/daemon/sources/kit/successor.js';
 import { continuedDocument } from '../../src/handoff/previous-document.js';
+import type { SessionState } from '../../src/daemon/watching/session-source.js';
+import { parseRecord } from '../../src/daemon/sources/kit/json-record.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { writeOpencodeDatabase } from '../support/opencode-database.js';
 
 const CONFIG: AgentConfig = {
   enabled: true,
@@ -40,6 +44,14 @@ const BIG_LINES: Record<WatchedAgent, readonly string[]> = {
   copilot: [json({ type: 'user.message', data: { content: BIG } })],
   gemini: [json({ id: 'g1', type: 'gemini', content: BIG })],
   cline: [JSON.stringify({ version: 1, messages: [{ role: 'user', content: [{ type: 'text', text: BIG }] }] }, null, 2)],
+  opencode: [json({ role: 'user', parts: [{ type: 'text', text: BIG }] })],
+  kilo: [json({ role: 'user', parts: [{ type: 'text', text: BIG }] })],
+};
+
+/** The agents whose sessions are rows of a database (opencode's schema), where it is under the home: their lines are its messages. */
+const DATABASES: Partial<Record<WatchedAgent, string>> = {
+  opencode: '.local/share/opencode/opencode.db',
+  kilo: '.local/share/kilo/kilo.db',
 };
 
 const JUNK = [
@@ -75,19 +87,47 @@ describe.each(AGENT_MODULES.map((agent) => [agent.label, agent] as const))('%s',
     expect(source().handoff?.successorCommand(DOC)).toBe(command);
   });
 
+  /** The lines as the agent keeps a session: a file of them, or a session of its database whose messages they are. */
+  const transcript = async (name: string, lines: readonly string[]): Promise<string> => {
+    const database = DATABASES[agent.name];
+    if (!database) {
+      const file = path.join(home, `${agent.name}-${name}.jsonl`);
+      await fs.writeFile(file, `${lines.join('\n')}\n`);
+      return file;
+    }
+    const file = path.join(home, database);
+    // A line that is a JSON object is a message (its `parts` become part rows); any other is a row's data as it is.
+    const messages = lines.map((line) => {
+      const value = parseRecord(line);
+      return value ?? line;
+    });
+    await writeOpencodeDatabase(file, [{ id: `ses_${name}`, directory: path.join(home, 'repo'), messages }]);
+    return `${file}#ses_${name}`;
+  };
+  const readState = async (file: string): Promise<SessionState> => {
+    const watched = source();
+    if (!watched.watchFolder) {
+      const reader = watched.createReader(file);
+      const update = await reader.update();
+      reader.release();
+      return update.state;
+    }
+    const sessions = watched.watchFolder({ folder: path.dirname(file), logger: silentLogger(), onUpdate: () => {} });
+    await sessions.list();
+    const state = sessions.state(file);
+    await sessions.close();
+    expect(state).not.toBeNull();
+    return state!;
+  };
+
   it('its reader never throws on junk lines and reads no usage from them', async () => {
-    const file = path.join(home, `${agent.name}-junk.jsonl`);
-    await fs.writeFile(file, `${JUNK.join('\n')}\n`);
-    const reader = source().createReader(file);
-    const update = await reader.update();
-    expect(update.state.latestUsage).toBeNull();
-    expect(update.state.overflowed).toBe(false);
-    reader.release();
+    const state = await readState(await transcript('junk', JUNK));
+    expect(state.latestUsage).toBeNull();
+    expect(state.overflowed).toBe(false);
   });
 
   it('its evidence keeps each message bounded: the head and the tail of a 1 MB one, the middle left out', async () => {
-    const file = path.join(home, `${agent.name}-big.jsonl`);
-    await fs.writeFile(file, `${BIG_LINES[agent.name].join('\n')}\n`);
+    const file = await transcript('big', BIG_LINES[agent.name]);
     const { messages } = await source().handoff!.readEvidence(file);
     const texts = messages.map((entry) => entry.message.content).filter((content): content is string => typeof content === 'string');
     const kept = texts.find((text) => text.startsWith('head-'));

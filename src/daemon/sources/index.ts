@@ -15,8 +15,19 @@ import { piAgent } from './pi/pi-agent.js';
 import { copilotAgent } from './copilot/copilot-agent.js';
 import { geminiAgent } from './gemini/gemini-agent.js';
 import { clineAgent } from './cline/cline-agent.js';
+import { kiloAgent, opencodeAgent } from './opencode/opencode-agent.js';
 
-export const AGENT_MODULES: readonly AgentModule[] = [claudeAgent, codexAgent, qwenAgent, piAgent, copilotAgent, geminiAgent, clineAgent];
+export const AGENT_MODULES: readonly AgentModule[] = [
+  claudeAgent,
+  codexAgent,
+  qwenAgent,
+  piAgent,
+  copilotAgent,
+  geminiAgent,
+  clineAgent,
+  opencodeAgent,
+  kiloAgent,
+];
 
 /** The module of an agent by its config name ('claude-code') or the word people type ('claude'). */
 export function agentModule(nameOrWord: string): AgentModule | null {
