@@ -87,6 +87,8 @@ export async function makeDaemonRepo(
     QWEN_HOME: path.join(repo.home, 'qwen-home'),
     GEMINI_CLI_HOME: path.join(repo.home, 'gemini-home'),
     CLINE_DIR: path.join(repo.home, 'cline-home'),
+    // opencode's and Kilo Code's databases are under it: never the machine's own.
+    XDG_DATA_HOME: path.join(repo.home, 'xdg-data'),
     ...options.env,
   };
   if (options.config) {

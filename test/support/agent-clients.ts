@@ -48,7 +48,9 @@ export function readPin(pinsFolder: string): AgentClientPin {
 }
 
 /** The pin of one of the clients the tests run. */
-export function agentClientPin(client: 'claude-code' | 'codex' | 'qwen-code' | 'pi' | 'copilot' | 'gemini' | 'cline'): AgentClientPin {
+export function agentClientPin(
+  client: 'claude-code' | 'codex' | 'qwen-code' | 'pi' | 'copilot' | 'gemini' | 'cline' | 'opencode',
+): AgentClientPin {
   return readPin(path.join(PINS, client));
 }
 

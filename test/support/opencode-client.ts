@@ -1,0 +1,117 @@
+// The real opencode (`opencode-ai`, a compiled Bun binary), run offline: a temp HOME whose XDG
+// folders hold all it writes (its database under XDG_DATA_HOME), a global config naming one
+// `@ai-sdk/openai-compatible` provider pointed at the fake OpenAI server (test/support/fake-openai.ts)
+// with the model's window (`limit.context`), no models.dev fetch, no self-update — and the npm
+// registry at a closed port: on its first run opencode installs its plugin package into its config
+// folder from npm, and offline that install fails at once and opencode goes on without it.
+// Not a dependency of ai-zen: importing this module installs the pinned client on first use.
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { agentClientPin, ensureAgentClient, installedPackage } from './agent-clients.js';
+import type { FakeOpenAI } from './fake-openai.js';
+import { reply } from './fake-openai.js';
+
+const pin = agentClientPin('opencode');
+await ensureAgentClient(pin);
+/** The `opencode` binary (what the `opencode` of `opencode-ai` runs on linux-x64). */
+export const OPENCODE_BIN = path.join(installedPackage(pin), 'bin', 'opencode');
+export const OPENCODE_MODEL = 'fake/fake-model';
+
+export interface OpencodeHome {
+  readonly home: string;
+  /** XDG_DATA_HOME, XDG_CONFIG_HOME: where its database and its config are (the daemon is given the same). */
+  readonly dataHome: string;
+  readonly configHome: string;
+  /** `<data>/opencode/opencode.db` */
+  readonly database: string;
+}
+
+export async function makeOpencodeHome(
+  base: string,
+  options: { readonly baseURL: string; readonly context: number; readonly output?: number },
+): Promise<OpencodeHome> {
+  const home = path.join(base, 'opencode-user');
+  const dataHome = path.join(home, '.local', 'share');
+  const configHome = path.join(home, '.config');
+  await fs.mkdir(path.join(configHome, 'opencode'), { recursive: true });
+  const config = {
+    $schema: 'https://opencode.ai/config.json',
+    provider: {
+      fake: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Fake',
+        options: { baseURL: options.baseURL, apiKey: 'fake-key', includeUsage: true },
+        models: { 'fake-model': { name: 'Fake', limit: { context: options.context, output: options.output ?? 4096 } } },
+      },
+    },
+    model: OPENCODE_MODEL,
+    autoupdate: false,
+    share: 'disabled',
+  };
+  await fs.writeFile(path.join(configHome, 'opencode', 'opencode.json'), JSON.stringify(config, null, 2));
+  return { home, dataHome, configHome, database: path.join(dataHome, 'opencode', 'opencode.db') };
+}
+
+export function opencodeEnv(home: OpencodeHome, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const env: Record<string, string> = {
+    HOME: home.home,
+    XDG_DATA_HOME: home.dataHome,
+    XDG_CONFIG_HOME: home.configHome,
+    XDG_CACHE_HOME: path.join(home.home, '.cache'),
+    XDG_STATE_HOME: path.join(home.home, '.local', 'state'),
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    npm_config_registry: 'http://127.0.0.1:9/',
+    NO_COLOR: '1',
+  };
+  for (const key of ['PATH', 'TMPDIR', 'LANG', 'TZ']) {
+    const value = process.env[key];
+    if (value !== undefined) env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** opencode asks the model for a title beside the turn: answered apart, so the queue holds the turn's replies only. */
+export function answerTitles(fake: FakeOpenAI): () => void {
+  return fake.handle((request) =>
+    JSON.stringify(request.messages[0] ?? '').includes('title generator') ? reply().text('A title') : undefined,
+  );
+}
+
+export interface OpencodeResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `opencode run <prompt>` in `cwd` to completion; past `timeoutMs` it is killed and this rejects. */
+export function runOpencode(
+  prompt: string,
+  options: { readonly cwd: string; readonly home: OpencodeHome; readonly timeoutMs?: number; readonly args?: readonly string[] },
+): Promise<OpencodeResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(OPENCODE_BIN, ['run', ...(options.args ?? []), prompt], {
+      cwd: options.cwd,
+      env: opencodeEnv(options.home),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timeoutMs = options.timeoutMs ?? 90_000;
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`opencode run ran past ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
