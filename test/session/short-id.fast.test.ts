@@ -29,6 +29,9 @@ describe('short ids', () => {
     expect(shortId('1796467914497_tbx46')).toBe('97_tbx46');
     expect(shortId('1796467657779_x6sbm')).toBe('79_x6sbm');
     expect(shortId('1796467657779_-A_b9')).toBe('79_-A_b9');
+    // opencode's ids start with `ses_` and the time: two sessions a moment apart share their first 8 characters.
+    expect(shortId('ses_dba40ecc2ffeJ8OTTmh1ozFcQs')).toBe('h1ozFcQs');
+    expect(shortId('ses_dba3f1a24ffeQ2nVbK8xLr0pTz')).toBe('8xLr0pTz');
   });
 
   it('the document check stays strict: the session’s own short id, or the first 8 a document committed before was named by; never another session’s', () => {
