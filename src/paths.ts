@@ -72,6 +72,11 @@ export function bundledPiExtensionPath(): string {
   return path.join(packageRoot(), 'hooks', 'pi', 'ai-zen-hooks.ts');
 }
 
+/** opencode's plugin as the package ships it (Kilo Code's too); install-hooks copies it with its commands and its client's name filled in. */
+export function bundledOpencodePluginPath(): string {
+  return path.join(packageRoot(), 'hooks', 'opencode', 'ai-zen-hooks.js');
+}
+
 export interface ProjectPaths {
   readonly root: string;
   readonly aiZen: string;

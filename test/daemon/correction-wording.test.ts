@@ -15,6 +15,8 @@ const expected: Record<string, string> = {
   'qwen-code': 'write_file or edit',
   pi: 'write or edit',
   copilot: 'edit',
+  opencode: 'write or edit',
+  kilo: 'write or edit',
 };
 
 describe('the correction names the agent’s own tools', () => {

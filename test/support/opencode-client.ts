@@ -2,8 +2,9 @@
 // folders hold all it writes (its database under XDG_DATA_HOME), a global config naming one
 // `@ai-sdk/openai-compatible` provider pointed at the fake OpenAI server (test/support/fake-openai.ts)
 // with the model's window (`limit.context`), no models.dev fetch, no self-update — and the npm
-// registry at a closed port: on its first run opencode installs its plugin package into its config
-// folder from npm, and offline that install fails at once and opencode goes on without it.
+// registry at a closed port, not retried: opencode installs its plugin package from npm into each
+// config folder (its own, and a project's `.opencode/` that names a plugin), and offline that install
+// fails at once and opencode goes on without it.
 // Not a dependency of ai-zen: importing this module installs the pinned client on first use.
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -63,6 +64,8 @@ export function opencodeEnv(home: OpencodeHome, extra: Readonly<Record<string, s
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',
     npm_config_registry: 'http://127.0.0.1:9/',
+    // Not retried: npm's default retries back off for over a minute when a project has a plugin.
+    npm_config_fetch_retries: '0',
     NO_COLOR: '1',
   };
   for (const key of ['PATH', 'TMPDIR', 'LANG', 'TZ']) {
@@ -88,12 +91,19 @@ export interface OpencodeResult {
 /** Runs `opencode run <prompt>` in `cwd` to completion; past `timeoutMs` it is killed and this rejects. */
 export function runOpencode(
   prompt: string,
-  options: { readonly cwd: string; readonly home: OpencodeHome; readonly timeoutMs?: number; readonly args?: readonly string[] },
+  options: {
+    readonly cwd: string;
+    readonly home: OpencodeHome;
+    readonly timeoutMs?: number;
+    readonly args?: readonly string[];
+    /** More of the client's environment: a hook's way to the daemon (AI_ZEN_HOME, XDG_RUNTIME_DIR). */
+    readonly env?: Readonly<Record<string, string>>;
+  },
 ): Promise<OpencodeResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(OPENCODE_BIN, ['run', ...(options.args ?? []), prompt], {
       cwd: options.cwd,
-      env: opencodeEnv(options.home),
+      env: opencodeEnv(options.home, options.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

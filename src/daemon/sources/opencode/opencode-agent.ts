@@ -1,7 +1,7 @@
 // opencode (`opencode-ai` 1.x) and Kilo Code (`@kilocode/cli`, which runs opencode under its own
 // name and paths) as agents ai-zen watches: their sessions are rows of one SQLite database, so the
 // source watches the database's folder itself (opencode-sessions.ts) instead of one file a session,
-// and a session is named `<database>#<id>`. No hooks yet: a crossing is handed off offline.
+// and a session is named `<database>#<id>`. Their hooks are ai-zen's plugin (opencode-plugin.ts).
 import type { WatchedAgent } from '../../../config/agent-names.js';
 import { stampOf } from '../../watching/file-stamp.js';
 import type { TranscriptFolders, WatchedSource } from '../../watching/session-source.js';
@@ -10,6 +10,7 @@ import { defineAgent, foldOptions } from '../kit/agent-source.js';
 import { readOpencodeEvidence } from './opencode-evidence.js';
 import type { OpencodeFoldOptions } from './opencode-fold.js';
 import { readOpencodeLimits } from './opencode-own-settings.js';
+import { opencodeHooks, opencodePluginInstalled } from './opencode-plugin.js';
 import { type OpencodeApp, opencodeDatabase, opencodeDataFolder, sessionIdOf } from './opencode-paths.js';
 import { OpencodeSessions } from './opencode-sessions.js';
 import path from 'node:path';
@@ -26,7 +27,7 @@ function opencodeLike(name: WatchedAgent, app: OpencodeApp): AgentModule {
       resumeCommand: (sessionId) => `${app} --session ${sessionId}`,
       // The TUI with the prompt typed in and sent; `run` among the client's arguments: a script's run of it.
       startArgs: (prompt, clientArgs) => (clientArgs[0] === 'run' ? [...clientArgs, prompt] : [...clientArgs, '--prompt', prompt]),
-      hooks: null,
+      hooks: opencodeHooks(app),
     },
     (context) => {
       const folder = opencodeDataFolder(context.env, app);
@@ -39,7 +40,7 @@ function opencodeLike(name: WatchedAgent, app: OpencodeApp): AgentModule {
         },
         isLive: null,
         readEvidence: (file, options) => readOpencodeEvidence(database, sessionIdOf(database, file) ?? '', context.root, options),
-        selfHooksInstalled: async () => false,
+        selfHooksInstalled: () => opencodePluginInstalled(context.root, app),
         selfHooksMustAnswer: false,
         editTools: 'write or edit',
         readWith: 'read tool',
