@@ -7,7 +7,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, reply, startFakeOpenAI } from '../support/fake-openai.js';
-import { answerTitles, makeOpencodeHome, type OpencodeHome, runOpencode } from '../support/opencode-client.js';
+import { briefNamedIn } from '../support/brief-named.js';
+import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { answerTitles, makeOpencodeHome, type OpencodeHome, runOpencode, startOpencodeServer } from '../support/opencode-client.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
@@ -95,5 +97,59 @@ describe('opencode hooks (install-hooks opencode), with the real client', { time
       message: 'the committed handoff',
     });
     expect(committed).toMatchObject({ agent: 'opencode', executor: 'offline' });
+  });
+
+  it('opencode writes its own document (self): at the threshold its session.idle gets the path and the skill as the next prompt, opencode reads the brief and writes the file with its write tool, the daemon verifies, adopts and commits it', async () => {
+    expect((await daemon.daemon(['install-hooks', 'opencode'])).code).toBe(0);
+    await daemon.start();
+    const request = 'add a --verbose flag to the CLI';
+    let askedWith = '';
+    const textOf = (received: { messages: unknown[] }) => JSON.stringify(received.messages);
+    fake.enqueue(
+      reply().tool('bash', { command: 'ls', description: 'list' }).usage({ prompt_tokens: 20_000, completion_tokens: 20 }),
+      reply().text('The flag parser is in src/cli.ts.').usage({ prompt_tokens: 80_000, completion_tokens: 50 }),
+    );
+    // The model, given the Stop hook's reason as the next prompt, reads the brief it names, then writes the document.
+    fake.handle((received) => {
+      const last = received.lastUserText;
+      if (!last.includes(MARK) || JSON.stringify(received.messages.at(-1)).includes('tool_call_id')) return undefined;
+      return reply()
+        .tool('read', { filePath: briefNamedIn(last) })
+        .usage({ prompt_tokens: 84_000, completion_tokens: 20 });
+    });
+    fake.handle((received) => {
+      const text = textOf(received);
+      if (!text.includes(MARK) || received.messages.at(-1)?.role !== 'tool') return undefined;
+      if (text.includes('Written by opencode itself'))
+        return reply().text('The handoff document is written.').usage({ prompt_tokens: 86_000, completion_tokens: 20 });
+      askedWith = text;
+      const docPath = /write tool to exactly this path: (\S+?\.md)/.exec(received.lastUserText)?.[1] ?? 'no-path-asked.md';
+      const body = HANDOFF_SECTIONS.map(
+        (heading) =>
+          `## ${heading}\n\n${heading.startsWith('💬') ? `> ${request}\n\nWritten by opencode itself.` : 'The flag parser is in src/cli.ts; the flag is not wired yet.'}\n`,
+      ).join('\n');
+      return reply()
+        .tool('write', { filePath: docPath, content: `# Handoff\n\n${body}` })
+        .usage({ prompt_tokens: 85_000, completion_tokens: 400 });
+    });
+    const server = await startOpencodeServer({ cwd: daemon.root, home: opencode, env: hookEnv() });
+    try {
+      const session = await server.newSession();
+      await server.prompt(session, request);
+      const committed = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), {
+        timeoutMs: 90_000,
+        message: 'the committed handoff',
+      });
+      expect(askedWith).toContain(MARK);
+      expect(askedWith).toContain('--- handoff skill ---');
+      expect(committed).toMatchObject({ agent: 'opencode', executor: 'self' });
+      const doc = await fs.readFile(path.join(daemon.root, committed.path), 'utf8');
+      expect(doc).toContain('Written by opencode itself.');
+      expect(doc).toContain(`> ${request}`);
+      expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(committed.path);
+      expect(committed.successorCommand).toMatch(/^opencode --prompt "Read the handoff document \.ai-zen\/handoffs\/.+\.md/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -125,3 +125,68 @@ export function runOpencode(
     });
   });
 }
+
+export interface OpencodeServer {
+  readonly url: string;
+  /** A new session of the server's folder. */
+  newSession(): Promise<string>;
+  /** Sends a prompt to the session as a person does in the TUI; resolves once opencode took it. */
+  prompt(sessionId: string, text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * `opencode serve` in `cwd`: the server opencode's TUI talks to, driven over its HTTP API as the TUI
+ * drives it. Not a script's run (`opencode run`): a hook's answer goes back to the session.
+ */
+export async function startOpencodeServer(options: {
+  readonly cwd: string;
+  readonly home: OpencodeHome;
+  readonly env?: Readonly<Record<string, string>>;
+}): Promise<OpencodeServer> {
+  const child = spawn(OPENCODE_BIN, ['serve', '--port', '0', '--hostname', '127.0.0.1'], {
+    cwd: options.cwd,
+    env: opencodeEnv(options.home, options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`opencode serve did not listen within 60 s\n${output}`)), 60_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      if (found) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`opencode serve exited ${code}\n${output}`));
+    });
+  });
+  const post = async (route: string, body: object) => {
+    const response = await fetch(`${url}${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`opencode serve: POST ${route} answered ${response.status}: ${await response.text()}`);
+    return response;
+  };
+  return {
+    url,
+    newSession: async () => ((await (await post('/session', {})).json()) as { id: string }).id,
+    prompt: async (sessionId, text) => {
+      await post(`/session/${sessionId}/prompt_async`, { parts: [{ type: 'text', text }] });
+    },
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
