@@ -65,13 +65,14 @@ export function createContinuedSessions(options: {
   const reading = new Map<string, Promise<string | null>>();
 
   /** The answer for `file`, read by `read` (which says undefined for "no answer yet") only when it is new or has grown. */
-  function once(file: string, read: () => Promise<string | null | undefined>): Promise<string | null> {
+  /** `rows`: how much a session that is no file holds (opencode's rows: its message count), read in its file size's place. */
+  function once(file: string, read: () => Promise<string | null | undefined>, rows?: number): Promise<string | null> {
     const path = known.get(file);
     if (path !== undefined) return Promise.resolve(path);
     const running = reading.get(file);
     if (running) return running;
     const promise = (async () => {
-      const size = await sizeOf(file);
+      const size = (await sizeOf(file)) ?? rows ?? null;
       if (size === null) return null;
       const before = unanswered.get(file);
       if (before !== undefined && size <= before) return null;
@@ -93,11 +94,15 @@ export function createContinuedSessions(options: {
     const source = findSource(options.sources, state.file);
     if (!source?.handoff) return Promise.resolve(null);
     const handoff = source.handoff;
-    return once(state.file, async () => {
-      // Only up to the first request: the first request decides, and it never changes.
-      const { messages } = await handoff.readEvidence(state.file, { firstRequestOnly: true });
-      return userRequests(messages).length === 0 ? undefined : previousDocumentPath(messages);
-    });
+    return once(
+      state.file,
+      async () => {
+        // Only up to the first request: the first request decides, and it never changes.
+        const { messages } = await handoff.readEvidence(state.file, { firstRequestOnly: true });
+        return userRequests(messages).length === 0 ? undefined : previousDocumentPath(messages);
+      },
+      state.messageCount,
+    );
   }
 
   /**
