@@ -10,7 +10,7 @@ import { CODEX_BIN } from '../support/codex-client.js';
 import { runCli } from '../support/run-cli.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
-const AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'pi', 'copilot'];
+const AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'pi', 'copilot', 'opencode', 'kilo'];
 
 /** Every file and folder under `folder` (git's own files but the exclude file left out), with its bytes. */
 async function tree(folder: string, skip: readonly string[] = []): Promise<Record<string, string>> {
@@ -120,14 +120,14 @@ describe('uninstall: nothing of ai-zen left behind', { timeout: 180_000 }, () =>
     expect((await daemon(['uninstall'])).code).toBe(0);
 
     // Installed again, then everything for the user at once.
-    for (const agent of ['claude', 'qwen']) expect((await daemon(['install-hooks', agent])).code).toBe(0);
+    for (const agent of ['claude', 'qwen', 'opencode']) expect((await daemon(['install-hooks', agent])).code).toBe(0);
     const all = await daemon(['uninstall', '--all']);
     expect(all.code, all.stderr).toBe(0);
     expect(all.stderr).toBe('');
     expect(await tree(repo.root)).toEqual(repoBefore);
     expect(await tree(user, [env.AI_ZEN_HOME!, path.join(user, '.config')])).toEqual(userBefore);
     await expect(fs.stat(unit)).rejects.toMatchObject({ code: 'ENOENT' });
-    for (const gone of ['bin', 'pi', 'installed-hooks.json', 'installed-files.json', 'enabled.json'])
+    for (const gone of ['bin', 'pi', 'opencode', 'kilo', 'installed-hooks.json', 'installed-files.json', 'enabled.json'])
       await expect(fs.stat(path.join(env.AI_ZEN_HOME!, gone)), gone).rejects.toMatchObject({ code: 'ENOENT' });
   });
 

@@ -4,7 +4,7 @@
 // had it, or removed with its folders when ai-zen created it (install-ledger.ts); its git exclude
 // lines, enable and trust records gone; the login service when no enabled repo is left. `--all`: that
 // for every repo ai-zen knows of, then the user-wide pieces (Codex's hooks, MCP server and trust, the
-// hook shim, pi's extension, the service, ai-zen's records).
+// hook shim, pi's extension, opencode's and Kilo's plugin, the service, ai-zen's records).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -163,7 +163,8 @@ async function uninstallUser(setup: CliSetup, say: Say): Promise<void> {
   // learned and logged stay, named below.
   const home = aiZenHome(env);
   const gone: string[] = [];
-  for (const file of [hookShimPath(env), path.join(home, 'pi'), path.join(home, 'installed-hooks.json'), path.join(home, 'enabled.json')])
+  const programs = ['pi', 'opencode', 'kilo'].map((folder) => path.join(home, folder));
+  for (const file of [hookShimPath(env), ...programs, path.join(home, 'installed-hooks.json'), path.join(home, 'enabled.json')])
     if (await exists(file)) {
       await fs.rm(file, { recursive: true, force: true });
       gone.push(file);
