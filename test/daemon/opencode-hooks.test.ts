@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shortId } from '../../src/short-id.js';
 import { type FakeOpenAI, reply, startFakeOpenAI } from '../support/fake-openai.js';
 import { briefNamedIn } from '../support/brief-named.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
@@ -99,7 +100,7 @@ describe('opencode hooks (install-hooks opencode), with the real client', { time
     expect(committed).toMatchObject({ agent: 'opencode', executor: 'offline' });
   });
 
-  it('opencode writes its own document (self): at the threshold its session.idle gets the path and the skill as the next prompt, opencode reads the brief and writes the file with its write tool, the daemon verifies, adopts and commits it', async () => {
+  it('opencode writes its own document (self): at the threshold its session.idle gets the path and the skill as the next prompt, opencode reads the brief and writes the file with its write tool, the daemon verifies, adopts and commits it; the next session that opencode process starts (`/new`) is given the document and linked as its successor', async () => {
     expect((await daemon.daemon(['install-hooks', 'opencode'])).code).toBe(0);
     await daemon.start();
     const request = 'add a --verbose flag to the CLI';
@@ -148,6 +149,31 @@ describe('opencode hooks (install-hooks opencode), with the real client', { time
       expect(doc).toContain(`> ${request}`);
       expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(committed.path);
       expect(committed.successorCommand).toMatch(/^opencode --prompt "Read the handoff document \.ai-zen\/handoffs\/.+\.md/);
+
+      // The same opencode process starts a fresh session (the TUI's /new): its SessionStart gets the breakpoint.
+      const fresh = await server.newSession();
+      const pointer = `ai-zen: Read the handoff document ${committed.path} (the previous session's record)`;
+      await waitFor(async () => (await server.texts(fresh)).some((text) => text.startsWith(pointer)), {
+        timeoutMs: 30_000,
+        message: 'the fresh session given the document',
+      });
+      const before = fake.requests.length;
+      fake.enqueue(reply().text('Reading the handoff document.').usage({ prompt_tokens: 9_000, completion_tokens: 10 }));
+      await server.prompt(fresh, 'go on');
+      await waitFor(() => fake.requests.slice(before).some((received) => received.lastUserText === 'go on'), {
+        timeoutMs: 30_000,
+        message: 'the fresh session’s first request',
+      });
+      const first = fake.requests.slice(before).find((received) => received.lastUserText === 'go on')!;
+      expect(JSON.stringify(first.messages)).toContain(pointer);
+      await waitFor(
+        async () =>
+          (await daemon.daemon(['status', '--all'])).stdout
+            .split('\n')
+            .find((line) => line.startsWith(`  ${shortId(session)}  `))
+            ?.includes(`handed off → ${shortId(fresh)}`) ?? false,
+        { timeoutMs: 30_000, message: 'the handed-off session linked to the fresh one' },
+      );
     } finally {
       await server.close();
     }

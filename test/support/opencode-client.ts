@@ -132,6 +132,8 @@ export interface OpencodeServer {
   newSession(): Promise<string>;
   /** Sends a prompt to the session as a person does in the TUI; resolves once opencode took it. */
   prompt(sessionId: string, text: string): Promise<void>;
+  /** The texts of the session's messages, as opencode keeps them. */
+  texts(sessionId: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -181,6 +183,11 @@ export async function startOpencodeServer(options: {
     newSession: async () => ((await (await post('/session', {})).json()) as { id: string }).id,
     prompt: async (sessionId, text) => {
       await post(`/session/${sessionId}/prompt_async`, { parts: [{ type: 'text', text }] });
+    },
+    texts: async (sessionId) => {
+      const response = await fetch(`${url}/session/${sessionId}/message`);
+      const messages = (await response.json()) as { parts: { type: string; text?: string }[] }[];
+      return messages.flatMap((message) => message.parts.flatMap((part) => (part.type === 'text' && part.text ? [part.text] : [])));
     },
     close: async () => {
       if (child.exitCode !== null) return;
