@@ -12,6 +12,7 @@ import type { AgentConfig } from '../../src/config/agents-config.js';
 import { opencodeAgent } from '../../src/daemon/sources/opencode/opencode-agent.js';
 import type { FolderSessions, SessionUpdate, WatchedSource } from '../../src/daemon/watching/session-source.js';
 import { silentLogger } from '../../src/log/logger.js';
+import { memoryLogger } from '../support/memory-logger.js';
 import { openOpencodeWriter, type TestSession, writeOpencodeDatabase } from '../support/opencode-database.js';
 
 const CONFIG: AgentConfig = {
@@ -167,6 +168,21 @@ describe('opencode sessions read from its database', () => {
     expect(state.compactions).toBe(1);
     expect(state.lastCompaction?.preTokens).toBe(90_100);
     expect(state.latestUsage?.prompt_tokens).toBe(3_010);
+  });
+
+  it('a file at the database path that is not a database is one warning, no session and no throw; read once it becomes one', async () => {
+    await fs.mkdir(path.dirname(database), { recursive: true });
+    await fs.writeFile(database, 'not a database\n'.repeat(1000));
+    const memory = memoryLogger();
+    const { folders } = await source.folders.list();
+    watcher = source.watchFolder!({ folder: folders[0]!, logger: memory.logger, onUpdate: (update) => updates.push(update) });
+    await watcher.list();
+    expect(watcher.states()).toEqual([]);
+    expect(memory.at('warn').map((record) => record.msg)).toEqual(['could not read the opencode database']);
+    await fs.rm(database);
+    await writeOpencodeDatabase(database, [session('ses_late', root, [user('hi'), assistant({ input: 1_000, output: 1 })])]);
+    await watcher.refresh('');
+    expect(watcher.state(`${database}#ses_late`)?.latestUsage?.prompt_tokens).toBe(1_001);
   });
 
   it('skips rows that are not opencode messages without throwing, and reads no usage from them', async () => {

@@ -131,7 +131,8 @@ export class OpencodeSessions implements FolderSessions {
       this.stamps = stamps;
       for (const update of updates) this.options.onUpdate(update, { initial });
     } catch (error) {
-      // Left unstamped: the next pass tries again (opencode making its tables, a file that is not a database).
+      // Tried again once the database changes (opencode making its tables), not every pass: one warning a change.
+      this.stamps = stamps;
       this.logger.warn({ err: error, database: this.options.database }, 'could not read the opencode database');
       this.database?.close();
       this.database = null;
