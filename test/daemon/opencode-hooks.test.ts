@@ -100,7 +100,7 @@ describe('opencode hooks (install-hooks opencode), with the real client', { time
     expect(committed).toMatchObject({ agent: 'opencode', executor: 'offline' });
   });
 
-  it('opencode writes its own document (self): at the threshold its session.idle gets the path and the skill as the next prompt, opencode reads the brief and writes the file with its write tool, the daemon verifies, adopts and commits it; the next session that opencode process starts (`/new`) is given the document and linked as its successor', async () => {
+  it('opencode writes its own document (self): at the threshold its session.idle gets the path and the skill as the next prompt, opencode reads the brief and writes the file with its write tool, the daemon verifies, adopts and commits it; the next session that opencode process starts (`/new`) is given the document and linked as its successor; a session is live while its opencode runs', async () => {
     expect((await daemon.daemon(['install-hooks', 'opencode'])).code).toBe(0);
     await daemon.start();
     const request = 'add a --verbose flag to the CLI';
@@ -137,6 +137,11 @@ describe('opencode hooks (install-hooks opencode), with the real client', { time
     try {
       const session = await server.newSession();
       await server.prompt(session, request);
+      // Running: the session is live — opencode holds no lock; its process in the session's directory says so.
+      await waitFor(async () => (await daemon.status()).sessions.find((listed) => listed.id === session)?.owner === 'live', {
+        timeoutMs: 60_000,
+        message: 'the running opencode session shown live',
+      });
       const committed = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), {
         timeoutMs: 90_000,
         message: 'the committed handoff',
@@ -177,5 +182,8 @@ describe('opencode hooks (install-hooks opencode), with the real client', { time
     } finally {
       await server.close();
     }
+    const ended = (await daemon.status()).sessions.filter((listed) => listed.agent === 'opencode').map((listed) => listed.owner);
+    // The fresh one is listed (the handed-off one only with --all): no opencode runs any more.
+    expect(ended).toEqual(['none']);
   });
 });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../../src/config/agents-config.js';
 import { opencodeAgent } from '../../src/daemon/sources/opencode/opencode-agent.js';
+import { isOpencodeSessionLive, type SessionPlace } from '../../src/daemon/sources/opencode/opencode-liveness.js';
 import type { FolderSessions, SessionUpdate, WatchedSource } from '../../src/daemon/watching/session-source.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { memoryLogger } from '../support/memory-logger.js';
@@ -183,6 +184,26 @@ describe('opencode sessions read from its database', () => {
     await writeOpencodeDatabase(database, [session('ses_late', root, [user('hi'), assistant({ input: 1_000, output: 1 })])]);
     await watcher.refresh('');
     expect(watcher.state(`${database}#ses_late`)?.latestUsage?.prompt_tokens).toBe(1_001);
+  });
+
+  it('a session is live while an opencode process runs in its directory and it is the one of that directory written last; a hook under it is no opencode', async () => {
+    await writeOpencodeDatabase(database, [
+      session('ses_old', root, [user('old'), assistant({ input: 1_000, output: 1 })], { at: Date.UTC(2026, 11, 5, 9) }),
+      session('ses_new', root, [user('new'), assistant({ input: 2_000, output: 1 })], { at: Date.UTC(2026, 11, 5, 10) }),
+    ]);
+    const sessions = (await watch()) as unknown as SessionPlace;
+    const proc = path.join(home, 'proc');
+    const process_ = async (pid: number, cwd: string, argv: readonly string[]) => {
+      await fs.mkdir(path.join(proc, String(pid)), { recursive: true });
+      await fs.symlink(cwd, path.join(proc, String(pid), 'cwd'));
+      await fs.writeFile(path.join(proc, String(pid), 'cmdline'), `${argv.join('\0')}\0`);
+    };
+    await process_(10, root, ['sh', '-c', '/home/u/.ai-zen/bin/ai-zen-hook hook opencode Stop']);
+    expect(await isOpencodeSessionLive(`${database}#ses_new`, sessions, proc)).toBe(false);
+    await process_(11, root, ['/usr/lib/node_modules/opencode-ai/bin/opencode.exe', 'serve']);
+    expect(await isOpencodeSessionLive(`${database}#ses_new`, sessions, proc)).toBe(true);
+    expect(await isOpencodeSessionLive(`${database}#ses_old`, sessions, proc)).toBe(false);
+    expect(await isOpencodeSessionLive(`${database}#ses_new`, sessions, proc, [11])).toBe(false);
   });
 
   it('skips rows that are not opencode messages without throwing, and reads no usage from them', async () => {

@@ -9,6 +9,7 @@ import type { AgentModule } from '../agent-module.js';
 import { defineAgent, foldOptions } from '../kit/agent-source.js';
 import { readOpencodeEvidence } from './opencode-evidence.js';
 import type { OpencodeFoldOptions } from './opencode-fold.js';
+import { isOpencodeSessionLive } from './opencode-liveness.js';
 import { readOpencodeLimits } from './opencode-own-settings.js';
 import { opencodeHooks, opencodePluginInstalled } from './opencode-plugin.js';
 import { type OpencodeApp, opencodeDatabase, opencodeDataFolder, sessionIdOf } from './opencode-paths.js';
@@ -61,9 +62,12 @@ function opencodeLike(name: WatchedAgent, app: OpencodeApp): AgentModule {
         agent: name,
         limits: readOpencodeLimits(context.env, app, context.root),
       };
+      // The one watcher of the database's folder: liveness asks it where a session runs.
+      let sessions: OpencodeSessions | null = null;
       return {
         ...agent.createSource(context),
-        watchFolder: (options) => new OpencodeSessions({ ...options, database, fold }),
+        isLive: (file, except) => (sessions ? isOpencodeSessionLive(file, sessions, '/proc', except) : Promise.resolve(false)),
+        watchFolder: (options) => (sessions = new OpencodeSessions({ ...options, database, fold })),
       };
     },
   };

@@ -17,6 +17,7 @@ import {
   type OpencodeDetails,
   type OpencodeFoldOptions,
 } from './opencode-fold.js';
+import type { SessionPlace } from './opencode-liveness.js';
 import { sessionFile } from './opencode-paths.js';
 
 const RECONCILE_INTERVAL_MS = 5000;
@@ -30,8 +31,10 @@ export interface OpencodeSessionsOptions extends FolderSessionsOptions {
   readonly fold: OpencodeFoldOptions;
 }
 
-export class OpencodeSessions implements FolderSessions {
+export class OpencodeSessions implements FolderSessions, SessionPlace {
   private readonly sessions = new Map<string, SessionState>();
+  /** Each session's `time_updated`: the one of a directory written to last is the one a running opencode there works in. */
+  private readonly updated = new Map<string, number>();
   private database: ReadOnlyDatabase | null = null;
   /** The latest `time_updated` read: the next read asks for the sessions changed since. */
   private since = 0;
@@ -87,6 +90,15 @@ export class OpencodeSessions implements FolderSessions {
 
   state(file: string): SessionState | null {
     return this.sessions.get(file) ?? null;
+  }
+
+  place(file: string): { directory: string; newest: boolean } | null {
+    const directory = this.sessions.get(file)?.cwd;
+    const at = this.updated.get(file);
+    if (!directory || at === undefined) return null;
+    for (const [other, state] of this.sessions)
+      if (other !== file && state.cwd === directory && (this.updated.get(other) ?? 0) > at) return { directory, newest: false };
+    return { directory, newest: true };
   }
 
   /** Reads what changed in the database (any session's: one read covers them all). */
@@ -168,6 +180,7 @@ export class OpencodeSessions implements FolderSessions {
       }
       if (row.time_archived !== null && !state.closed) state = { ...state, closed: true, overflowed: false };
       this.since = Math.max(this.since, Number(row.time_updated));
+      this.updated.set(file, Number(row.time_updated));
       this.sessions.set(file, state);
       if (previous.startedAt !== null && !changed(previous, state) && skipped.length === 0) continue;
       updates.push(updateOf(previous, state, linesRead, skipped));
