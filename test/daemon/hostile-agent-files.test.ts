@@ -17,6 +17,7 @@ import { readRolloutMeta } from '../../src/daemon/sources/codex/codex-rollout-me
 import { readCopilotEvidence } from '../../src/daemon/sources/copilot/copilot-evidence.js';
 import { readWorkspaceCwd } from '../../src/daemon/sources/copilot/copilot-session-folders.js';
 import { readGeminiEvidence } from '../../src/daemon/sources/gemini/gemini-evidence.js';
+import { readOpencodeEvidence } from '../../src/daemon/sources/opencode/opencode-evidence.js';
 import { readPiEvidence } from '../../src/daemon/sources/pi/pi-evidence.js';
 import { readQwenEvidence } from '../../src/daemon/sources/qwen-code/qwen-evidence.js';
 import { NotRegularFileError } from '../../src/fs/open-regular-file.js';
@@ -122,6 +123,15 @@ describe('FIFOs among the agents’ files', { timeout: 120_000 }, () => {
       );
       expect(NotRegularFileError.isInstance(error), `${agent}: ${String(error)}`).toBe(true);
     }
+    // opencode's sessions are rows of a database: a FIFO at its path is refused before SQLite opens it.
+    const database = path.join(base, 'opencode.db');
+    await run('mkfifo', [database]);
+    fifos.push(database);
+    const refused = await readOpencodeEvidence(database, 'ses_any', base).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(NotRegularFileError.isInstance(refused), `opencode: ${String(refused)}`).toBe(true);
     // The readers that decide whose a file is, or whether a client still runs, say "not this one".
     expect(await readRolloutMeta(fifo)).toEqual({ unreadable: 'ENOTREGULAR' });
     expect(await readWorkspaceCwd(fifo)).toBeNull();

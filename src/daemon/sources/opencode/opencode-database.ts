@@ -5,8 +5,10 @@
 // Why libsql: it installs from the npm registry alone (the native part is an `@libsql/<platform>`
 // package), loads on Node 20, 22 and 24 (node:sqlite needs 22.5), and reads the WAL in place — the
 // WASM builds read a whole file into memory or cannot share a WAL. docs/agents.md has the numbers.
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { kindOf, NotRegularFileError } from '../../../fs/open-regular-file.js';
 
 /** The part of libsql's better-sqlite3-like API ai-zen uses. */
 interface Statement {
@@ -32,8 +34,11 @@ export interface ReadOnlyDatabase {
   close(): void;
 }
 
-/** Opens `file` read-only; throws when it cannot (missing, not a database). */
+/** Opens `file` read-only; throws when it cannot (missing, not a regular file, not a database). */
 export function openReadOnly(file: string): ReadOnlyDatabase {
+  // SQLite would open a FIFO and wait on it, on the daemon's one thread: only a regular file is opened.
+  const stats = fs.statSync(file);
+  if (!stats.isFile()) throw new NotRegularFileError(file, kindOf(stats));
   const connection = new (libsql())(`${pathToFileURL(file).href}?mode=ro`);
   const statements = new Map<string, Statement>();
   const statement = (sql: string): Statement => {
