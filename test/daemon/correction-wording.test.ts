@@ -17,6 +17,7 @@ const expected: Record<string, string> = {
   copilot: 'edit',
   opencode: 'write or edit',
   kilo: 'write or edit',
+  cline: 'apply_patch or editor',
 };
 
 describe('the correction names the agent’s own tools', () => {
