@@ -9,7 +9,6 @@ import path from 'node:path';
 import { parse } from 'shell-quote';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WatchedAgent } from '../../src/config/agent-names.js';
-import type { AgentConfig } from '../../src/config/agents-config.js';
 import { AGENT_MODULES } from '../../src/daemon/sources/index.js';
 import { MESSAGE_TEXT_BYTES } from '../../src/daemon/sources/kit/evidence.js';
 import { successorCommand } from '../../src/daemon/sources/kit/successor.js';
@@ -18,19 +17,9 @@ import type { SessionState } from '../../src/daemon/watching/session-source.js';
 import { parseRecord } from '../../src/daemon/sources/kit/json-record.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { writeOpencodeDatabase } from '../support/opencode-database.js';
+import { DEFAULT_AGENT_CONFIG } from '../support/agent-config.js';
 
-const CONFIG: AgentConfig = {
-  enabled: true,
-  handoffAt: 70,
-  warnAt: 60,
-  handoffAtTokens: null,
-  contextWindow: null,
-  models: {},
-  graceSeconds: 120,
-  selfDeadlineSeconds: 180,
-  idleHandoff: null,
-  command: null,
-};
+const CONFIG = DEFAULT_AGENT_CONFIG;
 const DOC = '.ai-zen/handoffs/20261204-200801-2680db36.md';
 const BIG = `head-${'x'.repeat(1_000_000)}-tail`;
 const json = (value: unknown) => JSON.stringify(value);

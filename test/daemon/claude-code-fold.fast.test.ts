@@ -14,20 +14,10 @@ import { claudeSlug, mayHoldSessionsOf } from '../../src/daemon/sources/claude-c
 import { claudeAgent } from '../../src/daemon/sources/claude-code/claude-agent.js';
 import { toolActivity } from '../../src/handoff/transcript.js';
 import { REPLY_HEAD_CHARS, replyHead } from '../../src/daemon/watching/session-source.js';
+import { DEFAULT_AGENT_CONFIG } from '../support/agent-config.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'claude-code');
-const CONFIG: AgentConfig = {
-  enabled: true,
-  handoffAt: 70,
-  warnAt: 60,
-  handoffAtTokens: null,
-  contextWindow: null,
-  models: {},
-  graceSeconds: 120,
-  selfDeadlineSeconds: 180,
-  idleHandoff: null,
-  command: null,
-};
+const CONFIG = DEFAULT_AGENT_CONFIG;
 
 /** The fixture copied where Claude Code would keep it, read once by the source's reader. */
 async function read(fixture: string, config: AgentConfig = CONFIG) {

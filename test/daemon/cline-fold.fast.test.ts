@@ -9,19 +9,9 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AgentConfig } from '../../src/config/agents-config.js';
 import { clineAgent } from '../../src/daemon/sources/cline/cline-agent.js';
 import { clineSessionsDir } from '../../src/daemon/sources/cline/cline-paths.js';
+import { DEFAULT_AGENT_CONFIG } from '../support/agent-config.js';
 
-const CONFIG: AgentConfig = {
-  enabled: true,
-  handoffAt: 70,
-  warnAt: 60,
-  handoffAtTokens: null,
-  contextWindow: null,
-  models: {},
-  graceSeconds: 120,
-  selfDeadlineSeconds: 180,
-  command: null,
-  idleHandoff: null,
-};
+const CONFIG = DEFAULT_AGENT_CONFIG;
 const ID = '1796466492763_ioic5';
 
 const manifest = (cwd: string) => ({

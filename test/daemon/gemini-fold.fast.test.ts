@@ -13,19 +13,9 @@ import { conversation, geminiSessionMessages } from '../../src/daemon/sources/ge
 import { readGeminiHookInput } from '../../src/daemon/sources/gemini/gemini-hooks.js';
 import { geminiAgent } from '../../src/daemon/sources/gemini/gemini-agent.js';
 import { previousDocumentPath } from '../../src/handoff/previous-document.js';
+import { DEFAULT_AGENT_CONFIG } from '../support/agent-config.js';
 
-const CONFIG: AgentConfig = {
-  enabled: true,
-  handoffAt: 70,
-  warnAt: 60,
-  handoffAtTokens: null,
-  contextWindow: null,
-  models: {},
-  graceSeconds: 120,
-  selfDeadlineSeconds: 180,
-  idleHandoff: null,
-  command: null,
-};
+const CONFIG = DEFAULT_AGENT_CONFIG;
 const ID = '3d57ac63-d4fd-4b31-90c4-21c84cde8b1f';
 const NAME = 'session-2026-12-04T07-41-3d57ac63.jsonl';
 const MARK = '[ai-zen handoff]';

@@ -5,24 +5,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import type { AgentConfig } from '../../src/config/agents-config.js';
 import { claudeAgent } from '../../src/daemon/sources/claude-code/claude-agent.js';
 import { claudeSlug } from '../../src/daemon/sources/claude-code/claude-paths.js';
 import { forgetLearned, loadCompactionPoints, POINTS_FILE } from '../../src/daemon/watching/compaction-points.js';
 import { memoryLogger } from '../support/memory-logger.js';
+import { DEFAULT_AGENT_CONFIG } from '../support/agent-config.js';
 
-const CONFIG: AgentConfig = {
-  enabled: true,
-  handoffAt: 70,
-  warnAt: 60,
-  handoffAtTokens: null,
-  contextWindow: null,
-  models: {},
-  graceSeconds: 120,
-  selfDeadlineSeconds: 180,
-  idleHandoff: null,
-  command: null,
-};
+const CONFIG = DEFAULT_AGENT_CONFIG;
 const MODEL = 'claude-sonnet-4-6';
 const NOW = Date.parse('2026-12-04T12:00:00.000Z');
 

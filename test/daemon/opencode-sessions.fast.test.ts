@@ -8,26 +8,15 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentConfig } from '../../src/config/agents-config.js';
 import { opencodeAgent } from '../../src/daemon/sources/opencode/opencode-agent.js';
 import { isOpencodeSessionLive, type SessionPlace } from '../../src/daemon/sources/opencode/opencode-liveness.js';
 import type { FolderSessions, SessionUpdate, WatchedSource } from '../../src/daemon/watching/session-source.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { memoryLogger } from '../support/memory-logger.js';
 import { openOpencodeWriter, type TestSession, writeOpencodeDatabase } from '../support/opencode-database.js';
+import { DEFAULT_AGENT_CONFIG } from '../support/agent-config.js';
 
-const CONFIG: AgentConfig = {
-  enabled: true,
-  handoffAt: 70,
-  warnAt: 60,
-  handoffAtTokens: null,
-  contextWindow: null,
-  models: {},
-  graceSeconds: 120,
-  selfDeadlineSeconds: 180,
-  idleHandoff: null,
-  command: null,
-};
+const CONFIG = DEFAULT_AGENT_CONFIG;
 
 const assistant = (tokens: { input: number; output: number; read?: number; write?: number }, extra: object = {}) => ({
   role: 'assistant',

@@ -12,21 +12,11 @@ import { dashSlug as qwenSlug } from '../../src/daemon/sources/kit/project-folde
 import { isQwenTranscript, qwenProjectsDir } from '../../src/daemon/sources/qwen-code/qwen-paths.js';
 import { qwenAgent } from '../../src/daemon/sources/qwen-code/qwen-agent.js';
 import { qwenOwnCompactionPoint } from '../../src/daemon/sources/qwen-code/qwen-fold.js';
+import { DEFAULT_AGENT_CONFIG } from '../support/agent-config.js';
 
 const ROOT = '/work/repo';
 const ID = '82ff93ad-5b5c-40af-bed2-0464f1ba2106';
-const CONFIG: AgentConfig = {
-  enabled: true,
-  handoffAt: 70,
-  warnAt: 60,
-  handoffAtTokens: null,
-  contextWindow: null,
-  models: {},
-  graceSeconds: 120,
-  selfDeadlineSeconds: 180,
-  idleHandoff: null,
-  command: null,
-};
+const CONFIG = DEFAULT_AGENT_CONFIG;
 
 const base = (type: string, cwd = ROOT) => ({
   uuid: crypto.randomUUID(),
