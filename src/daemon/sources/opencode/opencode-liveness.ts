@@ -2,8 +2,7 @@
 // /proc: a process running opencode (or kilo) whose working directory is the session's `directory`,
 // and the session is the one of that directory opencode wrote to last — as pi's liveness is read
 // (pi-liveness.ts). Without /proc (macOS) nothing is known: not live.
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
+import { clientRunsIn } from '../kit/client-in-folder.js';
 
 /** The client's program as its argv[0] names it: the binary (`opencode`, `kilo`, npm's `opencode.exe`). */
 const CLIENT = /(?:^|\/)\.?(?:opencode|kilo)(?:\.exe)?$/;
@@ -21,20 +20,6 @@ export async function isOpencodeSessionLive(
 ): Promise<boolean> {
   const place = sessions.place(file);
   if (place === null || !place.newest) return false;
-  let pids: string[];
-  try {
-    pids = (await fs.readdir(proc)).filter((name) => /^\d+$/.test(name));
-  } catch {
-    return false;
-  }
-  for (const pid of pids) {
-    if (except.includes(Number(pid))) continue;
-    // Another user's process, or one that just ended: not ours to see.
-    const where = await fs.readlink(path.join(proc, pid, 'cwd')).catch(() => null);
-    if (where !== place.directory) continue;
-    const command = await fs.readFile(path.join(proc, pid, 'cmdline'), 'utf8').catch(() => '');
-    // The program only: a hook ai-zen's plugin runs (`sh -c … hook opencode Stop`) is no opencode.
-    if (CLIENT.test(command.split('\0', 1)[0] ?? '')) return true;
-  }
-  return false;
+  // The program only: a hook ai-zen's plugin runs (`sh -c … hook opencode Stop`) is no opencode.
+  return clientRunsIn(place.directory, (argv) => CLIENT.test(argv[0] ?? ''), proc, except);
 }

@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { readRegularHead } from '../../../fs/open-regular-file.js';
+import { clientRunsIn } from '../kit/client-in-folder.js';
 import { parseRecord } from '../kit/json-record.js';
 
 /** The header is the first line; a few KB hold it. */
@@ -15,22 +16,8 @@ const PI_COMMAND = /(?:pi-coding-agent\/dist\/cli\.js|(?:^|\/)pi)$/;
 export async function isPiSessionLive(file: string, proc = '/proc', except: readonly number[] = []): Promise<boolean> {
   const cwd = await headerCwd(file);
   if (cwd === null || !(await isNewestOfFolder(file))) return false;
-  let pids: string[];
-  try {
-    pids = (await fs.readdir(proc)).filter((name) => /^\d+$/.test(name));
-  } catch {
-    return false;
-  }
-  for (const pid of pids) {
-    if (except.includes(Number(pid))) continue;
-    // Another user's process, or one that just ended: not ours to see.
-    const where = await fs.readlink(path.join(proc, pid, 'cwd')).catch(() => null);
-    if (where !== cwd) continue;
-    const command = await fs.readFile(path.join(proc, pid, 'cmdline'), 'utf8').catch(() => '');
-    // The program or its script only: a hook ai-zen runs for pi (`… ai-zen-hook.js pi SessionStart`) is no pi.
-    if (command.split('\0', 2).some((arg) => PI_COMMAND.test(arg))) return true;
-  }
-  return false;
+  // The program or its script only: a hook ai-zen runs for pi (`… ai-zen-hook.js pi SessionStart`) is no pi.
+  return clientRunsIn(cwd, (argv) => argv.slice(0, 2).some((arg) => PI_COMMAND.test(arg)), proc, except);
 }
 
 async function headerCwd(file: string): Promise<string | null> {
