@@ -30,7 +30,8 @@ export function notPlaceholder(value: string): boolean {
   return (
     value.length >= 3 &&
     !PLACEHOLDER.test(value) &&
-    !/^\d+$/.test(value) &&
+    // A number, also with digit separators as code writes it (`32_000`).
+    !/^\d+(?:_\d+)*$/.test(value) &&
     !VERSION.test(value) &&
     !(LABEL.test(value) && NAME_WORD.test(value))
   );

@@ -45,7 +45,7 @@ export function ordinaryCode(seed = 34): { kind: string; text: string }[] {
       text: 'SECRET_KEY = os.environ["SECRET_KEY"]\nDB_PASSWORD=${DB_PASSWORD}\n"password": "${POSTGRES_PASSWORD}"',
     },
     { kind: 'getpass', text: 'password = getpass.getpass("Password: ")' },
-    { kind: 'max tokens', text: 'MAX_TOKENS=4096\nmax_tokens: 1024\nTOKEN_EXPIRY_SECONDS=3600' },
+    { kind: 'max tokens', text: 'MAX_TOKENS=4096\nmax_tokens: 1024\nTOKEN_EXPIRY_SECONDS=3600\nconst OUTPUT_TOKEN_MAX = 32_000;' },
     { kind: 'header name', text: "API_KEY_HEADER = 'X-API-Key'\nconst AUTH_HEADER = 'Authorization';" },
     { kind: 'auth config object', text: "auth: { type: 'oauth2', flow: 'pkce' },\npasswordless: true," },
     { kind: 'tokenizer', text: 'tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")' },
