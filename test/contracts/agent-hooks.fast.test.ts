@@ -90,7 +90,12 @@ describe.each(AGENTS.filter(({ hooks }) => formatOf(hooks) === 'json'))("$label'
 
     await hooks.install({ root, env, command: command(`'${shim()}'`) });
     expect(await findingsFor()).toEqual([
-      { check: 'hooks', status: 'ok', message: `${place.shown}: ai-zen's ${installed} hooks run ai-zen-daemon`, fix: null },
+      {
+        check: 'hooks',
+        status: 'ok',
+        message: `${place.shown}: ${installed === 1 ? "ai-zen's hook runs" : `ai-zen's ${installed} hooks run`} ai-zen-daemon`,
+        fix: null,
+      },
     ]);
     const outside = (await checkHooks(null, env)).findings.filter((finding) => finding.message.startsWith(`${place.shown}: `));
     expect(outside).toHaveLength(hooks.scope === 'user' ? 1 : 0);
@@ -182,7 +187,12 @@ describe.each(AGENTS.filter(({ hooks }) => formatOf(hooks) === 'script'))("$labe
 
     await hooks.install({ root, env, command: command(`'${shim()}'`) });
     expect(await findingsFor()).toEqual([
-      { check: 'hooks', status: 'ok', message: `${place.shown}: ai-zen's ${installed} hooks run ai-zen-daemon`, fix: null },
+      {
+        check: 'hooks',
+        status: 'ok',
+        message: `${place.shown}: ${installed === 1 ? "ai-zen's hook runs" : `ai-zen's ${installed} hooks run`} ai-zen-daemon`,
+        fix: null,
+      },
     ]);
     const outside = (await checkHooks(null, env)).findings.filter((finding) => finding.message.startsWith(`${place.shown}: `));
     expect(outside).toHaveLength(0);

@@ -162,7 +162,12 @@ async function checkSettingsFile(
     };
   }
   return {
-    finding: { check: 'hooks', status: 'ok', message: `${shown}: ai-zen's ${commands.length} hooks run ai-zen-daemon`, fix: null },
+    finding: {
+      check: 'hooks',
+      status: 'ok',
+      message: `${shown}: ${commands.length === 1 ? "ai-zen's hook runs" : `ai-zen's ${commands.length} hooks run`} ai-zen-daemon`,
+      fix: null,
+    },
     namesShim,
   };
 }
