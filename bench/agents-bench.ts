@@ -2,8 +2,9 @@
 // 1. Append → crossing noticed: an assistant line that takes a Claude Code transcript over its
 //    handoffAt, against a usage line that takes an ai-zen session over its window — the same
 //    TranscriptWatchers → SessionMonitor → EventBus path, in this process, alternating.
-// 2. Idle CPU of a real daemon whose Claude config folder holds 10,000 transcripts of other repos,
-//    against one whose folder is empty: those transcripts are never opened, so it must not be higher.
+// 2. Idle CPU and RSS of a real daemon whose agents' folders hold other repos' sessions (10,000 Claude
+//    Code transcripts, a ~500 MB opencode database, 5,000 Cline CLI sessions), against one whose
+//    folders are empty: those sessions are never read, so they must cost nothing (agents-idle-figures.ts).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { resolveAgentsConfig } from '../dist/config/agents-config.js';
@@ -16,8 +17,8 @@ import { createAiZenSessionSource } from '../dist/daemon/watching/session-source
 import { claudeSlug } from '../dist/daemon/sources/claude-code/claude-paths.js';
 import { claudeAgent } from '../dist/daemon/sources/claude-code/claude-agent.js';
 import { TranscriptWatchers } from '../dist/daemon/watching/transcript-watchers.js';
-import { startDaemonProcess } from './daemon-process.js';
-import { cpuPercent, sampleCpu } from './proc-usage.js';
+import { benchAgentsIdle } from './agents-idle-figures.js';
+import { claudeLine } from './claude-transcripts-fixture.js';
 import type { Figure, ItemResult } from './results.js';
 import { formatMs, pause, pollUntil, summarise } from './statistics.js';
 import { makeBenchProject } from './temp-project.js';
@@ -26,17 +27,18 @@ export interface AgentsBenchOptions {
   readonly daemonBin: string;
   readonly appends: number;
   readonly otherTranscripts: number;
+  readonly opencodeMegabytes: number;
+  readonly opencodeSessions: number;
+  readonly clineSessions: number;
   readonly steadyAfterSpawnMs: number;
   readonly idleMs: number;
   readonly log: (line: string) => void;
 }
 
-const TITLE = '(x) X3: Claude Code transcripts cost what ai-zen sessions cost';
+const TITLE = '(x) X3: other agents’ sessions cost what ai-zen sessions cost';
 const silent = silentLogger();
 const SIGNAL_TIMEOUT_MS = 10_000;
 
-const claudeLine = (root: string, id: string, n: number, tokens: number) =>
-  `${JSON.stringify({ type: 'assistant', isSidechain: false, cwd: root, sessionId: id, timestamp: new Date().toISOString(), message: { id: `msg_${n}`, model: 'claude-sonnet-4-5', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: tokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 5 } } })}\n`;
 const aiZenHeader = (id: string, root: string) =>
   `${JSON.stringify({ type: 'session', v: 1, id, createdAt: new Date().toISOString(), cwd: root, model: 'm', maxContextTokens: 200_000, previousId: null })}\n`;
 const aiZenUsage = (tokens: number) =>
@@ -89,44 +91,6 @@ async function measureLatency(subject: Subject, appends: number, root: string): 
   return samples;
 }
 
-async function idleCpu(options: AgentsBenchOptions, others: number): Promise<number> {
-  const project = await makeBenchProject(`agents-${others}`);
-  try {
-    const configDir = path.join(project.home, 'claude');
-    const projects = path.join(configDir, 'projects');
-    await fs.mkdir(projects, { recursive: true });
-    const perFolder = 100;
-    for (let folderIndex = 0; folderIndex * perFolder < others; folderIndex += 1) {
-      const otherRoot = `/home/someone/other-repo-${folderIndex}`;
-      const folder = path.join(projects, claudeSlug(otherRoot));
-      await fs.mkdir(folder);
-      for (let index = 0; index < perFolder && folderIndex * perFolder + index < others; index += 1) {
-        const id = `${String(folderIndex).padStart(8, '0')}-0000-4000-8000-${String(index).padStart(12, '0')}`;
-        await fs.writeFile(path.join(folder, `${id}.jsonl`), claudeLine(otherRoot, id, 1, 50_000).repeat(8));
-      }
-    }
-    const daemon = await startDaemonProcess({
-      bin: options.daemonBin,
-      root: project.root,
-      env: { ...project.env, CLAUDE_CONFIG_DIR: configDir },
-      outputFile: path.join(project.home, 'daemon.out'),
-    });
-    try {
-      await daemon.waitForReadyLine(60_000);
-      await pause(options.steadyAfterSpawnMs);
-      const from = await sampleCpu(daemon.pid);
-      await pause(options.idleMs);
-      const to = await sampleCpu(daemon.pid);
-      const cpu = cpuPercent(from, to);
-      return cpu.sched ?? cpu.stat;
-    } finally {
-      await daemon.stop();
-    }
-  } finally {
-    await project.cleanup();
-  }
-}
-
 export async function benchAgents(options: AgentsBenchOptions): Promise<ItemResult> {
   const project = await makeBenchProject('agents-latency', { git: false });
   try {
@@ -165,9 +129,7 @@ export async function benchAgents(options: AgentsBenchOptions): Promise<ItemResu
     const claudeSamples = await measureLatency(claude, options.appends, root);
     const a = summarise(aiZenSamples);
     const c = summarise(claudeSamples);
-    options.log(`(x) idle CPU with 0 and ${options.otherTranscripts} other repos' transcripts`);
-    const idleNone = await idleCpu(options, 0);
-    const idleMany = await idleCpu(options, options.otherTranscripts);
+    const idle = await benchAgentsIdle(options);
     const figures: Figure[] = [
       {
         name: 'append → session.overflowed, ai-zen session (window)',
@@ -181,13 +143,7 @@ export async function benchAgents(options: AgentsBenchOptions): Promise<ItemResu
         target: '≤ 2× ai-zen (as fast)',
         pass: c.median <= 2 * a.median,
       },
-      { name: 'idle daemon, Claude config folder empty: CPU', measured: `${idleNone.toFixed(3)}%`, target: '—', pass: null },
-      {
-        name: `idle daemon, ${options.otherTranscripts.toLocaleString('en')} transcripts of other repos in it: CPU`,
-        measured: `${idleMany.toFixed(3)}%`,
-        target: 'no higher than empty (+0.02 points of noise)',
-        pass: idleMany <= idleNone + 0.02,
-      },
+      ...idle.figures,
     ];
     return {
       id: 'x',
@@ -196,7 +152,7 @@ export async function benchAgents(options: AgentsBenchOptions): Promise<ItemResu
       figures,
       notes: [
         `Latency: TranscriptWatchers (one SessionWatcher per folder) → SessionMonitor → EventBus in this process, the same wiring as the daemon; a new session file per sample written under its threshold, read, then one crossing line appended (Claude: an assistant line at 75% of 200k; ai-zen: a usage line past its window) and timed to session.overflowed. ${options.appends} samples each.`,
-        `Idle: a real daemon (\`start --foreground\`), CLAUDE_CONFIG_DIR with ${options.otherTranscripts.toLocaleString('en')} transcripts in ${Math.ceil(options.otherTranscripts / 100)} other repos' slug folders, against an empty one; CPU over ${options.idleMs / 1000} s starting ${options.steadyAfterSpawnMs / 1000} s after the ready line (schedstat when the kernel has it).`,
+        ...idle.notes,
       ],
     };
   } finally {
