@@ -134,6 +134,16 @@ describe('Cline CLI sessions', () => {
     expect(watched.matches(path.join(path.dirname(file), `${ID}.json`))).toBe(false);
   });
 
+  test('a manifest whose cwd comes after a long first prompt is still read as this repo’s', async () => {
+    const file = await writeSession(repo, [user('hi'), reply(1)]);
+    const manifestFile = path.join(path.dirname(file), `${ID}.json`);
+    const { cwd, ...rest } = manifest(repo);
+    // The prompt, 10 KB long, written before the cwd: past the first small read of the head.
+    const long = { ...rest, prompt: 'x'.repeat(10_000), cwd };
+    await fs.writeFile(manifestFile, `${JSON.stringify(long, null, 2)}\n`);
+    expect((await source().folders.list()).folders).toEqual([path.dirname(file)]);
+  });
+
   test('a manifest caught mid-write (Cline writes it in place) leaves the folder undecided, and it is this repo’s once written', async () => {
     const file = await writeSession(repo, [user('hi'), reply(1)]);
     const manifestFile = path.join(path.dirname(file), `${ID}.json`);

@@ -15,7 +15,9 @@ import { manifestOf, SESSION_ID } from './cline-paths.js';
 /** A folder without a manifest this long after its last change is not a session being made. */
 const UNDECIDED_FOR_MS = 60_000;
 /** The manifest's `cwd` comes before its prompt and metadata: within its first few hundred bytes. */
-const MANIFEST_HEAD = 64 * 1024;
+const MANIFEST_HEAD = 4 * 1024;
+/** Where a long first field pushed it further: read once more, this far. */
+const MANIFEST_HEAD_MAX = 64 * 1024;
 /** `  "cwd": "<path>",` as JSON.stringify(…, null, 2) writes the manifest's own key. */
 const CWD_LINE = /^ {2}"cwd": ("(?:[^"\\]|\\.)*"),?$/m;
 
@@ -31,13 +33,18 @@ export function clineOwnership(root: string, now: () => number = Date.now): Owne
 
 /** The manifest's `cwd`; undefined: no manifest (yet); null: none usable in its head. */
 export async function readManifestCwd(file: string): Promise<string | null | undefined> {
-  let head: string;
-  try {
-    head = (await readRegularHead(file, MANIFEST_HEAD)).toString('utf8');
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : null;
+  // A small read first: this runs once for each of every repo's sessions, thousands at a listing.
+  let match: RegExpExecArray | null = null;
+  for (const bytes of [MANIFEST_HEAD, MANIFEST_HEAD_MAX]) {
+    let head: Buffer;
+    try {
+      head = await readRegularHead(file, bytes);
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : null;
+    }
+    match = CWD_LINE.exec(head.toString('utf8'));
+    if (match || head.length < bytes) break;
   }
-  const match = CWD_LINE.exec(head);
   const cwd = match ? parseJsonLine(match[1]!) : null;
   return typeof cwd === 'string' && cwd.length > 0 ? cwd : null;
 }
