@@ -126,3 +126,9 @@ export function homeFolder(env: Env = process.env): string {
   // node:os loaded only here: every hook and statusline run names its socket from this module.
   return env.HOME && env.HOME.length > 0 ? env.HOME : process.getBuiltinModule('node:os').homedir();
 }
+
+/** An XDG base folder: `$<variable>` when absolute (the spec ignores a relative one), else `<home>/<underHome>`. */
+export function xdgFolder(env: Env, variable: 'XDG_CONFIG_HOME' | 'XDG_DATA_HOME', underHome: string): string {
+  const named = env[variable];
+  return named && path.isAbsolute(named) ? named : path.join(homeFolder(env), underHome);
+}

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { AiZenError } from '../../errors.js';
 import { writeFileInside } from '../../fs/safe-write.js';
-import { aiZenHome, homeFolder, hookShimPath, type Env } from '../../paths.js';
+import { aiZenHome, homeFolder, hookShimPath, type Env, xdgFolder } from '../../paths.js';
 import { runProcess } from '../../run-process.js';
 import { readEnabled } from '../shared/enabled-repos.js';
 import { ensureHookShim, shellWord } from './hook-shim.js';
@@ -42,9 +42,7 @@ export function servicePlatform(requested: string | undefined): ServicePlatform 
 }
 
 function configHome(env: Env): string {
-  const xdg = env.XDG_CONFIG_HOME;
-  // The XDG spec: a relative value is invalid and ignored.
-  return xdg && path.isAbsolute(xdg) ? xdg : path.join(env.HOME || homeFolder(), '.config');
+  return xdgFolder(env, 'XDG_CONFIG_HOME', '.config');
 }
 
 export function serviceFile(platform: ServicePlatform, env: Env): ServiceFile {

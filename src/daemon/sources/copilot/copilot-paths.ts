@@ -2,9 +2,9 @@
 // uuid>/`, one folder per session, holding `events.jsonl` (the transcript: one event a line) and
 // `workspace.yaml` (the session's cwd and git root, written when the session is made). Every repo's
 // sessions share the one `session-state` folder (checked with the real client, 1.0.102).
-import os from 'node:os';
 import path from 'node:path';
 import type { Env } from '../../../paths.js';
+import { agentHome } from '../kit/agent-home.js';
 
 export const EVENTS_FILE = 'events.jsonl';
 export const WORKSPACE_FILE = 'workspace.yaml';
@@ -12,9 +12,7 @@ export const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 
 /** `$COPILOT_HOME`, else `~/.copilot`: the client's own folder (settings, session-state, logs). */
 export function copilotHome(env: Env): string {
-  const fromEnv = env.COPILOT_HOME;
-  if (fromEnv && fromEnv.length > 0) return path.resolve(fromEnv);
-  return path.join(env.HOME && env.HOME.length > 0 ? env.HOME : os.homedir(), '.copilot');
+  return agentHome(env, 'COPILOT_HOME', '.copilot');
 }
 
 export function copilotSessionState(env: Env): string {

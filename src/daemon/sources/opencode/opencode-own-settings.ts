@@ -4,11 +4,10 @@
 // (`opencode.json(c)` at the repo root and in `.opencode/`), later ones over earlier. Read once when
 // the daemon makes the source, bounded; a missing or unreadable file is opencode's defaults.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { readRegularTextSync } from '../../../fs/open-regular-file.js';
-import type { Env } from '../../../paths.js';
+import { type Env, xdgFolder } from '../../../paths.js';
 import type { OpencodeApp } from './opencode-paths.js';
 
 const MAX_BYTES = 1024 * 1024;
@@ -36,9 +35,7 @@ export interface ModelLimit {
 }
 
 export function readOpencodeLimits(env: Env, app: OpencodeApp, root: string): ReadonlyMap<string, ModelLimit> {
-  const home = env.HOME && env.HOME.length > 0 ? env.HOME : os.homedir();
-  const configHome = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(home, '.config');
-  const global = path.join(configHome, app);
+  const global = path.join(xdgFolder(env, 'XDG_CONFIG_HOME', '.config'), app);
   const named = app === 'opencode' ? env.OPENCODE_CONFIG : env.KILO_CONFIG;
   const files = [
     path.join(global, 'config.json'),

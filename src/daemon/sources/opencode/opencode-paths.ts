@@ -1,18 +1,15 @@
 // Where opencode (and Kilo Code, which runs opencode under its own name) keeps its sessions: one
 // SQLite database in its data folder, `${XDG_DATA_HOME:-~/.local/share}/<app>/<app>.db`. A session
 // is a row of it, so ai-zen names a session by the database and its id: `<database>#<session id>`.
-import os from 'node:os';
 import path from 'node:path';
-import type { Env } from '../../../paths.js';
+import { type Env, xdgFolder } from '../../../paths.js';
 
 /** The client's name for its folders and its database: `opencode`, or `kilo` for Kilo Code. */
 export type OpencodeApp = 'opencode' | 'kilo';
 
 /** `${XDG_DATA_HOME:-~/.local/share}/<app>` (a relative XDG_DATA_HOME is ignored, as the XDG spec says). */
 export function opencodeDataFolder(env: Env, app: OpencodeApp): string {
-  const xdg = env.XDG_DATA_HOME;
-  const home = env.HOME && env.HOME.length > 0 ? env.HOME : os.homedir();
-  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.local', 'share'), app);
+  return path.join(xdgFolder(env, 'XDG_DATA_HOME', path.join('.local', 'share')), app);
 }
 
 export function opencodeDatabase(folder: string, app: OpencodeApp): string {
