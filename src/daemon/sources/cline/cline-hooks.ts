@@ -10,8 +10,10 @@
 // that writes it has the daemon verify and commit it. A turn that calls no tool after the crossing
 // runs no hook: the daemon writes the document itself at its deadline.
 import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AiZenError } from '../../../errors.js';
+import { openRegularFile } from '../../../fs/open-regular-file.js';
 import { writeFileInside } from '../../../fs/safe-write.js';
 import type { Env } from '../../../paths.js';
 import type { AgentHooks, HookEvent, HookInput, HookScriptFile } from '../agent-hooks.js';
@@ -42,11 +44,21 @@ function commandOf(text: string): { readonly command: string | null } | null {
   return { command: EXEC.exec(text)?.[1]?.trim() ?? null };
 }
 
+/** The script at `file`, read only when it is a regular file itself (a cloned repo can plant a link or a FIFO there). */
 async function readScript(file: string): Promise<{ readonly text: string; readonly mode: number } | 'missing' | 'not a file'> {
-  const stat = await fs.lstat(file).catch(() => null);
-  if (stat === null) return 'missing';
-  if (!stat.isFile() || stat.size > SCRIPT_MAX_BYTES) return 'not a file';
-  return { text: await fs.readFile(file, 'utf8'), mode: stat.mode & 0o7777 };
+  let handle: FileHandle;
+  try {
+    handle = await openRegularFile(file);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'not a file';
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.size > SCRIPT_MAX_BYTES) return 'not a file';
+    return { text: await handle.readFile('utf8'), mode: stat.mode & 0o7777 };
+  } finally {
+    await handle.close();
+  }
 }
 
 const place = (root: string): HookScriptFile => ({
