@@ -64,8 +64,10 @@ export function createContinuedSessions(options: {
   /** Readings under way: a second request for the same transcript waits on the first's. */
   const reading = new Map<string, Promise<string | null>>();
 
-  /** The answer for `file`, read by `read` (which says undefined for "no answer yet") only when it is new or has grown. */
-  /** `rows`: how much a session that is no file holds (opencode's rows: its message count), read in its file size's place. */
+  /**
+   * The answer for `file`, read by `read` (which says undefined for "no answer yet") only when it is new or has grown.
+   * `rows`: how much a session that is no file holds (opencode's rows: its message count), read in its file size's place.
+   */
   function once(file: string, read: () => Promise<string | null | undefined>, rows?: number): Promise<string | null> {
     const path = known.get(file);
     if (path !== undefined) return Promise.resolve(path);

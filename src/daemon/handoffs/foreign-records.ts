@@ -2,8 +2,9 @@
 // sessions carry their `handoff` lines in their session files, and a restart reads them again;
 // another agent's transcript is only ever read, so its handoff lines are kept here instead, one
 // JSON line each: `began` when the daemon (or the agent, asked by its Stop hook) starts a document,
-// `handoff` once the document is sealed, `told` once the person back at an idle session saw its choice. A `began` with no `handoff` after it is a handoff a kill -9
-// or a full disk cut short: the next start adopts its document or hands the session off again.
+// `handoff` once the document is sealed, `told` once the person back at an idle session saw its
+// choice. A `began` with no `handoff` after it is a handoff a kill -9 or a full disk cut short: the
+// next start adopts its document or hands the session off again.
 // Private to the user (`$AI_ZEN_HOME/handoff-records/<hash of the repo>.jsonl`), so nothing a
 // cloned repo carries can plant a record.
 import { promises as fs } from 'node:fs';

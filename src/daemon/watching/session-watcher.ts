@@ -134,14 +134,14 @@ export class SessionWatcher {
     });
   }
 
-  /**
-   * Lists the session files present, without reading one: they are history. The daemon lists before
-   * it answers on its socket, so a session begun once it answers is news (its first lines too).
-   */
   private isTranscriptName(name: string): boolean {
     return this.suffixes.some((suffix) => name.endsWith(suffix));
   }
 
+  /**
+   * Lists the session files present, without reading one: they are history. The daemon lists before
+   * it answers on its socket, so a session begun once it answers is news (its first lines too).
+   */
   list(): Promise<void> {
     this.listing ??= (async () => {
       if (this.options.create !== false) await fs.mkdir(this.options.folder, { recursive: true });

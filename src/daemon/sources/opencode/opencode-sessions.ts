@@ -4,6 +4,7 @@
 // each one's messages from the last one read (the one still streaming is read again). Only the
 // sessions whose `directory` is this repo or under it are ever read; a subagent's session (one with
 // a parent) is its caller's business and is left out. The database is only ever read (opencode-database.ts).
+import path from 'node:path';
 import type { Logger } from 'pino';
 import { stampOf } from '../../watching/file-stamp.js';
 import { watchWithFsWatch } from '../../watching/folder-watch.js';
@@ -60,7 +61,7 @@ export class OpencodeSessions implements FolderSessions, SessionPlace {
 
   async start(): Promise<void> {
     await this.list();
-    const names = new Set([baseName(this.options.database), `${baseName(this.options.database)}-wal`]);
+    const names = new Set([path.basename(this.options.database), `${path.basename(this.options.database)}-wal`]);
     try {
       this.watch = watchWithFsWatch(this.options.folder, {
         change: (name) => {
@@ -187,10 +188,6 @@ export class OpencodeSessions implements FolderSessions, SessionPlace {
     }
     return updates;
   }
-}
-
-function baseName(file: string): string {
-  return file.slice(file.lastIndexOf('/') + 1);
 }
 
 /** What a person or the monitor would notice: a message, a reading, the model, a compaction, the end. */
