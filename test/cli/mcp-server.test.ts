@@ -9,6 +9,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAEMON_BIN, headerLine, makeDaemonRepo, messageLine, sessionId, type DaemonRepo } from '../daemon/daemon-harness.js';
 import { redactFindings, scanForSecrets } from '../../src/handoff/secret-scan.js';
+import { shortId } from '../../src/short-id.js';
+import { writeOpencodeDatabase } from '../support/opencode-database.js';
 import { waitFor } from '../support/wait-for.js';
 
 const MAX_BYTES = 16 * 1024;
@@ -276,6 +278,46 @@ describe('ai-zen-daemon mcp over the MCP SDK client', () => {
     const search = await client.callTool({ name: 'search_history', arguments: { search: 'flaky' } });
     expect(search.isError).toBe(true);
     expect(textOf(search)).toContain('ai-zen-daemon start');
+  }, 60_000);
+
+  it('an opencode predecessor (rows of its database, no file of its own) is searched and read like a file’s', async () => {
+    repo = await makeDaemonRepo();
+    const database = path.join(repo.env.XDG_DATA_HOME!, 'opencode', 'opencode.db');
+    const [before, after] = ['ses_predecessor00000000001', 'ses_successor000000000002'];
+    const handedOff = `.ai-zen/handoffs/20261205-100000-${shortId(before)}.md`;
+    await fs.mkdir(path.join(repo.root, '.ai-zen', 'handoffs'), { recursive: true });
+    await fs.writeFile(path.join(repo.root, handedOff), '# Handoff\n\n## Goal\nShip the parser.\n');
+    const user = (text: string) => ({ role: 'user', parts: [{ type: 'text', text }] });
+    const assistant = (text: string) => ({ role: 'assistant', providerID: 'fake', modelID: 'fake-model', parts: [{ type: 'text', text }] });
+    await writeOpencodeDatabase(database, [
+      {
+        id: before,
+        directory: repo.root,
+        messages: [user('Fix the flaky parser test.'), assistant('The parser fails on zebra-unicorn-42.')],
+      },
+      {
+        id: after,
+        directory: repo.root,
+        at: Date.UTC(2026, 11, 5, 11),
+        messages: [user(`Read the handoff document ${handedOff} and continue from it.`)],
+      },
+    ]);
+    await repo.start();
+    await waitFor(async () => (await repo!.status()).sessions.find((info) => info.id === after)?.previous ?? null, {
+      timeoutMs: 30_000,
+      message: 'the opencode successor listed as continuing its predecessor',
+    });
+    const client = await connect(repo);
+
+    const found = await client.callTool({
+      name: 'search_history',
+      arguments: { search: 'zebra-unicorn-\\d+', regex: true, session: after },
+    });
+    expect(textOf(found), textOf(found)).toContain('zebra-unicorn-42');
+    expect(found.isError).toBeFalsy();
+    const read = await client.callTool({ name: 'read_message', arguments: { index: 0, session: before } });
+    expect(read.isError, textOf(read)).toBeFalsy();
+    expect(textOf(read)).toContain('Fix the flaky parser test.');
   }, 60_000);
 
   it('a repo whose .ai-zen/handoffs is a link to a folder elsewhere does not get that folder read', async () => {

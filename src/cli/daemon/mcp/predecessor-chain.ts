@@ -168,10 +168,11 @@ async function latestContinuing(
   const stamped = await Promise.all(
     sessions.map(async (info) => ({
       info,
+      // A session that is no file (opencode's rows): its last reading's time.
       mtime: info.transcript
         ? await fs.stat(info.transcript).then(
             (stat) => stat.mtimeMs,
-            () => 0,
+            () => Date.parse(info.usage?.at(-1)?.at ?? '') || 0,
           )
         : 0,
     })),
@@ -188,8 +189,7 @@ async function foreignLines(info: SessionInfo, sources: readonly SessionSource[]
   const source = findSource(sources, file);
   if (!source?.handoff || source.kind !== info.agent) throw new Error('its transcript is not one ai-zen reads');
   const handoff = source.handoff;
-  const stats = await fs.stat(file);
-  const read = await cachedSession(fileIdentity(file, stats), async () => {
+  const load = async () => {
     let characters = 0;
     const lines = (await handoff.readEvidence(file)).messages.map((entry) => {
       const bounded = boundedMessage(entry.message);
@@ -198,8 +198,10 @@ async function foreignLines(info: SessionInfo, sources: readonly SessionSource[]
     });
     // The header is the caller's to make (it names the session's predecessor); the cache keeps the lines.
     return { session: { header: null as unknown as HeaderLine, lines }, characters };
-  });
-  return read.lines;
+  };
+  // A session that is no file of its own (opencode's: rows of its database) has no identity to cache it by: read each time.
+  const stats = await fs.stat(file).catch(() => null);
+  return (stats ? await cachedSession(fileIdentity(file, stats), load) : (await load()).session).lines;
 }
 
 /** The names of `.ai-zen/sessions/` files git tracks: sessions that came with the repo. */
