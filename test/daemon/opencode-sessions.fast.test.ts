@@ -13,7 +13,7 @@ import { isOpencodeSessionLive, type SessionPlace } from '../../src/daemon/sourc
 import type { FolderSessions, SessionUpdate, WatchedSource } from '../../src/daemon/watching/session-source.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { memoryLogger } from '../support/memory-logger.js';
-import { openOpencodeWriter, type TestSession, writeOpencodeDatabase } from '../support/opencode-database.js';
+import { deleteOpencodeSession, openOpencodeWriter, type TestSession, writeOpencodeDatabase } from '../support/opencode-database.js';
 import { DEFAULT_AGENT_CONFIG } from '../support/agent-config.js';
 
 const CONFIG = DEFAULT_AGENT_CONFIG;
@@ -100,6 +100,24 @@ describe('opencode sessions read from its database', () => {
     expect(mine.thresholds).toMatchObject({ handoffAt: 70, compactsAt: 95 });
     expect(sessions.state(`${database}#ses_sub`)!.latestUsage?.prompt_tokens).toBe(12_000);
     expect(updates.map((update) => update.state.sessionId).sort()).toEqual(['ses_mine', 'ses_sub']);
+  });
+
+  it('a session deleted in opencode leaves the list at the next read, said as a gone transcript is; the others stay', async () => {
+    await writeOpencodeDatabase(database, [
+      session('ses_kept', root, [user('keep me'), assistant({ input: 20_000, output: 10 })]),
+      session('ses_gone', root, [user('delete me'), assistant({ input: 30_000, output: 10 })]),
+    ]);
+    const sessions = await watch();
+    expect(
+      sessions
+        .states()
+        .map((state) => state.sessionId)
+        .sort(),
+    ).toEqual(['ses_gone', 'ses_kept']);
+    deleteOpencodeSession(database, 'ses_gone');
+    await sessions.refresh('');
+    expect(sessions.states().map((state) => state.sessionId)).toEqual(['ses_kept']);
+    expect(updates.at(-1)).toMatchObject({ missing: true, state: { sessionId: 'ses_gone' } });
   });
 
   it('sees the rows of a writer that keeps its connection open (in the WAL, before any checkpoint), never makes it wait, and changes no byte', async () => {

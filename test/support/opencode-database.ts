@@ -46,6 +46,18 @@ export async function writeOpencodeDatabase(file: string, sessions: readonly Tes
   }
 }
 
+/** Deletes a session's row and its messages and parts, as opencode's `session delete` does. */
+export function deleteOpencodeSession(file: string, id: string): void {
+  const Database = createRequire(import.meta.url)('libsql') as new (file: string) => Writable;
+  const db = new Database(file);
+  try {
+    for (const table of ['part', 'message']) db.prepare(`DELETE FROM ${table} WHERE session_id = ?`).run(id);
+    db.prepare('DELETE FROM session WHERE id = ?').run(id);
+  } finally {
+    db.close();
+  }
+}
+
 /** A connection that stays open (as opencode's does): rows added through it, its WAL not checkpointed until close. */
 export function openOpencodeWriter(file: string): { add(session: TestSession): void; close(): void } {
   const Database = createRequire(import.meta.url)('libsql') as new (file: string) => Writable;

@@ -3,7 +3,8 @@
 // either a read of what changed since the last one — the sessions whose `time_updated` moved, then
 // each one's messages from the last one read (the one still streaming is read again). Only the
 // sessions whose `directory` is this repo or under it are ever read; a subagent's session (one with
-// a parent) is its caller's business and is left out. The database is only ever read (opencode-database.ts).
+// a parent) is its caller's business and is left out; a session whose row is gone (deleted) leaves the
+// list at the next read. The database is only ever read (opencode-database.ts).
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { stampOf } from '../../watching/file-stamp.js';
@@ -25,6 +26,8 @@ const RECONCILE_INTERVAL_MS = 5000;
 
 const SESSIONS = `SELECT id, directory, time_created, time_updated, time_archived FROM session
   WHERE parent_id IS NULL AND time_updated >= ? AND (directory = ? OR substr(directory, 1, length(?)) = ?)`;
+/** This repo's sessions, ids only: one gone from it was deleted (opencode's `session delete`, or the TUI's). */
+const PRESENT = `SELECT id FROM session WHERE parent_id IS NULL AND (directory = ? OR substr(directory, 1, length(?)) = ?)`;
 const MESSAGES = 'SELECT id, time_created, data FROM message WHERE session_id = ? AND time_created >= ? ORDER BY time_created, id';
 
 export interface OpencodeSessionsOptions extends FolderSessionsOptions {
@@ -186,7 +189,21 @@ export class OpencodeSessions implements FolderSessions, SessionPlace {
       if (previous.startedAt !== null && !changed(previous, state) && skipped.length === 0) continue;
       updates.push(updateOf(previous, state, linesRead, skipped));
     }
-    return updates;
+    return [...updates, ...this.deleted(database, root, under)];
+  }
+
+  /** The sessions listed before whose rows are gone: out of the list, and said so to the daemon as a gone file is. */
+  private deleted(database: ReadOnlyDatabase, root: string, under: string): SessionUpdate[] {
+    if (this.sessions.size === 0) return [];
+    const present = new Set(database.all(PRESENT, root, under, under).map((row) => sessionFile(this.options.database, String(row.id))));
+    const gone: SessionUpdate[] = [];
+    for (const [file, state] of this.sessions) {
+      if (present.has(file)) continue;
+      this.sessions.delete(file);
+      this.updated.delete(file);
+      gone.push({ ...updateOf(state, state, 0, []), missing: true, linesRead: 0 });
+    }
+    return gone;
   }
 }
 
