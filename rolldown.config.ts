@@ -5,11 +5,24 @@
 // fires, every `ai-zen -p`, every daemon query. Bundled it is 0.28 s. The rest of dist/ stays as tsc
 // wrote it (the benchmark and the library imports use it); chunks sit in dist/cli so that a path
 // built from a module's own location (the daemon script, the shim's lean entries) stays the same.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { defineConfig } from 'rolldown';
 
 const ENTRIES = ['ai-zen', 'ai-zen-daemon', 'ai-zen-hook', 'ai-zen-statusline'];
 /** What the agent waits on every turn: the shim runs their `.cjs` (below) when it is there. */
 const LEAN = ['ai-zen-hook', 'ai-zen-statusline'];
+/**
+ * jsonc-parser's ES build: its package main is a UMD file whose `require`s of its own parts a bundle
+ * cannot follow (the bundled command failed with "Cannot find module './impl/format'"). Node, running
+ * tsc's dist/, loads the UMD file as CommonJS.
+ */
+const JSONC_PARSER_ESM = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('jsonc-parser/package.json')),
+  'lib',
+  'esm',
+  'main.js',
+);
 /** What a lean entry loads only on a rare path, left out of its file: the full hook path (no daemon answers), an entry of its own, and the child-process runner (the statusline's --chain), tsc's file. */
 const LATER: readonly [RegExp, string][] = [
   [/(^|\/)hook-answer\.js$/, './hook-answer.js'],
@@ -50,6 +63,7 @@ export default [
     // re2js runs in the search worker, which loads it by path (bounded-search.ts): it stays a package;
     // so does libsql, whose native part is a platform package it finds beside itself.
     external: ['re2js', 'libsql'],
+    resolve: { alias: { 'jsonc-parser': JSONC_PARSER_ESM } },
     // gray-matter's `---js` engine calls eval; parse-skill.ts replaces that engine with one that refuses.
     checks: { eval: false },
     output: {

@@ -6,6 +6,9 @@
 import { NotRegularFileError, readRegularText } from '../../fs/open-regular-file.js';
 import { AiZenError } from '../../errors.js';
 import { HOOK_EVENTS, type HookEvent, type HookInput } from './agent-hooks.js';
+import { readJsonc, type SettingsSyntax } from './settings-jsonc.js';
+
+const SYNTAX_NAMES = { 'json-comments': 'JSON with comments', jsonc: 'JSONC' } as const;
 
 export type Json = Record<string, unknown>;
 
@@ -123,7 +126,7 @@ export const HALF_WRITTEN_PAUSE_MS = 25;
  * A file caught halfway through someone's in-place write (an editor's, the agent's) is read again
  * in a moment; one that stays broken for HALF_WRITTEN_READS reads is the user's to fix.
  */
-export async function readSettingsObject(file: string, shown: string = file): Promise<Json> {
+export async function readSettingsObject(file: string, shown: string = file, syntax: SettingsSyntax = 'json'): Promise<Json> {
   for (let read = 1; ; read += 1) {
     let text: string;
     try {
@@ -136,7 +139,7 @@ export async function readSettingsObject(file: string, shown: string = file): Pr
       throw new AiZenError('config', `${shown} cannot be read (${code ?? String(error)}); nothing was changed`, { cause: error });
     }
     try {
-      return parseSettingsObject(text, shown);
+      return parseSettingsObject(text, shown, syntax);
     } catch (error) {
       if (!(error instanceof SettingsNotJson) || read >= HALF_WRITTEN_READS) throw error;
       await new Promise((resolve) => setTimeout(resolve, HALF_WRITTEN_PAUSE_MS));
@@ -151,13 +154,20 @@ export class SettingsNotJson extends AiZenError {
   }
 }
 
-/** The text of a settings file as a JSON object, or the one clear line that says why not. */
-export function parseSettingsObject(text: string, shown: string): Json {
+/** The text of a settings file as a JSON object (read as its agent reads it: `syntax`), or the one clear line that says why not. */
+export function parseSettingsObject(text: string, shown: string, syntax: SettingsSyntax = 'json'): Json {
   let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new SettingsNotJson(`${shown} is not valid JSON; fix it first (nothing was changed)`, { cause: error });
+  if (syntax === 'json') {
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new SettingsNotJson(`${shown} is not valid JSON; fix it first (nothing was changed)`, { cause: error });
+    }
+  } else {
+    const read = readJsonc(text, syntax);
+    if (!read.ok)
+      throw new SettingsNotJson(`${shown} is not valid ${SYNTAX_NAMES[syntax]} (${read.problem}); fix it first (nothing was changed)`);
+    value = read.value;
   }
   if (!value || typeof value !== 'object' || Array.isArray(value))
     throw new SettingsNotJson(`${shown} is not a JSON object; fix it first (nothing was changed)`);

@@ -18,6 +18,7 @@ import { hashRealPath } from '../../lock/lock-names.js';
 import { acquireLock, type HeldLock } from '../../lock/os-lock.js';
 import type { Env } from '../../paths.js';
 import { HALF_WRITTEN_PAUSE_MS, HALF_WRITTEN_READS, type Json, parseSettingsObject, SettingsNotJson } from './hook-groups.js';
+import { editedText, type SettingsSyntax } from './settings-jsonc.js';
 import { ASIDE_SUFFIX, putBackAside, readAll, readSnapshot, swapIn } from './settings-swap.js';
 
 /** Rounds of compare-and-swap before giving up on a file that keeps changing under us. */
@@ -41,7 +42,7 @@ export interface SettingsUpdate {
   readonly env: Env;
   /** The new content from the current one (pure: called again when the file changed meanwhile). */
   readonly change: (before: Json) => Json;
-  /** How the file's text is read and written (default: a JSON object). */
+  /** How the file's text is read and written (default: a JSON object, strict: settingsFormat says the others). */
   readonly format?: SettingsFormat;
 }
 
@@ -51,13 +52,31 @@ export interface SettingsUpdate {
  */
 export interface SettingsFormat {
   parse(text: string | null, shown: string): Json;
-  serialize(value: Json): string;
+  /** The text to write for `value`; `before` is the file's text (null: none) and what it read as. */
+  serialize(value: Json, before: { readonly text: string | null; readonly value: Json }, shown: string): string;
 }
 
 export const JSON_SETTINGS: SettingsFormat = {
   parse: (text, shown) => (text === null ? {} : parseSettingsObject(text, shown)),
   serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
 };
+
+/**
+ * A settings file read as its agent reads it. With comments allowed, a write is edits to the user's
+ * text (settings-jsonc.ts), so their comments and layout stay; a new file is written as JSON.
+ */
+export function settingsFormat(syntax: SettingsSyntax): SettingsFormat {
+  if (syntax === 'json') return JSON_SETTINGS;
+  return {
+    parse: (text, shown) => (text === null ? {} : parseSettingsObject(text, shown, syntax)),
+    serialize: (value, before, shown) => {
+      if (before.text === null) return JSON_SETTINGS.serialize(value, before, shown);
+      const edited = editedText(before.text, before.value, value, syntax);
+      if (edited === null) throw new AiZenError('config', `${shown} could not be edited with its comments kept; nothing was changed`);
+      return edited;
+    },
+  };
+}
 
 /** Applies `change` to the file; returns whether its content changed. */
 export async function updateSettingsFile(update: SettingsUpdate): Promise<{ file: string; changed: boolean }> {
@@ -90,7 +109,8 @@ export async function updateSettingsFile(update: SettingsUpdate): Promise<{ file
       const before = withLateEdits(read, pending);
       const after = update.change(before);
       if (JSON.stringify(read) === JSON.stringify(after)) return { file: absolute, changed };
-      const temp = writeTempFileSync(dir, absolute, format.serialize(after), current.mode);
+      const text = format.serialize(after, { text: current.text, value: read }, update.shown);
+      const temp = writeTempFileSync(dir, absolute, text, current.mode);
       let swap: ReturnType<typeof swapIn>;
       try {
         swap = swapIn(absolute, aside, temp, current);
