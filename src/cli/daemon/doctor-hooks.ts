@@ -99,9 +99,9 @@ async function ourCommandsIn(place: HookSettingsFile): Promise<readonly string[]
   }
 }
 
-/** Ours in a place's text: a settings file parsed as JSON (a bad one throws), a hook script as it is. */
+/** Ours in a place's text: a settings file parsed as its agent reads it (a bad one throws), a hook script as it is. */
 async function oursIn(place: HookSettingsFile, text: string): Promise<OurHooks> {
-  return place.format === 'script' ? place.ours(text) : place.ours(parseSettingsObject(text, place.shown));
+  return place.format === 'script' ? place.ours(text) : place.ours(parseSettingsObject(text, place.shown, place.syntax));
 }
 
 /** What install-hooks just wrote as ai-zen's hooks, for doctor to compare with later. */

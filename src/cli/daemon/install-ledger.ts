@@ -7,6 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readRegularText } from '../../fs/open-regular-file.js';
 import { writeFileInside } from '../../fs/safe-write.js';
+import { readJsonc } from '../../daemon/sources/settings-jsonc.js';
 import { aiZenHome, type Env } from '../../paths.js';
 
 const FILE = 'installed-files.json';
@@ -134,7 +135,7 @@ async function holdsNothing(text: string): Promise<boolean> {
   return text.trim() === '' || (parsed !== null && typeof parsed === 'object' && Object.keys(parsed).length === 0);
 }
 
-/** The same settings: equal as JSON, as TOML, or as text but for blank lines at the end. */
+/** The same settings: equal as JSON (comments allowed), as TOML, or as text but for blank lines at the end. */
 async function sameMeaning(current: string, before: string): Promise<boolean> {
   if (current.trimEnd() === before.trimEnd()) return true;
   const [now, then] = [await parsedOf(current), await parsedOf(before)];
@@ -145,6 +146,9 @@ async function parsedOf(text: string): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch {
+    // opencode's, Gemini's and Qwen's settings may hold comments and trailing commas.
+    const jsonc = readJsonc(text, 'jsonc');
+    if (jsonc.ok) return jsonc.value;
     try {
       // Loaded only here: uninstall reads Codex's config.toml, nothing else on this path needs it.
       return (await import('smol-toml')).parse(text);

@@ -2,6 +2,7 @@
 // `uninstall-hooks`, `hook` and `doctor` need of each agent, and the capabilities only some agents
 // have (an MCP entry, a statusline, a trust step), each null where the agent has none.
 import type { Env } from '../../paths.js';
+import type { SettingsSyntax } from './settings-jsonc.js';
 
 /**
  * ai-zen's hook events; each agent's own events map onto them (Gemini's AfterAgent is Stop). Every
@@ -92,6 +93,8 @@ interface HookPlace {
 
 export interface HookSettingsJson extends HookPlace {
   readonly format: 'json';
+  /** How the agent reads it: strict JSON, or with comments (settings-jsonc.ts). */
+  readonly syntax: SettingsSyntax;
   /** The commands of ai-zen's hooks in these settings (pi: in the extension they name), and what else is wrong with ours. */
   ours(settings: Record<string, unknown>): Promise<OurHooks>;
 }

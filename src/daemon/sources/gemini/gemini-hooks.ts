@@ -26,6 +26,8 @@ const gemini = settingsHooks({
   ...CLAUDE_SHAPE,
   word: 'gemini',
   file: path.join('.gemini', 'settings.json'),
+  // Gemini strips comments before JSON.parse (strip-json-comments): a trailing comma it refuses.
+  syntax: 'json-comments',
   names: { Stop: 'AfterAgent', PreCompact: 'PreCompress', UserPromptSubmit: 'BeforeAgent' },
   events: [...CORE_HOOK_EVENTS, 'UserPromptSubmit'],
   milliseconds: true,

@@ -18,7 +18,8 @@ import {
   withOurHooks,
   withoutOurHooks,
 } from '../hook-groups.js';
-import { updateSettingsFile } from '../settings-file.js';
+import { settingsFormat, updateSettingsFile } from '../settings-file.js';
+import type { SettingsSyntax } from '../settings-jsonc.js';
 import { fileExists, valueAt, withListItem, withoutListItem } from './settings-entry.js';
 
 /** Seconds each hook gets: PreCompact writes the offline document within it, SessionStart only answers. */
@@ -38,6 +39,8 @@ export interface HookTable {
   /** The folder `file` is in: the agent's own home, one file for every repo (user scope); null: the repo's root. */
   readonly home: ((env: Env) => string) | null;
   readonly file: string;
+  /** How the agent reads the file (settings-jsonc.ts): ai-zen reads it so, and keeps a user's comments where it allows them. */
+  readonly syntax: SettingsSyntax;
   /** A repo's files doctor reads too and install never writes (the shared settings: a hook of ours there is taken out by hand). */
   readonly shared: readonly string[];
   /** The agent's name for an event of ai-zen's, where it has another (Gemini's AfterAgent is Stop). */
@@ -65,6 +68,7 @@ export interface HookTable {
 /** Claude Code's shape, in a repo's own file, for every occurrence of each event: an agent's table says where it differs. */
 export const CLAUDE_SHAPE = {
   home: null,
+  syntax: 'json',
   shared: [],
   names: {},
   events: CORE_HOOK_EVENTS,
@@ -104,6 +108,7 @@ export function settingsHooks(table: HookTable): SettingsHooks {
   const isOurs = ourHookMark(table.word);
   const shape = table.entry === 'groups' ? groups(table.keepPositions) : flat(table.entry);
   const folder = (root: string | null, env: Env) => table.home?.(env) ?? root;
+  const format = settingsFormat(table.syntax);
   const place = (root: string, env: Env) => {
     const file = path.join(folder(root, env)!, table.file);
     return { file, shown: table.home ? file : table.file };
@@ -128,7 +133,7 @@ export function settingsHooks(table: HookTable): SettingsHooks {
   const update = async (root: string, env: Env, change: (before: Json) => Json): Promise<SettingsChange> => {
     const { file, shown } = place(root, env);
     if (table.home) await fs.mkdir(table.home(env), { recursive: true, mode: 0o700 });
-    const result = await updateSettingsFile({ root: folder(root, env)!, name: table.file, shown, env, change });
+    const result = await updateSettingsFile({ root: folder(root, env)!, name: table.file, shown, env, change, format });
     return { file, changed: result.changed };
   };
   // Whether ai-zen added the rule in this repo: a mark in `$AI_ZEN_HOME/<word>-rules/`, outside the
@@ -168,7 +173,7 @@ export function settingsHooks(table: HookTable): SettingsHooks {
       uninstall,
       settingsFiles: ({ root, env }) => {
         if (folder(root, env) === null) return [];
-        const own = { ...place(root!, env), shared: false, format: 'json' as const, ours: oursIn };
+        const own = { ...place(root!, env), shared: false, format: 'json' as const, syntax: table.syntax, ours: oursIn };
         return [
           own,
           ...table.shared.map((name) => ({
@@ -176,6 +181,7 @@ export function settingsHooks(table: HookTable): SettingsHooks {
             shown: name,
             shared: true,
             format: 'json' as const,
+            syntax: table.syntax,
             ours: oursIn,
           })),
         ];
@@ -185,7 +191,7 @@ export function settingsHooks(table: HookTable): SettingsHooks {
       if (folder(root, env) === null) return false;
       const { file, shown } = place(root!, env);
       const stop = table.names.Stop ?? 'Stop';
-      const hooks = (await readSettingsObject(file, shown).catch(() => null))?.hooks;
+      const hooks = (await readSettingsObject(file, shown, table.syntax).catch(() => null))?.hooks;
       return isObject(hooks) && shape.commands({ [stop]: hooks[stop] }, isOurs).length > 0;
     },
     update,

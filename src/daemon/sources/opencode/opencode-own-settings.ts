@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readRegularTextSync } from '../../../fs/open-regular-file.js';
 import { type Env, xdgFolder } from '../../../paths.js';
+import { readJsonc } from '../settings-jsonc.js';
 import type { OpencodeApp } from './opencode-paths.js';
 
 const MAX_BYTES = 1024 * 1024;
@@ -49,7 +50,7 @@ export function readOpencodeLimits(env: Env, app: OpencodeApp, root: string): Re
   ];
   const limits = new Map<string, ModelLimit>();
   for (const file of files) {
-    const config = ConfigFile.safeParse(readJsonc(file));
+    const config = ConfigFile.safeParse(readConfigFile(file));
     for (const [provider, entry] of Object.entries(config.data?.provider ?? {}))
       for (const [model, facts] of Object.entries(entry.models ?? {}))
         if (facts.limit) limits.set(`${provider}/${model}`, { context: facts.limit.context ?? null, output: facts.limit.output ?? null });
@@ -57,19 +58,14 @@ export function readOpencodeLimits(env: Env, app: OpencodeApp, root: string): Re
   return limits;
 }
 
-function readJsonc(file: string): unknown {
+function readConfigFile(file: string): unknown {
   try {
     const stat = fs.lstatSync(file);
     if (!stat.isFile() || stat.size > MAX_BYTES) return undefined;
-    return JSON.parse(withoutComments(readRegularTextSync(file)));
+    // As opencode reads it: JSONC, trailing commas allowed; a file it would refuse says nothing.
+    const read = readJsonc(readRegularTextSync(file), 'jsonc');
+    return read.ok ? read.value : undefined;
   } catch {
     return undefined;
   }
-}
-
-/** JSONC as JSON: comments and trailing commas out, strings left as they are. */
-export function withoutComments(text: string): string {
-  return text
-    .replace(/"(?:[^"\\]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (match) => (match.startsWith('"') ? match : ''))
-    .replace(/"(?:[^"\\]|\\.)*"|,(\s*[}\]])/g, (match, closing: string | undefined) => (closing === undefined ? match : closing));
 }

@@ -13,10 +13,14 @@ import { aiZenHome, bundledOpencodePluginPath, type Env } from '../../../paths.j
 import type { AgentHooks, HookEvent } from '../agent-hooks.js';
 import { hookInputAsItIs, hookOutputAsItIs, type Json, readSettingsObject } from '../hook-groups.js';
 import { withValueAt } from '../kit/settings-entry.js';
-import { updateSettingsFile } from '../settings-file.js';
+import { settingsFormat, updateSettingsFile } from '../settings-file.js';
+import type { SettingsSyntax } from '../settings-jsonc.js';
 import type { OpencodeApp } from './opencode-paths.js';
 
 const PLUGIN_NAME = 'ai-zen-hooks.js';
+/** opencode (and Kilo, its fork) parse their config with jsonc-parser, trailing commas allowed: so does ai-zen, keeping the user's comments. */
+const SYNTAX: SettingsSyntax = 'jsonc';
+const SETTINGS_FORMAT = settingsFormat(SYNTAX);
 /** The plugin is a few kilobytes. */
 const PLUGIN_MAX_BYTES = 256 * 1024;
 /** The commands as pluginText puts them in. */
@@ -57,7 +61,7 @@ export function opencodeHooks(app: OpencodeApp): AgentHooks {
   const name = settingsName(app);
   const update = async (root: string, env: Env, change: (before: Json) => Json) => {
     await fs.mkdir(path.join(root, `.${app}`), { recursive: true });
-    const result = await updateSettingsFile({ root, name, shown: name, env, change });
+    const result = await updateSettingsFile({ root, name, shown: name, env, change, format: SETTINGS_FORMAT });
     return { file: path.join(root, name), changed: result.changed };
   };
   const oursIn = async (settings: Json): Promise<{ commands: string[]; problems: string[] }> => {
@@ -102,7 +106,7 @@ export function opencodeHooks(app: OpencodeApp): AgentHooks {
     },
     async uninstall({ root, env }) {
       const file = path.join(root, name);
-      const before = await readSettingsObject(file, name).catch(() => null);
+      const before = await readSettingsObject(file, name, SYNTAX).catch(() => null);
       if (before === null || !pluginsOf(before).some((entry) => ourPlugin(entry, app) !== null)) return { file, changed: false };
       return update(root, env, (current) => {
         const kept = pluginsOf(current).filter((entry) => ourPlugin(entry, app) === null);
@@ -110,7 +114,7 @@ export function opencodeHooks(app: OpencodeApp): AgentHooks {
       });
     },
     settingsFiles: ({ root }) =>
-      root === null ? [] : [{ file: path.join(root, name), shown: name, shared: false, format: 'json', ours: oursIn }],
+      root === null ? [] : [{ file: path.join(root, name), shown: name, shared: false, format: 'json', syntax: SYNTAX, ours: oursIn }],
     readInput: hookInputAsItIs,
     writeOutput: hookOutputAsItIs,
     mcp: null,
@@ -121,7 +125,7 @@ export function opencodeHooks(app: OpencodeApp): AgentHooks {
 
 /** Whether this project's client loads ai-zen's plugin (and the plugin is there): its Stop lets it write the document (self). */
 export async function opencodePluginInstalled(root: string, app: OpencodeApp): Promise<boolean> {
-  const settings = await readSettingsObject(path.join(root, settingsName(app)), settingsName(app)).catch(() => null);
+  const settings = await readSettingsObject(path.join(root, settingsName(app)), settingsName(app), SYNTAX).catch(() => null);
   const ours =
     settings === null
       ? null

@@ -99,7 +99,9 @@ export const piHooks: AgentHooks = {
     });
   },
   settingsFiles: ({ root }) =>
-    root === null ? [] : [{ file: path.join(root, SETTINGS), shown: SETTINGS, shared: false, format: 'json', ours: oursIn }],
+    root === null
+      ? []
+      : [{ file: path.join(root, SETTINGS), shown: SETTINGS, shared: false, format: 'json', syntax: 'json', ours: oursIn }],
   readInput: hookInputAsItIs,
   writeOutput: hookOutputAsItIs,
   mcp: null,

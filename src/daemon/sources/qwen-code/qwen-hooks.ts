@@ -8,7 +8,14 @@ import type { Env } from '../../../paths.js';
 import type { HookEvent } from '../agent-hooks.js';
 import { CLAUDE_SHAPE, settingsHooks, START_MATCHERS } from '../kit/settings-hooks.js';
 
-const qwen = settingsHooks({ ...CLAUDE_SHAPE, word: 'qwen', file: path.join('.qwen', 'settings.json'), matchers: START_MATCHERS });
+// Qwen strips comments before JSON.parse, as Gemini does: comments yes, a trailing comma no.
+const qwen = settingsHooks({
+  ...CLAUDE_SHAPE,
+  word: 'qwen',
+  file: path.join('.qwen', 'settings.json'),
+  syntax: 'json-comments',
+  matchers: START_MATCHERS,
+});
 
 export const installQwenHooks = (input: { readonly root: string; readonly env: Env; readonly command: (event: HookEvent) => string }) =>
   qwen.hooks.install(input);
