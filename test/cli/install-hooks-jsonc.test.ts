@@ -2,12 +2,15 @@
 // built ai-zen-daemon spawned as a process in a real git repo. opencode reads its config as JSONC
 // (trailing commas too), Gemini CLI comments without trailing commas: install takes what the agent
 // takes, keeps the user's comments, and says in one line why it will not touch a file the agent
-// itself would refuse.
+// itself would refuse. opencode's own reading is checked with the real client (`opencode debug config`).
+import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { parse, type ParseError } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
+import { makeOpencodeHome, OPENCODE_BIN, opencodeEnv } from '../support/opencode-client.js';
 import { runCli } from '../support/run-cli.js';
 import { makeTempRepo, type TempRepo } from '../support/temp-repo.js';
 
@@ -63,6 +66,35 @@ describe('install-hooks on settings files with comments', { timeout: 60_000 }, (
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stdout).toContain("ai-zen's hooks removed");
     expect(await fs.readFile(file(name), 'utf8')).toBe(theirs);
+  });
+
+  it('opencode itself (the real client, `opencode debug config`) reads the commented file after install-hooks opencode as before plus ai-zen’s plugin, and after uninstall-hooks opencode exactly as before', async () => {
+    const home = await makeOpencodeHome(repo.home, { baseURL: 'http://127.0.0.1:9/v1', context: 100_000 });
+    const resolved = async () => {
+      const { stdout } = await promisify(execFile)(OPENCODE_BIN, ['debug', 'config'], {
+        cwd: repo.root,
+        env: opencodeEnv(home),
+        timeout: 60_000,
+      });
+      const { plugin_origins: _where, ...config } = JSON.parse(stdout) as Record<string, unknown>;
+      return config;
+    };
+    const name = path.join('.opencode', 'opencode.json');
+    const theirPlugin = `file://${path.join(repo.home, 'their-plugin.js')}`;
+    // With its $schema already there: opencode writes one into a config file that lacks it.
+    const theirs = `{\n  "$schema": "https://opencode.ai/config.json",\n  // mine\n  "share": "disabled", /* no sharing */\n  "plugin": [\n    "${theirPlugin}", // theirs\n  ],\n}\n`;
+    await put(name, theirs);
+    const before = await resolved();
+    expect(before.plugin).toEqual([theirPlugin]);
+
+    expect((await daemon(['install-hooks', 'opencode'])).code).toBe(0);
+    const { plugin, ...rest } = await resolved();
+    expect(plugin).toEqual([theirPlugin, expect.stringMatching(/\/opencode\/ai-zen-hooks\.js$/)]);
+    expect(rest).toEqual({ ...before, plugin: undefined });
+
+    expect((await daemon(['uninstall-hooks', 'opencode'])).code).toBe(0);
+    expect(await fs.readFile(file(name), 'utf8')).toBe(theirs);
+    expect(await resolved()).toEqual(before);
   });
 
   it('a file its agent would refuse (opencode: not even JSONC; Gemini: a trailing comma) gets one clear line, a non-zero exit, and stays as it was', async () => {
