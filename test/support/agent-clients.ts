@@ -49,7 +49,7 @@ export function readPin(pinsFolder: string): AgentClientPin {
 
 /** The pin of one of the clients the tests run. */
 export function agentClientPin(
-  client: 'claude-code' | 'codex' | 'qwen-code' | 'pi' | 'copilot' | 'gemini' | 'cline' | 'opencode',
+  client: 'claude-code' | 'codex' | 'qwen-code' | 'pi' | 'copilot' | 'gemini' | 'cline' | 'opencode' | 'kilo',
 ): AgentClientPin {
   return readPin(path.join(PINS, client));
 }
