@@ -1,0 +1,81 @@
+// With the real Kilo Code CLI (7.7.9) offline and a real daemon, as opencode-handoff.test.ts does
+// with opencode: a session crossing its threshold is handed off offline (no plugin of ours in Kilo) —
+// a committed document with the nine sections, the user's request and the command Kilo ran with its
+// exit status, the successor command a fresh `kilo` — and `handoff <prefix>` hands off another by hand.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shortId } from '../../src/short-id.js';
+import { type FakeOpenAI, reply, startFakeOpenAI } from '../support/fake-openai.js';
+import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
+import { answerTitles, type KiloHome, makeKiloHome, runKilo } from '../support/kilo-client.js';
+import { waitFor } from '../support/wait-for.js';
+import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+
+describe('Kilo Code handoffs, with the real client', { timeout: 180_000 }, () => {
+  let fake: FakeOpenAI;
+  let daemon: DaemonRepo;
+  let kilo: KiloHome;
+
+  beforeEach(async () => {
+    fake = await startFakeOpenAI();
+    answerTitles(fake);
+    daemon = await makeDaemonRepo({ config: { agents: { kilo: { graceSeconds: 0 } } } });
+    kilo = await makeKiloHome(path.dirname(daemon.root), { baseURL: fake.baseURL, context: 100_000 });
+    daemon.env.XDG_DATA_HOME = kilo.dataHome;
+    daemon.env.XDG_CONFIG_HOME = kilo.configHome;
+  });
+  afterEach(async () => {
+    await daemon?.cleanup();
+    await fake?.close();
+  });
+
+  it('kilo: a session crossing handoffAt is handed off offline — a committed document with the nine sections, the request and its command, a fresh `kilo` to continue; `handoff <prefix>` hands off a small session by hand', async () => {
+    await daemon.start();
+    fake.enqueue(
+      reply()
+        .tool('bash', { command: 'echo step > notes.txt', description: 'write notes' })
+        .usage({ prompt_tokens: 20_000, completion_tokens: 20 }),
+      reply().text('Wrote notes.txt.').usage({ prompt_tokens: 80_000, completion_tokens: 30 }),
+    );
+    const crossed = await runKilo('write the notes file', { cwd: daemon.root, home: kilo });
+    expect(crossed.code, crossed.stderr).toBe(0);
+    const handoff = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), {
+      timeoutMs: 60_000,
+      message: 'the committed handoff',
+    });
+    const session = (await daemon.status()).sessions.find((listed) => listed.agent === 'kilo')!;
+    expect(session).toMatchObject({ promptTokens: 80_030, percent: 80 });
+    expect(handoff).toMatchObject({ agent: 'kilo', executor: 'offline' });
+    expect(handoff.path).toMatch(new RegExp(`^\\.ai-zen/handoffs/\\d{8}-\\d{6}-${shortId(session.id)}\\.md$`));
+    const doc = await fs.readFile(path.join(daemon.root, handoff.path), 'utf8');
+    expect(
+      doc
+        .split('\n')
+        .filter((line) => line.startsWith('## '))
+        .map((line) => line.slice(3)),
+    ).toEqual([...HANDOFF_SECTIONS]);
+    expect(doc).toContain('write the notes file');
+    expect(doc).toMatch(/`echo step > notes\.txt` — exit 0/);
+    expect(handoff.successorCommand).toMatch(
+      /^kilo --prompt "Read the handoff document \.ai-zen\/handoffs\/.+\.md \(the previous session's record\)/,
+    );
+    expect((await daemon.repo.git('show', '--name-only', '--format=', 'HEAD')).trim()).toBe(handoff.path);
+
+    // By hand: a small session, far below its threshold.
+    fake.enqueue(reply().text('Small one.').usage({ prompt_tokens: 30_000, completion_tokens: 10 }));
+    expect((await runKilo('a small question', { cwd: daemon.root, home: kilo })).code).toBe(0);
+    const small = await waitFor(
+      async () => (await daemon.status()).sessions.find((listed) => listed.agent === 'kilo' && listed.id !== session.id) ?? null,
+      { timeoutMs: 30_000, message: 'the small session listed' },
+    );
+    const byHand = await daemon.daemon(['handoff', shortId(small.id).slice(0, 6)]);
+    expect(byHand.stderr).toBe('');
+    expect(byHand.code).toBe(0);
+    const [docPath, written, next] = byHand.stdout.trimEnd().split('\n');
+    expect(docPath).toMatch(new RegExp(`^\\.ai-zen/handoffs/\\d{8}-\\d{6}-${shortId(small.id)}\\.md$`));
+    expect(written).toBe(`  written by offline for kilo session ${shortId(small.id)}`);
+    expect(next).toMatch(/^ {2}continue with: kilo --prompt "Read the handoff document/);
+    expect(await fs.readFile(path.join(daemon.root, docPath!), 'utf8')).toContain('a small question');
+  });
+});
