@@ -8,14 +8,14 @@ import { parse as parseShell } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shortId } from '../../src/short-id.js';
 import { type FakeOpenAI, reply, startFakeOpenAI } from '../support/fake-openai.js';
-import { answerTitles, KILO_BIN, kiloEnv, makeKiloHome, runKilo } from '../support/kilo-client.js';
+import { answerTitles, KILO_BIN, KILO_RUN_MS, KILO_TEST_MS, kiloEnv, makeKiloHome, runKilo } from '../support/kilo-client.js';
 import { runCli } from '../support/run-cli.js';
 import { waitFor } from '../support/wait-for.js';
 import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 const withPath = (folder: string) => `${folder}${path.delimiter}${process.env.PATH ?? '/usr/bin:/bin'}`;
 
-describe('continue --in kilo, with the real client', { timeout: 180_000 }, () => {
+describe('continue --in kilo, with the real client', { timeout: KILO_TEST_MS }, () => {
   let daemon: DaemonRepo | undefined;
   let fake: FakeOpenAI | undefined;
   afterEach(async () => {
@@ -53,7 +53,7 @@ describe('continue --in kilo, with the real client', { timeout: 180_000 }, () =>
     Object.assign(daemon.env, kiloEnv(kilo), { PATH: withPath(path.dirname(KILO_BIN)) });
     const requestsBefore = fake.requests.length;
     fake.enqueue(reply().text('Reading the handoff document.').usage({ prompt_tokens: 9_000, completion_tokens: 10 }));
-    const ran = await daemon.daemon(['continue', shortId(id), '--in', 'kilo', '--', 'run'], { timeoutMs: 120_000 });
+    const ran = await daemon.daemon(['continue', shortId(id), '--in', 'kilo', '--', 'run'], { timeoutMs: KILO_RUN_MS });
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toContain('Reading the handoff document.');
     const request = fake.requests.slice(requestsBefore).find((candidate) => candidate.lastUserText.includes('Read the handoff document'))!;

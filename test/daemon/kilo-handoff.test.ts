@@ -8,11 +8,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shortId } from '../../src/short-id.js';
 import { type FakeOpenAI, reply, startFakeOpenAI } from '../support/fake-openai.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
-import { answerTitles, type KiloHome, makeKiloHome, runKilo } from '../support/kilo-client.js';
+import { answerTitles, KILO_TEST_MS, type KiloHome, makeKiloHome, runKilo } from '../support/kilo-client.js';
 import { waitFor } from '../support/wait-for.js';
 import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
-describe('Kilo Code handoffs, with the real client', { timeout: 180_000 }, () => {
+describe('Kilo Code handoffs, with the real client', { timeout: KILO_TEST_MS }, () => {
   let fake: FakeOpenAI;
   let daemon: DaemonRepo;
   let kilo: KiloHome;

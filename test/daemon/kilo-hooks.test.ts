@@ -10,13 +10,13 @@ import { shortId } from '../../src/short-id.js';
 import { type FakeOpenAI, reply, startFakeOpenAI } from '../support/fake-openai.js';
 import { briefNamedIn } from '../support/brief-named.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
-import { answerTitles, type KiloHome, makeKiloHome, runKilo, startKiloServer } from '../support/kilo-client.js';
+import { answerTitles, KILO_TEST_MS, type KiloHome, makeKiloHome, runKilo, startKiloServer } from '../support/kilo-client.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
 const MARK = '[ai-zen handoff]';
 
-describe('Kilo Code hooks (install-hooks kilo), with the real client', { timeout: 180_000 }, () => {
+describe('Kilo Code hooks (install-hooks kilo), with the real client', { timeout: KILO_TEST_MS }, () => {
   let fake: FakeOpenAI;
   let daemon: DaemonRepo;
   let kilo: KiloHome;
@@ -139,11 +139,11 @@ describe('Kilo Code hooks (install-hooks kilo), with the real client', { timeout
       await server.prompt(session, request);
       // Running: the session is live — Kilo holds no lock; its process in the session's directory says so.
       await waitFor(async () => (await daemon.status()).sessions.find((listed) => listed.id === session)?.owner === 'live', {
-        timeoutMs: 60_000,
+        timeoutMs: 120_000,
         message: 'the running Kilo session shown live',
       });
       const committed = await waitFor(async () => (await daemon.status()).handoffs.find((entry) => entry.state === 'committed'), {
-        timeoutMs: 90_000,
+        timeoutMs: 180_000,
         message: 'the committed handoff',
       });
       expect(askedWith).toContain(MARK);
@@ -159,7 +159,7 @@ describe('Kilo Code hooks (install-hooks kilo), with the real client', { timeout
       const fresh = await server.newSession();
       const pointer = `ai-zen: Read the handoff document ${committed.path} (the previous session's record)`;
       await waitFor(async () => (await server.texts(fresh)).some((text) => text.startsWith(pointer)), {
-        timeoutMs: 30_000,
+        timeoutMs: 60_000,
         message: 'the fresh session given the document',
       });
       const before = fake.requests.length;
@@ -168,7 +168,7 @@ describe('Kilo Code hooks (install-hooks kilo), with the real client', { timeout
       // Kilo sends a person's prompt with its own environment details after it, in a part of their own.
       const goOn = (received: { lastUserText: string }) => received.lastUserText.split('\n\n<environment_details>')[0] === 'go on';
       await waitFor(() => fake.requests.slice(before).some(goOn), {
-        timeoutMs: 30_000,
+        timeoutMs: 60_000,
         message: 'the fresh session’s first request',
       });
       const first = fake.requests.slice(before).find(goOn)!;

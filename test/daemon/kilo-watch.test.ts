@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shortId } from '../../src/short-id.js';
 import { type FakeOpenAI, reply, startFakeOpenAI } from '../support/fake-openai.js';
-import { answerTitles, KILO_BIN, KILO_MODEL, type KiloHome, kiloEnv, makeKiloHome, runKilo } from '../support/kilo-client.js';
+import { answerTitles, KILO_BIN, KILO_MODEL, KILO_TEST_MS, type KiloHome, kiloEnv, makeKiloHome, runKilo } from '../support/kilo-client.js';
 import { waitFor } from '../support/wait-for.js';
 import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
 
@@ -34,7 +34,7 @@ function exportSession(home: KiloHome, cwd: string, id: string): Promise<Exporte
   });
 }
 
-describe('Kilo Code sessions, with the real client', { timeout: 180_000 }, () => {
+describe('Kilo Code sessions, with the real client', { timeout: KILO_TEST_MS }, () => {
   let fake: FakeOpenAI;
   let daemon: DaemonRepo;
   let kilo: KiloHome;

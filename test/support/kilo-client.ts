@@ -11,7 +11,13 @@ await ensureAgentClient(pin);
 /** The `kilo` binary (what `@kilocode/cli`'s `kilo` runs on linux-x64). */
 export const KILO_BIN = path.join(installedPackage(pin), 'bin', 'kilo');
 export const KILO_MODEL = FAKE_MODEL;
-const KILO: OpencodeLikeClient = { app: 'kilo', bin: KILO_BIN };
+/**
+ * A turn of Kilo's takes over twice the CPU of opencode's (~8 s a `kilo run` here): on a loaded machine
+ * its tests wait longer for it (a run, a turn) than opencode's do.
+ */
+export const KILO_RUN_MS = 180_000;
+export const KILO_TEST_MS = 300_000;
+const KILO: OpencodeLikeClient = { app: 'kilo', bin: KILO_BIN, runTimeoutMs: KILO_RUN_MS };
 
 export type KiloHome = OpencodeHome;
 export {

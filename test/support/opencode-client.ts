@@ -20,7 +20,7 @@ await ensureAgentClient(pin);
 /** The `opencode` binary (what the `opencode` of `opencode-ai` runs on linux-x64). */
 export const OPENCODE_BIN = path.join(installedPackage(pin), 'bin', 'opencode');
 export const OPENCODE_MODEL = FAKE_MODEL;
-const OPENCODE: OpencodeLikeClient = { app: 'opencode', bin: OPENCODE_BIN };
+const OPENCODE: OpencodeLikeClient = { app: 'opencode', bin: OPENCODE_BIN, runTimeoutMs: 90_000 };
 
 export type { OpencodeHome, OpencodeResult, OpencodeServer };
 export { answerTitles, clientEnv as opencodeEnv, runClient as runOpencode, startClientServer as startOpencodeServer };

@@ -19,6 +19,8 @@ export const FAKE_MODEL = 'fake/fake-model';
 export interface OpencodeLikeClient {
   readonly app: 'opencode' | 'kilo';
   readonly bin: string;
+  /** How long one `run` may take, by default: Kilo's costs ~8 s of CPU to opencode's ~3.5 s (measured here). */
+  readonly runTimeoutMs: number;
 }
 
 export interface OpencodeHome {
@@ -72,6 +74,9 @@ export function clientEnv(home: OpencodeHome, extra: Readonly<Record<string, str
     KILO_DISABLE_AUTOUPDATE: '1',
     KILO_DISABLE_SESSION_INGEST: '1',
     KILO_DISABLE_SHARE: '1',
+    // Less work offline: no telemetry (its shutdown waits 2 s for a server it cannot reach), no code index.
+    KILO_TELEMETRY_LEVEL: 'off',
+    KILO_DISABLE_CODEBASE_INDEXING: '1',
     npm_config_registry: 'http://127.0.0.1:9/',
     // Not retried: npm's default retries back off for over a minute when a project has a plugin.
     npm_config_fetch_retries: '0',
@@ -119,7 +124,7 @@ export function runClient(
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timeoutMs = options.timeoutMs ?? 90_000;
+    const timeoutMs = options.timeoutMs ?? options.home.client.runTimeoutMs;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${options.home.client.app} run ran past ${timeoutMs} ms\n${stderr}`));
