@@ -24,11 +24,35 @@ const NEWLINE = 0x0a;
 /** Read this much at a time, into one buffer the whole reading reuses (no allocation per chunk). */
 const CHUNK_BYTES = 256 * 1024;
 
+/** Where a line is in its file: its first byte, and its length without the newline. */
+export interface LinePlace {
+  readonly offset: number;
+  readonly bytes: number;
+}
+
+/** A line and where it is: a reader that needs only a few lines again keeps their places, not their text. */
+export interface PlacedLine extends LinePlace {
+  readonly text: string;
+}
+
 /**
  * Each line of `file` in order (no trailing newline, nor the `\r` of a CRLF); a torn last line is
  * passed as it is. Opened by openRegularFile: a FIFO at a transcript's path is refused at once, never waited on.
  */
-export async function* transcriptLines(file: string, options: LineOptions = {}): AsyncGenerator<string> {
+export function transcriptLines(file: string, options: LineOptions = {}): AsyncGenerator<string> {
+  return linesOf(file, options, (text) => text);
+}
+
+/** Each line of `file` in order, as transcriptLines, with its place in the file. */
+export function placedLines(file: string, options: LineOptions = {}): AsyncGenerator<PlacedLine> {
+  return linesOf(file, options, (text, offset, bytes) => ({ text, offset, bytes }));
+}
+
+async function* linesOf<T>(
+  file: string,
+  options: LineOptions,
+  make: (text: string, offset: number, bytes: number) => T,
+): AsyncGenerator<T> {
   const max = options.maxLineBytes ?? MAX_LINE_BYTES;
   const handle = await openRegularFile(file);
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -70,7 +94,7 @@ export async function* transcriptLines(file: string, options: LineOptions = {}):
         if (skipping || carried + (end - from) > max) skipped(offset + end - lineStart);
         else {
           if (options.done?.()) return;
-          yield text(from, end);
+          yield make(text(from, end), lineStart, offset + end - lineStart);
         }
         carried = 0;
         skipping = false;
@@ -86,7 +110,7 @@ export async function* transcriptLines(file: string, options: LineOptions = {}):
       offset += bytesRead;
     }
     if (skipping) skipped(offset - lineStart);
-    else if (carried > 0 && !options.done?.()) yield text(0, 0);
+    else if (carried > 0 && !options.done?.()) yield make(text(0, 0), lineStart, offset - lineStart);
   } finally {
     await handle.close().catch(() => {});
   }

@@ -3,53 +3,47 @@
 // and `/tree` branches are left out), the user's words, the assistant's text, and its tool calls
 // under ai-zen's tool names — write/edit with a `path` relative to the repo, read with its `path`,
 // bash as exec with a result that ends in `[exit code N]` (pi reports a failing command as an error
-// result ending "Command exited with code N"). Read once, when a handoff starts; never written.
-import path from 'node:path';
+// result ending "Command exited with code N"). Read when a handoff starts, as a stream (twice: pi-branch.ts);
+// never written.
 import type { EvidenceOptions, TranscriptEvidence } from '../../watching/session-source.js';
-import { contentText, EvidenceMessages, evidenceReader, repoRelative, type ToolNames } from '../kit/evidence.js';
+import { contentText, EvidenceMessages, repoRelative, type ToolNames } from '../kit/evidence.js';
 import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
-import type { TranscriptCollector } from '../kit/transcript-lines.js';
-
-type Entry = JsonRecord & { readonly id: string; readonly parentId: string | null };
+import { linesAt, memoryLinesAt, placedMemoryLines } from '../kit/lines-at.js';
+import { placedLines } from '../kit/transcript-lines.js';
+import { PiBranch } from './pi-branch.js';
 
 const TOOLS: ToolNames = {
   files: { write: { tool: 'write', key: 'path' }, edit: { tool: 'edit', key: 'path' }, read: { tool: 'read', key: 'path' } },
   shell: 'bash',
 };
 
-export const { file: readPiEvidence, lines: piTranscriptMessages } = evidenceReader(piEvidence);
+/** Read twice: the entries' ids and parents to find the branch, then the branch's lines alone (pi-branch.ts). */
+export async function readPiEvidence(file: string, options: EvidenceOptions = {}, root: string): Promise<TranscriptEvidence> {
+  const tree = new PiBranch(root);
+  for await (const line of placedLines(file, options)) tree.line(line.text, line);
+  const evidence = new EvidenceMessages('pi', options);
+  const relative = (target: string): string => repoRelative(root, target, tree.cwd);
+  for await (const text of linesAt(file, tree.branch())) {
+    if (evidence.done()) break;
+    addEntry(evidence, text, relative);
+  }
+  return evidence.gathered();
+}
 
-/** The entries are kept as they come (the branch is known only at the end: the last entry written is its leaf). */
-function piEvidence(options: EvidenceOptions, root: string): TranscriptCollector<TranscriptEvidence> {
-  let cwd = root;
-  const byId = new Map<string, Entry>();
-  let leaf: Entry | null = null;
-  return {
-    line(text) {
-      const line = parseRecord(text); // null: a torn last line
-      if (!line) return;
-      if (line.type === 'session' && typeof line.cwd === 'string' && path.isAbsolute(line.cwd)) cwd = line.cwd;
-      if (typeof line.id !== 'string' || line.type === 'session') return;
-      const entry = { ...line, id: line.id, parentId: typeof line.parentId === 'string' ? line.parentId : null } as Entry;
-      byId.set(entry.id, entry);
-      leaf = entry;
-    },
-    result() {
-      const branch: Entry[] = [];
-      const seen = new Set<string>();
-      for (let entry = leaf; entry !== null && !seen.has(entry.id); entry = entry.parentId ? (byId.get(entry.parentId) ?? null) : null) {
-        seen.add(entry.id);
-        branch.push(entry);
-      }
-      const evidence = new EvidenceMessages('pi', options);
-      const relative = (file: string): string => repoRelative(root, file, cwd);
-      for (const entry of branch.reverse()) {
-        const message = entry.type === 'message' ? asRecord(entry.message) : null;
-        if (message) addMessage(evidence, message, relative);
-      }
-      return evidence.gathered();
-    },
-  };
+/** The same over lines already in memory (a test's, a bench's). */
+export function piTranscriptMessages(lines: readonly string[], root: string): TranscriptEvidence['messages'] {
+  const tree = new PiBranch(root);
+  for (const line of placedMemoryLines(lines)) tree.line(line.text, line);
+  const evidence = new EvidenceMessages('pi');
+  const relative = (target: string): string => repoRelative(root, target, tree.cwd);
+  for (const text of memoryLinesAt(lines, tree.branch())) addEntry(evidence, text, relative);
+  return evidence.messages;
+}
+
+function addEntry(evidence: EvidenceMessages, text: string, relative: (file: string) => string): void {
+  const entry = parseRecord(text); // null: a line cut since the first pass
+  const message = entry?.type === 'message' ? asRecord(entry.message) : null;
+  if (message) addMessage(evidence, message, relative);
 }
 
 function addMessage(evidence: EvidenceMessages, message: JsonRecord, relative: (file: string) => string): void {
