@@ -1,4 +1,4 @@
-// pi's evidence is read in two passes (the places of the lines wanted, then those
+// pi's and Gemini CLI's evidence is read in two passes (the places of the lines wanted, then those
 // lines again by place), so that a big session is read at bounded memory. Read that way, from a real
 // file whose lines run across the reader's 256 KB chunks, it gives the same messages as the wanted
 // lines read whole, in memory — and nothing of what the client itself left behind.
@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { conversation, geminiSessionMessages, readGeminiEvidence } from '../../src/daemon/sources/gemini/gemini-evidence.js';
 import { piTranscriptMessages, readPiEvidence } from '../../src/daemon/sources/pi/pi-evidence.js';
 
 let base: string;
@@ -72,5 +73,71 @@ describe('pi evidence read in two passes', () => {
     expect(
       messages.filter((message) => message.message.role === 'tool').map((message) => String(message.message.content).split('\n').at(-1)),
     ).toEqual(['[exit code 2]', '[exit code 0]']);
+  });
+});
+
+describe('Gemini CLI evidence read in two passes', () => {
+  const meta = { sessionId: '3d57ac63-d4fd-4b31-90c4-21c84cde8b1f', projectHash: 'b0db30', startTime: 'T', lastUpdated: 'T', kind: 'main' };
+  const user = (id: string, text: string) => ({ id, timestamp: 'T', type: 'user', content: [{ text }] });
+  const reply = (id: string, content: string, toolCalls?: object[]) => ({
+    id,
+    timestamp: 'T',
+    type: 'gemini',
+    content,
+    ...(toolCalls ? { toolCalls } : {}),
+  });
+  const shell = (id: string, command: string, output: string) => ({
+    id,
+    name: 'run_shell_command',
+    args: { command },
+    result: [{ functionResponse: { id, name: 'run_shell_command', response: { output } } }],
+    status: 'success',
+  });
+
+  /** The conversation as the client rebuilds it, every line parsed and held: what the reader did before it streamed. */
+  function rebuiltWhole(lines: readonly string[]): Record<string, unknown>[] {
+    const messages = new Map<string, Record<string, unknown>>();
+    for (const line of lines.map((text) => JSON.parse(text) as Record<string, unknown>)) {
+      const patch = line.$set as { messages?: Record<string, unknown>[] } | undefined;
+      if (typeof line.$rewindTo === 'string') {
+        const ids = [...messages.keys()];
+        const from = ids.indexOf(line.$rewindTo);
+        for (const id of from === -1 ? ids : ids.slice(from)) messages.delete(id);
+      } else if (patch?.messages) {
+        messages.clear();
+        for (const message of patch.messages) messages.set(message.id as string, message);
+      } else if (typeof line.id === 'string' && typeof line.type === 'string') messages.set(line.id, line);
+    }
+    return [...messages.values()];
+  }
+
+  test('the rebuilt conversation, read again by place, gives the messages of the lines read whole: a rewrite in its first place, `$set` read once, a rewind dropped', async () => {
+    const lines = [
+      meta,
+      { $set: { messages: [user('s1', 'the request a resume brought back'), reply('s2', 'Resumed.'), user('s3', 'and a second one')] } },
+      user('u0', 'an abandoned request'),
+      reply('g0', 'abandoned', [shell('x1', 'rm -rf dist', long(0))]),
+      { $rewindTo: 'u0' },
+      user('u1', 'make the build pass'),
+      reply('g1', 'Building.'),
+      user('u2', 'then run the tests'),
+      // The reply written again under its id with its calls' results: it stays where it was first written.
+      reply('g1', 'Building.', [shell('c1', 'npm run build', `${long(1)}\nExit Code: 2`)]),
+      reply('g2', '', [shell('c2', 'npm test', long(2))]),
+      reply('g3', 'The tests pass.'),
+    ].map((line) => JSON.stringify(line));
+    const file = path.join(base, 'session.jsonl');
+    await fs.writeFile(file, `${lines.join('\n')}\n`);
+    expect((await fs.stat(file)).size).toBeGreaterThan(3 * 256 * 1024);
+
+    const messages = (await readGeminiEvidence(file, root)).messages;
+    expect(messages).toEqual(geminiSessionMessages(rebuiltWhole(lines), root));
+    expect(conversation(lines)).toEqual(rebuiltWhole(lines));
+    const words = messages.filter((message) => message.message.role === 'user').map((message) => message.message.content);
+    expect(words).toEqual(['the request a resume brought back', 'and a second one', 'make the build pass', 'then run the tests']);
+    const text = JSON.stringify(messages);
+    expect(text).not.toContain('abandoned');
+    expect(text).toContain('[end 1]');
+    expect(messages.at(-1)?.message).toEqual({ role: 'assistant', content: 'The tests pass.' });
   });
 });

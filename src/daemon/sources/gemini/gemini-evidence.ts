@@ -4,13 +4,16 @@
 // words (not the client's `<session_context>`, not function responses), the model's text, and its
 // tool calls under ai-zen's names — write_file as write, replace as edit, read_file as read (each
 // with a `path` relative to the repo), run_shell_command as exec with a result ending in
-// `[exit code N]`. Read once, when a handoff starts; the transcript is only ever read.
+// `[exit code N]`. Read when a handoff starts, as a stream (twice: gemini-conversation.ts); the
+// transcript is only ever read.
 import type { ChatMessage } from '../../../session/format.js';
 import type { AgentMessage } from '../../../session/session-recorder.js';
 import type { EvidenceOptions, TranscriptEvidence } from '../../watching/session-source.js';
 import { commandResult, contentText, EvidenceMessages, repoRelative, type ToolNames, toolCallOf } from '../kit/evidence.js';
-import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
-import { type TranscriptCollector, transcriptReader } from '../kit/transcript-lines.js';
+import { asRecord, type JsonRecord } from '../kit/json-record.js';
+import { linesAt, memoryLinesAt, placedMemoryLines } from '../kit/lines-at.js';
+import { placedLines } from '../kit/transcript-lines.js';
+import { GeminiConversation, linesOfPlaces, messagesOfLine } from './gemini-conversation.js';
 import { userWords } from './gemini-fold.js';
 
 const TOOLS: ToolNames = {
@@ -22,68 +25,66 @@ const TOOLS: ToolNames = {
   shell: 'run_shell_command',
 };
 
-/** The messages in the order the client would resume them. */
-const conversationOf = transcriptReader(conversationCollector);
-export const conversation = conversationOf.lines;
-
+/** Read twice: where each message of the rebuilt conversation is, then those lines alone (gemini-conversation.ts). */
 export async function readGeminiEvidence(file: string, root: string, options: EvidenceOptions = {}): Promise<TranscriptEvidence> {
-  return geminiSessionEvidence(await conversationOf.file(file, options), root, options);
+  const rebuilt = new GeminiConversation();
+  for await (const line of placedLines(file, options)) rebuilt.line(line.text, line);
+  const evidence = new EvidenceMessages('gemini', options);
+  const relative = (target: string) => repoRelative(root, target);
+  const lines = linesOfPlaces(rebuilt.places());
+  let next = 0;
+  for await (const text of linesAt(
+    file,
+    lines.map((line) => line.place),
+  )) {
+    for (const record of messagesOfLine(text, lines[next++]!.messages)) addRecord(evidence, record, relative);
+    if (evidence.done()) break;
+  }
+  return evidence.gathered();
 }
 
-function conversationCollector(): TranscriptCollector<JsonRecord[]> {
-  const messages = new Map<string, JsonRecord>();
-  return {
-    line(text) {
-      const line = parseRecord(text); // null: a torn last line
-      if (!line) return;
-      const patch = asRecord(line.$set);
-      if (typeof line.$rewindTo === 'string') {
-        const ids = [...messages.keys()];
-        const from = ids.indexOf(line.$rewindTo);
-        for (const id of from === -1 ? ids : ids.slice(from)) messages.delete(id);
-      } else if (patch && Array.isArray(patch.messages)) {
-        messages.clear();
-        for (const entry of patch.messages as unknown[]) {
-          const message = asRecord(entry);
-          if (message && typeof message.id === 'string') messages.set(message.id, message);
-        }
-      } else if (typeof line.id === 'string' && typeof line.type === 'string') {
-        messages.set(line.id, line);
-      }
-    },
-    result: () => [...messages.values()],
-  };
+/** The messages in the order the client would resume them, from lines already in memory (a test's, a bench's). */
+export function conversation(lines: readonly string[]): JsonRecord[] {
+  const rebuilt = new GeminiConversation();
+  for (const line of placedMemoryLines(lines)) rebuilt.line(line.text, line);
+  const places = linesOfPlaces(rebuilt.places());
+  let next = 0;
+  const records: JsonRecord[] = [];
+  for (const text of memoryLinesAt(
+    lines,
+    places.map((line) => line.place),
+  ))
+    records.push(...messagesOfLine(text, places[next++]!.messages));
+  return records;
 }
 
 export function geminiSessionMessages(records: readonly JsonRecord[], root: string): readonly AgentMessage[] {
-  return geminiSessionEvidence(records, root, {}).messages;
+  const evidence = new EvidenceMessages('gemini');
+  const relative = (file: string) => repoRelative(root, file);
+  for (const record of records) addRecord(evidence, record, relative);
+  return evidence.gathered().messages;
 }
 
-function geminiSessionEvidence(records: readonly JsonRecord[], root: string, options: EvidenceOptions): TranscriptEvidence {
-  const evidence = new EvidenceMessages('gemini', options);
-  const relative = (file: string) => repoRelative(root, file);
-  for (const record of records) {
-    if (record.type === 'user') {
-      evidence.text('user', userWords(record.content));
-      continue;
-    }
-    if (record.type !== 'gemini') continue;
-    const text = contentText(record.content);
-    const calls = Array.isArray(record.toolCalls) ? (record.toolCalls as unknown[]).map(asRecord).filter((call) => call !== null) : [];
-    const toolCalls: NonNullable<ChatMessage['tool_calls']> = [];
-    const results: ChatMessage[] = [];
-    for (const [index, call] of calls.entries()) {
-      if (typeof call.name !== 'string') continue;
-      const id = typeof call.id === 'string' ? call.id : `gemini_call_${evidence.count}_${index}`;
-      const mapped = toolCallOf(id, call.name, asRecord(call.args) ?? {}, TOOLS, relative);
-      toolCalls.push(mapped.call);
-      results.push({ role: 'tool', tool_call_id: id, content: resultText(call, mapped.shell) });
-    }
-    if (text === '' && toolCalls.length === 0) continue;
-    evidence.push({ role: 'assistant', content: text === '' ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
-    for (const result of results) evidence.push(result);
+function addRecord(evidence: EvidenceMessages, record: JsonRecord, relative: (file: string) => string): void {
+  if (record.type === 'user') {
+    evidence.text('user', userWords(record.content));
+    return;
   }
-  return evidence.gathered();
+  if (record.type !== 'gemini') return;
+  const text = contentText(record.content);
+  const calls = Array.isArray(record.toolCalls) ? (record.toolCalls as unknown[]).map(asRecord).filter((call) => call !== null) : [];
+  const toolCalls: NonNullable<ChatMessage['tool_calls']> = [];
+  const results: ChatMessage[] = [];
+  for (const [index, call] of calls.entries()) {
+    if (typeof call.name !== 'string') continue;
+    const id = typeof call.id === 'string' ? call.id : `gemini_call_${evidence.count}_${index}`;
+    const mapped = toolCallOf(id, call.name, asRecord(call.args) ?? {}, TOOLS, relative);
+    toolCalls.push(mapped.call);
+    results.push({ role: 'tool', tool_call_id: id, content: resultText(call, mapped.shell) });
+  }
+  if (text === '' && toolCalls.length === 0) return;
+  evidence.push({ role: 'assistant', content: text === '' ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
+  for (const result of results) evidence.push(result);
 }
 
 /** What the tool answered the model; a command's ends in `[exit code N]` (the client says `Exit Code: N` when it is not 0). */
