@@ -2,44 +2,50 @@
 // words (the `<user_input>` Cline wraps them in taken off; a hook's context is not theirs), the assistant's text, each command of a
 // `run_commands` call as an `exec` call with its result, and each file an `apply_patch` or `editor`
 // call changed as a `write` / `edit` / `rm` call (paths relative to the repo). The file is one JSON
-// document, so it is parsed whole (up to a cap: Cline itself rewrites it whole after each message).
-import { readRegularHead } from '../../../fs/open-regular-file.js';
+// document that Cline rewrites whole as `JSON.stringify(…, null, 2)`; it is streamed a line at a time
+// (cline-messages.ts), one message parsed at a time, so a conversation of any size is read in bounded memory.
 import type { EvidenceOptions, TranscriptEvidence } from '../../watching/session-source.js';
 import { EvidenceMessages, repoRelative } from '../kit/evidence.js';
 import { asRecord, type JsonRecord } from '../kit/json-record.js';
-
-/** A conversation larger than this is read no further than its head (and so gives no evidence). */
-const MAX_MESSAGES_BYTES = 256 * 1024 * 1024;
+import { clineMessages } from './cline-messages.js';
 
 export async function readClineEvidence(file: string, root: string, options: EvidenceOptions = {}): Promise<TranscriptEvidence> {
   const evidence = new EvidenceMessages('cline', options);
-  let document: JsonRecord | null = null;
-  try {
-    document = asRecord(JSON.parse((await readRegularHead(file, MAX_MESSAGES_BYTES)).toString('utf8')));
-  } catch {
-    // Missing, being rewritten, or past the cap: no evidence rather than a wrong one.
-  }
-  const messages = Array.isArray(document?.messages) ? document.messages : [];
   const calls = new Map<string, { name: string; input: JsonRecord }>();
-  for (const message of messages.map(asRecord)) {
-    if (evidence.done()) break;
-    if (!message || !Array.isArray(message.content)) continue;
-    // What Cline adds as the user's but is not theirs (a hook's <hook_context>): shown to the model only.
-    if (asRecord(message.metadata)?.displayRole === 'system') continue;
-    for (const block of message.content.map(asRecord)) {
-      if (!block) continue;
-      if (block.type === 'text' && typeof block.text === 'string') {
-        if (message.role === 'user') evidence.text('user', userWords(block.text));
-        else if (message.role === 'assistant') evidence.text('assistant', block.text);
-      } else if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
-        calls.set(block.id, { name: block.name, input: asRecord(block.input) ?? {} });
-      } else if (block.type === 'tool_result' && typeof block.tool_use_id === 'string') {
-        const call = calls.get(block.tool_use_id);
-        if (call) completed(evidence, call, block.content, root);
-      }
+  try {
+    for await (const message of clineMessages(file, options)) {
+      if (evidence.done()) break;
+      addMessage(evidence, message, calls, root);
     }
+  } catch {
+    // Missing, or not a regular file (a FIFO is refused, never waited on): no evidence rather than a wrong one.
   }
   return evidence.gathered();
+}
+
+function addMessage(
+  evidence: EvidenceMessages,
+  message: JsonRecord,
+  calls: Map<string, { name: string; input: JsonRecord }>,
+  root: string,
+): void {
+  if (!Array.isArray(message.content)) return;
+  // What Cline adds as the user's but is not theirs (a hook's <hook_context>): shown to the model only.
+  if (asRecord(message.metadata)?.displayRole === 'system') return;
+  for (const block of message.content.map(asRecord)) {
+    if (!block) continue;
+    if (block.type === 'text' && typeof block.text === 'string') {
+      if (message.role === 'user') evidence.text('user', userWords(block.text));
+      else if (message.role === 'assistant') evidence.text('assistant', block.text);
+    } else if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+      calls.set(block.id, { name: block.name, input: asRecord(block.input) ?? {} });
+    } else if (block.type === 'tool_result' && typeof block.tool_use_id === 'string') {
+      const call = calls.get(block.tool_use_id);
+      // A call answered is let go of: the calls held are only those still waiting for their result.
+      calls.delete(block.tool_use_id);
+      if (call) completed(evidence, call, block.content, root);
+    }
+  }
 }
 
 /** What the person typed: Cline sends it as `<user_input mode="act">…</user_input>`. */
