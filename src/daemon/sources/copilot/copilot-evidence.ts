@@ -56,6 +56,8 @@ export async function readCopilotEvidence(file: string, root: string, options: E
         break;
       case 'tool.execution_complete': {
         const call = typeof data.toolCallId === 'string' ? started.get(data.toolCallId) : undefined;
+        // A call is held only until it completes: a long session's calls (a created file's whole text among their arguments) are not all kept.
+        if (typeof data.toolCallId === 'string') started.delete(data.toolCallId);
         if (call) completed(call, data);
         break;
       }
