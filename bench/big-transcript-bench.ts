@@ -1,14 +1,16 @@
-// Benchmark (t): a big transcript of Claude Code and of Codex handed off by a real daemon (the
-// offline document, by hand: `ai-zen-daemon handoff <id> --executor offline`). Its peak resident
-// memory against a bare node process measured in the same run, and the handoff's time against
-// `tail -c` reading the same file to its end: a handoff reads the transcript once, as a stream.
+// Benchmark (t): a big transcript of Claude Code, Codex, pi, Gemini CLI and Cline handed off by a
+// real daemon (the offline document, by hand: `ai-zen-daemon handoff <id> --executor offline`). Its
+// peak resident memory against a bare node process measured in the same run, and the handoff's time
+// against `tail -c` reading the same file to its end: a handoff reads the transcript as a stream
+// (pi's and Gemini's twice: the places of the lines it wants, then those lines).
 import { execFile, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { claudeSlug } from '../dist/daemon/sources/claude-code/claude-paths.js';
 import { shortId } from '../dist/short-id.js';
-import { type GeneratedTranscript, writeClaudeTranscript, writeCodexRollout } from './big-transcript-fixture.js';
+import { writeClineConversation, writeGeminiSession, writePiSession } from './big-session-fixtures.js';
+import { type GeneratedTranscript, type Shape, writeClaudeTranscript, writeCodexRollout } from './big-transcript-fixture.js';
 import { startDaemonProcess } from './daemon-process.js';
 import { memory, sampleCpu } from './proc-usage.js';
 import type { Figure, ItemResult } from './results.js';
@@ -24,7 +26,105 @@ export interface BigTranscriptBenchOptions {
   readonly log: (line: string) => void;
 }
 
-const TITLE = '(t) A big transcript of Claude Code and of Codex handed off at bounded memory';
+const TITLE = '(t) A big transcript of Claude Code, Codex, pi, Gemini CLI and Cline handed off at bounded memory';
+/**
+ * pi (0.73) reads a session back whole into one string and Cline (3.0.65) writes its conversation as one
+ * JSON.stringify: V8's strings end at 2^29 − 24 characters (~512 MiB), so neither client makes a bigger file
+ * it can use. Claude Code, Codex and Gemini CLI append lines and read them back a line at a time: no such bound.
+ */
+const CLIENT_BOUND_MEGABYTES = 500;
+
+/** Where one agent's session is, and how the daemon is told where to look. */
+interface BigSession {
+  readonly agent: string;
+  readonly sessionId: string;
+  /** Its file for a project (made ready: folders, a project's files), and the environment naming the agent's home. */
+  place(project: { root: string; home: string }): Promise<{ file: string; env: NodeJS.ProcessEnv }>;
+  write(file: string, shape: Shape): Promise<GeneratedTranscript>;
+  /** The most the client itself writes and reads back; null: no bound. */
+  readonly clientBoundMegabytes: number | null;
+}
+
+const AGENTS: readonly BigSession[] = [
+  {
+    agent: 'claude-code',
+    sessionId: '7a1c0000-0000-4000-8000-000000000001',
+    async place({ root, home }) {
+      const claudeDir = path.join(home, 'claude');
+      const folder = path.join(claudeDir, 'projects', claudeSlug(root));
+      await fs.mkdir(folder, { recursive: true });
+      return { file: path.join(folder, `${this.sessionId}.jsonl`), env: { CLAUDE_CONFIG_DIR: claudeDir } };
+    },
+    write: writeClaudeTranscript,
+    clientBoundMegabytes: null,
+  },
+  {
+    agent: 'codex',
+    sessionId: '019a7a1c-0000-7000-8000-000000000002',
+    async place({ home }) {
+      const codexHome = path.join(home, 'codex');
+      const folder = path.join(codexHome, 'sessions', '2026', '12', '05');
+      await fs.mkdir(folder, { recursive: true });
+      return { file: path.join(folder, `rollout-2026-12-05T07-00-00-${this.sessionId}.jsonl`), env: { CODEX_HOME: codexHome } };
+    },
+    write: writeCodexRollout,
+    clientBoundMegabytes: null,
+  },
+  {
+    agent: 'pi',
+    sessionId: '7a1c0000-0000-4000-8000-000000000003',
+    async place({ root, home }) {
+      const piDir = path.join(home, 'pi');
+      // pi's own folder name for a working directory (pi-paths.ts).
+      const folder = path.join(piDir, 'sessions', `--${root.replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`);
+      await fs.mkdir(folder, { recursive: true });
+      return { file: path.join(folder, `2026-12-05T07-00-00-000Z_${this.sessionId}.jsonl`), env: { PI_CODING_AGENT_DIR: piDir } };
+    },
+    write: writePiSession,
+    clientBoundMegabytes: CLIENT_BOUND_MEGABYTES,
+  },
+  {
+    agent: 'gemini',
+    sessionId: '7a1c0000-0000-4000-8000-000000000004',
+    async place({ root, home }) {
+      const geminiHome = path.join(home, 'gemini');
+      const project = path.join(geminiHome, '.gemini', 'tmp', 'repo');
+      await fs.mkdir(path.join(project, 'chats'), { recursive: true });
+      await fs.writeFile(path.join(project, '.project_root'), root);
+      return {
+        file: path.join(project, 'chats', `session-2026-12-05T07-00-${this.sessionId.slice(0, 8)}.jsonl`),
+        env: { GEMINI_CLI_HOME: geminiHome },
+      };
+    },
+    write: writeGeminiSession,
+    clientBoundMegabytes: null,
+  },
+  {
+    agent: 'cline',
+    sessionId: '1796469744464_bench',
+    async place({ root, home }) {
+      const clineDir = path.join(home, 'cline');
+      const folder = path.join(clineDir, 'data', 'sessions', this.sessionId);
+      await fs.mkdir(folder, { recursive: true });
+      const manifest = { version: 1, session_id: this.sessionId, source: 'cli', pid: 20_978, started_at: '2026-12-05T07:00:00.000Z' };
+      const fields = {
+        status: 'completed',
+        interactive: false,
+        provider: 'openai-compatible',
+        model: 'gpt-4.1',
+        cwd: root,
+        workspace_root: root,
+      };
+      await fs.writeFile(
+        path.join(folder, `${this.sessionId}.json`),
+        `${JSON.stringify({ ...manifest, ...fields, prompt: 'fix the failing test' }, null, 2)}\n`,
+      );
+      return { file: path.join(folder, `${this.sessionId}.messages.json`), env: { CLINE_DIR: clineDir } };
+    },
+    write: writeClineConversation,
+    clientBoundMegabytes: CLIENT_BOUND_MEGABYTES,
+  },
+];
 /** The daemon's resident memory through the whole handoff stays under this. */
 const RSS_TARGET_BYTES = 150 * 1024 * 1024;
 /** Status requests measured after the first. */
@@ -62,23 +162,17 @@ interface Measured {
   readonly statusCpuMs: number;
 }
 
-async function handOff(options: BigTranscriptBenchOptions, agent: 'claude-code' | 'codex'): Promise<Measured> {
+async function handOff(options: BigTranscriptBenchOptions, session: BigSession): Promise<Measured> {
+  const { agent, sessionId } = session;
   const project = await makeBenchProject(`t-${agent}`);
   try {
-    const sessionId = agent === 'claude-code' ? '7a1c0000-0000-4000-8000-000000000001' : '019a7a1c-0000-7000-8000-000000000002';
-    const claudeDir = path.join(project.home, 'claude');
-    const codexHome = path.join(project.home, 'codex');
-    const folder =
-      agent === 'claude-code'
-        ? path.join(claudeDir, 'projects', claudeSlug(project.root))
-        : path.join(codexHome, 'sessions', '2026', '12', '05');
-    await fs.mkdir(folder, { recursive: true });
-    const file = path.join(folder, agent === 'claude-code' ? `${sessionId}.jsonl` : `rollout-2026-12-05T07-00-00-${sessionId}.jsonl`);
-    const shape = { root: project.root, sessionId, bytes: options.megabytes * 1024 * 1024 };
-    options.log(`(t) writing a ${options.megabytes} MB ${agent} transcript`);
-    const transcript = agent === 'claude-code' ? await writeClaudeTranscript(file, shape) : await writeCodexRollout(file, shape);
+    const { file, env: agentEnv } = await session.place(project);
+    const megabytes = Math.min(options.megabytes, session.clientBoundMegabytes ?? Number.POSITIVE_INFINITY);
+    const shape = { root: project.root, sessionId, bytes: megabytes * 1024 * 1024 };
+    options.log(`(t) writing a ${megabytes} MB ${agent} transcript`);
+    const transcript = await session.write(file, shape);
     const before = await fs.stat(file);
-    const env = { ...project.env, CLAUDE_CONFIG_DIR: claudeDir, CODEX_HOME: codexHome };
+    const env = { ...project.env, ...agentEnv };
     const daemon = await startDaemonProcess({
       bin: options.daemonBin,
       root: project.root,
@@ -135,8 +229,9 @@ export async function benchBigTranscript(options: BigTranscriptBenchOptions): Pr
   const bare = await bareNodeRss();
   const figures: Figure[] = [{ name: 'bare node process, resident', measured: mib(bare), target: '—', pass: null }];
   const notes: string[] = [];
-  for (const agent of ['claude-code', 'codex'] as const) {
-    const measured = await handOff(options, agent);
+  for (const session of AGENTS) {
+    const { agent } = session;
+    const measured = await handOff(options, session);
     const { transcript } = measured;
     figures.push(
       {
@@ -160,7 +255,7 @@ export async function benchBigTranscript(options: BigTranscriptBenchOptions): Pr
       },
     );
     notes.push(
-      `${agent}: ${transcript.lines.toLocaleString('en')} lines, ${transcript.requests} requests, ${transcript.commands.toLocaleString('en')} distinct commands; the daemon held ${mib(measured.rssAfterStart)} once it had read the transcript at start; the document is ${(measured.documentBytes / 1024).toFixed(0)} KiB.`,
+      `${agent}: ${(transcript.bytes / 1024 ** 2).toFixed(0)} MiB${options.megabytes > (session.clientBoundMegabytes ?? options.megabytes) ? ' (about the most the client itself writes and reads back: one string of at most ~512 MiB)' : ''}, ${transcript.lines.toLocaleString('en')} ${agent === 'cline' ? 'messages' : 'lines'}, ${transcript.requests} requests, ${transcript.commands.toLocaleString('en')} distinct commands; the daemon held ${mib(measured.rssAfterStart)} once it had read the transcript at start; the document is ${(measured.documentBytes / 1024).toFixed(0)} KiB.`,
     );
   }
   notes.push(

@@ -12,7 +12,7 @@ export interface GeneratedTranscript {
   readonly commands: number;
 }
 
-interface Shape {
+export interface Shape {
   readonly root: string;
   readonly sessionId: string;
   readonly bytes: number;
@@ -20,10 +20,18 @@ interface Shape {
   readonly outputBytes?: number;
 }
 
-const REQUEST_EVERY = 40;
+export const REQUEST_EVERY = 40;
 
-/** Writes each turn's lines until `bytes` are written: every turn runs one command, every REQUEST_EVERY-th starts with a request. */
-async function writeTurns(file: string, lines: (turn: number) => string[], bytes: number): Promise<GeneratedTranscript> {
+/**
+ * Writes each turn's lines until `bytes` are written: every turn runs one command, every REQUEST_EVERY-th starts with a request;
+ * then `ending` (what closes a document written as one).
+ */
+export async function writeTurns(
+  file: string,
+  lines: (turn: number) => string[],
+  bytes: number,
+  ending: readonly string[] = [],
+): Promise<GeneratedTranscript> {
   const out = createWriteStream(file);
   let written = 0;
   let count = 0;
@@ -36,16 +44,17 @@ async function writeTurns(file: string, lines: (turn: number) => string[], bytes
       if (!out.write(text)) await once(out, 'drain');
     }
   }
+  for (const line of ending) out.write(`${line}\n`);
   out.end();
   await once(out, 'finish');
   return { bytes: written, lines: count, requests: Math.ceil(turn / REQUEST_EVERY), commands: turn };
 }
 
-const output = (turn: number, size: number) => {
+export const output = (turn: number, size: number) => {
   const row = `line of output ${turn} for the build step, nothing secret here at all\n`;
   return row.repeat(Math.max(1, Math.ceil(size / row.length)));
 };
-const request = (turn: number) =>
+export const request = (turn: number) =>
   `Step ${turn}: fix the failing case in src/module-${turn % 300}.ts and keep the public API as it is; never touch the lock file.`;
 
 /** A Claude Code transcript: a request every 40 turns, each turn a command (distinct), its output, a read and an edit. */
