@@ -7,7 +7,7 @@ import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
 import type { LinePlace } from '../kit/transcript-lines.js';
 
 /** Where one message is: its line, and its index in that line's `$set.messages` (-1: the line is the message). */
-export interface MessagePlace extends LinePlace {
+interface MessagePlace extends LinePlace {
   readonly id: string;
   readonly index: number;
 }
@@ -27,16 +27,18 @@ export class GeminiConversation {
       this.messages.clear();
       for (const [index, entry] of (patch.messages as unknown[]).entries()) {
         const message = asRecord(entry);
-        if (message && typeof message.id === 'string') this.keep(message.id, { offset: place.offset, bytes: place.bytes }, index);
+        if (message && typeof message.id === 'string') this.keep(message.id, place, index);
       }
     } else if (typeof line.id === 'string' && typeof line.type === 'string') {
       this.keep(line.id, place, -1);
     }
   }
 
-  /** The messages' places in the order the client would resume them. */
-  places(): MessagePlace[] {
-    return [...this.messages.values()];
+  /** The messages' places in the order the client would resume them, as arrays of numbers (the map can go before they are read). */
+  places(): MessagePlaces {
+    const places = new MessagePlaces(this.messages.size);
+    for (const place of this.messages.values()) places.push(place);
+    return places;
   }
 
   private keep(id: string, place: LinePlace, index: number): void {
@@ -46,26 +48,54 @@ export class GeminiConversation {
   }
 }
 
-/** One read per line: the messages of one `$set` line, in a row, read it once. */
-export function linesOfPlaces(places: readonly MessagePlace[]): { readonly place: LinePlace; readonly messages: MessagePlace[] }[] {
-  const lines: { place: LinePlace; messages: MessagePlace[] }[] = [];
-  for (const place of places) {
-    const last = lines.at(-1);
-    if (last && place.index >= 0 && last.place.offset === place.offset && last.messages[0]!.index >= 0) last.messages.push(place);
-    else lines.push({ place, messages: [place] });
-  }
-  return lines;
-}
+/** The places of a conversation's messages, in order. */
+export class MessagePlaces {
+  private readonly ids: string[] = [];
+  private readonly offsets: Float64Array;
+  private readonly lengths: Int32Array;
+  private readonly indexes: Int32Array;
 
-/** The messages a line holds at their places; one whose id is not what the first pass saw there (the file was rewritten since) is left out. */
-export function messagesOfLine(text: string, messages: readonly MessagePlace[]): JsonRecord[] {
-  const line = parseRecord(text);
-  if (!line) return [];
-  const patched = asRecord(line.$set)?.messages;
-  const found: JsonRecord[] = [];
-  for (const place of messages) {
-    const message = place.index < 0 ? line : Array.isArray(patched) ? asRecord(patched[place.index]) : null;
-    if (message && message.id === place.id) found.push(message);
+  constructor(size: number) {
+    this.offsets = new Float64Array(size);
+    this.lengths = new Int32Array(size);
+    this.indexes = new Int32Array(size);
   }
-  return found;
+
+  push(place: MessagePlace): void {
+    const at = this.ids.length;
+    this.ids.push(place.id);
+    this.offsets[at] = place.offset;
+    this.lengths[at] = place.bytes;
+    this.indexes[at] = place.index;
+  }
+
+  /** The lines to read, each once for the messages of it that come in a row (a `$set` line's). */
+  *lines(): Generator<LinePlace> {
+    for (let at = 0; at < this.ids.length; at = this.nextLine(at)) yield { offset: this.offsets[at]!, bytes: this.lengths[at]! };
+  }
+
+  /** Reads the lines of lines() in order: each call takes the next line's text and gives the messages it holds. */
+  reader(): (text: string) => JsonRecord[] {
+    let at = 0;
+    return (text) => {
+      const end = this.nextLine(at);
+      const line = parseRecord(text);
+      const patched = asRecord(line?.$set)?.messages;
+      const found: JsonRecord[] = [];
+      for (; at < end; at += 1) {
+        const index = this.indexes[at]!;
+        const message = index < 0 ? line : Array.isArray(patched) ? asRecord(patched[index]) : null;
+        // One whose id is not what the first pass saw there (the file was rewritten since) is left out.
+        if (message && message.id === this.ids[at]) found.push(message);
+      }
+      return found;
+    };
+  }
+
+  private nextLine(at: number): number {
+    let next = at + 1;
+    if (this.indexes[at]! >= 0)
+      while (next < this.ids.length && this.indexes[next]! >= 0 && this.offsets[next] === this.offsets[at]) next += 1;
+    return next;
+  }
 }

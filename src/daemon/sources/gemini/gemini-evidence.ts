@@ -13,7 +13,7 @@ import { commandResult, contentText, EvidenceMessages, repoRelative, type ToolNa
 import { asRecord, type JsonRecord } from '../kit/json-record.js';
 import { linesAt, memoryLinesAt, placedMemoryLines } from '../kit/lines-at.js';
 import { placedLines } from '../kit/transcript-lines.js';
-import { GeminiConversation, linesOfPlaces, messagesOfLine } from './gemini-conversation.js';
+import { GeminiConversation, type MessagePlaces } from './gemini-conversation.js';
 import { userWords } from './gemini-fold.js';
 
 const TOOLS: ToolNames = {
@@ -27,35 +27,31 @@ const TOOLS: ToolNames = {
 
 /** Read twice: where each message of the rebuilt conversation is, then those lines alone (gemini-conversation.ts). */
 export async function readGeminiEvidence(file: string, root: string, options: EvidenceOptions = {}): Promise<TranscriptEvidence> {
-  const rebuilt = new GeminiConversation();
-  for await (const line of placedLines(file, options)) rebuilt.line(line.text, line);
+  const places = await placesOf(file, options);
   const evidence = new EvidenceMessages('gemini', options);
   const relative = (target: string) => repoRelative(root, target);
-  const lines = linesOfPlaces(rebuilt.places());
-  let next = 0;
-  for await (const text of linesAt(
-    file,
-    lines.map((line) => line.place),
-  )) {
-    for (const record of messagesOfLine(text, lines[next++]!.messages)) addRecord(evidence, record, relative);
+  const messagesOf = places.reader();
+  for await (const text of linesAt(file, places.lines())) {
+    for (const record of messagesOf(text)) addRecord(evidence, record, relative);
     if (evidence.done()) break;
   }
   return evidence.gathered();
+}
+
+/** The places alone: the map of the messages by id is let go of before they are read (V8 lets garbage grow with what is live). */
+async function placesOf(file: string, options: EvidenceOptions): Promise<MessagePlaces> {
+  const rebuilt = new GeminiConversation();
+  for await (const line of placedLines(file, options)) rebuilt.line(line.text, line);
+  return rebuilt.places();
 }
 
 /** The messages in the order the client would resume them, from lines already in memory (a test's, a bench's). */
 export function conversation(lines: readonly string[]): JsonRecord[] {
   const rebuilt = new GeminiConversation();
   for (const line of placedMemoryLines(lines)) rebuilt.line(line.text, line);
-  const places = linesOfPlaces(rebuilt.places());
-  let next = 0;
-  const records: JsonRecord[] = [];
-  for (const text of memoryLinesAt(
-    lines,
-    places.map((line) => line.place),
-  ))
-    records.push(...messagesOfLine(text, places[next++]!.messages));
-  return records;
+  const places = rebuilt.places();
+  const messagesOf = places.reader();
+  return [...memoryLinesAt(lines, places.lines())].flatMap((text) => messagesOf(text));
 }
 
 export function geminiSessionMessages(records: readonly JsonRecord[], root: string): readonly AgentMessage[] {

@@ -42,15 +42,28 @@ export class PiBranch {
     if (typeof line.id === 'string') this.add(line.id, typeof line.parentId === 'string' ? line.parentId : null, place);
   }
 
-  /** The places of the branch's entries, root first: the file's order, as ancestors are written before descendants. */
-  branch(): LinePlace[] {
+  /**
+   * The places of the branch's entries, root first: the file's order, as ancestors are written before
+   * descendants. Held as two arrays of numbers, so the entries' map can go before the branch is read.
+   */
+  branch(): Iterable<LinePlace> {
     const seen = new Uint8Array(this.count);
-    const branch: LinePlace[] = [];
+    const entries: number[] = [];
     for (let entry = this.count - 1; entry !== NO_PARENT && seen[entry] === 0; entry = this.parentOf(entry)) {
       seen[entry] = 1;
-      branch.push({ offset: this.offsets[entry]!, bytes: this.lengths[entry]! });
+      entries.push(entry);
     }
-    return branch.reverse();
+    const offsets = new Float64Array(entries.length);
+    const lengths = new Int32Array(entries.length);
+    for (const [index, entry] of entries.reverse().entries()) {
+      offsets[index] = this.offsets[entry]!;
+      lengths[index] = this.lengths[entry]!;
+    }
+    return {
+      *[Symbol.iterator]() {
+        for (let index = 0; index < offsets.length; index += 1) yield { offset: offsets[index]!, bytes: lengths[index]! };
+      },
+    };
   }
 
   private parentOf(entry: number): number {

@@ -9,7 +9,7 @@ import type { EvidenceOptions, TranscriptEvidence } from '../../watching/session
 import { contentText, EvidenceMessages, repoRelative, type ToolNames } from '../kit/evidence.js';
 import { asRecord, type JsonRecord, parseRecord } from '../kit/json-record.js';
 import { linesAt, memoryLinesAt, placedMemoryLines } from '../kit/lines-at.js';
-import { placedLines } from '../kit/transcript-lines.js';
+import { type LinePlace, placedLines } from '../kit/transcript-lines.js';
 import { PiBranch } from './pi-branch.js';
 
 const TOOLS: ToolNames = {
@@ -19,15 +19,21 @@ const TOOLS: ToolNames = {
 
 /** Read twice: the entries' ids and parents to find the branch, then the branch's lines alone (pi-branch.ts). */
 export async function readPiEvidence(file: string, options: EvidenceOptions = {}, root: string): Promise<TranscriptEvidence> {
-  const tree = new PiBranch(root);
-  for await (const line of placedLines(file, options)) tree.line(line.text, line);
+  const { cwd, branch } = await piBranch(file, options, root);
   const evidence = new EvidenceMessages('pi', options);
-  const relative = (target: string): string => repoRelative(root, target, tree.cwd);
-  for await (const text of linesAt(file, tree.branch())) {
+  const relative = (target: string): string => repoRelative(root, target, cwd);
+  for await (const text of linesAt(file, branch)) {
     if (evidence.done()) break;
     addEntry(evidence, text, relative);
   }
   return evidence.gathered();
+}
+
+/** The branch's places and the session's folder: the entries' map is let go of once the branch is found (V8 lets garbage grow with what is live). */
+async function piBranch(file: string, options: EvidenceOptions, root: string): Promise<{ cwd: string; branch: Iterable<LinePlace> }> {
+  const tree = new PiBranch(root);
+  for await (const line of placedLines(file, options)) tree.line(line.text, line);
+  return { cwd: tree.cwd, branch: tree.branch() };
 }
 
 /** The same over lines already in memory (a test's, a bench's). */
