@@ -12,10 +12,19 @@ interface MessagePlace extends LinePlace {
   readonly index: number;
 }
 
+/** A message as the client writes it (`newMessage`: id, timestamp, type first), read without parsing its line. */
+const MESSAGE_HEAD = /^\{"id":"([^"\\]*)","timestamp":"[^"\\]*","type":"[^"\\]*",/;
+
 export class GeminiConversation {
   private readonly messages = new Map<string, MessagePlace>();
 
   line(text: string, place: LinePlace): void {
+    // Most lines are messages: their content is read on the second pass only (a torn last line does not end in `}`: it is parsed, and left out).
+    const head = text.endsWith('}') ? MESSAGE_HEAD.exec(text) : null;
+    if (head) {
+      this.keep(head[1]!, place, -1);
+      return;
+    }
     const line = parseRecord(text); // null: a torn last line
     if (!line) return;
     const patch = asRecord(line.$set);
@@ -50,20 +59,23 @@ export class GeminiConversation {
 
 /** The places of a conversation's messages, in order. */
 export class MessagePlaces {
-  private readonly ids: string[] = [];
+  /** Each message's id as a hash: what the second pass checks it finds at the place (the ids themselves need not stay). */
+  private readonly ids: Int32Array;
+  private count = 0;
   private readonly offsets: Float64Array;
   private readonly lengths: Int32Array;
   private readonly indexes: Int32Array;
 
   constructor(size: number) {
+    this.ids = new Int32Array(size);
     this.offsets = new Float64Array(size);
     this.lengths = new Int32Array(size);
     this.indexes = new Int32Array(size);
   }
 
   push(place: MessagePlace): void {
-    const at = this.ids.length;
-    this.ids.push(place.id);
+    const at = this.count++;
+    this.ids[at] = hashOf(place.id);
     this.offsets[at] = place.offset;
     this.lengths[at] = place.bytes;
     this.indexes[at] = place.index;
@@ -71,7 +83,7 @@ export class MessagePlaces {
 
   /** The lines to read, each once for the messages of it that come in a row (a `$set` line's). */
   *lines(): Generator<LinePlace> {
-    for (let at = 0; at < this.ids.length; at = this.nextLine(at)) yield { offset: this.offsets[at]!, bytes: this.lengths[at]! };
+    for (let at = 0; at < this.count; at = this.nextLine(at)) yield { offset: this.offsets[at]!, bytes: this.lengths[at]! };
   }
 
   /** Reads the lines of lines() in order: each call takes the next line's text and gives the messages it holds. */
@@ -86,7 +98,7 @@ export class MessagePlaces {
         const index = this.indexes[at]!;
         const message = index < 0 ? line : Array.isArray(patched) ? asRecord(patched[index]) : null;
         // One whose id is not what the first pass saw there (the file was rewritten since) is left out.
-        if (message && message.id === this.ids[at]) found.push(message);
+        if (message && typeof message.id === 'string' && hashOf(message.id) === this.ids[at]) found.push(message);
       }
       return found;
     };
@@ -94,8 +106,14 @@ export class MessagePlaces {
 
   private nextLine(at: number): number {
     let next = at + 1;
-    if (this.indexes[at]! >= 0)
-      while (next < this.ids.length && this.indexes[next]! >= 0 && this.offsets[next] === this.offsets[at]) next += 1;
+    if (this.indexes[at]! >= 0) while (next < this.count && this.indexes[next]! >= 0 && this.offsets[next] === this.offsets[at]) next += 1;
     return next;
   }
+}
+
+/** FNV-1a over the id's characters. */
+function hashOf(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < id.length; index += 1) hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193);
+  return hash | 0;
 }
