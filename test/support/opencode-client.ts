@@ -14,6 +14,7 @@ import {
   runClient,
   startClientServer,
 } from './opencode-like-client.js';
+import { startTmux, type TmuxSession } from './tmux.js';
 
 const pin = agentClientPin('opencode');
 await ensureAgentClient(pin);
@@ -31,4 +32,25 @@ export function makeOpencodeHome(
   options: { readonly baseURL: string; readonly context: number; readonly output?: number },
 ): Promise<OpencodeHome> {
   return makeClientHome(OPENCODE, base, options);
+}
+
+/**
+ * `opencode` as a person runs it: its TUI at a terminal (tmux) in `cwd`, the prompt box empty. Colours
+ * on (opencode's TUI draws its frames with them), the rest of its environment as opencodeEnv says.
+ */
+export async function startInteractiveOpencode(options: {
+  readonly cwd: string;
+  readonly home: OpencodeHome;
+  readonly env?: Readonly<Record<string, string>>;
+}): Promise<TmuxSession> {
+  const terminal = await startTmux({
+    command: [OPENCODE_BIN],
+    cwd: options.cwd,
+    env: { ...clientEnv(options.home, options.env), NO_COLOR: undefined, TERM: 'xterm-256color' },
+    width: 140,
+    height: 50,
+  });
+  // Its home screen, the prompt box ready for typing.
+  await terminal.waitForScreen(/Ask anything/, { timeoutMs: 60_000 });
+  return terminal;
 }
