@@ -11,6 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { agentClientPin, clientFolder, ensureAgentClient } from './agent-clients.js';
 import { processAlive } from './process-alive.js';
+import { startTmux, type TmuxSession } from './tmux.js';
 import { waitFor } from './wait-for.js';
 
 const pin = agentClientPin('cline');
@@ -82,6 +83,26 @@ export function runCline(
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * `cline` as a person runs it: its terminal interface (tmux) in `cwd`, ready for a prompt. Without
+ * ClinePass's notice, which would take the first key typed.
+ */
+export async function startInteractiveCline(options: {
+  readonly cwd: string;
+  readonly home: ClineHome;
+  readonly env?: Readonly<Record<string, string>>;
+}): Promise<TmuxSession> {
+  const terminal = await startTmux({
+    command: [CLINE_BIN],
+    cwd: options.cwd,
+    env: { ...clineEnv(options.home, options.env), CLINE_DISABLE_CLINE_PASS_NOTICE: '1', NO_COLOR: undefined, TERM: 'xterm-256color' },
+    width: 140,
+    height: 50,
+  });
+  await terminal.waitForScreen(/❯ What can I do for you\?/, { timeoutMs: 60_000 });
+  return terminal;
 }
 
 /** `cline auth` for the OpenAI-compatible provider at `baseURL`, with `model`. */

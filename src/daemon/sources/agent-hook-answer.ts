@@ -100,6 +100,10 @@ export async function answerAgentHook(request: AgentHookRequest, deps: AgentHook
     return { output: null };
   }
 
+  // An agent told nothing at a session's start is told at its first tool call that it continues a handed-off session.
+  const successor = deps.source.handoff?.stopAfterToolCall && !request.stopHookActive ? firstToolCallContext(request, file, deps) : null;
+  if (successor !== null) return { output: successor };
+
   await deps.foreign.settle(file);
   if (request.stopHookActive) {
     // A document that fails the checks is sent back once, naming what is wrong.
@@ -213,7 +217,8 @@ function handedOffMessage(request: AgentHookRequest, file: string, deps: AgentHo
       sessionId: state.sessionId,
       transcript: file,
       document,
-      messageCount: state.messageCount,
+      // An agent whose Stop comes after a tool call has one reply of that turn still to come: not the person going on.
+      messageCount: state.messageCount + (deps.source.handoff?.stopAfterToolCall ? 1 : 0),
     });
   const fresh = deps.source.handoff?.freshSessionCommand;
   const next = fresh
@@ -232,6 +237,14 @@ function firstPromptContext(request: AgentHookRequest, file: string, deps: Agent
   if (request.agentPid === undefined || agent === 'ai-zen') return null;
   const context = deps.successors.takePrompt(agent, request.agentPid) ?? claimSuccessor(agent, request.agentPid, file, deps);
   return context === null ? null : { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context } };
+}
+
+/** A fresh session's first tool call (Cline's PostToolUse) in a process whose session was handed off: linked, and its breakpoint. */
+function firstToolCallContext(request: AgentHookRequest, file: string, deps: AgentHookDeps): Record<string, unknown> | null {
+  const agent = deps.source.kind;
+  if (request.agentPid === undefined || agent === 'ai-zen') return null;
+  const breakpoint = claimSuccessor(agent, request.agentPid, file, deps);
+  return breakpoint === null ? null : contextOf(breakpoint);
 }
 
 /** The fresh session `file` started in `agentPid` continues the handed-off one: linked, and its breakpoint; null when it does not. */

@@ -304,6 +304,12 @@ export interface ForeignHandoff {
   readonly selfHooksMustAnswer?: boolean;
   /** Its Stop hook runs before the turn's usage is written: a crossing is taken at the next Stop (foreign-crossing.ts). */
   readonly stopsBeforeUsage?: boolean;
+  /**
+   * Its Stop hook is a hook after a tool call (Cline's PostToolUse), and nothing it runs at a session's
+   * start is heard: the turn's last reply still comes after the hook that saw the document done, and a
+   * fresh session is told of its predecessor's document at its first tool call.
+   */
+  readonly stopAfterToolCall?: boolean;
   /** The Stop hook's lines telling the agent to write the document at `doc` with its own tools, and nothing else. */
   selfWriteInstructions?(doc: DocPath): readonly string[];
   /** The agent's own tools that change an existing file, as the correction names them ("Write or Edit", "apply_patch"). */

@@ -2,8 +2,10 @@
 // cline-session-folders.ts), measured as Cline measures itself (cline-fold.ts), `cline -i --id <id>`
 // to reopen one whole, `cline -i "<prompt>"` to continue from a document, `/clear` for a fresh session
 // in the same terminal; its PostToolUse hook as ai-zen's Stop (cline-hooks.ts): Cline has none that
-// holds the end of a turn, so the model is asked to write its document after a tool call.
+// holds the end of a turn, so the model is asked to write its document after a tool call, and the
+// successor after `/clear` is told of it at its first tool call (TaskStart's answer is not heard).
 import path from 'node:path';
+import type { AgentModule } from '../agent-module.js';
 import { createAgentReader } from '../kit/agent-reader.js';
 import { defineAgent, windowSettings } from '../kit/agent-source.js';
 import { readClineEvidence } from './cline-evidence.js';
@@ -12,7 +14,7 @@ import { clineHookInstalled, clineHooks } from './cline-hooks.js';
 import { clineSessionsDir, isClineTranscript, MESSAGES_SUFFIX } from './cline-paths.js';
 import { clineOwnership, clineSessionFolders } from './cline-session-folders.js';
 
-export const clineAgent = defineAgent(
+const clineDefinition = defineAgent(
   {
     name: 'cline',
     word: 'cline',
@@ -45,3 +47,12 @@ export const clineAgent = defineAgent(
     };
   },
 );
+
+/** Its Stop is its PostToolUse, and its TaskStart runs detached: a successor after `/clear` is told at its first tool call. */
+export const clineAgent: AgentModule = {
+  ...clineDefinition,
+  createSource: (context) => {
+    const source = clineDefinition.createSource(context);
+    return { ...source, handoff: { ...source.handoff!, stopAfterToolCall: true } };
+  },
+};
