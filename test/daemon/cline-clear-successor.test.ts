@@ -4,6 +4,7 @@
 // prompt. Cline runs no hook whose answer it hears before the model's first request of a session
 // (its TaskStart and UserPromptSubmit run detached), so the fresh session is told of the document at
 // its first tool call: the request after it carries the pointer, and status links the two sessions.
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AnyEvent } from '../../src/events.js';
@@ -24,7 +25,9 @@ describe('Cline CLI at a terminal: /clear starts the successor of a handed-off s
   let daemon: DaemonRepo | undefined;
   let fake: FakeOpenAI | undefined;
   let cline: ClineHome | undefined;
-  afterEach(async () => {
+  afterEach(async (context) => {
+    if (process.env.X3_DEBUG && context.task.result?.state === 'fail' && daemon)
+      console.log(await fs.readFile(path.join(daemon.root, '.ai-zen', 'logs', 'daemon.log'), 'utf8').catch(() => 'no log'));
     if (cline) await stopHub(cline);
     await daemon?.cleanup();
     await fake?.close();
@@ -108,6 +111,8 @@ describe('Cline CLI at a terminal: /clear starts the successor of a handed-off s
     await waitFor(() => events.some((event) => event.name === 'handoff.committed'), {
       timeoutMs: 120_000,
       message: 'the self document committed',
+    }).catch(async (error: Error) => {
+      throw new Error(`${error.message}; the terminal shows:\n${await terminal.capture()}`);
     });
     const written = events.find((event) => event.name === 'handoff.written')!;
     expect(written.payload).toMatchObject({ agent: 'cline', executor: 'self' });

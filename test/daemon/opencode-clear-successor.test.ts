@@ -76,6 +76,8 @@ describe('opencode at a terminal: /new starts the successor of a handed-off sess
     await waitFor(() => events.some((event) => event.name === 'handoff.committed'), {
       timeoutMs: 120_000,
       message: 'the self document committed',
+    }).catch(async (error: Error) => {
+      throw new Error(`${error.message}; the terminal shows:\n${await terminal.capture()}`);
     });
     const written = events.find((event) => event.name === 'handoff.written')!;
     expect(written.payload).toMatchObject({ agent: 'opencode', executor: 'self' });
