@@ -2,29 +2,24 @@
 // Not a dependency of ai-zen: importing this module installs the pinned client on first use.
 import path from 'node:path';
 import { agentClientPin, ensureAgentClient, installedPackage } from './agent-clients.js';
-import {
-  answerTitles,
-  clientEnv,
-  FAKE_MODEL,
-  makeClientHome,
-  type OpencodeHome,
-  type OpencodeLikeClient,
-  type OpencodeResult,
-  type OpencodeServer,
-  runClient,
-  startClientServer,
-} from './opencode-like-client.js';
+import { answerTitles, clientEnv, makeClientHome, type OpencodeHome, type OpencodeLikeClient } from './opencode-like-client.js';
 import { startTmux, type TmuxSession } from './tmux.js';
 
 const pin = agentClientPin('opencode');
 await ensureAgentClient(pin);
 /** The `opencode` binary (what the `opencode` of `opencode-ai` runs on linux-x64). */
 export const OPENCODE_BIN = path.join(installedPackage(pin), 'bin', 'opencode');
-export const OPENCODE_MODEL = FAKE_MODEL;
-const OPENCODE: OpencodeLikeClient = { app: 'opencode', bin: OPENCODE_BIN, runTimeoutMs: 90_000 };
+export const OPENCODE: OpencodeLikeClient = {
+  app: 'opencode',
+  name: 'opencode',
+  bin: OPENCODE_BIN,
+  runTimeoutMs: 90_000,
+  testTimeoutMs: 180_000,
+  // It sends the model a person's prompt as typed.
+  typedIn: (promptText) => promptText,
+};
 
-export type { OpencodeHome, OpencodeResult, OpencodeServer };
-export { answerTitles, clientEnv as opencodeEnv, runClient as runOpencode, startClientServer as startOpencodeServer };
+export { answerTitles, clientEnv as opencodeEnv };
 
 /** A temp HOME whose global `opencode.json` points opencode at the fake server, with the model's window. */
 export function makeOpencodeHome(

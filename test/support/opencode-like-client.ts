@@ -15,12 +15,21 @@ import { reply } from './fake-openai.js';
 /** The provider and model the config names (`provider/model`): what the daemon reports as the model. */
 export const FAKE_MODEL = 'fake/fake-model';
 
-/** The client: its name (its folders, config and database are named after it) and its binary. */
+/**
+ * The client: its name (its folders, config and database are named after it), its binary, and what
+ * differs between the two where tests of both run one body (test/daemon/opencode-like-*.test.ts).
+ */
 export interface OpencodeLikeClient {
   readonly app: 'opencode' | 'kilo';
+  /** Its name in a test's words. */
+  readonly name: 'opencode' | 'Kilo Code';
   readonly bin: string;
   /** How long one `run` may take, by default: Kilo's costs ~8 s of CPU to opencode's ~3.5 s (measured here). */
   readonly runTimeoutMs: number;
+  /** How long one of its tests may take: a few turns, each as heavy as a `run`. */
+  readonly testTimeoutMs: number;
+  /** What a person typed, from the text of the prompt the client sends the model for it. */
+  readonly typedIn: (promptText: string) => string;
 }
 
 export interface OpencodeHome {
