@@ -10,10 +10,11 @@ import { shortId } from '../../src/short-id.js';
 import { type FakeOpenAI, reply, startFakeOpenAI } from '../support/fake-openai.js';
 import { KILO } from '../support/kilo-client.js';
 import { OPENCODE } from '../support/opencode-client.js';
-import { answerTitles, clientEnv, makeClientHome, runClient } from '../support/opencode-like-client.js';
+import { answerTitles, clientEnv, runClient } from '../support/opencode-like-client.js';
 import { runCli } from '../support/run-cli.js';
 import { waitFor } from '../support/wait-for.js';
-import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import type { DaemonRepo } from './daemon-harness.js';
+import { makeOpencodeLikeRepo } from './opencode-like-repo.js';
 
 const withPath = (folder: string) => `${folder}${path.delimiter}${process.env.PATH ?? '/usr/bin:/bin'}`;
 
@@ -35,10 +36,9 @@ for (const client of [OPENCODE, KILO]) {
     it(`${app}: continue --in ${app} --print names ${app} with the document as its first prompt; run from PATH (\`-- run\`) its model gets the pointer then the document, the daemon links the successor, and migrate --undo prints ${app} --session`, async () => {
       fake = await startFakeOpenAI();
       answerTitles(fake);
-      daemon = await makeDaemonRepo();
-      const home = await makeClientHome(client, path.dirname(daemon.root), { baseURL: fake.baseURL, context: 100_000 });
-      daemon.env.XDG_DATA_HOME = home.dataHome;
-      daemon.env.XDG_CONFIG_HOME = home.configHome;
+      const made = await makeOpencodeLikeRepo(client, { baseURL: fake.baseURL, context: 100_000 });
+      daemon = made.daemon;
+      const { home } = made;
       await daemon.start();
       fake.enqueue(reply().text('The parser is in src/parse.ts.').usage({ prompt_tokens: 20_000, completion_tokens: 40 }));
       const first = await runClient('Find where the config is parsed', { cwd: daemon.root, home });

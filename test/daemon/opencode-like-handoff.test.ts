@@ -11,9 +11,10 @@ import { type FakeOpenAI, reply, startFakeOpenAI } from '../support/fake-openai.
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 import { KILO } from '../support/kilo-client.js';
 import { OPENCODE } from '../support/opencode-client.js';
-import { answerTitles, makeClientHome, type OpencodeHome, runClient } from '../support/opencode-like-client.js';
+import { answerTitles, type OpencodeHome, runClient } from '../support/opencode-like-client.js';
 import { waitFor } from '../support/wait-for.js';
-import { makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import type { DaemonRepo } from './daemon-harness.js';
+import { makeOpencodeLikeRepo } from './opencode-like-repo.js';
 
 for (const client of [OPENCODE, KILO]) {
   const { app, name } = client;
@@ -26,10 +27,7 @@ for (const client of [OPENCODE, KILO]) {
     beforeEach(async () => {
       fake = await startFakeOpenAI();
       answerTitles(fake);
-      daemon = await makeDaemonRepo({ config: { agents: { [app]: { graceSeconds: 0 } } } });
-      home = await makeClientHome(client, path.dirname(daemon.root), { baseURL: fake.baseURL, context: 100_000 });
-      daemon.env.XDG_DATA_HOME = home.dataHome;
-      daemon.env.XDG_CONFIG_HOME = home.configHome;
+      ({ daemon, home } = await makeOpencodeLikeRepo(client, { baseURL: fake.baseURL, context: 100_000, graceSeconds: 0 }));
     });
     afterEach(async () => {
       await daemon?.cleanup();

@@ -13,9 +13,10 @@ import { briefNamedIn } from '../support/brief-named.js';
 import { HANDOFF_SECTIONS } from '../support/handoff-sections.js';
 import { KILO } from '../support/kilo-client.js';
 import { OPENCODE } from '../support/opencode-client.js';
-import { answerTitles, makeClientHome, type OpencodeHome, runClient, startClientServer } from '../support/opencode-like-client.js';
+import { answerTitles, type OpencodeHome, runClient, startClientServer } from '../support/opencode-like-client.js';
 import { waitFor } from '../support/wait-for.js';
-import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import { type DaemonRepo, handoffDocs } from './daemon-harness.js';
+import { makeOpencodeLikeRepo } from './opencode-like-repo.js';
 
 const MARK = '[ai-zen handoff]';
 
@@ -38,10 +39,7 @@ for (const client of [OPENCODE, KILO]) {
     beforeEach(async () => {
       fake = await startFakeOpenAI();
       answerTitles(fake);
-      daemon = await makeDaemonRepo({ config: { agents: { [app]: { graceSeconds: 0 } } } });
-      home = await makeClientHome(client, path.dirname(daemon.root), { baseURL: fake.baseURL, context: 100_000 });
-      daemon.env.XDG_DATA_HOME = home.dataHome;
-      daemon.env.XDG_CONFIG_HOME = home.configHome;
+      ({ daemon, home } = await makeOpencodeLikeRepo(client, { baseURL: fake.baseURL, context: 100_000, graceSeconds: 0 }));
       debugLog = path.join(path.dirname(daemon.root), 'hook-debug.log');
     });
     afterEach(async (context) => {

@@ -13,9 +13,10 @@ import { shortId } from '../../src/short-id.js';
 import { type FakeOpenAI, reply, startFakeOpenAI } from '../support/fake-openai.js';
 import { KILO } from '../support/kilo-client.js';
 import { OPENCODE } from '../support/opencode-client.js';
-import { answerTitles, clientEnv, FAKE_MODEL, makeClientHome, type OpencodeHome, runClient } from '../support/opencode-like-client.js';
+import { answerTitles, clientEnv, FAKE_MODEL, type OpencodeHome, runClient } from '../support/opencode-like-client.js';
 import { waitFor } from '../support/wait-for.js';
-import { handoffDocs, makeDaemonRepo, type DaemonRepo } from './daemon-harness.js';
+import { type DaemonRepo, handoffDocs } from './daemon-harness.js';
+import { makeOpencodeLikeRepo } from './opencode-like-repo.js';
 
 interface Exported {
   readonly info: { readonly id: string; readonly directory: string };
@@ -81,11 +82,7 @@ for (const client of [OPENCODE, KILO]) {
     });
 
     it(`${app}: a session in ${app}.db of this repo is listed (status, status --json) as ${name}’s with the context ${name} counts over the window of its config; another repo’s session (its path shares the prefix) is not, nor is any listed as ${other.name}’s`, async () => {
-      daemon = await makeDaemonRepo({ config: { agents: { [app]: { graceSeconds: 0 } } } });
-      home = await makeClientHome(client, path.dirname(daemon.root), { baseURL: fake.baseURL, context: window.context });
-      // The daemon and the client share the client's folders (the harness gives the daemon empty ones).
-      daemon.env.XDG_DATA_HOME = home.dataHome;
-      daemon.env.XDG_CONFIG_HOME = home.configHome;
+      ({ daemon, home } = await makeOpencodeLikeRepo(client, { baseURL: fake.baseURL, context: window.context, graceSeconds: 0 }));
       await daemon.start();
 
       const otherRepo = `${daemon.root}-other`;
