@@ -14,7 +14,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * here, or a figure that drifted, costs a little wall time, never a test.
  */
 const CI_SECONDS: Readonly<Record<string, number>> = {
+  // Each runs opencode then Kilo (heavier) in one worker: the two files' figures of full48, added.
+  'test/daemon/opencode-like-watch.test.ts': 120,
+  'test/daemon/opencode-like-continue.test.ts': 107,
   'test/daemon/claude-code.test.ts': 96,
+  'test/daemon/opencode-like-handoff.test.ts': 90,
+  'test/daemon/opencode-like-hooks.test.ts': 77,
   'test/cli/continue-undo.test.ts': 93,
   'test/cli/handoff-cli.test.ts': 85,
   'test/daemon/gemini-hooks.test.ts': 73,
