@@ -2,7 +2,7 @@
 // (CLINE_DIR) in a temp home, `cline auth -p openai -k <key> -m <model> -b <baseURL>` pointing its
 // OpenAI-compatible provider at the fake OpenAI server (test/support/fake-openai.ts), then
 // `cline --json "<prompt>"`. Each run leaves Cline's background hub behind (a process of its own,
-// named in `data/locks/hub/production.json`): `stopHub` ends it by that pid. Not a dependency of
+// named in `data/locks/hub/production.json`, or not): `stopHub` ends it. Not a dependency of
 // ai-zen: importing this module installs the pinned client into the test cache on first use
 // (agent-clients.ts), so a test file that runs it waits for it, or fails saying why.
 import { spawn } from 'node:child_process';
@@ -117,17 +117,35 @@ export async function listClineSessions(home: ClineHome): Promise<string[]> {
   return ids.map((id) => path.join(home.sessions, id, `${id}.messages.json`));
 }
 
-/** Ends the hub Cline left running (the pid its discovery record names), and waits until it is gone. */
+/**
+ * Ends the hubs Cline left running — the pid its discovery record names, and any `--cline-hub-daemon`
+ * of this home (an interactive `cline` starts one its record does not name) — and waits until they are gone.
+ */
 export async function stopHub(home: ClineHome): Promise<void> {
   const record = await fs.readFile(path.join(home.dir, 'data', 'locks', 'hub', 'production.json'), 'utf8').catch(() => null);
-  const pid = record === null ? null : (JSON.parse(record) as { pid?: unknown }).pid;
-  if (typeof pid !== 'number') return;
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    return; // gone already
+  const named = record === null ? null : (JSON.parse(record) as { pid?: unknown }).pid;
+  const pids = new Set([...(typeof named === 'number' ? [named] : []), ...(await hubsOf(home))]);
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      pids.delete(pid); // gone already
+    }
   }
-  await waitFor(() => !processAlive(pid), { message: `Cline's hub (pid ${pid}) ended` });
+  await waitFor(() => [...pids].every((pid) => !processAlive(pid)), { message: `Cline's hubs (${[...pids].join(', ')}) ended` });
+}
+
+/** The processes running Cline's hub with this home's CLINE_DIR. */
+async function hubsOf(home: ClineHome): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await fs.readdir('/proc').catch(() => [] as string[])) {
+    if (!/^\d+$/.test(entry)) continue;
+    const [command, environ] = await Promise.all(
+      ['cmdline', 'environ'].map((name) => fs.readFile(`/proc/${entry}/${name}`, 'utf8').catch(() => '')),
+    );
+    if (command!.includes('--cline-hub-daemon') && environ!.split('\0').includes(`CLINE_DIR=${home.dir}`)) pids.push(Number(entry));
+  }
+  return pids;
 }
 
 function freePort(): Promise<number> {
