@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { daemonLockName, isLockHeld } from '../../src/lock/os-lock.js';
 import { DAEMON_BIN } from '../daemon/daemon-harness.js';
 import { processAlive } from '../support/process-alive.js';
 import { runCli } from '../support/run-cli-in-process.js';
@@ -117,6 +118,9 @@ describe('ai-zen-daemon doctor', { timeout: 120_000 }, () => {
     // daemon's socket can refuse while its lock still answers for a moment.
     await waitFor(() => !processAlive(pid), { timeoutMs: 30_000, message: 'the killed daemon gone' });
     await waitFor(async () => (await daemon(repo, ['ls'])).stdout === 'no ai-zen daemon is running\n', { timeoutMs: 30_000 });
+    // The kernel may release a dead process's last sockets later still (deferred, on a loaded machine): its lock too.
+    const lockName = daemonLockName(await fs.realpath(repo.root));
+    await waitFor(async () => !(await isLockHeld(lockName, { env })), { timeoutMs: 30_000, message: 'the killed daemon’s lock released' });
 
     const found = await doctor(repo);
     expect(found.code).toBe(1);
