@@ -37,12 +37,15 @@ export function bounded(text: string, limit: number = MESSAGE_TEXT_BYTES): strin
   return `${text.slice(0, half)}\n[… ${text.length - limit} characters left out …]\n${text.slice(-half)}`;
 }
 
+/** V8 copies a slice shorter than this (SlicedString::kMinLength): only a longer one is a view. */
+const SLICED_FROM = 13;
+
 /**
  * A copy of `text` that holds only its own characters. V8 makes a parsed JSON string, and a slice,
  * a view of the whole line it came from: a kept 4 KB head would hold its whole line in memory.
  */
 export function detached(text: string): string {
-  return Buffer.from(text, 'utf8').toString('utf8');
+  return text.length < SLICED_FROM ? text : Buffer.from(text, 'utf8').toString('utf8');
 }
 
 /** About how much of the tail a message takes: its text and its calls' arguments. */

@@ -3,13 +3,12 @@
 // file has been read to its end. Each entry costs its id and three numbers here, never its content;
 // the branch is then read again by its lines' places (lines-at.ts).
 import path from 'node:path';
+import { detached } from '../kit/evidence.js';
 import { parseRecord } from '../kit/json-record.js';
 import type { LinePlace } from '../kit/transcript-lines.js';
 
 /** pi writes `{"type":…,"id":…,"parentId":…,` first (session-manager's entry literals): read without parsing the line. */
 const ENTRY_HEAD = /^\{"type":"([^"\\]*)","id":"([^"\\]*)","parentId":(?:null|"([^"\\]*)")[,}]/;
-/** V8 keeps a regex match or a parsed string this long as a view of its whole line: an id is copied off it. */
-const SLICED_FROM = 13;
 const NO_PARENT = -1;
 
 export class PiBranch {
@@ -75,12 +74,13 @@ export class PiBranch {
     if (this.count === this.parents.length) this.grow();
     const entry = this.count++;
     const parent = parentId === null ? NO_PARENT : this.indexOf.get(parentId);
-    if (parent === undefined) this.unresolved.set(entry, copied(parentId!));
+    if (parent === undefined) this.unresolved.set(entry, detached(parentId!));
     this.parents[entry] = parent ?? NO_PARENT;
     this.offsets[entry] = place.offset;
     this.lengths[entry] = place.bytes;
     // An id written again names its latest entry, as a map of the entries by id would.
-    this.indexOf.set(copied(id), entry);
+    // A matched or parsed id is a view of its whole line in V8: copied off it, so the line can go.
+    this.indexOf.set(detached(id), entry);
   }
 
   private grow(): void {
@@ -95,8 +95,4 @@ export class PiBranch {
     lengths.set(this.lengths);
     this.lengths = lengths;
   }
-}
-
-function copied(id: string): string {
-  return id.length < SLICED_FROM ? id : Buffer.from(id, 'utf8').toString('utf8');
 }
