@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { readRegularTextSync } from '../../../fs/open-regular-file.js';
+import { openRegularFileSync } from '../../../fs/open-regular-file.js';
 import { type Env, xdgFolder } from '../../../paths.js';
 import { readJsonc } from '../settings-jsonc.js';
 import type { OpencodeApp } from './opencode-paths.js';
@@ -59,13 +59,21 @@ export function readOpencodeLimits(env: Env, app: OpencodeApp, root: string): Re
 }
 
 function readConfigFile(file: string): unknown {
+  let fd: number;
   try {
-    const stat = fs.lstatSync(file);
-    if (!stat.isFile() || stat.size > MAX_BYTES) return undefined;
+    fd = openRegularFileSync(file);
+  } catch {
+    return undefined;
+  }
+  try {
+    // The size of the file opened, not of the path a moment before: one swapped in meanwhile is bounded too.
+    if (fs.fstatSync(fd).size > MAX_BYTES) return undefined;
     // As opencode reads it: JSONC, trailing commas allowed; a file it would refuse says nothing.
-    const read = readJsonc(readRegularTextSync(file), 'jsonc');
+    const read = readJsonc(fs.readFileSync(fd, 'utf8'), 'jsonc');
     return read.ok ? read.value : undefined;
   } catch {
     return undefined;
+  } finally {
+    fs.closeSync(fd);
   }
 }
